@@ -1,0 +1,89 @@
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import '../shared/validation';
+import type { Config } from './config';
+import { type Db, migrateToLatest, openDatabase } from './db/database';
+import { loadDemoData } from './db/seed/demo';
+import { seedReferenceData } from './db/seed/reference';
+import { agendaRoutes } from './features/agenda/agenda.routes';
+import { healthRoutes } from './features/health/health.routes';
+import { notasRoutes } from './features/notas/notas.routes';
+import { siteRoutes } from './features/site/site.routes';
+import { registerErrorHandling } from './plugins/errors';
+import { registerOriginCheck } from './plugins/origin-check';
+import { registerSecurityHeaders } from './plugins/security';
+import { registerSpa } from './plugins/spa';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+  }
+}
+
+export interface BuildOptions {
+  /** An already open database (tests); otherwise one is opened from the configuration. */
+  db?: Db;
+  /** Pino options or false; defaults to JSON logs at the configured level. */
+  logger?: boolean | object;
+}
+
+/** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const db = options.db ?? (await openDatabase(config));
+  const ownsDb = !options.db;
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db, config.now(), config.campaignName);
+    if (config.demo) await loadDemoData(db, config.now());
+  } catch (error) {
+    if (ownsDb) await db.close();
+    throw error;
+  }
+
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  if (ownsDb) app.addHook('onClose', async () => db.close());
+
+  await registerSecurityHeaders(app, config);
+  await app.register(compress, { threshold: 1024 });
+  registerOriginCheck(app, config);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Comando API', description: 'API de Comando', version: '1.0.0' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(siteRoutes);
+  await app.register(agendaRoutes);
+  await app.register(notasRoutes);
+
+  await registerSpa(app, config.webRoot);
+  return app;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({}, '/srv/comando');
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe('/srv/comando/data');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.demo).toBe(true);
+  });
+
+  it('names every bad variable in one message', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', COMANDO_DEMO: 'quizás', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'COMANDO_DEMO', 'LOG_LEVEL']) expect(message).toContain(name);
+    expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
+    const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
+    expect(config.demo).toBe(false);
+    expect(config.databaseUrl).toBe('postgres://u:p@localhost:5432/comando');
+  });
+
+  it('starts the clock at COMANDO_NOW and lets it run', () => {
+    const config = loadConfig({ COMANDO_NOW: '2026-11-23T03:30:00Z' });
+    const t = config.now().getTime();
+    expect(Math.abs(t - Date.parse('2026-11-23T03:30:00Z'))).toBeLessThan(5_000);
+  });
+
+  it('refuses a fixed clock in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', COMANDO_NOW: '2026-11-23T03:30:00Z' })).toThrow(/COMANDO_NOW/);
+  });
+});

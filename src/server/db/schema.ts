@@ -1,0 +1,78 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes. Timestamps are ISO-8601 UTC strings and flags are 0/1 integers in both SQLite and
+ * PostgreSQL, so the same queries and the same presenters serve both dialects (docs/decisions/002).
+ */
+export interface Database {
+  settings: SettingsTable;
+  departments: DepartmentsTable;
+  department_members: DepartmentMembersTable;
+  candidates: CandidatesTable;
+  agenda_events: AgendaEventsTable;
+  posts: PostsTable;
+  audit_log: AuditLogTable;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface DepartmentsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  kind: 'page' | 'municipality';
+  /** Menu order: the spec's order. */
+  position: number;
+  created_at: string;
+}
+
+export interface DepartmentMembersTable {
+  department_id: number;
+  /** Lowercased e-mail. */
+  email: string;
+  created_at: string;
+}
+
+export interface CandidatesTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  colour: string;
+  photo_url: string;
+  position: number;
+}
+
+export interface AgendaEventsTable {
+  id: Generated<number>;
+  fecha: string;
+  hora_24h: string | null;
+  descripcion: string | null;
+  lugar: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  title: string;
+  content_html: string;
+  /** null while the post is a draft. */
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actor_email: string | null;
+  action: string;
+  department_slug: string | null;
+  target: string | null;
+  ip: string | null;
+  details: string | null;
+}

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { agendaTodaySchema } from '../../../shared/agenda';
+import { dateInTimeZone, hourSortKey } from '../../../shared/format';
+import { createSettingsRepository } from '../site/settings.repository';
+import { createAgendaRepository } from './agenda.repository';
+
+export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const agenda = createAgendaRepository(app.db.kysely);
+  const settings = createSettingsRepository(app.db.kysely);
+
+  app.get(
+    '/api/agenda/today',
+    {
+      schema: {
+        tags: ['agenda'],
+        summary: 'Eventos de hoy (el día lo decide el servidor en America/Caracas), en orden de hora',
+        response: { 200: agendaTodaySchema },
+      },
+    },
+    async () => {
+      const s = await settings.getAll();
+      const date = dateInTimeZone(app.config.now(), s.timeZone);
+      const rows = await agenda.listByDate(date);
+      const events = rows
+        .map((r) => ({ id: r.id, fecha: r.fecha, hora24h: r.hora_24h, descripcion: r.descripcion, lugar: r.lugar }))
+        .sort((a, b) => hourSortKey(a.hora24h) - hourSortKey(b.hora24h) || a.id - b.id);
+      return { date, leaderName: s.leaderName, events };
+    },
+  );
+};

@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+function start(env: Record<string, string>) {
+  return spawnSync(tsx, ['src/server/server.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+describe('starting the server with a bad environment', () => {
+  it('names every bad variable in one message and exits non-zero, without a stack trace', () => {
+    const res = start({ PORT: 'noventa', LOG_LEVEL: 'mucho', DATABASE_URL: 'mysql://x' });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('Configuración inválida');
+    expect(res.stderr).toContain('PORT');
+    expect(res.stderr).toContain('LOG_LEVEL');
+    expect(res.stderr).toContain('DATABASE_URL');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says plainly when DATA_DIR cannot be written', () => {
+    const res = start({ DATA_DIR: '/etc/hostname/comando' });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('No se puede escribir en DATA_DIR');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says plainly when PostgreSQL cannot be reached', () => {
+    const res = start({ DATABASE_URL: 'postgres://nadie:clave@127.0.0.1:1/comando' });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('No se pudo conectar con PostgreSQL en postgres://***@127.0.0.1:1/comando');
+    expect(res.stderr).not.toContain('clave');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,53 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { DatabaseStartupError } from './db/database';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await buildApp(config);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'EADDRINUSE'
+        ? `el puerto ${config.port} ya está en uso (cambia PORT o detén el otro proceso)`
+        : (error as Error).message;
+    console.error(`No se pudo iniciar el servidor: ${reason}`);
+    await app.close();
+    process.exit(1);
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DatabaseStartupError) {
+    console.error(error.message);
+  } else {
+    console.error('No se pudo iniciar Comando:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

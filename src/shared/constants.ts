@@ -1,0 +1,15 @@
+/** Business constants from the product specification (section 9). */
+export const TIME_ZONE = 'America/Caracas';
+export const MOBILE_BREAKPOINT_PX = 1100;
+export const SCROLL_THRESHOLD_PX = 1;
+export const TOAST_AUTO_CLOSE_MS = 20_000;
+export const RESULTS_POLL_MS = 5_000;
+export const DEFAULT_RESULTS_DENOMINATOR = 5373;
+export const RECORDS_PAGE_SIZE = 100;
+export const PASSWORD_MIN_LENGTH = 6;
+export const LOADING_COVER_COLOR = '#A31D1D';
+export const CANDIDATE_CODES = ['FA', 'LC', 'NR'] as const;
+export type CandidateCode = (typeof CANDIDATE_CODES)[number];
+export const PHOTO_KINDS = ['gobernador', 'an', 'clez'] as const;
+export type PhotoKind = (typeof PHOTO_KINDS)[number];
+export const NOTAS_PAGE_SIZE = 10;

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  dateInTimeZone,
+  formatCount,
+  formatHour12,
+  formatPercent,
+  hourSortKey,
+  spanishDayTitle,
+} from './format';
+
+describe('dateInTimeZone', () => {
+  it('uses Caracas, not UTC: 23:30 in Caracas is already tomorrow in UTC', () => {
+    const instant = new Date('2026-11-23T03:30:00Z');
+    expect(instant.toISOString().slice(0, 10)).toBe('2026-11-23');
+    expect(dateInTimeZone(instant)).toBe('2026-11-22');
+  });
+  it('turns the day at midnight in Caracas (04:00 UTC)', () => {
+    expect(dateInTimeZone(new Date('2026-11-23T03:59:59Z'))).toBe('2026-11-22');
+    expect(dateInTimeZone(new Date('2026-11-23T04:00:00Z'))).toBe('2026-11-23');
+  });
+});
+
+describe('spanishDayTitle', () => {
+  it('gives weekday, day and short month in uppercase Spanish', () => {
+    expect(spanishDayTitle('2026-11-22')).toBe('DOMINGO, 22 NOV');
+    expect(spanishDayTitle('2026-01-07')).toBe('MIÉRCOLES, 7 ENE');
+    expect(spanishDayTitle('2026-09-05')).toBe('SÁBADO, 5 SEP');
+  });
+  it('is empty for a malformed date', () => {
+    expect(spanishDayTitle('22/11/2026')).toBe('');
+  });
+});
+
+describe('formatHour12', () => {
+  it.each([
+    ['00:00', '12:00 AM'],
+    ['07:05', '7:05 AM'],
+    ['12:00', '12:00 PM'],
+    ['13:30', '1:30 PM'],
+    ['23:59', '11:59 PM'],
+    ['9:15', '9:15 AM'],
+  ])('%s -> %s', (input, expected) => {
+    expect(formatHour12(input)).toBe(expected);
+  });
+  it.each(['25:99', '24:00', '12:60', 'mediodía', '', '7', '07:5', null, undefined])('%s is not a time', (input) => {
+    expect(formatHour12(input)).toBeNull();
+  });
+});
+
+describe('hourSortKey', () => {
+  it('orders valid times and puts malformed ones last', () => {
+    const sorted = ['15:00', '25:99', '07:30', null, '09:00'].sort((a, b) => hourSortKey(a) - hourSortKey(b));
+    expect(sorted.slice(0, 3)).toEqual(['07:30', '09:00', '15:00']);
+  });
+});
+
+describe('numbers', () => {
+  it('formats counts in the Danish style and percentages with two decimals', () => {
+    expect(formatCount(1234)).toBe('1.234');
+    expect(formatCount(1234567)).toBe('1.234.567');
+    expect(formatPercent((1234 / 5373) * 100)).toBe('22.97%');
+  });
+  it('adds days across month and year ends', () => {
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});

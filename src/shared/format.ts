@@ -1,0 +1,80 @@
+import { TIME_ZONE } from './constants';
+
+const WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'] as const;
+const MONTHS_SHORT = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sep', 'oct', 'nov', 'dic'] as const;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const HOUR_24 = /^(\d{1,2}):(\d{2})$/;
+
+/** The calendar date (YYYY-MM-DD) of an instant in the campaign's time zone. */
+export function dateInTimeZone(instant: Date, timeZone: string = TIME_ZONE): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** Adds whole days to a calendar date, without any time zone involved. */
+export function addDays(isoDate: string, days: number): string {
+  const m = ISO_DATE.exec(isoDate);
+  if (!m) throw new Error(`Fecha inválida: ${isoDate}`);
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days));
+  return d.toISOString().slice(0, 10);
+}
+
+/** 'DOMINGO, 22 NOV' for '2026-11-22': weekday, day and short month in Spanish, uppercase. */
+export function spanishDayTitle(isoDate: string): string {
+  const m = ISO_DATE.exec(isoDate);
+  if (!m) return '';
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return `${WEEKDAYS[weekday]}, ${day} ${MONTHS_SHORT[month - 1]}`.toUpperCase();
+}
+
+/** '14:05' -> '2:05 PM'; anything that is not a real 24-hour time -> null. */
+export function formatHour12(hora24: string | null | undefined): string | null {
+  if (!hora24) return null;
+  const m = HOUR_24.exec(hora24.trim());
+  if (!m) return null;
+  const h = Number(m[1]);
+  const min = Number(m[2]);
+  if (h > 23 || min > 59) return null;
+  const suffix = h < 12 ? 'AM' : 'PM';
+  const h12 = h % 12 === 0 ? 12 : h % 12;
+  return `${h12}:${String(min).padStart(2, '0')} ${suffix}`;
+}
+
+/** A valid 'HH:MM' 24-hour time, used to order events; malformed times sort last. */
+export function hourSortKey(hora24: string | null | undefined): number {
+  if (!hora24) return Number.MAX_SAFE_INTEGER;
+  const m = HOUR_24.exec(hora24.trim());
+  if (!m) return Number.MAX_SAFE_INTEGER;
+  const h = Number(m[1]);
+  const min = Number(m[2]);
+  if (h > 23 || min > 59) return Number.MAX_SAFE_INTEGER;
+  return h * 60 + min;
+}
+
+const countFormat = new Intl.NumberFormat('da-DK');
+/** Vote counts in the Danish-style format the spec asks for: 1.234 */
+export function formatCount(n: number): string {
+  return countFormat.format(n);
+}
+
+/** Percentage with two decimals, e.g. 12.34 -> '12.34%'. */
+export function formatPercent(value: number): string {
+  return `${value.toFixed(2)}%`;
+}
+
+/** A published date shown in Spanish, e.g. '22 nov 2026'. */
+export function formatShortDate(isoDateTime: string, timeZone: string = TIME_ZONE): string {
+  const date = dateInTimeZone(new Date(isoDateTime), timeZone);
+  const m = ISO_DATE.exec(date);
+  if (!m) return '';
+  return `${Number(m[3])} ${MONTHS_SHORT[Number(m[2]) - 1]} ${m[1]}`;
+}

@@ -1,0 +1,31 @@
+/** Every user-facing sentence that both the server and the web may show. Spanish, as in the spec. */
+export const messages = {
+  notFoundTitle: 'Página no encontrada',
+  goHome: 'Ir a inicio',
+  loading: {
+    confirming: 'Confirmando',
+    validating: 'Validando',
+    doNotClose: 'Por favor espere, no cierre la ventana',
+  },
+  agenda: {
+    timeUnavailable: 'Hora no disponible',
+    descriptionUnavailable: 'Descripción no disponible',
+    placeUnavailable: 'Lugar no disponible',
+    copied: 'Agenda copiada con éxito',
+    copyFailed: 'Error al copiar agenda',
+    empty: 'No hay eventos en la agenda de hoy.',
+  },
+  notas: {
+    seeMore: 'Ver más...',
+    seeLess: 'Ver menos',
+    empty: 'Todavía no hay notas publicadas.',
+  },
+  api: {
+    notFound: 'El recurso solicitado no existe.',
+    badRequest: 'La solicitud no es válida.',
+    internal: 'Ocurrió un error inesperado. Intenta de nuevo en unos minutos.',
+    network: 'No hay conexión con el servidor. Revisa tu conexión e intenta de nuevo.',
+    notReady: 'La base de datos no responde.',
+    forbiddenOrigin: 'Solicitud rechazada: origen no permitido.',
+  },
+} as const;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { NOTAS_PAGE_SIZE } from './constants';
+
+export const notaSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  contentHtml: z.string(),
+  publishedAt: z.string(),
+});
+export type Nota = z.infer<typeof notaSchema>;
+
+export const notasQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(NOTAS_PAGE_SIZE),
+});
+export type NotasQuery = z.infer<typeof notasQuerySchema>;
+
+export const notasPageSchema = z.object({
+  items: z.array(notaSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type NotasPage = z.infer<typeof notasPageSchema>;

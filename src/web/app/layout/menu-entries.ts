@@ -1,0 +1,13 @@
+import { paths } from '../../config/paths';
+
+export interface MenuEntry {
+  title: string;
+  path: string;
+}
+
+/** What every visitor may open. Staff entries come from the session (the server decides them). */
+export const PUBLIC_MENU: MenuEntry[] = [
+  { title: 'Inicio', path: paths.home },
+  { title: 'Agenda', path: paths.agenda },
+  { title: 'Notas', path: paths.notas },
+];

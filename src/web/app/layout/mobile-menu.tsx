@@ -1,0 +1,78 @@
+import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import { NavLink } from 'react-router';
+import { paths } from '../../config/paths';
+import { CloseIcon } from './icons';
+import type { MenuEntry } from './menu-entries';
+
+export interface MobileMenuProps {
+  open: boolean;
+  onClose: () => void;
+  entries: MenuEntry[];
+  showLogin: boolean;
+  onLogout?: (() => void) | undefined;
+}
+
+/** The spec's slide-over menu for phones: focus stays inside, Escape and navigation close it. */
+export default function MobileMenu({ open, onClose, entries, showLogin, onLogout }: MobileMenuProps) {
+  return (
+    <Dialog open={open} onClose={onClose} className="relative z-50">
+      <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
+      <div className="fixed inset-0 flex justify-end">
+        <DialogPanel className="flex h-full w-80 max-w-[85vw] flex-col bg-white shadow-xl" data-testid="mobile-menu">
+          <div className="flex h-16 items-center justify-between border-b border-stone-200 px-4">
+            <DialogTitle className="text-lg font-bold text-brand">Menú</DialogTitle>
+            <button
+              type="button"
+              onClick={onClose}
+              className="rounded-md p-2 text-stone-700 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+              aria-label="Cerrar menú"
+            >
+              <CloseIcon />
+            </button>
+          </div>
+          <nav aria-label="Menú" className="flex-1 overflow-y-auto p-2">
+            <ul className="flex flex-col gap-1">
+              {entries.map((entry) => (
+                <li key={entry.path}>
+                  <NavLink
+                    to={entry.path}
+                    end
+                    onClick={onClose}
+                    className="block rounded-md px-4 py-3 text-lg font-medium text-stone-800 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+                  >
+                    {entry.title}
+                  </NavLink>
+                </li>
+              ))}
+              {showLogin && (
+                <li>
+                  <NavLink
+                    to={paths.login}
+                    onClick={onClose}
+                    className="block rounded-md px-4 py-3 text-lg font-medium text-stone-800 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+                  >
+                    Iniciar sesión
+                  </NavLink>
+                </li>
+              )}
+            </ul>
+          </nav>
+          {onLogout && (
+            <div className="border-t border-stone-200 p-4">
+              <button
+                type="button"
+                onClick={() => {
+                  onClose();
+                  onLogout();
+                }}
+                className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+              >
+                Cerrar sesión
+              </button>
+            </div>
+          )}
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,3 @@
+import { AgendaPage } from '../../features/agenda/components/agenda-page';
+
+export default AgendaPage;

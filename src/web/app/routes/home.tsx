@@ -1,0 +1,117 @@
+import { Link } from 'react-router';
+import { spanishDayTitle } from '../../../shared/format';
+import { messages } from '../../../shared/messages';
+import { Page, Spinner } from '../../components/ui/page';
+import { paths } from '../../config/paths';
+import { toDisplayEvents } from '../../features/agenda/agenda-text';
+import { useAgendaToday } from '../../features/agenda/api/get-agenda-today';
+import { AgendaEventList } from '../../features/agenda/components/agenda-event-list';
+import { useNotas } from '../../features/notas/api/get-notas';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { useSiteInfo } from '../layout/get-site-info';
+
+const HOME_EVENTS = 3;
+const HOME_NOTAS = 3;
+
+export function HomePage() {
+  useDocumentTitle('');
+  const site = useSiteInfo();
+  const agenda = useAgendaToday();
+  const notas = useNotas(HOME_NOTAS);
+  const events = agenda.data ? toDisplayEvents(agenda.data) : [];
+  const latest = notas.data?.pages[0]?.items ?? [];
+
+  return (
+    <Page>
+      <section className="mb-8 rounded-2xl bg-brand px-5 py-8 text-white shadow-md" aria-labelledby="home-title">
+        <p className="text-sm font-semibold tracking-widest text-white/80 uppercase">
+          {site.data ? spanishDayTitle(site.data.today) : '\u00a0'}
+        </p>
+        <h1 id="home-title" className="mt-2 text-3xl font-black leading-tight">
+          {site.data?.campaignName ?? 'Comando'}
+        </h1>
+        <p className="mt-1 text-lg text-white/90">{site.data?.leaderName ?? '\u00a0'}</p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Link
+            to={paths.agenda}
+            className="rounded-lg bg-white px-4 py-2 font-semibold text-brand hover:bg-brand-light focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+          >
+            Ver la agenda de hoy
+          </Link>
+          <Link
+            to={paths.notas}
+            className="rounded-lg border border-white px-4 py-2 font-semibold text-white hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+          >
+            Leer las notas
+          </Link>
+        </div>
+      </section>
+
+      <section className="mb-8" aria-labelledby="home-agenda">
+        <div className="mb-3 flex items-baseline justify-between">
+          <h2 id="home-agenda" className="text-2xl font-bold">
+            Agenda de hoy
+          </h2>
+          <Link to={paths.agenda} className="font-semibold text-brand underline-offset-2 hover:underline">
+            Ver todo
+          </Link>
+        </div>
+        {agenda.isPending ? (
+          <Spinner label="Cargando la agenda…" />
+        ) : events.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
+            {agenda.isError ? agenda.error.message : messages.agenda.empty}
+          </p>
+        ) : (
+          <AgendaEventList events={events.slice(0, HOME_EVENTS)} compact />
+        )}
+      </section>
+
+      <section className="mb-8" aria-labelledby="home-notas">
+        <div className="mb-3 flex items-baseline justify-between">
+          <h2 id="home-notas" className="text-2xl font-bold">
+            Últimas notas
+          </h2>
+          <Link to={paths.notas} className="font-semibold text-brand underline-offset-2 hover:underline">
+            Ver todas
+          </Link>
+        </div>
+        {notas.isPending ? (
+          <Spinner label="Cargando notas…" />
+        ) : latest.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
+            {notas.isError ? notas.error.message : messages.notas.empty}
+          </p>
+        ) : (
+          <ul className="flex flex-col gap-2">
+            {latest.map((n) => (
+              <li key={n.id}>
+                <Link
+                  to={paths.notas}
+                  className="block rounded-xl border border-stone-200 bg-white p-4 font-semibold text-stone-900 shadow-sm hover:border-brand"
+                >
+                  {n.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="rounded-xl border border-stone-200 bg-white p-5 text-center" aria-labelledby="home-staff">
+        <h2 id="home-staff" className="text-lg font-bold">
+          ¿Eres parte del equipo?
+        </h2>
+        <p className="mt-1 text-stone-600">Entra para validar tu municipio o ver los resultados.</p>
+        <Link
+          to={paths.login}
+          className="mt-3 inline-block rounded-lg bg-brand px-5 py-2 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+        >
+          Iniciar sesión
+        </Link>
+      </section>
+    </Page>
+  );
+}
+
+export default HomePage;

@@ -1,0 +1,3 @@
+import { NotasPage } from '../../features/notas/components/notas-page';
+
+export default NotasPage;

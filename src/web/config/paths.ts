@@ -1,0 +1,9 @@
+/** Every client route in one place. */
+export const paths = {
+  home: '/',
+  agenda: '/agenda',
+  notas: '/notas',
+  login: '/login',
+  resultados: '/resultados',
+  validation: (slug: string) => `/validation/${slug}`,
+} as const;

@@ -1,0 +1,35 @@
+import { useId, useState } from 'react';
+import { formatShortDate } from '../../../../shared/format';
+import { messages } from '../../../../shared/messages';
+import type { Nota } from '../../../../shared/notas';
+
+export function NotaCard({ nota }: { nota: Nota }) {
+  const [open, setOpen] = useState(false);
+  const contentId = useId();
+  return (
+    <article className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" data-testid="nota">
+      <h2 className="text-xl font-bold text-stone-900">{nota.title}</h2>
+      <p className="mt-1 text-sm text-stone-600">
+        <time dateTime={nota.publishedAt}>{formatShortDate(nota.publishedAt)}</time>
+      </p>
+      <button
+        type="button"
+        className="mt-3 font-semibold text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
+        aria-expanded={open}
+        aria-controls={contentId}
+        onClick={() => setOpen((v) => !v)}
+      >
+        {open ? messages.notas.seeLess : messages.notas.seeMore}
+      </button>
+      {/* The server sanitises this HTML when it is stored and again when it is served. */}
+      <div
+        id={contentId}
+        hidden={!open}
+        className="nota-content mt-2 text-stone-800"
+        data-testid="nota-content"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server (sanitize-html)
+        dangerouslySetInnerHTML={{ __html: nota.contentHtml }}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,49 @@
+import { messages } from '../../../../shared/messages';
+import { ErrorNotice, Page, Spinner } from '../../../components/ui/page';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useNotas } from '../api/get-notas';
+import { NotaCard } from './nota-card';
+
+export function NotasPage() {
+  useDocumentTitle('Notas');
+  const notas = useNotas();
+
+  return (
+    <Page>
+      <h1 className="mb-6 text-3xl font-black tracking-tight text-brand">Notas</h1>
+      {notas.isPending ? (
+        <Spinner label="Cargando notas…" />
+      ) : notas.isError ? (
+        <ErrorNotice message={notas.error.message} onRetry={() => notas.refetch()} />
+      ) : (
+        <>
+          {notas.data.pages[0]?.total === 0 ? (
+            <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
+              {messages.notas.empty}
+            </p>
+          ) : (
+            <div className="flex flex-col gap-4">
+              {notas.data.pages
+                .flatMap((p) => p.items)
+                .map((nota) => (
+                  <NotaCard key={nota.id} nota={nota} />
+                ))}
+            </div>
+          )}
+          {notas.hasNextPage && (
+            <div className="mt-6 flex justify-center">
+              <button
+                type="button"
+                onClick={() => notas.fetchNextPage()}
+                disabled={notas.isFetchingNextPage}
+                className="rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-brand"
+              >
+                {notas.isFetchingNextPage ? 'Cargando…' : 'Cargar más notas'}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,72 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Finds the PostgreSQL server binaries installed by Debian's packages (or on PATH). */
+export function findPostgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (fs.existsSync(root)) {
+    const versions = fs
+      .readdirSync(root)
+      .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(root, versions[0], 'bin');
+  }
+  try {
+    const pgCtl = execFileSync('which', ['pg_ctl'], { encoding: 'utf8' }).trim();
+    if (pgCtl) return path.dirname(pgCtl);
+  } catch {
+    // not on PATH
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface PostgresCluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a throwaway PostgreSQL cluster in a temporary folder, listening on loopback only.
+ * initdb refuses to run as root, so as root it runs as the `postgres` user.
+ */
+export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
+  const isRoot = process.getuid?.() === 0;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-pg-'));
+  const dataDir = path.join(dir, 'data');
+  const run = (cmd: string, args: string[]) => {
+    const full = path.join(bin, cmd);
+    if (isRoot) execFileSync('runuser', ['-u', 'postgres', '--', full, ...args], { stdio: 'pipe' });
+    else execFileSync(full, args, { stdio: 'pipe' });
+  };
+  if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
+  const port = await freePort();
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log.txt'), '-w', 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        const full = path.join(bin, 'pg_ctl');
+        const args = ['-D', dataDir, '-m', 'immediate', 'stop'];
+        const child = isRoot ? spawn('runuser', ['-u', 'postgres', '--', full, ...args]) : spawn(full, args);
+        child.on('exit', () => resolve());
+        child.on('error', () => resolve());
+      });
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

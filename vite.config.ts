@@ -1,0 +1,60 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  // Only variables with this prefix may reach the browser bundle; none is a secret.
+  envPrefix: 'COMANDO_PUBLIC_',
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    manifest: true,
+    chunkSizeWarningLimit: 400,
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://localhost:3000' },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: serverTests,
+          env: { TEST_DB: 'sqlite' },
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          environment: 'node',
+          include: ['src/server/**/*.test.ts'],
+          // Process and configuration tests do not touch the database: they run once, on SQLite.
+          exclude: ['src/server/server.test.ts', 'src/server/config.test.ts'],
+          env: { TEST_DB: 'postgres' },
+          globalSetup: ['tests/support/postgres-global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['src/web/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/support/web-setup.ts'],
+          css: false,
+        },
+      },
+    ],
+  },
+});
