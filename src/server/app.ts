@@ -13,10 +13,15 @@ import type { Config } from './config';
 import { type Db, migrateToLatest, openDatabase } from './db/database';
 import { loadDemoData } from './db/seed/demo';
 import { seedReferenceData } from './db/seed/reference';
+import { accessRoutes } from './features/access/access.routes';
 import { agendaRoutes } from './features/agenda/agenda.routes';
+import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { notasRoutes } from './features/notas/notas.routes';
+import { photosRoutes } from './features/photos/photos.routes';
+import { recordsRoutes } from './features/records/records.routes';
 import { siteRoutes } from './features/site/site.routes';
+import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOriginCheck } from './plugins/origin-check';
 import { registerSecurityHeaders } from './plugins/security';
@@ -69,6 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
+  await registerAuth(app);
 
   await app.register(swagger, {
     openapi: {
@@ -83,6 +89,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(siteRoutes);
   await app.register(agendaRoutes);
   await app.register(notasRoutes);
+  await app.register(authRoutes);
+  await app.register(accessRoutes);
+  await app.register(recordsRoutes);
+  await app.register(photosRoutes);
 
   await registerSpa(app, config.webRoot);
   return app;

@@ -1,10 +1,14 @@
 import type { Generated } from 'kysely';
+import type { AuthTables } from './schema-auth';
+import type { RecordsTables } from './schema-records';
 
 /**
  * Table shapes. Timestamps are ISO-8601 UTC strings and flags are 0/1 integers in both SQLite and
  * PostgreSQL, so the same queries and the same presenters serve both dialects (docs/decisions/002).
  */
-export interface Database {
+export interface Database extends CoreTables, AuthTables, RecordsTables {}
+
+export interface CoreTables {
   settings: SettingsTable;
   departments: DepartmentsTable;
   department_members: DepartmentMembersTable;

@@ -6,6 +6,9 @@ import { RootLayout } from './layout/root-layout';
 const HomePage = lazy(() => import('./routes/home'));
 const AgendaPage = lazy(() => import('./routes/agenda'));
 const NotasPage = lazy(() => import('./routes/notas'));
+const LoginPage = lazy(() => import('./routes/login'));
+const ResultadosPage = lazy(() => import('./routes/resultados'));
+const ValidationPage = lazy(() => import('./routes/validation'));
 const NotFoundScreen = lazy(() => import('./routes/not-found'));
 
 export function AppRoutes() {
@@ -15,6 +18,9 @@ export function AppRoutes() {
         <Route index element={<HomePage />} />
         <Route path="agenda" element={<AgendaPage />} />
         <Route path="notas" element={<NotasPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="resultados" element={<ResultadosPage />} />
+        <Route path="validation/:slug" element={<ValidationPage />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>
     </Routes>

@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database';
 import { initial } from './001-initial';
+import { authMigration } from './002-auth';
+import { recordsMigration } from './003-records';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001-initial': initial(dialect),
+    '002-auth': authMigration(dialect),
+    '003-records': recordsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,18 +1,11 @@
 import { addDays, dateInTimeZone } from '../../../shared/format';
 import { createAgendaRepository } from '../../features/agenda/agenda.repository';
+import { authDemoStep } from '../../features/auth/auth.demo';
 import { createNotasRepository } from '../../features/notas/notas.repository';
+import { recordsDemoStep } from '../../features/records/records.demo';
 import type { Db } from '../database';
 import { DEMO_AGENDA, DEMO_NOTAS } from './demo.data';
-
-export interface DemoContext {
-  db: Db;
-  now: Date;
-  today: string;
-  /** Lines printed once to the console at the first start (demo accounts, for example). */
-  announce: (line: string) => void;
-}
-
-type DemoStep = (ctx: DemoContext) => Promise<void>;
+import type { DemoContext, DemoStep } from './demo-step';
 
 const agendaStep: DemoStep = async ({ db, now, today }) => {
   const repo = createAgendaRepository(db.kysely);
@@ -38,8 +31,8 @@ const notasStep: DemoStep = async ({ db, now }) => {
   }
 };
 
-/** Later features append their own steps here (records, accounts, ...). */
-export const demoSteps: DemoStep[] = [agendaStep, notasStep];
+/** Each feature adds its own demo content here. */
+export const demoSteps: DemoStep[] = [agendaStep, notasStep, authDemoStep, recordsDemoStep];
 
 /**
  * Loads demo content into an empty database, once. A database that already holds content of its own
