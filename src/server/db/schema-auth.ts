@@ -1,3 +1,47 @@
+import type { Generated } from 'kysely';
+
 /** Tables of accounts, sessions and sign-in limits (migration 002-auth). */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by the auth feature
-export interface AuthTables {}
+export interface AuthTables {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** Lowercased, unique. */
+  email: string;
+  /** argon2id PHC string. */
+  password_hash: string;
+  role: 'admin' | 'staff';
+  /** 0 or 1. A disabled account cannot sign in and has no session. */
+  disabled: number;
+  last_login_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** sha256 (hex) of the cookie's token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  /** Absolute expiry: the session ends then, however active it is. */
+  expires_at: string;
+  /** Idle expiry: moved forward while the session is used. */
+  idle_expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/**
+ * Failed sign-in counters, one row per key ('email:<address>' or 'ip:<address>'), shared by every app
+ * instance through the database.
+ */
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: string;
+  blocked_until: string | null;
+}

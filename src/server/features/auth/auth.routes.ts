@@ -1,3 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { loginBodySchema, logoutResponseSchema, type Session, sessionSchema } from '../../../shared/auth';
+import { apiErrorSchema } from '../../../shared/errors';
+import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '../../plugins/auth';
+import { menuFor } from '../access/access.service';
+import { createSettingsRepository } from '../site/settings.repository';
+import { createAuthService } from './auth.service';
 
-export const authRoutes: FastifyPluginAsyncZod = async () => {};
+const requestContext = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+});
+
+/** The session as the browser sees it: who, which departments, where to go. */
+export async function sessionView(app: FastifyInstance, user: SessionUser | null): Promise<Session> {
+  const [menu, settings] = await Promise.all([
+    user ? menuFor(app.db.kysely, user) : Promise.resolve([]),
+    createSettingsRepository(app.db.kysely).getAll(),
+  ]);
+  return {
+    user: user ? { email: user.email, role: user.role } : null,
+    menu,
+    home: menu[0]?.path ?? null,
+    logoutRoute: settings.logoutRoute,
+  };
+}
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const auth = createAuthService(app.db.kysely, app.config.now);
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Inicia sesión con correo y contraseña; entrega una cookie de sesión nueva',
+        body: loginBodySchema,
+        response: { 200: sessionSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await auth.signIn(request.body, {
+        ...requestContext(request),
+        previousToken: readSessionToken(request),
+      });
+      setSessionCookie(reply, result.token, result.expiresAt);
+      reply.header('cache-control', 'no-store');
+      return sessionView(app, result.user);
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Cierra la sesión: la revoca en el servidor y borra la cookie',
+        response: { 200: logoutResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await auth.signOut(readSessionToken(request), request.user, requestContext(request));
+      clearSessionCookie(reply);
+      reply.header('cache-control', 'no-store');
+      const settings = await createSettingsRepository(app.db.kysely).getAll();
+      return { redirectTo: settings.logoutRoute };
+    },
+  );
+
+  app.get(
+    '/api/auth/session',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Quién ha iniciado sesión (o nadie) y qué departamentos puede abrir',
+        response: { 200: sessionSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return sessionView(app, request.user);
+    },
+  );
+};

@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import { authMessages, normalizeEmail } from '../../../shared/auth';
+import type { Database } from '../../db/schema';
+import type { SessionUser } from '../../plugins/auth';
+import { NotFound, Unauthorized } from '../../plugins/errors';
+import { writeAudit } from '../audit/audit.repository';
+import { type Actor, checkEmail } from '../auth/auth.service';
+import { createAccessRepository, type DepartmentRow } from './access.repository';
+
+export type Department = DepartmentRow;
+
+export interface MenuEntry {
+  title: string;
+  path: string;
+}
+
+/** The client route of a department: the staff pages live at the root, municipalities under /validation. */
+export function departmentPath(d: Pick<DepartmentRow, 'slug' | 'kind'>): string {
+  return d.kind === 'page' ? `/${d.slug}` : `/validation/${d.slug}`;
+}
+
+/**
+ * Who may open a department (spec section 6): the e-mails on its list; for the staff pages (Resultados,
+ * Notas, Agenda) also every admin, the base group. Municipalities are open to their list only.
+ */
+export function mayOpen(department: Pick<DepartmentRow, 'kind'>, user: SessionUser, onList: boolean): boolean {
+  if (onList) return true;
+  return department.kind === 'page' && user.role === 'admin';
+}
+
+/**
+ * The department a signed-in user may work on, or an error: 401 for a visitor; the same 404 for a
+ * department that does not exist and for one the user may not see (nothing tells them apart).
+ */
+export async function requireDepartmentAccess(
+  db: Kysely<Database>,
+  user: SessionUser | null,
+  slug: string,
+): Promise<Department> {
+  if (!user) throw Unauthorized(authMessages.signInRequired);
+  const repo = createAccessRepository(db);
+  const department = await repo.findDepartment(slug);
+  if (!department) throw NotFound();
+  if (mayOpen(department, user, false)) return department;
+  if (await repo.isMember(department.id, user.email)) return department;
+  throw NotFound();
+}
+
+/** The menu entries a user may open, in the spec's order. */
+export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<MenuEntry[]> {
+  const departments = await createAccessRepository(db).listOpenDepartments(user.email, user.role === 'admin');
+  return departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
+}
+
+/** Puts an e-mail on a department's list (audited). False when it was already there. */
+export async function grantDepartment(
+  db: Kysely<Database>,
+  email: string,
+  slug: string,
+  actor: Actor,
+  now: Date,
+): Promise<boolean> {
+  const normalized = checkEmail(email);
+  const repo = createAccessRepository(db);
+  const department = await repo.findDepartment(slug);
+  if (!department) throw NotFound(`No existe el departamento ${slug}.`);
+  const added = await repo.addMember(department.id, normalized, now);
+  if (added) {
+    await writeAudit(db, {
+      actorEmail: actor.email,
+      action: 'access.grant',
+      departmentSlug: department.slug,
+      target: normalized,
+      ip: actor.ip,
+      at: now,
+    });
+  }
+  return added;
+}
+
+/** Takes an e-mail off a department's list (audited). False when it was not there. */
+export async function revokeDepartment(
+  db: Kysely<Database>,
+  email: string,
+  slug: string,
+  actor: Actor,
+  now: Date,
+): Promise<boolean> {
+  const normalized = normalizeEmail(email);
+  const repo = createAccessRepository(db);
+  const department = await repo.findDepartment(slug);
+  if (!department) throw NotFound(`No existe el departamento ${slug}.`);
+  const removed = await repo.removeMember(department.id, normalized);
+  if (removed) {
+    await writeAudit(db, {
+      actorEmail: actor.email,
+      action: 'access.revoke',
+      departmentSlug: department.slug,
+      target: normalized,
+      ip: actor.ip,
+      at: now,
+    });
+  }
+  return removed;
+}
+
+/** A department's allow-list, for operators. */
+export async function listDepartmentEmails(db: Kysely<Database>, slug: string): Promise<string[]> {
+  const repo = createAccessRepository(db);
+  const department = await repo.findDepartment(slug);
+  if (!department) throw NotFound(`No existe el departamento ${slug}.`);
+  return repo.listMembers(department.id);
+}

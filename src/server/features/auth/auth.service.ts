@@ -1,0 +1,292 @@
+import crypto from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { Kysely } from 'kysely';
+import {
+  authMessages,
+  isEmailShape,
+  normalizeEmail,
+  PASSWORD_MAX_LENGTH,
+  type Role,
+  tooManyAttemptsMessage,
+} from '../../../shared/auth';
+import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
+import type { Database } from '../../db/schema';
+import type { SessionUser } from '../../plugins/auth';
+import { BadRequest, Conflict, NotFound, TooManyRequests, Unauthorized } from '../../plugins/errors';
+import { writeAudit } from '../audit/audit.repository';
+import { createAuthRepository, type UserRow } from './auth.repository';
+
+/** A session ends after this long without use... */
+export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
+/** ...and after this long in any case. */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** The idle expiry is moved forward at most once a minute, so reads stay reads. */
+const SESSION_TOUCH_MS = 60 * 1000;
+
+/**
+ * Sign-in slowdown. Failures are counted per account and per address in the database (shared by every
+ * instance) within a window; past the limit, each further failure blocks the key for twice as long.
+ */
+export const THROTTLE = {
+  windowMs: 60 * 60 * 1000,
+  accountLimit: 5,
+  addressLimit: 20,
+  firstBlockMs: 30 * 1000,
+  maxBlockMs: 15 * 60 * 1000,
+} as const;
+
+export interface RequestContext {
+  ip: string | null;
+  userAgent?: string | null;
+}
+
+/** Who makes a change that is audited: a signed-in e-mail or 'cli:<os user>'. */
+export interface Actor extends RequestContext {
+  email: string | null;
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  // @node-rs/argon2 defaults: argon2id, 19 MiB, 2 passes (OWASP's recommendation).
+  return hash(password);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+// Compared against when the e-mail is unknown, so that answer costs the same time as a wrong password.
+let dummyHash: Promise<string> | undefined;
+const getDummyHash = () => {
+  dummyHash ??= hash(crypto.randomBytes(16).toString('hex'));
+  return dummyHash;
+};
+
+export const newSessionToken = () => crypto.randomBytes(32).toString('base64url');
+export const hashSessionToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export function blockDurationMs(failures: number, limit: number): number {
+  if (failures < limit) return 0;
+  return Math.min(THROTTLE.maxBlockMs, THROTTLE.firstBlockMs * 2 ** Math.min(20, failures - limit));
+}
+
+export function checkNewPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) throw BadRequest(authMessages.shortPassword);
+  if (password.length > PASSWORD_MAX_LENGTH) {
+    throw BadRequest(`La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.`);
+  }
+}
+
+export function checkEmail(email: string): string {
+  const normalized = normalizeEmail(email);
+  if (!isEmailShape(normalized)) throw BadRequest(authMessages.invalidEmail);
+  return normalized;
+}
+
+export interface SignInResult {
+  token: string;
+  user: SessionUser;
+  expiresAt: Date;
+}
+
+export function createAuthService(db: Kysely<Database>, clock: () => Date) {
+  const repo = createAuthRepository(db);
+  const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role'>): SessionUser => ({
+    id: u.id,
+    email: u.email,
+    role: u.role,
+  });
+
+  async function findUserOrThrow(email: string): Promise<UserRow> {
+    const user = await repo.findUserByEmail(normalizeEmail(email));
+    if (!user) throw NotFound(`No existe un usuario con el correo ${normalizeEmail(email)}.`);
+    return user;
+  }
+
+  return {
+    /**
+     * Checks the credentials and opens a new session (a new token every time; the one the browser held
+     * before, if any, is revoked). Wrong password, unknown e-mail and disabled account fail alike.
+     */
+    async signIn(
+      credentials: { email: string; password: string },
+      ctx: RequestContext & { previousToken?: string | undefined },
+    ): Promise<SignInResult> {
+      const now = clock();
+      const nowIso = now.toISOString();
+      const email = normalizeEmail(credentials.email);
+      const accountKey = `email:${email}`;
+      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
+
+      const throttles = await repo.findThrottles([accountKey, addressKey]);
+      const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
+      if (blockedUntil > now.getTime()) {
+        const waitSeconds = (blockedUntil - now.getTime()) / 1000;
+        await writeAudit(db, {
+          actorEmail: email,
+          action: 'auth.login_throttled',
+          ip: ctx.ip,
+          details: { blockedUntil: new Date(blockedUntil).toISOString() },
+          at: now,
+        });
+        throw TooManyRequests(tooManyAttemptsMessage(waitSeconds), waitSeconds);
+      }
+
+      const user = await repo.findUserByEmail(email);
+      const passwordOk = user
+        ? await verifyPassword(user.password_hash, credentials.password)
+        : (await verifyPassword(await getDummyHash(), credentials.password)) && false;
+
+      if (!user || !passwordOk || user.disabled) {
+        const cutoff = new Date(now.getTime() - THROTTLE.windowMs).toISOString();
+        for (const [key, limit] of [
+          [accountKey, THROTTLE.accountLimit],
+          [addressKey, THROTTLE.addressLimit],
+        ] as const) {
+          const failures = await repo.countFailure(key, nowIso, cutoff);
+          const block = blockDurationMs(failures, limit);
+          if (block > 0) await repo.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
+        }
+        const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
+        await writeAudit(db, {
+          actorEmail: email,
+          action: 'auth.login_failed',
+          ip: ctx.ip,
+          details: { reason },
+          at: now,
+        });
+        throw Unauthorized(authMessages.invalidCredentials);
+      }
+
+      await repo.clearThrottle(accountKey);
+      if (ctx.previousToken && TOKEN_SHAPE.test(ctx.previousToken)) {
+        await repo.deleteSessionByHash(hashSessionToken(ctx.previousToken));
+      }
+      const token = newSessionToken();
+      const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+      await repo.insertSession({
+        tokenHash: hashSessionToken(token),
+        userId: user.id,
+        createdAt: nowIso,
+        expiresAt: expiresAt.toISOString(),
+        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
+        ip: ctx.ip?.slice(0, 100) ?? null,
+        userAgent: ctx.userAgent?.slice(0, 300) ?? null,
+      });
+      await repo.setLastLogin(user.id, now);
+      await writeAudit(db, { actorEmail: user.email, action: 'auth.login', ip: ctx.ip, at: now });
+      return { token, user: toSessionUser(user), expiresAt };
+    },
+
+    /** The user of a live session token, or null. Keeps an active session from going idle. */
+    async authenticate(token: string | undefined): Promise<SessionUser | null> {
+      if (!token || !TOKEN_SHAPE.test(token)) return null;
+      const now = clock();
+      const found = await repo.findLiveSession(hashSessionToken(token), now.toISOString());
+      if (!found) return null;
+      const idleTarget = Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(found.expires_at));
+      if (idleTarget - Date.parse(found.idle_expires_at) > SESSION_TOUCH_MS) {
+        await repo.extendSession(found.session_id, new Date(idleTarget).toISOString());
+      }
+      return { id: found.user_id, email: found.email, role: found.role };
+    },
+
+    async signOut(token: string | undefined, user: SessionUser | null, ctx: RequestContext): Promise<void> {
+      if (token && TOKEN_SHAPE.test(token)) await repo.deleteSessionByHash(hashSessionToken(token));
+      if (user) await writeAudit(db, { actorEmail: user.email, action: 'auth.logout', ip: ctx.ip, at: clock() });
+    },
+
+    // --- account management (command line, admin screens) ---------------------------------------------
+    async listUsers() {
+      const users = await repo.listUsers();
+      return users.map((u) => ({
+        id: u.id,
+        email: u.email,
+        role: u.role,
+        disabled: u.disabled === 1,
+        lastLoginAt: u.last_login_at,
+        createdAt: u.created_at,
+      }));
+    },
+
+    async createUser(input: { email: string; password: string; role: Role }, actor: Actor): Promise<SessionUser> {
+      const email = checkEmail(input.email);
+      checkNewPassword(input.password);
+      if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
+      const now = clock();
+      const id = await repo.insertUser(
+        { email, passwordHash: await hashPassword(input.password), role: input.role },
+        now,
+      );
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: 'user.create',
+        target: email,
+        ip: actor.ip,
+        details: { role: input.role },
+        at: now,
+      });
+      return { id, email, role: input.role };
+    },
+
+    /** Sets a new password and ends every session of the account. */
+    async setPassword(email: string, password: string, actor: Actor): Promise<void> {
+      checkNewPassword(password);
+      const user = await findUserOrThrow(email);
+      const now = clock();
+      await repo.updatePasswordHash(user.id, await hashPassword(password), now);
+      const revoked = await repo.deleteSessionsOfUser(user.id);
+      await repo.clearThrottle(`email:${user.email}`);
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: 'user.password',
+        target: user.email,
+        ip: actor.ip,
+        details: { sessionsRevoked: revoked },
+        at: now,
+      });
+    },
+
+    /** Disabling ends every session of the account at once. */
+    async setDisabled(email: string, disabled: boolean, actor: Actor): Promise<void> {
+      const user = await findUserOrThrow(email);
+      const now = clock();
+      await repo.setDisabled(user.id, disabled, now);
+      const revoked = disabled ? await repo.deleteSessionsOfUser(user.id) : 0;
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: disabled ? 'user.disable' : 'user.enable',
+        target: user.email,
+        ip: actor.ip,
+        details: disabled ? { sessionsRevoked: revoked } : null,
+        at: now,
+      });
+    },
+
+    async setRole(email: string, role: Role, actor: Actor): Promise<void> {
+      const user = await findUserOrThrow(email);
+      const now = clock();
+      await repo.setRole(user.id, role, now);
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: 'user.role',
+        target: user.email,
+        ip: actor.ip,
+        details: { from: user.role, to: role },
+        at: now,
+      });
+    },
+
+    /** Removes dead sessions and finished throttle windows (housekeeping; both are already ignored). */
+    async prune(): Promise<void> {
+      const now = clock();
+      await repo.deleteDeadSessions(now.toISOString());
+      await repo.deleteStaleThrottles(new Date(now.getTime() - THROTTLE.windowMs).toISOString(), now.toISOString());
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

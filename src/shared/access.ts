@@ -1,0 +1,36 @@
+import { z } from './validation';
+
+export const departmentKindSchema = z.enum(['page', 'municipality']);
+
+export const departmentSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  kind: departmentKindSchema,
+  /** The client route: /resultados, /notas, /agenda or /validation/{slug}. */
+  path: z.string(),
+});
+export type Department = z.infer<typeof departmentSchema>;
+
+export const departmentSlugParamsSchema = z.object({
+  slug: z.string().min(1).max(100),
+});
+
+/** A department with its allow-list, as admins manage it. */
+export const departmentAccessSchema = departmentSchema.extend({ emails: z.array(z.string()) });
+export type DepartmentAccess = z.infer<typeof departmentAccessSchema>;
+
+export const departmentAccessListSchema = z.object({ departments: z.array(departmentAccessSchema) });
+
+export const accessMemberBodySchema = z.object({
+  email: z
+    .string({ error: 'Indica el correo electrónico.' })
+    .trim()
+    .toLowerCase()
+    .min(1, 'Indica el correo electrónico.')
+    .max(320)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'El formato del email es inválido.'),
+});
+
+export const accessMemberParamsSchema = departmentSlugParamsSchema.extend({
+  email: z.string().min(1).max(320),
+});
