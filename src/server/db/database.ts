@@ -32,6 +32,8 @@ export class DatabaseStartupError extends Error {
 // PostgreSQL returns bigint (COUNT, SUM) as strings by default; our counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
+const STATEMENT_CACHE_MAX = 500;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Db> {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
 }
@@ -58,7 +60,24 @@ function openSqlite(dataDir: string): Db {
   } catch (error) {
     throw new DatabaseStartupError(`No se pudo abrir la base de datos ${file}: ${(error as Error).message}`);
   }
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Kysely prepares every query anew; SQLite statements are reusable, so keep the recent ones.
+  const statements = new Map<string, SQLite.Statement>();
+  const database = {
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+        statement = sqlite.prepare(source);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return {
     kysely,
     dialect: 'sqlite',

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { createReadCache } from '../../lib/read-cache';
 
 export interface AgendaEventRow {
   id: number;
@@ -16,9 +17,16 @@ export interface NewAgendaEvent {
   lugar: string | null;
 }
 
+// The public agenda is read far more than it is written (see read-cache.ts for the trade-off).
+const byDateCache = createReadCache<Kysely<Database>, AgendaEventRow[]>(1_000);
+
 export function createAgendaRepository(db: Kysely<Database>) {
   return {
-    async listByDate(fecha: string): Promise<AgendaEventRow[]> {
+    listByDate(fecha: string): Promise<AgendaEventRow[]> {
+      return byDateCache.get(db, fecha, () => this.readByDate(fecha));
+    },
+
+    async readByDate(fecha: string): Promise<AgendaEventRow[]> {
       return db
         .selectFrom('agenda_events')
         .select(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
@@ -28,6 +36,7 @@ export function createAgendaRepository(db: Kysely<Database>) {
     },
 
     async insert(event: NewAgendaEvent, now: Date): Promise<number> {
+      byDateCache.clear(db);
       const at = now.toISOString();
       const row = await db
         .insertInto('agenda_events')
@@ -41,6 +50,7 @@ export function createAgendaRepository(db: Kysely<Database>) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      byDateCache.clear(db);
       return row.id;
     },
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { createReadCache } from '../../lib/read-cache';
 import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 export interface NotaRow {
@@ -9,9 +10,16 @@ export interface NotaRow {
   published_at: string;
 }
 
+// The public list is read far more than it is written (see read-cache.ts for the trade-off).
+const publishedCache = createReadCache<Kysely<Database>, { rows: NotaRow[]; total: number }>(1_000);
+
 export function createNotasRepository(db: Kysely<Database>) {
   return {
-    async listPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
+    listPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
+      return publishedCache.get(db, `${page}:${pageSize}`, () => this.readPublished(page, pageSize));
+    },
+
+    async readPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
       const totalRow = await db
         .selectFrom('posts')
         .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -31,6 +39,7 @@ export function createNotasRepository(db: Kysely<Database>) {
 
     /** Stores a post; its HTML is sanitised here so nothing unsafe is ever at rest. */
     async insert(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<number> {
+      publishedCache.clear(db);
       const at = now.toISOString();
       const row = await db
         .insertInto('posts')
@@ -43,6 +52,7 @@ export function createNotasRepository(db: Kysely<Database>) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      publishedCache.clear(db);
       return row.id;
     },
 

@@ -1,0 +1,39 @@
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { ConfirmationScreen } from './confirmation-screen';
+import { LoadingCover } from './loading-cover';
+
+describe('LoadingCover', () => {
+  it('covers the screen in #A31D1D with the spec messages and an optional progress bar', () => {
+    render(<LoadingCover title="Validando" progress={42} />);
+    const cover = screen.getByTestId('loading-cover');
+    expect(cover.className).toContain('bg-[#A31D1D]');
+    expect(screen.getByText('Validando')).toBeInTheDocument();
+    expect(screen.getByText('Por favor espere, no cierre la ventana')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
+  });
+  it("says 'Confirmando' by default, without a progress bar", () => {
+    render(<LoadingCover />);
+    expect(screen.getByText('Confirmando')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+});
+
+describe('ConfirmationScreen', () => {
+  it('keeps simple formatting, drops anything active, and links home', () => {
+    render(
+      <MemoryRouter>
+        <ConfirmationScreen
+          messageHtml={
+            'Municipio <strong>Completado</strong><img src=x onerror="alert(1)"><script>alert(1)</script><a href="javascript:x">y</a>'
+          }
+        />
+      </MemoryRouter>,
+    );
+    const heading = screen.getByRole('heading');
+    expect(heading.innerHTML).toBe('Municipio <strong>Completado</strong>y');
+    expect(screen.getByRole('link', { name: 'Ir a inicio' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('img', { name: 'Mapa del estado Zulia' })).toBeInTheDocument();
+  });
+});

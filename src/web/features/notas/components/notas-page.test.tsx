@@ -1,0 +1,59 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../../../tests/support/msw-server';
+import { renderWithProviders } from '../../../../../tests/support/render';
+import type { NotasPage as NotasPageBody } from '../../../../shared/notas';
+import { NotasPage } from './notas-page';
+
+function page(n: number, totalPages: number): NotasPageBody {
+  return {
+    items: [{ id: n, title: `Nota ${n}`, contentHtml: `<p>Contenido ${n}</p>`, publishedAt: '2026-11-22T12:00:00Z' }],
+    page: n,
+    pageSize: 1,
+    total: totalPages,
+    totalPages,
+  };
+}
+
+describe('NotasPage', () => {
+  it('reveals and hides a nota with Ver más...', async () => {
+    server.use(http.get('*/api/notas', () => HttpResponse.json(page(1, 1))));
+    const user = userEvent.setup();
+    renderWithProviders(<NotasPage />);
+    const toggle = await screen.findByRole('button', { name: 'Ver más...' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText('Contenido 1')).not.toBeVisible();
+    await user.click(toggle);
+    expect(screen.getByText('Contenido 1')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Ver menos' })).toHaveAttribute('aria-expanded', 'true');
+    await user.click(screen.getByRole('button', { name: 'Ver menos' }));
+    expect(screen.getByText('Contenido 1')).not.toBeVisible();
+  });
+
+  it('loads the next pages until there are no more', async () => {
+    server.use(
+      http.get('*/api/notas', ({ request }) => {
+        const n = Number(new URL(request.url).searchParams.get('page'));
+        return HttpResponse.json(page(n, 3));
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<NotasPage />);
+    expect(await screen.findByText('Nota 1')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cargar más notas' }));
+    expect(await screen.findByText('Nota 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cargar más notas' }));
+    expect(await screen.findByText('Nota 3')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cargar más notas' })).not.toBeInTheDocument();
+  });
+
+  it('says when there are no notas', async () => {
+    server.use(
+      http.get('*/api/notas', () => HttpResponse.json({ items: [], page: 1, pageSize: 10, total: 0, totalPages: 1 })),
+    );
+    renderWithProviders(<NotasPage />);
+    expect(await screen.findByText('Todavía no hay notas publicadas.')).toBeInTheDocument();
+  });
+});

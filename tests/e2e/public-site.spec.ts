@@ -1,0 +1,186 @@
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { XSS_NOTA_TITLE } from './support/seed';
+import { E2E_SERVERS } from './support/servers';
+
+const PHONE = { width: 390, height: 844 };
+const PROJECTOR = { width: 1920, height: 1080 };
+
+test.describe('agenda', () => {
+  test.use({ viewport: PHONE });
+
+  test("shows the server's today (23:30 in Caracas, already tomorrow in UTC) with 12-hour times and fallbacks", async ({
+    page,
+  }) => {
+    await page.goto('/agenda');
+    await expect(page.getByTestId('agenda-date')).toHaveText('DOMINGO, 22 NOV');
+    await expect(page.getByTestId('agenda-leader')).not.toBeEmpty();
+    await expect(page.getByTestId('agenda-time')).toHaveText(['7:05 AM', '12:00 PM', '6:30 PM', 'Hora no disponible']);
+    await expect(page.getByTestId('agenda-description')).toHaveText([
+      'Desayuno con líderes',
+      'Descripción no disponible',
+      'Caravana de cierre',
+      'Evento con hora rota',
+    ]);
+    await expect(page.getByTestId('agenda-place').nth(3)).toContainText('Lugar no disponible');
+    await expect(page.getByText('Evento de mañana')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('copies a tidy plain-text agenda to the clipboard', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: E2E_SERVERS.main.url });
+    await page.goto('/agenda');
+    await page.getByRole('button', { name: 'Copiar agenda' }).click();
+    await expect(page.getByText('Agenda copiada con éxito')).toBeVisible();
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text.split('\n').slice(0, 7)).toEqual([
+      '*AGENDA DOMINGO, 22 NOV*',
+      expect.stringMatching(/^\*.+\*$/),
+      '',
+      '🕒 *7:05 AM*',
+      'Desayuno con líderes',
+      '📍 Casa comunal',
+      '',
+    ]);
+    expect(text).toContain('🕒 *Hora no disponible*\nEvento con hora rota\n📍 Lugar no disponible');
+  });
+
+  test('says so when the clipboard refuses, and toasts go away on navigation', async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: () => Promise.reject(new Error('denied')) },
+        configurable: true,
+      });
+    });
+    await page.goto('/agenda');
+    await page.getByRole('button', { name: 'Copiar agenda' }).click();
+    await expect(page.getByText('Error al copiar agenda')).toBeVisible();
+    await page.getByRole('button', { name: 'Abrir menú' }).click();
+    await page.getByTestId('mobile-menu').getByRole('link', { name: 'Notas' }).click();
+    await expect(page).toHaveURL(/\/notas$/);
+    await expect(page.getByText('Error al copiar agenda')).toHaveCount(0);
+  });
+
+  test('has no copy button on a day without events', async ({ page }) => {
+    await page.goto(`${E2E_SERVERS.empty.url}/agenda`);
+    await expect(page.getByText('No hay eventos en la agenda de hoy.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copiar agenda' })).toHaveCount(0);
+  });
+});
+
+test.describe('notas', () => {
+  test.use({ viewport: PHONE });
+
+  test('lists notas newest first and expands and collapses each one', async ({ page }) => {
+    await page.goto('/notas');
+    await expect(page.getByTestId('nota').getByRole('heading')).toHaveText([
+      'Nota más reciente',
+      XSS_NOTA_TITLE,
+      'Primera nota',
+    ]);
+    const first = page.getByTestId('nota').filter({ hasText: 'Primera nota' });
+    await expect(first.getByTestId('nota-content')).toBeHidden();
+    await first.getByRole('button', { name: 'Ver más...' }).click();
+    await expect(first.getByTestId('nota-content')).toBeVisible();
+    await expect(first.getByRole('heading', { name: 'Subtítulo' })).toBeVisible();
+    await expect(first.getByRole('listitem')).toHaveText(['uno', 'dos']);
+    await first.getByRole('button', { name: 'Ver menos' }).click();
+    await expect(first.getByTestId('nota-content')).toBeHidden();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('never runs the code hidden in a nota', async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto('/notas');
+    const nota = page.getByTestId('nota').filter({ hasText: XSS_NOTA_TITLE });
+    await nota.getByRole('button', { name: 'Ver más...' }).click();
+    await expect(nota.getByText('Texto visible')).toBeVisible();
+    await nota.getByText('pasa por aquí').hover();
+    await nota.getByText('enlace peligroso').click();
+    const html = await nota.getByTestId('nota-content').innerHTML();
+    expect(html).not.toMatch(/<script|onerror|onmouseover|javascript:/i);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+  });
+});
+
+test.describe('shell', () => {
+  test('the not-found screen offers a way home', async ({ page }) => {
+    await page.goto('/esto/no/existe');
+    await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
+    await page.getByRole('link', { name: 'Ir a inicio' }).click();
+    await expect(page).toHaveURL(`${E2E_SERVERS.main.url}/`);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test.describe('at phone size', () => {
+    test.use({ viewport: PHONE });
+
+    test('the slide-over menu traps focus, closes on Escape and on navigation', async ({ page }) => {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const open = page.getByRole('button', { name: 'Abrir menú' });
+      await open.click();
+      const menu = page.getByTestId('mobile-menu');
+      await expect(menu).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press('Tab');
+        expect(await menu.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      }
+      await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
+      await open.click();
+      await menu.getByRole('link', { name: 'Agenda' }).click();
+      await expect(page).toHaveURL(/\/agenda$/);
+      await expect(menu).toBeHidden();
+    });
+
+    test('home shows the campaign, today in short and the latest notas', async ({ page }) => {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1, name: 'Comando Zulia' })).toBeVisible();
+      await expect(page.getByText('DOMINGO, 22 NOV')).toBeVisible();
+      await expect(page.getByTestId('agenda-event')).toHaveCount(3);
+      await expect(page.getByRole('link', { name: 'Nota más reciente' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Iniciar sesión' }).first()).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+    });
+
+    test('the navbar changes style once the page is scrolled', async ({ page }) => {
+      await page.goto('/notas');
+      const header = page.locator('header').first();
+      await expect(header).toHaveAttribute('data-scrolled', 'false');
+      await page.evaluate(() => {
+        document.body.style.minHeight = '3000px';
+        window.scrollTo(0, 5);
+      });
+      await expect(header).toHaveAttribute('data-scrolled', 'true');
+    });
+  });
+
+  test('at projector size the links sit in the navbar, without the phone menu', async ({ page }) => {
+    await page.setViewportSize(PROJECTOR);
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Abrir menú' })).toHaveCount(0);
+    const nav = page.getByRole('navigation', { name: 'Principal' });
+    await expect(nav.getByRole('link', { name: 'Agenda' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Notas' })).toBeVisible();
+  });
+
+  test('pages load without Content-Security-Policy violations or script errors', async ({ page }) => {
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    for (const path of ['/', '/agenda', '/notas']) {
+      await page.goto(path);
+      await expect(page.locator('main')).toBeVisible();
+    }
+    expect(problems).toEqual([]);
+  });
+});
