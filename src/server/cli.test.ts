@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './cli';
+import { listAudit } from './features/audit/audit.repository';
+import { createTestApp, type TestApp } from './testing/test-app';
+
+let t: TestApp;
+afterEach(async () => t?.close());
+
+function cli(password = 'secreto-123') {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), readPassword: async () => password };
+  return {
+    out,
+    err,
+    run: (...argv: string[]) => runCli(argv, t.db.kysely, io),
+  };
+}
+
+const login = (email: string, password: string) =>
+  t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+
+describe('command line', () => {
+  it('creates the first admin, who can then sign in', async () => {
+    t = await createTestApp();
+    const c = cli('primera-clave');
+    expect(await c.run('user:add', 'Jefa@Example.org', '--admin')).toBe(0);
+    expect(c.out).toEqual(['Cuenta creada: jefa@example.org (administrador).']);
+    const res = await login('jefa@example.org', 'primera-clave');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().home).toBe('/resultados');
+    expect(await c.run('user:list')).toBe(0);
+    expect(c.out.at(-1)).toMatch(/^jefa@example\.org\tadmin\tactiva\túltimo acceso /);
+  });
+
+  it('changes passwords, disables and enables accounts, and audits as the operator', async () => {
+    t = await createTestApp();
+    await cli('clave-vieja').run('user:add', 'ana@example.org');
+    expect((await login('ana@example.org', 'clave-vieja')).statusCode).toBe(200);
+    expect(await cli('clave-nueva').run('user:password', 'ana@example.org')).toBe(0);
+    expect((await login('ana@example.org', 'clave-vieja')).statusCode).toBe(401);
+    expect((await login('ana@example.org', 'clave-nueva')).statusCode).toBe(200);
+    expect(await cli().run('user:disable', 'ana@example.org')).toBe(0);
+    expect((await login('ana@example.org', 'clave-nueva')).statusCode).toBe(401);
+    expect(await cli().run('user:enable', 'ana@example.org')).toBe(0);
+    expect((await login('ana@example.org', 'clave-nueva')).statusCode).toBe(200);
+    const actions = (await listAudit(t.db.kysely)).filter((r) => r.action.startsWith('user.'));
+    expect(actions).toHaveLength(4);
+    expect(actions.every((r) => r.actor_email?.startsWith('cli:'))).toBe(true);
+  });
+
+  it('grants, lists and revokes a department for an e-mail', async () => {
+    t = await createTestApp();
+    const c = cli();
+    expect(await c.run('access:grant', 'Ana@example.org', 'cabimas')).toBe(0);
+    expect(await c.run('access:grant', 'luis@example.org', 'cabimas')).toBe(0);
+    expect(await c.run('access:grant', 'ana@example.org', 'cabimas')).toBe(0);
+    expect(c.out.at(-1)).toBe('ana@example.org ya estaba en cabimas.');
+    c.out.length = 0;
+    expect(await c.run('access:list', 'cabimas')).toBe(0);
+    expect(c.out).toEqual(['ana@example.org', 'luis@example.org']);
+    expect(await c.run('access:revoke', 'ana@example.org', 'cabimas')).toBe(0);
+    c.out.length = 0;
+    await c.run('access:list', 'cabimas');
+    expect(c.out).toEqual(['luis@example.org']);
+  });
+
+  it('explains mistakes in Spanish with a non-zero exit code', async () => {
+    t = await createTestApp();
+    const c = cli('corta');
+    expect(await c.run('user:add', 'ana@example.org')).toBe(1);
+    expect(c.err.at(-1)).toBe('La contraseña debe tener al menos 6 caracteres.');
+    expect(await c.run('user:add', 'no-es-correo')).toBe(1);
+    expect(c.err.at(-1)).toBe('El formato del email es inválido.');
+    expect(await c.run('access:grant', 'ana@example.org', 'no-existe')).toBe(1);
+    expect(c.err.at(-1)).toBe('No existe el departamento no-existe.');
+    expect(await c.run('user:disable', 'nadie@example.org')).toBe(1);
+    expect(await c.run('user:add')).toBe(2);
+    expect(await c.run('borrar-todo')).toBe(2);
+    expect(c.err.at(-2)).toMatch(/^Orden desconocida: borrar-todo/);
+  });
+});

@@ -1,0 +1,245 @@
+// Operator's command line: `npm run cli -- <orden> [argumentos]`. Passwords are read from the keyboard
+// (hidden) or from standard input, never from an argument that would stay in the shell's history.
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import type { Kysely } from 'kysely';
+import { ConfigError, loadConfig } from './config';
+import { DatabaseStartupError, migrateToLatest, openDatabase } from './db/database';
+import type { Database } from './db/schema';
+import { seedReferenceData } from './db/seed/reference';
+import { createAccessRepository } from './features/access/access.repository';
+import { grantDepartment, listDepartmentEmails, revokeDepartment } from './features/access/access.service';
+import { type Actor, createAuthService } from './features/auth/auth.service';
+import { HttpError } from './plugins/errors';
+
+const HELP = `Uso: npm run cli -- <orden> [argumentos]
+
+Cuentas
+  user:add <email> [--admin]          Crea una cuenta (de personal; --admin para administrador).
+                                      La contraseña se pide por teclado o se lee de la entrada estándar.
+  user:password <email>               Cambia la contraseña (igual que arriba) y cierra sus sesiones.
+  user:disable <email>                Desactiva la cuenta y cierra sus sesiones.
+  user:enable <email>                 Vuelve a activar la cuenta.
+  user:role <email> <admin|staff>     Cambia el rol de la cuenta.
+  user:list                           Lista las cuentas.
+
+Acceso por departamento (las listas de correos de la especificación)
+  access:grant <email> <departamento> Añade el correo a la lista del departamento.
+  access:revoke <email> <departamento> Quita el correo de la lista.
+  access:list <departamento>          Muestra los correos de un departamento.
+  access:departments                  Lista los departamentos (resultados, notas, agenda y municipios).
+
+Ejemplos
+  npm run cli -- user:add jefa@example.org --admin
+  printf '%s\\n' "$CLAVE" | npm run cli -- user:password jefa@example.org
+  npm run cli -- access:grant ana@example.org cabimas
+`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Reads a new password: hidden from the keyboard (asked twice) or the first line of stdin. */
+  readPassword: () => Promise<string>;
+}
+
+/** Runs one command against an open database. Returns the process exit code. */
+export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, now = () => new Date()): Promise<number> {
+  const [command, ...rest] = argv;
+  const flags = new Set(rest.filter((a) => a.startsWith('--')));
+  const args = rest.filter((a) => !a.startsWith('--'));
+  const actor: Actor = { email: `cli:${safeUsername()}`, ip: null };
+  const auth = createAuthService(db, now);
+  const need = (n: number, usage: string) => {
+    if (args.length < n) throw new UsageError(`Faltan argumentos. Uso: npm run cli -- ${usage}`);
+  };
+
+  try {
+    switch (command) {
+      case 'user:add': {
+        need(1, 'user:add <email> [--admin]');
+        const password = await io.readPassword();
+        const user = await auth.createUser(
+          { email: args[0]!, password, role: flags.has('--admin') ? 'admin' : 'staff' },
+          actor,
+        );
+        io.out(`Cuenta creada: ${user.email} (${user.role === 'admin' ? 'administrador' : 'personal'}).`);
+        return 0;
+      }
+      case 'user:password': {
+        need(1, 'user:password <email>');
+        const password = await io.readPassword();
+        await auth.setPassword(args[0]!, password, actor);
+        io.out(`Contraseña cambiada para ${args[0]!.toLowerCase()}; sus sesiones abiertas se cerraron.`);
+        return 0;
+      }
+      case 'user:disable':
+      case 'user:enable': {
+        need(1, `${command} <email>`);
+        const disable = command === 'user:disable';
+        await auth.setDisabled(args[0]!, disable, actor);
+        io.out(
+          disable
+            ? `Cuenta desactivada: ${args[0]!.toLowerCase()}; sus sesiones abiertas se cerraron.`
+            : `Cuenta activada: ${args[0]!.toLowerCase()}.`,
+        );
+        return 0;
+      }
+      case 'user:role': {
+        need(2, 'user:role <email> <admin|staff>');
+        const role = args[1];
+        if (role !== 'admin' && role !== 'staff') throw new UsageError('El rol debe ser admin o staff.');
+        await auth.setRole(args[0]!, role, actor);
+        io.out(`Rol de ${args[0]!.toLowerCase()}: ${role}.`);
+        return 0;
+      }
+      case 'user:list': {
+        const users = await auth.listUsers();
+        if (users.length === 0) {
+          io.out('No hay cuentas. Crea la primera con: npm run cli -- user:add <email> --admin');
+          return 0;
+        }
+        for (const u of users) {
+          const state = u.disabled ? 'desactivada' : 'activa';
+          const last = u.lastLoginAt ? `último acceso ${u.lastLoginAt}` : 'nunca ha entrado';
+          io.out(`${u.email}\t${u.role}\t${state}\t${last}`);
+        }
+        return 0;
+      }
+      case 'access:grant':
+      case 'access:revoke': {
+        need(2, `${command} <email> <departamento>`);
+        const [email, slug] = args as [string, string];
+        if (command === 'access:grant') {
+          const added = await grantDepartment(db, email, slug, actor, now());
+          io.out(
+            added ? `${email.toLowerCase()} puede abrir ${slug}.` : `${email.toLowerCase()} ya estaba en ${slug}.`,
+          );
+        } else {
+          const removed = await revokeDepartment(db, email, slug, actor, now());
+          io.out(
+            removed
+              ? `${email.toLowerCase()} ya no puede abrir ${slug}.`
+              : `${email.toLowerCase()} no estaba en ${slug}.`,
+          );
+        }
+        return 0;
+      }
+      case 'access:list': {
+        need(1, 'access:list <departamento>');
+        const emails = await listDepartmentEmails(db, args[0]!);
+        if (emails.length === 0) io.out(`La lista de ${args[0]} está vacía.`);
+        for (const e of emails) io.out(e);
+        return 0;
+      }
+      case 'access:departments': {
+        for (const d of await createAccessRepository(db).listDepartmentsWithMembers()) {
+          io.out(`${d.slug}\t${d.kind === 'page' ? 'página' : 'municipio'}\t${d.title}\t${d.emails.length} correos`);
+        }
+        return 0;
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(HELP);
+        return 0;
+      default:
+        io.err(`Orden desconocida: ${command}\n`);
+        io.err(HELP);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof HttpError) {
+      io.err(error.message);
+      return error instanceof UsageError ? 2 : 1;
+    }
+    throw error;
+  }
+}
+
+class UsageError extends Error {}
+
+function safeUsername(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return 'desconocido';
+  }
+}
+
+/** Reads one line from the keyboard without echoing it. */
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    process.stdout.write(question);
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    let value = '';
+    const done = (error?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.removeListener('data', onData);
+      process.stdout.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(new UsageError('Cancelado.'));
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else if (ch >= ' ') value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+async function readFirstLineOfStdin(): Promise<string> {
+  let data = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) data += chunk;
+  return (data.split(/\r?\n/)[0] ?? '').replace(/\r$/, '');
+}
+
+async function readPasswordFromTerminalOrStdin(): Promise<string> {
+  if (!process.stdin.isTTY) return readFirstLineOfStdin();
+  const first = await promptHidden('Contraseña nueva: ');
+  const second = await promptHidden('Repite la contraseña: ');
+  if (first !== second) throw new UsageError('Las contraseñas no coinciden.');
+  return first;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) {
+    console.log(HELP);
+    return;
+  }
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db, config.now(), config.campaignName);
+    process.exitCode = await runCli(
+      argv,
+      db.kysely,
+      { out: (l) => console.log(l), err: (l) => console.error(l), readPassword: readPasswordFromTerminalOrStdin },
+      config.now,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    if (error instanceof ConfigError || error instanceof DatabaseStartupError || error instanceof UsageError) {
+      console.error(error.message);
+    } else {
+      console.error('Error inesperado:', error instanceof Error ? error.message : error);
+    }
+    process.exitCode = 1;
+  });
+}

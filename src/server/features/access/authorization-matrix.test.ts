@@ -1,0 +1,204 @@
+/**
+ * Authorisation matrix: every operation of /api/openapi.json, asked by each kind of person, and the
+ * status each must get. A route that is not listed here fails the test: a new feature adds its rows.
+ *
+ * People: a visitor, a validator of municipality A, a validator of municipality B, a signed-in staff
+ * member on no list, and an admin (on no municipality's list).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, TEST_PASSWORD } from '../../testing/auth-helpers';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createAuthService } from '../auth/auth.service';
+
+const PEOPLE = ['anonymous', 'validatorA', 'validatorB', 'noDepartment', 'admin'] as const;
+type Person = (typeof PEOPLE)[number];
+
+const FIXTURES = {
+  slugA: 'cabimas',
+  slugB: 'lagunillas',
+  emails: {
+    validatorA: 'validador.a@example.org',
+    validatorB: 'validador.b@example.org',
+    noDepartment: 'sin.departamento@example.org',
+    admin: 'jefa@example.org',
+  },
+} as const;
+
+interface Request {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+interface Case {
+  /** What this case checks, when an operation has several. */
+  name?: string;
+  /** Builds the request; it runs once per person, so it may create fresh data each time. */
+  request?: (t: TestApp, person: Person) => Request | Promise<Request>;
+  expect: Record<Person, number>;
+}
+
+const everyone = (status: number): Record<Person, number> => ({
+  anonymous: status,
+  validatorA: status,
+  validatorB: status,
+  noDepartment: status,
+  admin: status,
+});
+/** Open to signed-in admins only; everyone else signed in gets the unknown-resource 404. */
+const adminOnly = (okStatus = 200): Record<Person, number> => ({
+  anonymous: 401,
+  validatorA: 404,
+  validatorB: 404,
+  noDepartment: 404,
+  admin: okStatus,
+});
+
+const MATRIX: Record<string, Case[]> = {
+  // --- public --------------------------------------------------------------------------------------
+  'GET /api/health': [{ expect: everyone(200) }],
+  'GET /api/ready': [{ expect: everyone(200) }],
+  'GET /api/site': [{ expect: everyone(200) }],
+  'GET /api/agenda/today': [{ expect: everyone(200) }],
+  'GET /api/notas': [{ expect: everyone(200) }],
+
+  // --- session -------------------------------------------------------------------------------------
+  'POST /api/auth/login': [
+    {
+      name: 'with valid credentials (of another account)',
+      request: () => ({ body: { email: 'matriz@example.org', password: TEST_PASSWORD } }),
+      expect: everyone(200),
+    },
+    {
+      name: 'with a wrong password',
+      request: () => ({ body: { email: 'matriz2@example.org', password: 'incorrecta' } }),
+      expect: everyone(401),
+    },
+  ],
+  'POST /api/auth/logout': [{ expect: everyone(200) }],
+  'GET /api/auth/session': [{ expect: everyone(200) }],
+
+  // --- access ----------------------------------------------------------------------------------------
+  'GET /api/access/departments/{slug}': [
+    {
+      name: 'municipality A',
+      request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'municipality B',
+      request: () => ({ params: { slug: FIXTURES.slugB } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 200, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'a municipality on nobody’s list',
+      request: () => ({ params: { slug: 'sucre' } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'the Resultados page',
+      request: () => ({ params: { slug: 'resultados' } }),
+      expect: adminOnly(),
+    },
+    {
+      name: 'a department that does not exist',
+      request: () => ({ params: { slug: 'no-existe' } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'GET /api/access/departments': [{ expect: adminOnly() }],
+  'POST /api/access/departments/{slug}/members': [
+    {
+      request: () => ({ params: { slug: 'sucre' }, body: { email: 'nuevo@example.org' } }),
+      expect: adminOnly(),
+    },
+  ],
+  'DELETE /api/access/departments/{slug}/members/{email}': [
+    {
+      request: () => ({ params: { slug: 'sucre', email: 'nuevo@example.org' } }),
+      expect: adminOnly(),
+    },
+  ],
+};
+
+let t: TestApp;
+let operations: string[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await createUser(t.db, { email: FIXTURES.emails.validatorA, role: 'staff', departments: [FIXTURES.slugA] });
+  await createUser(t.db, { email: FIXTURES.emails.validatorB, role: 'staff', departments: [FIXTURES.slugB] });
+  await createUser(t.db, { email: FIXTURES.emails.noDepartment, role: 'staff' });
+  await createUser(t.db, { email: FIXTURES.emails.admin, role: 'admin' });
+  await createUser(t.db, { email: 'matriz@example.org', role: 'staff' });
+  const spec = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  operations = Object.entries(spec.paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
+});
+afterAll(async () => t?.close());
+
+/** A fresh session for each request, so a logout in one case cannot affect another. */
+async function cookieFor(person: Person): Promise<string | undefined> {
+  if (person === 'anonymous') return undefined;
+  const auth = createAuthService(t.db.kysely, () => new Date());
+  const { token } = await auth.signIn({ email: FIXTURES.emails[person], password: TEST_PASSWORD }, { ip: '127.0.0.9' });
+  return `comando_sesion=${token}`;
+}
+
+function urlFor(path: string, request: Request): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = request.params?.[name];
+    if (value === undefined) throw new Error(`Falta el parámetro ${name} para ${path}`);
+    return encodeURIComponent(value);
+  });
+  const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
+  return `${filled}${query}`;
+}
+
+describe('authorisation matrix', () => {
+  it('lists every operation of the API, and nothing that is not one', () => {
+    const missing = operations.filter((op) => !(op in MATRIX));
+    const stale = Object.keys(MATRIX).filter((op) => !operations.includes(op));
+    expect(missing, 'operations without rows in the authorisation matrix').toEqual([]);
+    expect(stale, 'rows for operations the API no longer has').toEqual([]);
+  });
+
+  it('answers each person exactly as the matrix says', async () => {
+    const failures: string[] = [];
+    for (const op of operations) {
+      const [method, path] = op.split(' ') as [string, string];
+      for (const c of MATRIX[op] ?? []) {
+        for (const person of PEOPLE) {
+          const request = (await c.request?.(t, person)) ?? {};
+          const cookie = await cookieFor(person);
+          const res = await t.request({
+            method: method as 'GET',
+            url: urlFor(path, request),
+            headers: cookie ? { cookie } : {},
+            ...(request.body === undefined ? {} : { payload: request.body as object }),
+          });
+          const expected = c.expect[person];
+          if (res.statusCode !== expected) {
+            failures.push(
+              `${op}${c.name ? ` (${c.name})` : ''} as ${person}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 120)}`,
+            );
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('gives a signed-in person the same 404 for a department they may not see as for one that does not exist', async () => {
+    const cookie = await cookieFor('validatorA');
+    const hidden = await t.request({ url: `/api/access/departments/${FIXTURES.slugB}`, headers: { cookie } });
+    const unknown = await t.request({ url: '/api/access/departments/no-existe', headers: { cookie } });
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.body).toBe(unknown.body);
+  });
+});

@@ -1,0 +1,456 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { authMessages } from '../../../shared/auth';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/database';
+import { createUser, loginAs, TEST_PASSWORD } from '../../testing/auth-helpers';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../../testing/test-app';
+import { listAudit } from '../audit/audit.repository';
+import { createAuthService, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, THROTTLE } from './auth.service';
+
+let t: TestApp;
+let extra: FastifyInstance | undefined;
+afterEach(async () => {
+  await extra?.close();
+  extra = undefined;
+  await t?.close();
+});
+
+/** An app whose clock the test moves by hand. */
+async function appWithClock(start = '2026-11-22T12:00:00Z', overrides = {}) {
+  const clock = { now: Date.parse(start) };
+  t = await createTestApp({ now: () => new Date(clock.now), ...overrides });
+  return { t, clock, advance: (ms: number) => (clock.now += ms) };
+}
+
+const login = (app: TestApp, payload: unknown, headers: Record<string, string> = {}) =>
+  app.request({ method: 'POST', url: '/api/auth/login', payload: payload as object, headers });
+const session = (app: TestApp, cookie?: string) =>
+  app.request({ url: '/api/auth/session', headers: cookie ? { cookie } : {} });
+const setCookieOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie'] ?? '');
+
+describe('POST /api/auth/login', () => {
+  it('opens a session in an HttpOnly, SameSite=Lax cookie and answers the user, menu and home', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+    const res = await login(t, { email: 'jefa@example.org', password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const cookie = setCookieOf(res);
+    expect(cookie).toMatch(/^comando_sesion=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/i);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({
+      user: { email: 'jefa@example.org', role: 'admin' },
+      menu: [
+        { title: 'Resultados', path: '/resultados' },
+        { title: 'Notas', path: '/notas' },
+        { title: 'Agenda', path: '/agenda' },
+      ],
+      home: '/resultados',
+      logoutRoute: '/',
+    });
+  });
+
+  it('marks the cookie Secure (and __Host-) when the app is served over HTTPS', async () => {
+    t = await createTestApp({ publicOrigin: 'https://comando.example.org' });
+    await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { origin: 'https://comando.example.org' },
+      payload: { email: 'jefa@example.org', password: TEST_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(setCookieOf(res)).toMatch(/^__Host-comando_sesion=.*; Secure/i);
+    const cookie = `__Host-comando_sesion=${res.cookies[0]?.value}`;
+    const me = await t.app.inject({ url: '/api/auth/session', headers: { cookie } });
+    expect(me.json().user.email).toBe('jefa@example.org');
+  });
+
+  it.each([
+    [{}, authMessages.required],
+    [{ email: '', password: '' }, authMessages.required],
+    [{ email: 'ana@example.org', password: '' }, authMessages.required],
+    [{ email: '', password: 'secreto123' }, authMessages.required],
+    [{ email: 'no-es-un-correo', password: '' }, authMessages.required],
+    [{ email: 'no-es-un-correo', password: 'secreto123' }, authMessages.invalidEmail],
+    [{ email: 'ana@example', password: 'secreto123' }, authMessages.invalidEmail],
+    [{ email: 'ana @example.org', password: 'secreto123' }, authMessages.invalidEmail],
+    [{ email: 'ana@example.org', password: '12345' }, authMessages.shortPassword],
+  ])('refuses %j with the spec message', async (payload, message) => {
+    t = await createTestApp();
+    const res = await login(t, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('answers the same 401 for a wrong password, an unknown e-mail and a disabled account', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
+    await createUser(t.db, { email: 'off@example.org', role: 'staff', departments: ['cabimas'] });
+    await createAuthService(t.db.kysely, () => new Date()).setDisabled('off@example.org', true, {
+      email: 'x',
+      ip: null,
+    });
+    const answers = await Promise.all([
+      login(t, { email: 'ana@example.org', password: 'otra-clave' }),
+      login(t, { email: 'nadie@example.org', password: TEST_PASSWORD }),
+      login(t, { email: 'off@example.org', password: TEST_PASSWORD }),
+    ]);
+    for (const res of answers) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Error en usuario o contraseña.' });
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const reasons = (await listAudit(t.db.kysely, { action: 'auth.login_failed' })).map((r) => JSON.parse(r.details!));
+    expect(reasons.map((r) => r.reason).sort()).toEqual(['disabled', 'unknown_email', 'wrong_password']);
+  });
+
+  it('takes about as long for an unknown e-mail as for a wrong password (a hash is computed either way)', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    await login(t, { email: 'calienta@example.org', password: 'calentamiento' });
+    const time = async (email: string, ip: string) => {
+      const samples: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const start = performance.now();
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: `${ip}.${i}`,
+          headers: { origin: TEST_ORIGIN },
+          payload: { email, password: `incorrecta-${i}` },
+        });
+        samples.push(performance.now() - start);
+      }
+      return samples.sort((a, b) => a - b)[1]!;
+    };
+    const wrong = await time('ana@example.org', '10.0.0');
+    const unknown = await time('nadie@example.org', '10.0.1');
+    expect(unknown).toBeGreaterThan(wrong / 3);
+    expect(unknown).toBeLessThan(wrong * 3);
+  });
+
+  it('treats e-mails without regard to case, at sign-in and on the lists', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'Ana.Perez@Example.ORG', role: 'staff', departments: ['cabimas'] });
+    const res = await login(t, { email: '  ANA.perez@example.org ', password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.email).toBe('ana.perez@example.org');
+    expect(res.json().menu).toEqual([{ title: 'Cabimas', path: '/validation/cabimas' }]);
+    const created = await createUser(t.db, { email: 'x@example.org', role: 'staff' });
+    expect(created.email).toBe('x@example.org');
+    await expect(createUser(t.db, { email: 'ANA.PEREZ@example.org', role: 'staff' })).rejects.toThrow(/Ya existe/);
+  });
+
+  it('stores only an argon2id hash of the password and a sha256 of the token', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    const token = cookie.split('=')[1]!;
+    const user = await t.db.kysely.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+    expect(user.password_hash).toMatch(/^\$argon2id\$/);
+    expect(user.password_hash).not.toContain(TEST_PASSWORD);
+    expect(user.last_login_at).not.toBeNull();
+    const rows = await t.db.kysely.selectFrom('sessions').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('refuses a sign-in that does not come from the app itself', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const payload = { email: 'ana@example.org', password: TEST_PASSWORD };
+    const noOrigin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+    const evil = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload,
+      headers: { origin: 'https://evil.example' },
+    });
+    for (const res of [noOrigin, evil]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const cookie = await loginAs(t, 'ana@example.org');
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
+    expect(logout.statusCode).toBe(403);
+    expect((await session(t, cookie)).json().user).not.toBeNull();
+  });
+});
+
+describe('sessions', () => {
+  it('answers visitors with no user and an empty menu', async () => {
+    t = await createTestApp();
+    const res = await session(t);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ user: null, menu: [], home: null, logoutRoute: '/' });
+    const junk = await session(t, 'comando_sesion=not-a-token');
+    expect(junk.json().user).toBeNull();
+  });
+
+  it('gives each role its menu: validators their municipalities, staff of a page that page, others nothing', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'a@example.org', role: 'staff', departments: ['coquivacoa', 'cabimas'] });
+    await createUser(t.db, { email: 'n@example.org', role: 'staff', departments: ['notas', 'agenda'] });
+    await createUser(t.db, { email: 'nada@example.org', role: 'staff' });
+    await createUser(t.db, { email: 'jefa@example.org', role: 'admin', departments: ['sucre'] });
+    const menuOf = async (email: string) => (await session(t, await loginAs(t, email))).json();
+    expect(await menuOf('a@example.org')).toMatchObject({
+      menu: [
+        { title: 'Coquivacoa', path: '/validation/coquivacoa' },
+        { title: 'Cabimas', path: '/validation/cabimas' },
+      ],
+      home: '/validation/coquivacoa',
+    });
+    expect((await menuOf('n@example.org')).menu.map((m: { path: string }) => m.path)).toEqual(['/notas', '/agenda']);
+    expect(await menuOf('nada@example.org')).toMatchObject({ menu: [], home: null });
+    expect((await menuOf('jefa@example.org')).menu.map((m: { path: string }) => m.path)).toEqual([
+      '/resultados',
+      '/notas',
+      '/agenda',
+      '/validation/sucre',
+    ]);
+  });
+
+  it('tells where logout leads from the setting', async () => {
+    t = await createTestApp();
+    await t.db.kysely.updateTable('settings').set({ value: '/agenda' }).where('key', '=', 'logout_route').execute();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    const res = await t.request({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(res.json()).toEqual({ redirectTo: '/agenda' });
+  });
+
+  it('ends after the idle time without use, and stays alive while it is used', async () => {
+    const { advance } = await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    // Used every (idle - 1 minute): still alive well past the idle time.
+    for (let i = 0; i < 3; i++) {
+      advance(SESSION_IDLE_MS - 60_000);
+      expect((await session(t, cookie)).json().user?.email).toBe('ana@example.org');
+    }
+    advance(SESSION_IDLE_MS + 1000);
+    expect((await session(t, cookie)).json().user).toBeNull();
+  });
+
+  it('ends at the absolute expiry however active it is', async () => {
+    const { advance } = await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    const step = SESSION_IDLE_MS / 2;
+    let elapsed = 0;
+    while (elapsed + step < SESSION_ABSOLUTE_MS) {
+      advance(step);
+      elapsed += step;
+      expect((await session(t, cookie)).json().user).not.toBeNull();
+    }
+    advance(SESSION_ABSOLUTE_MS - elapsed + 1000);
+    expect((await session(t, cookie)).json().user).toBeNull();
+  });
+
+  it('is revoked at logout: the same cookie no longer works', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    const res = await t.request({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(setCookieOf(res)).toMatch(/comando_sesion=;.*Expires=Thu, 01 Jan 1970/);
+    expect((await session(t, cookie)).json().user).toBeNull();
+    expect(await t.db.kysely.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
+    // Logging out twice, or as a visitor, is harmless.
+    expect((await t.request({ method: 'POST', url: '/api/auth/logout', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('gives a new token at every sign-in and revokes the one the browser brought (no fixation)', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const first = await loginAs(t, 'ana@example.org');
+    const res = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: first });
+    const second = `comando_sesion=${res.cookies[0]?.value}`;
+    expect(second).not.toBe(first);
+    expect((await session(t, first)).json().user).toBeNull();
+    expect((await session(t, second)).json().user?.email).toBe('ana@example.org');
+    // A token planted by someone else (never issued) is not adopted either.
+    const planted = `comando_sesion=${'A'.repeat(43)}`;
+    const res3 = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: planted });
+    expect(res3.cookies[0]?.value).not.toBe('A'.repeat(43));
+    expect((await session(t, planted)).json().user).toBeNull();
+  });
+
+  it('ends every session of an account that is disabled, and it cannot sign in again', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
+    const phone = await loginAs(t, 'ana@example.org');
+    const laptop = await loginAs(t, 'ana@example.org');
+    const auth = createAuthService(t.db.kysely, () => new Date());
+    await auth.setDisabled('ANA@example.org', true, { email: 'cli:root', ip: null });
+    expect((await session(t, phone)).json().user).toBeNull();
+    expect((await session(t, laptop)).json().user).toBeNull();
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(401);
+    await auth.setDisabled('ana@example.org', false, { email: 'cli:root', ip: null });
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('ends every session when the password changes; only the new password works', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    await createAuthService(t.db.kysely, () => new Date()).setPassword('ana@example.org', 'nueva-clave-456', {
+      email: 'cli:root',
+      ip: null,
+    });
+    expect((await session(t, cookie)).json().user).toBeNull();
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(401);
+    expect((await login(t, { email: 'ana@example.org', password: 'nueva-clave-456' })).statusCode).toBe(200);
+  });
+
+  it('is shared by every instance on the same database: open on one, revoke on the other', async () => {
+    t = await createTestApp();
+    extra = await buildApp(t.config, {
+      db: await openDatabase({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl }),
+      logger: false,
+    });
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    const other = await extra.inject({ url: '/api/auth/session', headers: { cookie } });
+    expect(other.json().user.email).toBe('ana@example.org');
+    await extra.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: TEST_ORIGIN } });
+    expect((await session(t, cookie)).json().user).toBeNull();
+  });
+});
+
+describe('too many attempts', () => {
+  it('slows the account down with a 429, a Spanish message saying when, and Retry-After', async () => {
+    const { advance } = await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    for (let i = 0; i < THROTTLE.accountLimit; i++) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: `10.0.0.${i}`,
+        payload: { email: 'ana@example.org', password: `mala-${i}` },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    // Blocked now, even with the right password and from another address.
+    const blocked = await login(t, { email: 'ANA@example.org', password: TEST_PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('30');
+    expect(blocked.json().message).toBe('Demasiados intentos de inicio de sesión. Intenta de nuevo en 30 segundos.');
+
+    advance(THROTTLE.firstBlockMs + 1000);
+    // One more failure doubles the wait.
+    await login(t, { email: 'ana@example.org', password: 'mala-otra-vez' });
+    const again = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD });
+    expect(again.statusCode).toBe(429);
+    expect(again.headers['retry-after']).toBe('60');
+    expect(again.json().message).toMatch(/Intenta de nuevo en 1 minuto\.$/);
+
+    advance(2 * THROTTLE.firstBlockMs + 1000);
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
+    // Success clears the account's counter.
+    expect((await login(t, { email: 'ana@example.org', password: 'mala-clave' })).statusCode).toBe(401);
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
+    expect((await listAudit(t.db.kysely, { action: 'auth.login_throttled' })).length).toBe(2);
+  });
+
+  it('slows an address down that tries many accounts', async () => {
+    await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const from = (ip: string, email: string, password: string) =>
+      t.request({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
+    for (let i = 0; i < THROTTLE.addressLimit; i++) {
+      expect((await from('203.0.113.9', `u${i}@example.org`, 'cualquiera')).statusCode).toBe(401);
+    }
+    const blocked = await from('203.0.113.9', 'ana@example.org', TEST_PASSWORD);
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect((await from('198.51.100.7', 'ana@example.org', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('keeps the counters in the database, so every instance applies the same block', async () => {
+    await appWithClock();
+    extra = await buildApp(t.config, {
+      db: await openDatabase({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl }),
+      logger: false,
+    });
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    for (let i = 0; i < THROTTLE.accountLimit; i++) {
+      const target = i % 2 === 0 ? t.app : extra;
+      await target.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: TEST_ORIGIN },
+        payload: { email: 'ana@example.org', password: 'mala-clave' },
+      });
+    }
+    for (const target of [t.app, extra]) {
+      const res = await target.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: TEST_ORIGIN },
+        payload: { email: 'ana@example.org', password: TEST_PASSWORD },
+      });
+      expect(res.statusCode).toBe(429);
+    }
+  });
+});
+
+describe('audit', () => {
+  it('records sign-in success and failure and logout with actor, time and address', async () => {
+    const start = '2026-11-22T12:00:00.000Z';
+    await appWithClock(start);
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '198.51.100.1',
+      payload: { email: 'ana@example.org', password: 'mala-clave' },
+    });
+    const ok = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '198.51.100.2',
+      payload: { email: 'ana@example.org', password: TEST_PASSWORD },
+    });
+    const cookie = `comando_sesion=${ok.cookies[0]?.value}`;
+    await t.request({ method: 'POST', url: '/api/auth/logout', remoteAddress: '198.51.100.3', headers: { cookie } });
+    const rows = (await listAudit(t.db.kysely)).filter((r) => r.action.startsWith('auth.')).reverse();
+    expect(rows.map((r) => [r.action, r.actor_email, r.ip, r.at])).toEqual([
+      ['auth.login_failed', 'ana@example.org', '198.51.100.1', start],
+      ['auth.login', 'ana@example.org', '198.51.100.2', start],
+      ['auth.logout', 'ana@example.org', '198.51.100.3', start],
+    ]);
+  });
+
+  it('records account changes', async () => {
+    t = await createTestApp();
+    const auth = createAuthService(t.db.kysely, () => new Date());
+    const actor = { email: 'cli:root', ip: null };
+    await auth.createUser({ email: 'ana@example.org', password: 'secreto123', role: 'staff' }, actor);
+    await auth.setPassword('ana@example.org', 'secreto456', actor);
+    await auth.setDisabled('ana@example.org', true, actor);
+    await auth.setDisabled('ana@example.org', false, actor);
+    await auth.setRole('ana@example.org', 'admin', actor);
+    const rows = (await listAudit(t.db.kysely)).filter((r) => r.action.startsWith('user.')).reverse();
+    expect(rows.map((r) => [r.action, r.actor_email, r.target])).toEqual([
+      ['user.create', 'cli:root', 'ana@example.org'],
+      ['user.password', 'cli:root', 'ana@example.org'],
+      ['user.disable', 'cli:root', 'ana@example.org'],
+      ['user.enable', 'cli:root', 'ana@example.org'],
+      ['user.role', 'cli:root', 'ana@example.org'],
+    ]);
+  });
+});
