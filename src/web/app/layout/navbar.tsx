@@ -22,13 +22,14 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-brand' : 'text-stone-700'
   }`;
 
-export function Navbar({ brand, entries, showLogin, onLogout }: NavbarProps) {
+export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: NavbarProps) {
   const isMobile = useIsMobile();
   const scrolled = useIsScrolled();
   const [open, setOpen] = useState(false);
   const location = useLocation();
-  // Staff menus hide the link to the page being shown.
+  // Staff menus hide the link to the page being shown; the login link is not offered on /login itself.
   const visible = entries.filter((e) => e.path !== location.pathname);
+  const showLogin = loginWanted && location.pathname !== paths.login;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every navigation is the point
   useEffect(() => {

@@ -1,7 +1,11 @@
-import { Suspense, useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { Spinner } from '../../components/ui/page';
+import { SESSION_QUERY_KEY, useSession } from '../../features/auth/api/get-session';
+import { useLogout } from '../../features/auth/api/logout';
+import { ApiError } from '../../lib/api-client';
 import { useSiteInfo } from './get-site-info';
 import { PUBLIC_MENU } from './menu-entries';
 import { Navbar } from './navbar';
@@ -16,12 +20,70 @@ function DismissToastsOnRouteChange() {
   return null;
 }
 
+/**
+ * The spec refreshes the sign-in state at every route change; an API call answered 401 (the session
+ * ended or was revoked elsewhere) asks again too, so protected pages send the person to /login.
+ */
+function KeepSessionFresh() {
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  const first = useRef(true);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asking again on every route change is the point
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+  }, [pathname]);
+
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type !== 'updated' || event.action.type !== 'error') return;
+        if (event.query.queryKey[0] === SESSION_QUERY_KEY[0]) return;
+        const error = event.action.error;
+        if (error instanceof ApiError && error.status === 401) {
+          void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+        }
+      }),
+    [queryClient],
+  );
+  return null;
+}
+
+const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
+
 export function RootLayout() {
   const site = useSiteInfo();
+  const session = useSession();
+  const signOut = useLogout();
+  const navigate = useNavigate();
+
+  const user = session.data?.user ?? null;
+  const menu = session.data?.menu ?? [];
+  // Staff: the departments the server lists for them. Visitors, and people signed in without a
+  // department, see the public menu and the login icon. Until the answer arrives, neither.
+  const isStaff = user !== null && menu.length > 0;
+  const known = session.data !== undefined || session.isError;
+
+  const logout = () =>
+    signOut.mutate(undefined, {
+      onSuccess: (answer) => navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true }),
+      onError: (error) => toast.error(error.message),
+    });
+
   return (
     <div className="flex min-h-dvh flex-col">
       <DismissToastsOnRouteChange />
-      <Navbar brand={site.data?.campaignName ?? 'Comando'} entries={PUBLIC_MENU} showLogin />
+      <KeepSessionFresh />
+      <Navbar
+        brand={site.data?.campaignName ?? 'Comando'}
+        entries={isStaff ? menu : PUBLIC_MENU}
+        showLogin={known && !isStaff}
+        onLogout={isStaff ? logout : undefined}
+      />
       <Suspense fallback={<Spinner />}>
         <Outlet />
       </Suspense>

@@ -1,4 +1,3 @@
-import { NotFoundScreen } from './not-found';
+import { LoginPage } from '../../features/auth/components/login-page';
 
-// Replaced by the feature that owns this page.
-export default NotFoundScreen;
+export default LoginPage;

@@ -1,0 +1,92 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { server } from '../../../../tests/support/msw-server';
+import type { Session } from '../../../shared/auth';
+import { AppProvider } from '../provider';
+import { RootLayout } from './root-layout';
+
+const ADMIN: Session = {
+  user: { email: 'jefa@example.org', role: 'admin' },
+  menu: [
+    { title: 'Resultados', path: '/resultados' },
+    { title: 'Notas', path: '/notas' },
+    { title: 'Agenda', path: '/agenda' },
+  ],
+  home: '/resultados',
+  logoutRoute: '/agenda',
+};
+
+function Where() {
+  const location = useLocation();
+  return <main data-testid="where">{location.pathname}</main>;
+}
+
+function renderLayout(route: string, session: Session) {
+  let current = session;
+  server.use(
+    http.get('*/api/site', () =>
+      HttpResponse.json({ campaignName: 'Comando Zulia', leaderName: 'X', today: '2026-11-22' }),
+    ),
+    http.get('*/api/auth/session', () => HttpResponse.json(current)),
+    http.post('*/api/auth/logout', () => {
+      current = { user: null, menu: [], home: null, logoutRoute: '/' };
+      return HttpResponse.json({ redirectTo: session.logoutRoute });
+    }),
+  );
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <AppProvider queryClient={queryClient}>
+      <MemoryRouter initialEntries={[route]}>
+        <Routes>
+          <Route element={<RootLayout />}>
+            <Route path="*" element={<Where />} />
+          </Route>
+        </Routes>
+      </MemoryRouter>
+    </AppProvider>,
+  );
+}
+
+const nav = () => screen.getByRole('navigation', { name: 'Principal' });
+
+describe('navbar fed by the session', () => {
+  beforeEach(() => {
+    // The desktop navbar (the mobile one hides its links in the slide-over).
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1440 });
+  });
+
+  it('shows a staff member their departments, minus the current page, and Cerrar sesión', async () => {
+    renderLayout('/resultados', ADMIN);
+    expect(await within(nav()).findByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+    const links = within(nav())
+      .getAllByRole('link')
+      .map((a) => a.textContent);
+    expect(links).toEqual(['Comando Zulia', 'Notas', 'Agenda']);
+    expect(within(nav()).queryByRole('link', { name: 'Iniciar sesión' })).not.toBeInTheDocument();
+  });
+
+  it('shows visitors the public menu and the login icon link', async () => {
+    renderLayout('/', { user: null, menu: [], home: null, logoutRoute: '/' });
+    expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+    expect(within(nav()).queryByRole('button', { name: 'Cerrar sesión' })).not.toBeInTheDocument();
+    expect(within(nav()).getByRole('link', { name: 'Agenda' })).toBeInTheDocument();
+  });
+
+  it('shows the login icon link to someone signed in without a department', async () => {
+    renderLayout('/notas', { user: { email: 'x@example.org', role: 'staff' }, menu: [], home: null, logoutRoute: '/' });
+    expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+    expect(within(nav()).queryByRole('button', { name: 'Cerrar sesión' })).not.toBeInTheDocument();
+  });
+
+  it('logs out to the route the server names and shows the visitor menu', async () => {
+    const user = userEvent.setup();
+    renderLayout('/resultados', ADMIN);
+    await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
+    expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+  });
+});

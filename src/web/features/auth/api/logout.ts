@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LogoutResponse } from '../../../../shared/auth';
+import { apiFetch } from '../../../lib/api-client';
+import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from './get-session';
+
+export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });
+
+/** Public data the app keeps after logout; everything else belonged to the person who left. */
+const PUBLIC_QUERIES = new Set(['session', 'site', 'agenda', 'notas']);
+
+/** Signs out; forgets the staff data held in memory and returns where the app should go. */
+export const useLogout = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: (answer) => {
+      queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERIES.has(String(q.queryKey[0])) });
+      queryClient.setQueryData(SESSION_QUERY_KEY, { ...ANONYMOUS_SESSION, logoutRoute: answer.redirectTo });
+    },
+  });
+};

@@ -1,0 +1,74 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../../../tests/support/msw-server';
+import type { Session } from '../../../../shared/auth';
+import { AppProvider } from '../../../app/provider';
+import { RequireAccess } from './require-access';
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+function renderGuarded(route: string, session: Session | (() => Promise<Response>)) {
+  server.use(
+    http.get('*/api/auth/session', typeof session === 'function' ? session : () => HttpResponse.json(session)),
+  );
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <AppProvider queryClient={queryClient}>
+      <MemoryRouter initialEntries={[route]}>
+        <Routes>
+          <Route
+            path="/validation/:slug"
+            element={
+              <RequireAccess path={route.split('?')[0]!} notFound={<h1>Página no encontrada</h1>}>
+                <h1>PÁGINA PROTEGIDA</h1>
+              </RequireAccess>
+            }
+          />
+          <Route path="*" element={<Where />} />
+        </Routes>
+      </MemoryRouter>
+    </AppProvider>,
+  );
+}
+
+const validatorOf = (slug: string): Session => ({
+  user: { email: 'ana@example.org', role: 'staff' },
+  menu: [{ title: slug, path: `/validation/${slug}` }],
+  home: `/validation/${slug}`,
+  logoutRoute: '/',
+});
+
+describe('RequireAccess', () => {
+  it('shows the loading cover until the session is known, then the page when it is theirs', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    renderGuarded('/validation/cabimas', async () => {
+      await gate;
+      return HttpResponse.json(validatorOf('cabimas'));
+    });
+    expect(screen.getByTestId('loading-cover')).toBeInTheDocument();
+    expect(screen.queryByText('PÁGINA PROTEGIDA')).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByText('PÁGINA PROTEGIDA')).toBeInTheDocument();
+    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
+  });
+
+  it('shows the not-found screen for a department that is not theirs', async () => {
+    renderGuarded('/validation/lagunillas', validatorOf('cabimas'));
+    expect(await screen.findByText('Página no encontrada')).toBeInTheDocument();
+    expect(screen.queryByText('PÁGINA PROTEGIDA')).not.toBeInTheDocument();
+  });
+
+  it('sends visitors to /login with the way back', async () => {
+    renderGuarded('/validation/cabimas?pagina=2', { user: null, menu: [], home: null, logoutRoute: '/' });
+    expect(await screen.findByTestId('where')).toHaveTextContent('/login?next=%2Fvalidation%2Fcabimas%3Fpagina%3D2');
+  });
+});

@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { LoadingCover } from '../../../components/ui/loading-cover';
+import { ErrorNotice, Page } from '../../../components/ui/page';
+import { paths } from '../../../config/paths';
+import { useSession } from '../api/get-session';
+
+export interface RequireAccessProps {
+  /** The client route of the department (/resultados, /validation/{slug}...). */
+  path: string;
+  /** What someone signed in sees when the department is not theirs (the not-found screen). */
+  notFound: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * Guards a staff page: the loading cover until the server has said who this is, then the page if the
+ * department is in their menu, the not-found screen if not; visitors go to /login and come back.
+ * The server checks every API call again; this only spares people a page they cannot use.
+ */
+export function RequireAccess({ path, notFound, children }: RequireAccessProps) {
+  const session = useSession();
+  const location = useLocation();
+
+  if (session.isPending) return <LoadingCover />;
+  if (session.isError) {
+    return (
+      <Page>
+        <ErrorNotice message={session.error.message} onRetry={() => session.refetch()} />
+      </Page>
+    );
+  }
+  if (!session.data.user) {
+    const next = `${location.pathname}${location.search}`;
+    return <Navigate to={`${paths.login}?next=${encodeURIComponent(next)}`} replace />;
+  }
+  if (!session.data.menu.some((entry) => entry.path === path)) return notFound;
+  return children;
+}
