@@ -56,7 +56,7 @@ else
 
 const vitestJson = 'test-results/vitest.json';
 fs.rmSync(vitestJson, { force: true });
-const vitestOk = run('Vitest: ' + projects.join(', '), 'npx', [
+const vitestOk = run(`Vitest: ${projects.join(', ')}`, 'npx', [
   'vitest',
   'run',
   ...projects.flatMap((p) => ['--project', p]),

@@ -16,11 +16,12 @@ export async function registerSpa(app: FastifyInstance, webRoot: string | undefi
       root: webRoot,
       wildcard: false,
       index: false,
+      cacheControl: false,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('cache-control', 'public, max-age=31536000, immutable');
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         } else {
-          res.header('cache-control', 'no-cache');
+          res.setHeader('cache-control', 'no-cache');
         }
       },
     });
