@@ -20,6 +20,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { notasRoutes } from './features/notas/notas.routes';
 import { photosRoutes } from './features/photos/photos.routes';
 import { recordsRoutes } from './features/records/records.routes';
+import { resultsRoutes } from './features/results/results.routes';
 import { siteRoutes } from './features/site/site.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessRoutes);
   await app.register(recordsRoutes);
   await app.register(photosRoutes);
+  await app.register(resultsRoutes);
 
   await registerSpa(app, config.webRoot);
   return app;

@@ -3,6 +3,7 @@ import type { Dialect } from '../database';
 import { initial } from './001-initial';
 import { authMigration } from './002-auth';
 import { recordsMigration } from './003-records';
+import { resultsMigration } from './004-results';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -10,6 +11,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '001-initial': initial(dialect),
     '002-auth': authMigration(dialect),
     '003-records': recordsMigration(dialect),
+    '004-results': resultsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

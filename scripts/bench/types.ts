@@ -1,0 +1,29 @@
+import type autocannon from 'autocannon';
+import type { Db } from '../../src/server/db/database';
+
+/** One measured request pattern. */
+export interface BenchCase {
+  name: string;
+  connections: number;
+  /** p99 target in milliseconds. */
+  targetP99: number;
+  /** Optional throughput floor (requests per second). */
+  targetRps?: number;
+  /** Builds the autocannon requests; may sign in or create data first through the API. */
+  requests: (origin: string) => Promise<autocannon.Request[]> | autocannon.Request[];
+}
+
+/**
+ * A group of cases run against one server on its own throwaway SQLite database. Each feature keeps its
+ * suite in scripts/bench/<feature>.bench.ts, exported as `suite`.
+ */
+export interface BenchSuite {
+  name: string;
+  /** Fills the database (already migrated, with reference data) before the server starts. */
+  seed?: (db: Db, now: Date) => Promise<void>;
+  cases: BenchCase[];
+  /** Extra environment for the server. */
+  env?: Record<string, string>;
+  /** Runs after the cases with the server still up (memory, streams...); returns table rows. */
+  extra?: (origin: string, serverPid: number) => Promise<Record<string, unknown>[]>;
+}
