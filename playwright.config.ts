@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_SERVERS } from './tests/e2e/support/servers';
+import { E2E_SERVERS, WORDPRESS_CONTRACT } from './tests/e2e/support/servers';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -32,12 +32,22 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium' }],
-  webServer: Object.values(E2E_SERVERS).map((s) => ({
-    command: `npx tsx tests/e2e/support/start-server.ts ${s.name}`,
-    url: `${s.url}/api/ready`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
-  })),
+  webServer: [
+    ...Object.values(E2E_SERVERS).map((s) => ({
+      command: `npx tsx tests/e2e/support/start-server.ts ${s.name}`,
+      url: `${s.url}/api/ready`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    })),
+    {
+      command: `npx tsx tests/support/wordpress-contract-server.ts ${WORDPRESS_CONTRACT.port} ${WORDPRESS_CONTRACT.posts}`,
+      url: `${WORDPRESS_CONTRACT.url}/wp-json/wp/v2/posts?per_page=1`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
+  ],
 });

@@ -35,6 +35,15 @@ describe('loadConfig', () => {
     expect(Math.abs(t - Date.parse('2026-11-23T03:30:00Z'))).toBeLessThan(5_000);
   });
 
+  it('reads notas from WordPress only with its URL', () => {
+    expect(() => loadConfig({ NOTAS_SOURCE: 'wordpress' })).toThrow(/WORDPRESS_URL: es obligatoria/);
+    expect(loadConfig({ NOTAS_SOURCE: 'wordpress', WORDPRESS_URL: 'https://blog.example.org/' }).notas).toEqual({
+      source: 'wordpress',
+      url: 'https://blog.example.org',
+    });
+    expect(loadConfig({}).notas).toEqual({ source: 'local' });
+  });
+
   it('refuses a fixed clock in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', COMANDO_NOW: '2026-11-23T03:30:00Z' })).toThrow(/COMANDO_NOW/);
   });

@@ -26,12 +26,20 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     TRUST_PROXY: boolFlag(false),
     CAMPAIGN_NAME: z.string().min(1).default('Comando Zulia'),
+    NOTAS_SOURCE: z.enum(['local', 'wordpress']).default('local'),
+    WORDPRESS_URL: z
+      .url({ message: 'debe ser la URL del sitio WordPress, por ejemplo https://blog.example.org' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
   })
   .superRefine((env, ctx) => {
+    if (env.NOTAS_SOURCE === 'wordpress' && !env.WORDPRESS_URL) {
+      ctx.addIssue({ code: 'custom', path: ['WORDPRESS_URL'], message: 'es obligatoria con NOTAS_SOURCE=wordpress' });
+    }
     if (env.COMANDO_NOW && env.NODE_ENV === 'production') {
       ctx.addIssue({
         code: 'custom',
@@ -52,6 +60,8 @@ export interface Config {
   publicOrigin: string | undefined;
   trustProxy: boolean;
   campaignName: string;
+  /** Where the notas come from: our database, or a WordPress site's REST API. */
+  notas: { source: 'local' } | { source: 'wordpress'; url: string };
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
@@ -89,6 +99,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     trustProxy: e.TRUST_PROXY,
     campaignName: e.CAMPAIGN_NAME,
+    notas:
+      e.NOTAS_SOURCE === 'wordpress' && e.WORDPRESS_URL
+        ? { source: 'wordpress', url: e.WORDPRESS_URL.replace(/\/+$/, '') }
+        : { source: 'local' },
     webRoot: path.resolve(cwd, 'dist'),
     now: makeClock(e.COMANDO_NOW),
   };

@@ -6,6 +6,9 @@ export const notaSchema = z.object({
   title: z.string(),
   contentHtml: z.string(),
   publishedAt: z.string(),
+  /** Featured image (WordPress source), absolute URL. */
+  imageUrl: z.string().nullable().optional(),
+  imageAlt: z.string().optional(),
 });
 export type Nota = z.infer<typeof notaSchema>;
 
@@ -21,5 +24,12 @@ export const notasPageSchema = z.object({
   pageSize: z.number().int(),
   total: z.number().int(),
   totalPages: z.number().int(),
+  /** Set when the list is an older copy because the notas source does not answer. */
+  notice: z.string().optional(),
 });
 export type NotasPage = z.infer<typeof notasPageSchema>;
+
+export const notasMessages = {
+  staleCopy: 'Mostrando la última copia guardada: la fuente de notas no responde en este momento.',
+  unavailable: 'No pudimos cargar las notas en este momento. Intenta de nuevo en unos minutos.',
+} as const;

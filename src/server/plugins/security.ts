@@ -13,7 +13,13 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         scriptSrc: ["'self'"],
         // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Notas from WordPress show that site's images.
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...(config.notas.source === 'wordpress' ? [new URL(config.notas.url).origin] : []),
+        ],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     publicOrigin: TEST_ORIGIN,
     trustProxy: false,
     campaignName: 'Comando Pruebas',
+    notas: { source: 'local' },
     webRoot: undefined,
     now: () => new Date(),
     ...overrides,

@@ -21,6 +21,7 @@ Object.assign(process.env, {
   COMANDO_NOW: E2E_NOW,
   LOG_LEVEL: 'warn',
   PUBLIC_ORIGIN: server.url,
+  ...server.env,
 });
 
 if (server.seeded) {

@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { decodeEntities } from './html-text';
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -79,7 +80,9 @@ export function sanitizeNotaHtmlCached(html: string): string {
   return clean;
 }
 
-/** Post titles are plain text: tags removed, entities kept as text. */
+/** Post titles are plain text: tags (and scripts) removed, character references decoded. */
 export function sanitizeNotaTitle(title: string): string {
-  return sanitizeHtml(title, { allowedTags: [], allowedAttributes: {} }).trim();
+  return decodeEntities(sanitizeHtml(title, { allowedTags: [], allowedAttributes: {} }))
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -8,6 +8,14 @@ export function NotaCard({ nota }: { nota: Nota }) {
   const contentId = useId();
   return (
     <article className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" data-testid="nota">
+      {nota.imageUrl && (
+        <img
+          src={nota.imageUrl}
+          alt={nota.imageAlt ?? ''}
+          loading="lazy"
+          className="mb-3 aspect-[2/1] w-full rounded-lg object-cover"
+        />
+      )}
       <h2 className="text-xl font-bold text-stone-900">{nota.title}</h2>
       <p className="mt-1 text-sm text-stone-600">
         <time dateTime={nota.publishedAt}>{formatShortDate(nota.publishedAt)}</time>

@@ -49,6 +49,21 @@ describe('NotasPage', () => {
     expect(screen.queryByRole('button', { name: 'Cargar más notas' })).not.toBeInTheDocument();
   });
 
+  it('shows the featured image and, discreetly, when the list is an older copy', async () => {
+    server.use(
+      http.get('*/api/notas', () =>
+        HttpResponse.json({
+          ...page(1, 1),
+          items: [{ ...page(1, 1).items[0], imageUrl: 'https://wp.example/a.jpg', imageAlt: 'Portada' }],
+          notice: 'Mostrando la última copia guardada: la fuente de notas no responde en este momento.',
+        }),
+      ),
+    );
+    renderWithProviders(<NotasPage />);
+    expect(await screen.findByRole('img', { name: 'Portada' })).toHaveAttribute('src', 'https://wp.example/a.jpg');
+    expect(screen.getByRole('status')).toHaveTextContent('Mostrando la última copia guardada');
+  });
+
   it('says when there are no notas', async () => {
     server.use(
       http.get('*/api/notas', () => HttpResponse.json({ items: [], page: 1, pageSize: 10, total: 0, totalPages: 1 })),

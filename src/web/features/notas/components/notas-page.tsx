@@ -17,6 +17,11 @@ export function NotasPage() {
         <ErrorNotice message={notas.error.message} onRetry={() => notas.refetch()} />
       ) : (
         <>
+          {notas.data.pages[0]?.notice && (
+            <p className="mb-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+              {notas.data.pages[0].notice}
+            </p>
+          )}
           {notas.data.pages[0]?.total === 0 ? (
             <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
               {messages.notas.empty}
