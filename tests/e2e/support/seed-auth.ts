@@ -1,4 +1,64 @@
 import type { Db } from '../../../src/server/db/database';
+import { grantDepartment } from '../../../src/server/features/access/access.service';
+import { createAuthService } from '../../../src/server/features/auth/auth.service';
 
-/** Accounts and access lists the end-to-end tests sign in with (owned by the auth feature). */
-export async function seedAuthFixtures(_db: Db, _now: Date): Promise<void> {}
+/** Every e2e account signs in with this password (the disabled one too: it must still be refused). */
+export const E2E_PASSWORD = 'clave-e2e-2026';
+
+/**
+ * Accounts and access lists the end-to-end tests sign in with. Each spec that needs a fresh counter
+ * (throttling) or a session it may end (logout) uses an account of its own.
+ */
+export const E2E_ACCOUNTS = {
+  /** Admin: Resultados, Notas, Agenda (the base group); no municipality. */
+  admin: { email: 'admin@e2e.example', password: E2E_PASSWORD, role: 'admin', departments: [] },
+  /** Another admin, for the logout tests. */
+  adminLogout: { email: 'admin.salida@e2e.example', password: E2E_PASSWORD, role: 'admin', departments: [] },
+  /** Validator of two Maracaibo parishes (menu order: coquivacoa, then cristo-de-aranza). */
+  validatorTwo: {
+    email: 'validador.dos@e2e.example',
+    password: E2E_PASSWORD,
+    role: 'staff',
+    departments: ['cristo-de-aranza', 'coquivacoa'],
+  },
+  /** Validator of one municipality: Cabimas ("A" of the access tests). */
+  validatorA: {
+    email: 'validador.cabimas@e2e.example',
+    password: E2E_PASSWORD,
+    role: 'staff',
+    departments: ['cabimas'],
+  },
+  /** Validator of another municipality: Lagunillas ("B"). */
+  validatorB: {
+    email: 'validador.lagunillas@e2e.example',
+    password: E2E_PASSWORD,
+    role: 'staff',
+    departments: ['lagunillas'],
+  },
+  /** On the Notas list only (one of the "extra addresses" of spec section 6). */
+  notasEditor: { email: 'editora.notas@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['notas'] },
+  /** Signed-in staff on no list at all. */
+  noDepartment: { email: 'sin.departamento@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: [] },
+  /** A disabled account: the right password must still be refused like a wrong one. */
+  disabled: {
+    email: 'desactivada@e2e.example',
+    password: E2E_PASSWORD,
+    role: 'staff',
+    departments: ['cabimas'],
+  },
+  /** Only for the too-many-attempts test. */
+  throttled: { email: 'intentos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
+} as const satisfies Record<
+  string,
+  { email: string; password: string; role: 'admin' | 'staff'; departments: readonly string[] }
+>;
+
+export async function seedAuthFixtures(db: Db, now: Date): Promise<void> {
+  const auth = createAuthService(db.kysely, () => now);
+  const actor = { email: 'e2e', ip: null };
+  for (const account of Object.values(E2E_ACCOUNTS)) {
+    await auth.createUser({ email: account.email, password: account.password, role: account.role }, actor);
+    for (const slug of account.departments) await grantDepartment(db.kysely, account.email, slug, actor, now);
+  }
+  await auth.setDisabled(E2E_ACCOUNTS.disabled.email, true, actor);
+}

@@ -143,42 +143,49 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
 
       if (!user || !passwordOk || user.disabled) {
         const cutoff = new Date(now.getTime() - THROTTLE.windowMs).toISOString();
-        for (const [key, limit] of [
-          [accountKey, THROTTLE.accountLimit],
-          [addressKey, THROTTLE.addressLimit],
-        ] as const) {
-          const failures = await repo.countFailure(key, nowIso, cutoff);
-          const block = blockDurationMs(failures, limit);
-          if (block > 0) await repo.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
-        }
         const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
-        await writeAudit(db, {
-          actorEmail: email,
-          action: 'auth.login_failed',
-          ip: ctx.ip,
-          details: { reason },
-          at: now,
+        // One transaction per attempt: a single disk sync for all its bookkeeping.
+        await db.transaction().execute(async (trx) => {
+          const r = createAuthRepository(trx);
+          for (const [key, limit] of [
+            [accountKey, THROTTLE.accountLimit],
+            [addressKey, THROTTLE.addressLimit],
+          ] as const) {
+            const failures = await r.countFailure(key, nowIso, cutoff);
+            const block = blockDurationMs(failures, limit);
+            if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
+          }
+          await writeAudit(trx, {
+            actorEmail: email,
+            action: 'auth.login_failed',
+            ip: ctx.ip,
+            details: { reason },
+            at: now,
+          });
         });
         throw Unauthorized(authMessages.invalidCredentials);
       }
 
-      await repo.clearThrottle(accountKey);
-      if (ctx.previousToken && TOKEN_SHAPE.test(ctx.previousToken)) {
-        await repo.deleteSessionByHash(hashSessionToken(ctx.previousToken));
-      }
       const token = newSessionToken();
       const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-      await repo.insertSession({
-        tokenHash: hashSessionToken(token),
-        userId: user.id,
-        createdAt: nowIso,
-        expiresAt: expiresAt.toISOString(),
-        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
-        ip: ctx.ip?.slice(0, 100) ?? null,
-        userAgent: ctx.userAgent?.slice(0, 300) ?? null,
+      await db.transaction().execute(async (trx) => {
+        const r = createAuthRepository(trx);
+        await r.clearThrottle(accountKey);
+        if (ctx.previousToken && TOKEN_SHAPE.test(ctx.previousToken)) {
+          await r.deleteSessionByHash(hashSessionToken(ctx.previousToken));
+        }
+        await r.insertSession({
+          tokenHash: hashSessionToken(token),
+          userId: user.id,
+          createdAt: nowIso,
+          expiresAt: expiresAt.toISOString(),
+          idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
+          ip: ctx.ip?.slice(0, 100) ?? null,
+          userAgent: ctx.userAgent?.slice(0, 300) ?? null,
+        });
+        await r.setLastLogin(user.id, now);
+        await writeAudit(trx, { actorEmail: user.email, action: 'auth.login', ip: ctx.ip, at: now });
       });
-      await repo.setLastLogin(user.id, now);
-      await writeAudit(db, { actorEmail: user.email, action: 'auth.login', ip: ctx.ip, at: now });
       return { token, user: toSessionUser(user), expiresAt };
     },
 

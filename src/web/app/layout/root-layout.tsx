@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { Spinner } from '../../components/ui/page';
 import { SESSION_QUERY_KEY, useSession } from '../../features/auth/api/get-session';
@@ -53,13 +53,10 @@ function KeepSessionFresh() {
   return null;
 }
 
-const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
-
 export function RootLayout() {
   const site = useSiteInfo();
   const session = useSession();
   const signOut = useLogout();
-  const navigate = useNavigate();
 
   const user = session.data?.user ?? null;
   const menu = session.data?.menu ?? [];
@@ -68,11 +65,7 @@ export function RootLayout() {
   const isStaff = user !== null && menu.length > 0;
   const known = session.data !== undefined || session.isError;
 
-  const logout = () =>
-    signOut.mutate(undefined, {
-      onSuccess: (answer) => navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true }),
-      onError: (error) => toast.error(error.message),
-    });
+  const logout = () => signOut.mutate(undefined, { onError: (error) => toast.error(error.message) });
 
   return (
     <div className="flex min-h-dvh flex-col">

@@ -4,10 +4,16 @@ import { apiFetch } from '../../../lib/api-client';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
-/** What a visitor's session looks like; also what the browser assumes right after logout. */
-export const ANONYMOUS_SESSION: Session = { user: null, menu: [], home: null, logoutRoute: '/' };
+/**
+ * The session as the app holds it. `signedOut` marks the anonymous session set by this tab's own logout,
+ * until the server is asked again: the page being left must not send the person to /login meanwhile.
+ */
+export type ClientSession = Session & { signedOut?: true };
 
-export const getSession = () => apiFetch<Session>('/api/auth/session');
+/** What a visitor's session looks like. */
+export const ANONYMOUS_SESSION: ClientSession = { user: null, menu: [], home: null, logoutRoute: '/' };
+
+export const getSession = (): Promise<ClientSession> => apiFetch<Session>('/api/auth/session');
 
 export const getSessionQueryOptions = () =>
   queryOptions({

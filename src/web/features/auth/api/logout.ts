@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import type { LogoutResponse } from '../../../../shared/auth';
 import { apiFetch } from '../../../lib/api-client';
 import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from './get-session';
@@ -8,14 +9,22 @@ export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { metho
 /** Public data the app keeps after logout; everything else belonged to the person who left. */
 const PUBLIC_QUERIES = new Set(['session', 'site', 'agenda', 'notas']);
 
-/** Signs out; forgets the staff data held in memory and returns where the app should go. */
+const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
+
+/** Signs out, forgets the staff data held in memory and goes to the logout route the server names. */
 export const useLogout = () => {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: logout,
     onSuccess: (answer) => {
+      navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true });
       queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERIES.has(String(q.queryKey[0])) });
-      queryClient.setQueryData(SESSION_QUERY_KEY, { ...ANONYMOUS_SESSION, logoutRoute: answer.redirectTo });
+      queryClient.setQueryData(SESSION_QUERY_KEY, {
+        ...ANONYMOUS_SESSION,
+        logoutRoute: answer.redirectTo,
+        signedOut: true as const,
+      });
     },
   });
 };

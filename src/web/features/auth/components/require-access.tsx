@@ -31,6 +31,8 @@ export function RequireAccess({ path, notFound, children }: RequireAccessProps) 
     );
   }
   if (!session.data.user) {
+    // Just signed out here: the app is on its way to the logout route, not to /login.
+    if (session.data.signedOut) return null;
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`${paths.login}?next=${encodeURIComponent(next)}`} replace />;
   }
