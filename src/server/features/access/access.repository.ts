@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { preparedQuery } from '../auth/prepared-query';
 
 export interface DepartmentRow {
   id: number;
@@ -11,27 +12,9 @@ export interface DepartmentRow {
 const DEPARTMENT_COLUMNS = ['departments.id', 'departments.slug', 'departments.title', 'departments.kind'] as const;
 
 export function createAccessRepository(db: Kysely<Database>) {
-  return {
-    async findDepartment(slug: string): Promise<DepartmentRow | undefined> {
-      return db.selectFrom('departments').select(DEPARTMENT_COLUMNS).where('slug', '=', slug).executeTakeFirst();
-    },
-
-    async isMember(departmentId: number, email: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('department_members')
-        .select('email')
-        .where('department_id', '=', departmentId)
-        .where('email', '=', email)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /**
-     * The departments an e-mail may open, in menu order: those whose list holds the e-mail, plus the staff
-     * pages when `withPages` (admins are their base group). One query: it runs on every session check.
-     */
-    async listOpenDepartments(email: string, withPages: boolean): Promise<DepartmentRow[]> {
-      return db
+  const openDepartments = (withPages: boolean) =>
+    preparedQuery(db, (email: string) =>
+      db
         .selectFrom('departments')
         .leftJoin('department_members', (join) =>
           join
@@ -44,8 +27,38 @@ export function createAccessRepository(db: Kysely<Database>) {
             ? eb.or([eb('department_members.email', 'is not', null), eb('departments.kind', '=', 'page')])
             : eb('department_members.email', 'is not', null),
         )
-        .orderBy('departments.position')
-        .execute();
+        .orderBy('departments.position'),
+    );
+  const openDepartmentsWithPages = openDepartments(true);
+  const openDepartmentsOnList = openDepartments(false);
+  const departmentBySlug = preparedQuery(db, (slug: string) =>
+    db.selectFrom('departments').select(DEPARTMENT_COLUMNS).where('slug', '=', slug),
+  );
+  const membership = preparedQuery(db, (departmentId: number, email: string) =>
+    db
+      .selectFrom('department_members')
+      .select('email')
+      .where('department_id', '=', departmentId)
+      .where('email', '=', email),
+  );
+
+  return {
+    async findDepartment(slug: string): Promise<DepartmentRow | undefined> {
+      const [row] = await departmentBySlug(slug);
+      return row;
+    },
+
+    async isMember(departmentId: number, email: string): Promise<boolean> {
+      const rows = await membership(departmentId, email);
+      return rows.length > 0;
+    },
+
+    /**
+     * The departments an e-mail may open, in menu order: those whose list holds the e-mail, plus the staff
+     * pages when `withPages` (admins are their base group). One query: it runs on every session check.
+     */
+    async listOpenDepartments(email: string, withPages: boolean): Promise<DepartmentRow[]> {
+      return withPages ? openDepartmentsWithPages(email) : openDepartmentsOnList(email);
     },
 
     async listDepartmentsWithMembers(): Promise<(DepartmentRow & { emails: string[] })[]> {

@@ -5,13 +5,24 @@ import type { SessionUser } from '../../plugins/auth';
 import { NotFound, Unauthorized } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
 import { type Actor, checkEmail } from '../auth/auth.service';
-import { createAccessRepository, type DepartmentRow } from './access.repository';
+import { type AccessRepository, createAccessRepository, type DepartmentRow } from './access.repository';
 
 export type Department = DepartmentRow;
 
 export interface MenuEntry {
   title: string;
   path: string;
+}
+
+// One repository per database: its prepared queries are compiled once (see preparedQuery).
+const repositories = new WeakMap<Kysely<Database>, AccessRepository>();
+function repositoryFor(db: Kysely<Database>): AccessRepository {
+  let repo = repositories.get(db);
+  if (!repo) {
+    repo = createAccessRepository(db);
+    repositories.set(db, repo);
+  }
+  return repo;
 }
 
 /** The client route of a department: the staff pages live at the root, municipalities under /validation. */
@@ -38,7 +49,7 @@ export async function requireDepartmentAccess(
   slug: string,
 ): Promise<Department> {
   if (!user) throw Unauthorized(authMessages.signInRequired);
-  const repo = createAccessRepository(db);
+  const repo = repositoryFor(db);
   const department = await repo.findDepartment(slug);
   if (!department) throw NotFound();
   if (mayOpen(department, user, false)) return department;
@@ -48,7 +59,7 @@ export async function requireDepartmentAccess(
 
 /** The menu entries a user may open, in the spec's order. */
 export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<MenuEntry[]> {
-  const departments = await createAccessRepository(db).listOpenDepartments(user.email, user.role === 'admin');
+  const departments = await repositoryFor(db).listOpenDepartments(user.email, user.role === 'admin');
   return departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { preparedQuery } from './prepared-query';
 
 export interface UserRow {
   id: number;
@@ -39,6 +40,24 @@ export interface ThrottleRow {
 const USER_COLUMNS = ['id', 'email', 'password_hash', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
 
 export function createAuthRepository(db: Kysely<Database>) {
+  const liveSession = preparedQuery(db, (tokenHash: string, nowIso: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.idle_expires_at',
+        'sessions.expires_at',
+        'users.id as user_id',
+        'users.email',
+        'users.role',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', nowIso)
+      .where('sessions.idle_expires_at', '>', nowIso)
+      .where('users.disabled', '=', 0),
+  );
+
   return {
     // --- users ---------------------------------------------------------------------------------------
     async findUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -109,22 +128,8 @@ export function createAuthRepository(db: Kysely<Database>) {
 
     /** A live session of an enabled user, or undefined. One indexed lookup: it runs on every API call. */
     async findLiveSession(tokenHash: string, nowIso: string): Promise<SessionLookup | undefined> {
-      return db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          'sessions.id as session_id',
-          'sessions.idle_expires_at',
-          'sessions.expires_at',
-          'users.id as user_id',
-          'users.email',
-          'users.role',
-        ])
-        .where('sessions.token_hash', '=', tokenHash)
-        .where('sessions.expires_at', '>', nowIso)
-        .where('sessions.idle_expires_at', '>', nowIso)
-        .where('users.disabled', '=', 0)
-        .executeTakeFirst();
+      const [row] = await liveSession(tokenHash, nowIso);
+      return row;
     },
 
     async extendSession(sessionId: number, idleExpiresAt: string): Promise<void> {
