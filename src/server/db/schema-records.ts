@@ -1,3 +1,84 @@
-/** Tables of procedure records, votes and photos (migration 003-records). */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by the records feature
-export interface RecordsTables {}
+import type { Generated } from 'kysely';
+
+/** Tables of procedure records, votes, photos and result counters (migration 003-records). */
+export interface RecordsTables {
+  records: RecordsTable;
+  record_votes: RecordVotesTable;
+  photos: PhotosTable;
+  vote_totals: VoteTotalsTable;
+  candidate_totals: CandidateTotalsTable;
+}
+
+export type RecordStatus = 'pendiente' | 'anulado';
+
+/** One procedure record (the spec's "trámite"), always in exactly one department. */
+export interface RecordsTable {
+  id: Generated<number>;
+  department_id: number;
+  /** Identifier in the system the record was imported from; null for records created here. */
+  source_id: string | null;
+  comunidad: string;
+  nombre: string;
+  ubch: string;
+  telefono: string;
+  /** Only 'pendiente' records are shown to validators. */
+  status: RecordStatus;
+  /** Lowercased, accent-free text of name, phone (also digits only), community and UBCH, for search. */
+  search_text: string;
+  /** Set once, by the first vote; the vote is final (a conditional UPDATE guards it). */
+  voted_at: string | null;
+  voted_by: string | null;
+  /** The spec's `voto`: the chosen candidate codes, comma-joined, '' for a vote with no candidate. */
+  vote_codes: string | null;
+  /** The current photo of each ballot slot (photos.id), null while the slot is empty. */
+  gobernador_photo_id: number | null;
+  an_photo_id: number | null;
+  clez_photo_id: number | null;
+  /** 1 once the record has a vote and its three photos; kept in the same transaction as those. */
+  completed: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecordVotesTable {
+  record_id: number;
+  candidate_id: number;
+  created_at: string;
+}
+
+export type PhotoKindColumn = 'gobernador' | 'an' | 'clez';
+
+/** Every photo ever accepted, current or replaced: the evidence is never deleted. */
+export interface PhotosTable {
+  id: Generated<number>;
+  record_id: number;
+  kind: PhotoKindColumn;
+  /** The file as uploaded (JPEG or HEIC). */
+  original_key: string;
+  /** A browser-ready JPEG, orientation applied. */
+  display_key: string;
+  thumb_key: string;
+  sha256: string;
+  size_bytes: number;
+  content_type: 'image/jpeg' | 'image/heic';
+  width: number;
+  height: number;
+  uploaded_by: string;
+  uploaded_at: string;
+  /** Set when an admin replaced this photo with another one. */
+  replaced_at: string | null;
+  replaced_by: string | null;
+}
+
+/** Records voted per department (including votes for no candidate). */
+export interface VoteTotalsTable {
+  department_id: number;
+  ballots: number;
+}
+
+/** Votes per candidate per department, incremented in the vote's own transaction. */
+export interface CandidateTotalsTable {
+  department_id: number;
+  candidate_id: number;
+  votes: number;
+}

@@ -1,3 +1,106 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../../shared/errors';
+import {
+  candidatesSchema,
+  departmentParamsSchema,
+  recordParamsSchema,
+  recordsMessages,
+  recordsPageSchema,
+  recordsQuerySchema,
+  recordsSummarySchema,
+  voteBodySchema,
+  voteResultSchema,
+} from '../../../shared/records';
+import { requireUser } from '../../plugins/auth';
+import { createRecordsRepository } from './records.repository';
+import { searchPattern } from './records.search';
+import { castVote, presentRecord, requireValidationDepartment } from './records.service';
 
-export const recordsRoutes: FastifyPluginAsyncZod = async () => {};
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+
+export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db.kysely;
+  const repo = createRecordsRepository(db);
+
+  app.get(
+    '/api/candidates',
+    {
+      schema: {
+        tags: ['validación'],
+        summary: 'Candidatos de la boleta (código, nombre, color y foto), en su orden',
+        response: { 200: candidatesSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      const rows = await repo.listCandidates();
+      return { items: rows.map((c) => ({ code: c.code, name: c.name, colour: c.colour, photoUrl: c.photo_url })) };
+    },
+  );
+
+  app.get(
+    '/api/validation/:slug/records',
+    {
+      schema: {
+        tags: ['validación'],
+        summary: 'Trámites pendientes de un municipio o parroquia, de 100 en 100, con búsqueda',
+        params: departmentParamsSchema,
+        querystring: recordsQuerySchema,
+        response: { 200: recordsPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const department = await requireValidationDepartment(db, request.user, request.params.slug);
+      const { q, validated, after, limit } = request.query;
+      const page = await repo.listPage(department.id, {
+        includeValidated: validated,
+        pattern: searchPattern(q),
+        after,
+        limit,
+      });
+      return { items: page.rows.map(presentRecord), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/api/validation/:slug/summary',
+    {
+      schema: {
+        tags: ['validación'],
+        summary: 'Cuántos trámites del municipio están votados y validados',
+        params: departmentParamsSchema,
+        response: { 200: recordsSummarySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const department = await requireValidationDepartment(db, request.user, request.params.slug);
+      return repo.summary(department.id);
+    },
+  );
+
+  app.post(
+    '/api/validation/:slug/records/:id/vote',
+    {
+      schema: {
+        tags: ['validación'],
+        summary: 'Registra el voto de un trámite (una sola vez; el primero gana)',
+        params: recordParamsSchema,
+        body: voteBodySchema,
+        response: { 201: voteResultSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const department = await requireValidationDepartment(db, user, request.params.slug);
+      const row = await castVote(db, {
+        department,
+        recordId: request.params.id,
+        codes: request.body.candidates,
+        user,
+        ip: request.ip,
+        now: app.config.now(),
+      });
+      return reply.code(201).send({ message: recordsMessages.voteSuccess, record: presentRecord(row) });
+    },
+  );
+};
