@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_PASSWORD } from '../../testing/auth-helpers';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { createAuthService } from '../auth/auth.service';
+import { addStoredPhoto } from '../photos/photos.test-support';
+import { addRecords } from '../records/records.test-support';
 
 const PEOPLE = ['anonymous', 'validatorA', 'validatorB', 'noDepartment', 'admin'] as const;
 type Person = (typeof PEOPLE)[number];
@@ -117,6 +119,66 @@ const MATRIX: Record<string, Case[]> = {
     {
       request: () => ({ params: { slug: 'sucre', email: 'nuevo@example.org' } }),
       expect: adminOnly(),
+    },
+  ],
+
+  // --- records (validation) ------------------------------------------------------------------------
+  'GET /api/candidates': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/validation/{slug}/records': [
+    {
+      name: 'municipality A',
+      request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'a staff page holds no records',
+      request: () => ({ params: { slug: 'resultados' } }),
+      expect: { ...everyone(404), anonymous: 401 },
+    },
+  ],
+  'GET /api/validation/{slug}/summary': [
+    {
+      request: () => ({ params: { slug: FIXTURES.slugB } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 200, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'POST /api/validation/{slug}/records/{id}/vote': [
+    {
+      name: 'a fresh record of A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return { params: { slug: FIXTURES.slugA, id: String(id) }, body: { candidates: ['FA'] } };
+      },
+      expect: { anonymous: 401, validatorA: 201, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'a record of B asked for under A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { slug: FIXTURES.slugA, id: String(id) }, body: { candidates: [] } };
+      },
+      expect: { ...everyone(404), anonymous: 401 },
+    },
+  ],
+  'POST /api/validation/{slug}/records/{id}/photos/{kind}': [
+    {
+      // No body: who gets in is decided before the file is read (those let in are asked for a file).
+      name: 'without a file',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return { params: { slug: FIXTURES.slugA, id: String(id), kind: 'gobernador' } };
+      },
+      expect: { anonymous: 401, validatorA: 400, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'GET /api/photos/{id}': [
+    {
+      name: 'a photo of A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return { params: { id: String(await addStoredPhoto(t, id as number, 'an')) } };
+      },
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
     },
   ],
 };

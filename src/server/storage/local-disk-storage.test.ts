@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLocalDiskStorage } from './local-disk-storage';
+
+let root: string;
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const allFiles = (dir: string): string[] =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? allFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+    : [];
+
+describe('local disk photo storage', () => {
+  it('stores under keys it generates, and reads, checks and deletes them', async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
+    const storage = createLocalDiskStorage(root);
+    const a = await storage.put(Readable.from([Buffer.from('hola '), Buffer.from('mundo')]), {
+      suffix: 'jpg',
+      contentType: 'image/jpeg',
+    });
+    const b = await storage.put(Buffer.from('otra'), { suffix: 'heic', contentType: 'image/heic' });
+    expect(a.key).toMatch(/^[0-9a-f]{2}\/[0-9a-f]{32}\.jpg$/);
+    expect(b.key).not.toBe(a.key);
+    expect(a.size).toBe(10);
+    expect(await storage.exists(a.key)).toBe(true);
+    const got = await storage.get(a.key);
+    expect(got?.size).toBe(10);
+    expect(await text(got!.stream)).toBe('hola mundo');
+    await storage.delete(a.key);
+    expect(await storage.exists(a.key)).toBe(false);
+    expect(await storage.get(a.key)).toBeUndefined();
+    await storage.delete(a.key);
+  });
+
+  it('never resolves a key that points elsewhere', async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
+    const storage = createLocalDiskStorage(path.join(root, 'photos'));
+    fs.writeFileSync(path.join(root, 'secreto.txt'), 'no');
+    for (const key of ['../secreto.txt', '/etc/passwd', 'ab/../../secreto.txt', '', 'demo:gobernador:1']) {
+      expect(await storage.get(key)).toBeUndefined();
+      expect(await storage.exists(key)).toBe(false);
+      await storage.delete(key);
+    }
+    expect(fs.existsSync(path.join(root, 'secreto.txt'))).toBe(true);
+    await expect(storage.put(Buffer.from('x'), { suffix: '../x', contentType: 'image/jpeg' })).rejects.toThrow();
+  });
+
+  it('leaves no file when the stream fails halfway', async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
+    const storage = createLocalDiskStorage(root);
+    const source = new PassThrough();
+    const pending = storage.put(source, { suffix: 'jpg', contentType: 'image/jpeg' });
+    source.write(Buffer.alloc(1000));
+    setTimeout(() => source.destroy(new Error('cortado')), 10);
+    await expect(pending).rejects.toThrow('cortado');
+    expect(allFiles(root)).toEqual([]);
+  });
+});

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { isStorageKey, type PhotoStorage } from './photo-storage';
+
+/**
+ * Photos on the local disk under `<root>` (normally `DATA_DIR/photos`). Files are written to a
+ * temporary name, flushed, then renamed: a crash or a cut-off stream never leaves half a photo.
+ */
+export function createLocalDiskStorage(root: string): PhotoStorage {
+  const fileOf = (key: string) => {
+    if (!isStorageKey(key)) throw new Error(`Clave de almacenamiento inválida: ${key}`);
+    return path.join(root, key);
+  };
+
+  async function writeNew(key: string, body: Readable | Buffer): Promise<number> {
+    const file = fileOf(key);
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      const out = fs.createWriteStream(temp, { flags: 'wx' });
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, counter, out);
+      const handle = await fsp.open(temp, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(temp, file);
+      return size;
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  return {
+    async put(body, { suffix }) {
+      if (!/^[a-z0-9]{2,5}$/.test(suffix)) throw new Error(`Extensión inválida: ${suffix}`);
+      const id = randomBytes(17).toString('hex');
+      const key = `${id.slice(0, 2)}/${id.slice(2)}.${suffix}`;
+      const size = await writeNew(key, body);
+      return { key, size };
+    },
+
+    async get(key) {
+      if (!isStorageKey(key)) return undefined;
+      try {
+        const file = fileOf(key);
+        const stat = await fsp.stat(file);
+        if (!stat.isFile()) return undefined;
+        return { stream: fs.createReadStream(file), size: stat.size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      if (!isStorageKey(key)) return;
+      await fsp.rm(fileOf(key), { force: true });
+    },
+
+    async exists(key) {
+      if (!isStorageKey(key)) return false;
+      try {
+        return (await fsp.stat(fileOf(key))).isFile();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
