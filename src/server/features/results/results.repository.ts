@@ -1,0 +1,230 @@
+import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
+import { RESULTS_CHANNEL } from '../../db/migrations/004-results';
+import type { Database } from '../../db/schema';
+
+export interface CandidateVotesRow {
+  id: number;
+  code: string;
+  name: string;
+  colour: string;
+  photo_url: string;
+  votes: number;
+}
+
+export interface DepartmentProgressRow {
+  id: number;
+  slug: string;
+  title: string;
+  total: number;
+  validated: number;
+}
+
+export interface CounterRow {
+  department_id: number;
+  candidate_id: number;
+  votes: number;
+}
+
+export interface BallotRow {
+  department_id: number;
+  ballots: number;
+}
+
+export interface VotedRecordRow {
+  id: number;
+  department: string;
+  comunidad: string;
+  ubch: string;
+  nombre: string;
+  vote_codes: string | null;
+  gobernador: number;
+  an: number;
+  clez: number;
+  completed: number;
+  voted_by: string | null;
+  voted_at: string | null;
+}
+
+/**
+ * Reads of the Resultados page. Totals come from the counters the vote keeps in its own transaction
+ * (candidate_totals: department × candidate, vote_totals: department): a few hundred rows at most,
+ * however many records there are. Only the breakdown's progress and the downloads read records.
+ */
+export function createResultsRepository(db: Kysely<Database>) {
+  return {
+    /** Every candidate in ballot order with its votes summed over the departments. */
+    async candidateVotes(): Promise<CandidateVotesRow[]> {
+      const rows = await db
+        .selectFrom('candidates')
+        .leftJoin(
+          (eb) =>
+            eb
+              .selectFrom('candidate_totals')
+              .select((s) => ['candidate_id', s.fn.sum<number>('votes').as('votes')])
+              .groupBy('candidate_id')
+              .as('t'),
+          (join) => join.onRef('t.candidate_id', '=', 'candidates.id'),
+        )
+        .select(['candidates.id', 'candidates.code', 'candidates.name', 'candidates.colour', 'candidates.photo_url'])
+        .select((s) => s.fn.coalesce('t.votes', sql<number>`0`).as('votes'))
+        .orderBy('candidates.position')
+        .orderBy('candidates.id')
+        .execute();
+      return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
+    },
+
+    async ballots(): Promise<number> {
+      const row = await db
+        .selectFrom('vote_totals')
+        .select((s) => s.fn.coalesce(s.fn.sum<number>('ballots'), sql<number>`0`).as('ballots'))
+        .executeTakeFirst();
+      return Number(row?.ballots ?? 0);
+    },
+
+    async listCandidates(): Promise<{ id: number; code: string; name: string; colour: string }[]> {
+      return db
+        .selectFrom('candidates')
+        .select(['id', 'code', 'name', 'colour'])
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+    },
+
+    async listDepartments(): Promise<{ id: number; slug: string }[]> {
+      return db.selectFrom('departments').select(['id', 'slug']).orderBy('position').execute();
+    },
+
+    /**
+     * Every municipality in menu order with its pending records and how many are finished. One grouped
+     * pass over an index that covers it (department, status, completed); no table rows are read.
+     */
+    async departmentProgress(): Promise<DepartmentProgressRow[]> {
+      const rows = await db
+        .selectFrom('departments')
+        .leftJoin(
+          (eb) =>
+            eb
+              .selectFrom('records')
+              .select((s) => [
+                'department_id',
+                s.fn.countAll<number>().as('total'),
+                s.fn.sum<number>('completed').as('validated'),
+              ])
+              .where('status', '=', 'pendiente')
+              .groupBy('department_id')
+              .as('r'),
+          (join) => join.onRef('r.department_id', '=', 'departments.id'),
+        )
+        .select(['departments.id', 'departments.slug', 'departments.title'])
+        .select((s) => [
+          s.fn.coalesce('r.total', sql<number>`0`).as('total'),
+          s.fn.coalesce('r.validated', sql<number>`0`).as('validated'),
+        ])
+        .where('departments.kind', '=', 'municipality')
+        .orderBy('departments.position')
+        .execute();
+      return rows.map((r) => ({ ...r, total: Number(r.total), validated: Number(r.validated) }));
+    },
+
+    async candidateCounters(): Promise<CounterRow[]> {
+      const rows = await db.selectFrom('candidate_totals').select(['department_id', 'candidate_id', 'votes']).execute();
+      return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
+    },
+
+    async ballotCounters(): Promise<BallotRow[]> {
+      const rows = await db.selectFrom('vote_totals').select(['department_id', 'ballots']).execute();
+      return rows.map((r) => ({ ...r, ballots: Number(r.ballots) }));
+    },
+
+    /** The candidate counters as they should be: recounted from the ballots themselves (a full scan). */
+    async recountCandidateVotes(): Promise<CounterRow[]> {
+      const rows = await db
+        .selectFrom('record_votes')
+        .innerJoin('records', 'records.id', 'record_votes.record_id')
+        .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
+        .groupBy(['records.department_id', 'record_votes.candidate_id'])
+        .execute();
+      return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
+    },
+
+    /** The ballot counters as they should be: voted records per department (a full scan). */
+    async recountBallots(): Promise<BallotRow[]> {
+      const rows = await db
+        .selectFrom('records')
+        .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
+        .where('voted_at', 'is not', null)
+        .groupBy('department_id')
+        .execute();
+      return rows.map((r) => ({ ...r, ballots: Number(r.ballots) }));
+    },
+
+    /** One page of voted records by id, for the download (keyset: pass the last id seen). */
+    async votedRecordsPage(afterId: number, limit: number): Promise<VotedRecordRow[]> {
+      return db
+        .selectFrom('records')
+        .innerJoin('departments', 'departments.id', 'records.department_id')
+        .select([
+          'records.id',
+          'departments.title as department',
+          'records.comunidad',
+          'records.ubch',
+          'records.nombre',
+          'records.vote_codes',
+          'records.completed',
+          'records.voted_by',
+          'records.voted_at',
+        ])
+        .select([
+          sql<number>`case when records.gobernador_photo_id is null then 0 else 1 end`.as('gobernador'),
+          sql<number>`case when records.an_photo_id is null then 0 else 1 end`.as('an'),
+          sql<number>`case when records.clez_photo_id is null then 0 else 1 end`.as('clez'),
+        ])
+        .where('records.voted_at', 'is not', null)
+        .where('records.id', '>', afterId)
+        .orderBy('records.id')
+        .limit(limit)
+        .execute();
+    },
+  };
+}
+export type ResultsRepository = ReturnType<typeof createResultsRepository>;
+
+export interface ResultsChannel {
+  close(): Promise<void>;
+}
+
+/**
+ * A dedicated PostgreSQL connection that LISTENs on the results channel (a pooled client cannot: the
+ * pool hands it to other queries). `onNotify` runs for each notice, `onError` when the connection
+ * is lost; the caller reconnects.
+ */
+export async function listenToResultsChannel(
+  connectionString: string,
+  handlers: { onNotify: () => void; onError: (error: Error) => void },
+): Promise<ResultsChannel> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+  let closed = false;
+  client.on('notification', () => handlers.onNotify());
+  client.on('error', (error) => {
+    if (!closed) handlers.onError(error);
+  });
+  client.on('end', () => {
+    if (!closed) handlers.onError(new Error('la conexión LISTEN se cerró'));
+  });
+  try {
+    await client.connect();
+    await client.query(`listen ${client.escapeIdentifier(RESULTS_CHANNEL)}`);
+  } catch (error) {
+    closed = true;
+    await client.end().catch(() => {});
+    throw error;
+  }
+  return {
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.end().catch(() => {});
+    },
+  };
+}
