@@ -181,6 +181,19 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
     },
   ],
+
+  // --- results (the Resultados allow-list; admins are its base group) -------------------------------
+  'GET /api/results': [{ expect: adminOnly() }],
+  'GET /api/results/stream': [
+    {
+      // app.inject cannot hold a stream open: it does not ask for one, so the allowed person gets 406.
+      name: 'without Accept: text/event-stream',
+      expect: adminOnly(406),
+    },
+  ],
+  'GET /api/results/breakdown': [{ expect: adminOnly() }],
+  'GET /api/results/breakdown.csv': [{ expect: adminOnly() }],
+  'GET /api/results/validated.csv': [{ expect: adminOnly() }],
 };
 
 let t: TestApp;

@@ -1,3 +1,219 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../../shared/errors';
+import { dateInTimeZone } from '../../../shared/format';
+import {
+  breakdownSchema,
+  csvFileSchema,
+  resultsMessages,
+  resultsSchema,
+  resultsStreamSchema,
+} from '../../../shared/results';
+import { HttpError } from '../../plugins/errors';
+import { writeAudit } from '../audit/audit.repository';
+import { CSV_BOM, csvDateTime, csvLine, csvPercent } from './results.csv';
+import { createLiveResults } from './results.live';
+import { createResultsRepository } from './results.repository';
+import { readBreakdown, readResults, requireResultsAccess } from './results.service';
 
-export const resultsRoutes: FastifyPluginAsyncZod = async () => {};
+const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
+const streamErrors = { ...errors, 406: apiErrorSchema };
+const PHOTO_NAMES = { gobernador: 'Gobernador', an: 'AN', clez: 'CLEZ' } as const;
+const EXPORT_PAGE = 5_000;
+
+function attachment(reply: FastifyReply, name: string): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}"`)
+    .header('cache-control', 'no-store');
+}
+
+export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.db.kysely;
+  const repo = createResultsRepository(db);
+  const live = createLiveResults({
+    read: () => readResults(db, app.config.now()),
+    source:
+      app.db.dialect === 'postgres' && app.config.databaseUrl
+        ? { kind: 'postgres', connectionString: app.config.databaseUrl }
+        : { kind: 'poll' },
+    log: app.log,
+  });
+  // Open streams would hold the server open: end them before it waits for requests to finish.
+  app.addHook('preClose', async () => live.close());
+
+  app.get(
+    '/api/results',
+    {
+      schema: {
+        tags: ['resultados'],
+        summary: 'Votos y porcentaje de cada candidato (sobre el denominador fijo), leídos de los contadores',
+        response: { 200: resultsSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await requireResultsAccess(db, request.user);
+      reply.header('cache-control', 'no-store');
+      return readResults(db, app.config.now());
+    },
+  );
+
+  app.get(
+    '/api/results/stream',
+    {
+      schema: {
+        tags: ['resultados'],
+        summary:
+          'Resultados en vivo (server-sent events): los totales al conectar y en menos de un segundo tras cada voto',
+        response: {
+          200: { description: 'Flujo de eventos', content: { 'text/event-stream': { schema: resultsStreamSchema } } },
+          ...streamErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      await requireResultsAccess(db, request.user);
+      // Only a client that can hold a stream open gets one (EventSource always asks for it).
+      if (!request.headers.accept?.includes('text/event-stream')) throw new HttpError(406, resultsMessages.streamOnly);
+      await live.open(reply);
+      return reply;
+    },
+  );
+
+  app.get(
+    '/api/results/breakdown',
+    {
+      schema: {
+        tags: ['resultados'],
+        summary: 'Avance por municipio: trámites, votados, validados, porcentaje completado y votos por candidato',
+        response: { 200: breakdownSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await requireResultsAccess(db, request.user);
+      reply.header('cache-control', 'no-store');
+      return readBreakdown(db, app.config.now());
+    },
+  );
+
+  app.get(
+    '/api/results/breakdown.csv',
+    {
+      schema: {
+        tags: ['resultados'],
+        summary: 'El avance por municipio como CSV para Excel (queda en el registro de auditoría)',
+        response: {
+          200: { description: 'Archivo CSV', content: { 'text/csv': { schema: csvFileSchema } } },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireResultsAccess(db, request.user);
+      const now = app.config.now();
+      const breakdown = await readBreakdown(db, now);
+      const codes = breakdown.candidates.map((c) => c.code);
+      let body = CSV_BOM;
+      body += csvLine([
+        'Municipio',
+        'Trámites',
+        'Votados',
+        'Validados (voto y 3 fotos)',
+        '% completado',
+        ...breakdown.candidates.map((c) => `Votos ${c.code} (${c.name})`),
+      ]);
+      for (const row of breakdown.rows) {
+        body += csvLine([
+          row.title,
+          row.total,
+          row.voted,
+          row.validated,
+          csvPercent(row.percentComplete),
+          ...codes.map((code) => row.votes[code] ?? 0),
+        ]);
+      }
+      await writeAudit(db, {
+        actorEmail: user.email,
+        action: 'results.download',
+        departmentSlug: 'resultados',
+        target: 'breakdown.csv',
+        ip: request.ip,
+        details: { rows: breakdown.rows.length },
+        at: now,
+      });
+      return attachment(reply, `avance-por-municipio-${dateInTimeZone(now)}.csv`).send(body);
+    },
+  );
+
+  app.get(
+    '/api/results/validated.csv',
+    {
+      schema: {
+        tags: ['resultados'],
+        summary:
+          'Trámites votados como CSV para Excel: persona, municipio, candidatos, fotos presentes, quién y cuándo (queda en el registro de auditoría)',
+        response: {
+          200: { description: 'Archivo CSV', content: { 'text/csv': { schema: csvFileSchema } } },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireResultsAccess(db, request.user);
+      const now = app.config.now();
+      await writeAudit(db, {
+        actorEmail: user.email,
+        action: 'results.download',
+        departmentSlug: 'resultados',
+        target: 'validated.csv',
+        ip: request.ip,
+        at: now,
+      });
+      // Written page by page as the client reads: half a million rows never sit in memory at once.
+      async function* lines(): AsyncGenerator<string> {
+        yield CSV_BOM +
+          csvLine([
+            'ID',
+            'Municipio',
+            'Comunidad',
+            'UBCH',
+            'Persona',
+            'Candidatos',
+            'Fotos presentes',
+            'Completo (voto y 3 fotos)',
+            'Validado por',
+            'Validado el (hora de Caracas)',
+          ]);
+        let after = 0;
+        for (;;) {
+          const page = await repo.votedRecordsPage(after, EXPORT_PAGE);
+          if (page.length === 0) return;
+          let chunk = '';
+          for (const r of page) {
+            const photos = (['gobernador', 'an', 'clez'] as const).filter((k) => r[k] === 1).map((k) => PHOTO_NAMES[k]);
+            chunk += csvLine([
+              r.id,
+              r.department,
+              r.comunidad,
+              r.ubch,
+              r.nombre,
+              r.vote_codes ? r.vote_codes.split(',').join(', ') : 'Ninguno',
+              photos.length > 0 ? photos.join(', ') : 'Ninguna',
+              r.completed === 1 ? 'Sí' : 'No',
+              r.voted_by,
+              csvDateTime(r.voted_at),
+            ]);
+          }
+          yield chunk;
+          after = page.at(-1)?.id ?? after;
+          if (page.length < EXPORT_PAGE) return;
+        }
+      }
+      const stream = Readable.from(lines());
+      stream.on('error', (error) => request.log.error({ err: error }, 'validated records export failed'));
+      // A stream is sent as is; the schema above documents what it carries.
+      return attachment(reply, `tramites-validados-${dateInTimeZone(now)}.csv`).send(stream as unknown as string);
+    },
+  );
+};

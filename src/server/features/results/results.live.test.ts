@@ -1,0 +1,148 @@
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Results } from '../../../shared/results';
+import { createUser, loginAs } from '../../testing/auth-helpers';
+import { createTestApp, type TestApp, testDialect } from '../../testing/test-app';
+import { createLiveResults, type LiveResultsOptions } from './results.live';
+import { seedSyntheticResults, unvotedRecordIds } from './results.synthetic';
+import { openSse, votesIn } from './results.testing';
+
+const results = (fa: number): Results => ({
+  candidates: [
+    { code: 'FA', name: 'Fernando Álvarez', colour: '#1D4ED8', photoUrl: '/candidatos/fa.svg', votes: fa, percent: fa },
+  ],
+  denominator: 100,
+  ballots: fa,
+  computedAt: new Date().toISOString(),
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let servers: FastifyInstance[] = [];
+afterEach(async () => {
+  for (const s of servers) await s.close();
+  servers = [];
+});
+
+/** A bare server whose one route is the live stream, with a counter the test moves. */
+async function liveServer(options: Partial<LiveResultsOptions> = {}) {
+  const state = { fa: 0, reads: 0 };
+  const app = Fastify();
+  const live = createLiveResults({
+    read: async () => {
+      state.reads += 1;
+      return results(state.fa);
+    },
+    source: { kind: 'poll' },
+    log: app.log,
+    ...options,
+  });
+  app.addHook('preClose', async () => live.close());
+  app.get('/stream', async (_request, reply) => {
+    await live.open(reply);
+    return reply;
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  servers.push(app);
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/stream`;
+  return { state, live, url };
+}
+
+describe('live results hub', () => {
+  it('reads the counters once per poll whatever the number of screens, and not at all when nobody watches', async () => {
+    const { state, live, url } = await liveServer({ pollMs: 100 });
+    const streams = await Promise.all(Array.from({ length: 30 }, () => openSse(url)));
+    await Promise.all(streams.map((s) => s.next((e) => e.event === 'resultados')));
+    state.reads = 0;
+    state.fa = 7;
+    await Promise.all(streams.map((s) => s.next((e) => votesIn(e, 'FA') === 7, 1_000)));
+    await sleep(500);
+    // About one read per 100 ms for all thirty streams together.
+    expect(state.reads).toBeGreaterThanOrEqual(3);
+    expect(state.reads).toBeLessThanOrEqual(10);
+    // Unchanged totals are not sent again.
+    expect(streams[0]!.events.filter((e) => e.event === 'resultados')).toHaveLength(2);
+
+    for (const s of streams) s.close();
+    await sleep(100);
+    expect(live.size).toBe(0);
+    const idle = state.reads;
+    await sleep(400);
+    expect(state.reads).toBe(idle);
+  });
+
+  it('sends a heartbeat event so a dead connection shows', async () => {
+    const { url } = await liveServer({ heartbeatMs: 80 });
+    const stream = await openSse(url);
+    await stream.next((e) => e.event === 'ping', 1_000);
+    const ping = await stream.next(
+      (e) => e.event === 'ping' && stream.events.filter((x) => x.event === 'ping').length >= 2,
+      1_000,
+    );
+    expect(JSON.parse(ping.data)).toHaveProperty('at');
+    stream.close();
+  });
+
+  it('ends a stream after its lifetime so the browser reconnects (and signs in again)', async () => {
+    const { url } = await liveServer({ maxStreamMs: 200 });
+    const stream = await openSse(url);
+    const started = Date.now();
+    await stream.ended;
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('tells the browser how soon to reconnect', async () => {
+    const { url } = await liveServer();
+    const raw = await fetch(url);
+    const reader = raw.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toMatch(/^retry: \d+\n\n/);
+    await reader.cancel();
+  });
+});
+
+describe.runIf(testDialect === 'postgres')('LISTEN connection on PostgreSQL', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('reconnects after losing its connection and still delivers votes', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+    await createUser(t.db, { email: 'val@example.org', role: 'staff', departments: ['sucre'] });
+    const admin = await loginAs(t, 'jefa@example.org');
+    const validator = await loginAs(t, 'val@example.org');
+    await seedSyntheticResults(t.db.kysely, { departments: ['sucre'], unvoted: 2 });
+    const ids = await unvotedRecordIds(t.db.kysely, 'sucre', 2);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const stream = await openSse(`http://127.0.0.1:${port}/api/results/stream`, admin);
+    const base = votesIn(await stream.next((e) => e.event === 'resultados'), 'LC');
+
+    const killed = await sql<{ pid: number }>`
+      select pg_terminate_backend(pid) as pid from pg_stat_activity
+      where datname = current_database() and query ilike 'listen%'`.execute(t.db.kysely);
+    expect(killed.rows.length).toBe(1);
+
+    const vote = (id: number) =>
+      t!.request({
+        method: 'POST',
+        url: `/api/validation/sucre/records/${id}/vote`,
+        headers: { cookie: validator },
+        payload: { candidates: ['LC'] },
+      });
+    expect((await vote(ids[0]!)).statusCode).toBe(201);
+    await stream.next((e) => votesIn(e, 'LC') === base + 1, 2_000);
+    // Listening again: the next vote arrives as fast as ever.
+    await sleep(500);
+    const sent = Date.now();
+    expect((await vote(ids[1]!)).statusCode).toBe(201);
+    const seen = await stream.next((e) => votesIn(e, 'LC') === base + 2, 1_000);
+    expect(seen.at - sent).toBeLessThan(500);
+    stream.close();
+  });
+});

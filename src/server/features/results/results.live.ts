@@ -1,0 +1,256 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import {
+  RESULTS_EVENT,
+  RESULTS_HEARTBEAT_MS,
+  RESULTS_PING_EVENT,
+  type Results,
+  resultsSchema,
+} from '../../../shared/results';
+import { listenToResultsChannel, type ResultsChannel } from './results.repository';
+
+export interface LiveResultsOptions {
+  /** Reads the current totals (from the counters). */
+  read: () => Promise<Results>;
+  /**
+   * Where changes come from. 'postgres': LISTEN on the channel the counters' triggers notify, so a vote
+   * through any instance reaches this one. 'poll': read the counters every `pollMs` (SQLite, one process).
+   */
+  source: { kind: 'postgres'; connectionString: string } | { kind: 'poll' };
+  log: FastifyBaseLogger;
+  /** SQLite: how often the counters are read while someone watches. */
+  pollMs?: number;
+  /** PostgreSQL: a read now and then anyway, in case a notice was lost while reconnecting. */
+  safetyPollMs?: number;
+  heartbeatMs?: number;
+  /** A stream is ended after about this long; the browser reconnects at once, signed in again. */
+  maxStreamMs?: number;
+}
+
+interface Client {
+  res: ServerResponse;
+  /** The newest frame that could not be written yet because the socket was full. */
+  pending?: string;
+  timer: NodeJS.Timeout;
+}
+
+const RETRY_MS = 2_000;
+const NOTIFY_BATCH_MS = 20;
+const MAX_RECONNECT_MS = 10_000;
+
+const sseFrame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * One shared source of result changes per process, and the open event streams it feeds. Whatever the
+ * number of people watching, the counters are read once per change (or once per poll on SQLite), the
+ * frame is serialised once and the same string is written to every stream.
+ */
+export function createLiveResults(options: LiveResultsOptions) {
+  const log = options.log;
+  const pollMs = options.pollMs ?? 250;
+  const safetyPollMs = options.safetyPollMs ?? 5_000;
+  const heartbeatMs = options.heartbeatMs ?? RESULTS_HEARTBEAT_MS;
+  const maxStreamMs = options.maxStreamMs ?? 10 * 60_000;
+
+  const clients = new Set<Client>();
+  let snapshot: { key: string; results: Results; frame: string } | undefined;
+  let reading: Promise<void> | undefined;
+  let dirty = false;
+  let closed = false;
+  let started = false;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let notifyTimer: NodeJS.Timeout | undefined;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let channel: ResultsChannel | undefined;
+  let reconnectDelay = 250;
+  let connecting: Promise<void> | undefined;
+
+  const changeKey = (r: Results) =>
+    JSON.stringify([
+      r.denominator,
+      r.ballots,
+      r.candidates.map((c) => [c.code, c.votes, c.name, c.colour, c.photoUrl]),
+    ]);
+
+  function send(client: Client, frame: string): void {
+    if (client.res.writableNeedDrain) {
+      // A slow screen gets the newest totals once it catches up, never a growing queue of old ones.
+      client.pending = frame;
+      return;
+    }
+    client.res.write(frame);
+  }
+
+  async function readOnce(): Promise<void> {
+    const results = resultsSchema.parse(await options.read());
+    const key = changeKey(results);
+    if (snapshot?.key === key) return;
+    const frame = sseFrame(RESULTS_EVENT, results);
+    snapshot = { key, results, frame };
+    for (const client of clients) send(client, frame);
+  }
+
+  /** Reads the counters; concurrent calls share one read, and a call during a read causes one more. */
+  function refresh(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (reading) {
+      dirty = true;
+      return reading;
+    }
+    reading = (async () => {
+      do {
+        dirty = false;
+        try {
+          await readOnce();
+        } catch (error) {
+          log.warn({ err: error }, 'could not read the result counters');
+        }
+      } while (dirty && !closed);
+    })().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  function onNotify(): void {
+    if (notifyTimer || closed) return;
+    // A burst of votes is read once.
+    notifyTimer = setTimeout(() => {
+      notifyTimer = undefined;
+      void refresh();
+    }, NOTIFY_BATCH_MS);
+  }
+
+  function setPoll(ms: number): void {
+    if (pollTimer) clearInterval(pollTimer);
+    pollTimer = setInterval(() => {
+      if (clients.size > 0) void refresh();
+    }, ms);
+    pollTimer.unref();
+  }
+
+  async function connect(connectionString: string): Promise<void> {
+    try {
+      channel = await listenToResultsChannel(connectionString, { onNotify, onError: onChannelError });
+      if (closed) {
+        await channel.close();
+        return;
+      }
+      reconnectDelay = 250;
+      setPoll(safetyPollMs);
+      // Notices sent while we were not listening are lost: read once now.
+      void refresh();
+    } catch (error) {
+      onChannelError(error as Error);
+    }
+  }
+
+  function onChannelError(error: Error): void {
+    const lost = channel;
+    channel = undefined;
+    void lost?.close();
+    if (closed || options.source.kind !== 'postgres') return;
+    log.warn({ err: error }, 'results LISTEN connection lost; reconnecting');
+    // Until it is back, read often enough to keep the one-second promise.
+    setPoll(Math.min(1_000, safetyPollMs));
+    if (reconnectTimer) return;
+    const { connectionString } = options.source;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      connecting = connect(connectionString);
+    }, reconnectDelay);
+    reconnectTimer.unref();
+    reconnectDelay = Math.min(MAX_RECONNECT_MS, reconnectDelay * 2);
+  }
+
+  /** Starts the change source and the heartbeat with the first stream. */
+  async function start(): Promise<void> {
+    if (started) return connecting;
+    started = true;
+    heartbeatTimer = setInterval(() => {
+      const frame = sseFrame(RESULTS_PING_EVENT, { at: new Date().toISOString() });
+      for (const client of clients) if (!client.res.writableNeedDrain) client.res.write(frame);
+    }, heartbeatMs);
+    heartbeatTimer.unref();
+    if (options.source.kind === 'postgres') {
+      connecting = connect(options.source.connectionString);
+      await connecting;
+    } else {
+      setPoll(pollMs);
+    }
+  }
+
+  function remove(client: Client): void {
+    clearTimeout(client.timer);
+    clients.delete(client);
+  }
+
+  return {
+    /**
+     * Answers a request with an event stream: the current totals at once, then every change. Reads
+     * before taking over the reply, so a database failure is still an ordinary error answer.
+     */
+    async open(reply: FastifyReply): Promise<void> {
+      await start();
+      await refresh();
+      if (!snapshot) throw new Error('results unavailable');
+      reply.hijack();
+      const res = reply.raw;
+      // The headers other hooks set (security headers) go out too: the reply is ours from here.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) res.setHeader(name, value);
+      }
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        // Proxies (nginx) must pass each event on as it comes.
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      res.socket?.setNoDelay(true);
+      res.socket?.setKeepAlive(true, 30_000);
+      res.write(`retry: ${RETRY_MS}\n\n${snapshot.frame}`);
+      const lifetime = maxStreamMs * (0.9 + Math.random() * 0.2);
+      const client: Client = { res, timer: setTimeout(() => res.end(), lifetime) };
+      client.timer.unref();
+      clients.add(client);
+      res.on('drain', () => {
+        const frame = client.pending;
+        client.pending = undefined;
+        if (frame) res.write(frame);
+      });
+      res.on('close', () => remove(client));
+      res.on('error', () => remove(client));
+    },
+
+    /** Reads the counters now (tests and callers that know something changed). */
+    refresh,
+
+    get size(): number {
+      return clients.size;
+    },
+
+    get current(): Results | undefined {
+      return snapshot?.results;
+    },
+
+    /** Ends every stream (the browsers reconnect elsewhere or later) and stops listening. */
+    async close(): Promise<void> {
+      closed = true;
+      for (const timer of [pollTimer, heartbeatTimer, notifyTimer, reconnectTimer]) {
+        if (timer) clearTimeout(timer);
+      }
+      for (const client of clients) {
+        clearTimeout(client.timer);
+        client.res.end();
+      }
+      clients.clear();
+      await connecting;
+      await channel?.close();
+      channel = undefined;
+      await reading;
+    },
+  };
+}
+export type LiveResults = ReturnType<typeof createLiveResults>;

@@ -1,0 +1,349 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Breakdown, Results } from '../../../shared/results';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/database';
+import { createUser, loginAs } from '../../testing/auth-helpers';
+import { createTestApp, type TestApp, testConfig, testDialect } from '../../testing/test-app';
+import { listAudit } from '../audit/audit.repository';
+import { createSettingsRepository } from '../site/settings.repository';
+import { checkTotals } from './results.service';
+import { seedSyntheticResults, unvotedRecordIds } from './results.synthetic';
+import { openSse, resultsOf, votesIn } from './results.testing';
+
+const ADMIN = 'jefa.resultados@example.org';
+const LISTED = 'analista.resultados@example.org';
+const VALIDATOR = 'validador.cabimas@example.org';
+const OUTSIDER = 'sin.lista@example.org';
+const SLUG = 'cabimas';
+
+let t: TestApp;
+let admin: string;
+let validator: string;
+
+/** A tiny deterministic generator, so a failing mix can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), a | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+async function vote(app: TestApp, cookie: string, id: number, candidates: string[]) {
+  return app.request({
+    method: 'POST',
+    url: `/api/validation/${SLUG}/records/${id}/vote`,
+    headers: { cookie },
+    payload: { candidates },
+  });
+}
+
+async function getResults(cookie = admin): Promise<Results> {
+  const res = await t.request({ url: '/api/results', headers: { cookie } });
+  expect(res.statusCode).toBe(200);
+  return res.json() as Results;
+}
+
+const votesOf = (r: Results) => Object.fromEntries(r.candidates.map((c) => [c.code, c.votes]));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await createUser(t.db, { email: ADMIN, role: 'admin' });
+  await createUser(t.db, { email: LISTED, role: 'staff', departments: ['resultados'] });
+  await createUser(t.db, { email: VALIDATOR, role: 'staff', departments: [SLUG] });
+  await createUser(t.db, { email: OUTSIDER, role: 'staff', departments: ['lagunillas'] });
+  admin = await loginAs(t, ADMIN);
+  validator = await loginAs(t, VALIDATOR);
+});
+afterAll(async () => t?.close());
+
+describe('GET /api/results', () => {
+  it('is for the Resultados allow-list and admins only', async () => {
+    expect((await t.request({ url: '/api/results' })).statusCode).toBe(401);
+    const outsider = await loginAs(t, OUTSIDER);
+    expect((await t.request({ url: '/api/results', headers: { cookie: outsider } })).statusCode).toBe(404);
+    expect((await t.request({ url: '/api/results', headers: { cookie: validator } })).statusCode).toBe(404);
+    const listed = await loginAs(t, LISTED);
+    expect((await t.request({ url: '/api/results', headers: { cookie: listed } })).statusCode).toBe(200);
+  });
+
+  it('counts a ballot once for each of its candidates, over the denominator, with no scan of records', async () => {
+    const before = await getResults();
+    const ids = await seedAndList(4);
+    expect((await vote(t, validator, ids[0]!, ['FA'])).statusCode).toBe(201);
+    expect((await vote(t, validator, ids[1]!, ['LC', 'FA'])).statusCode).toBe(201);
+    expect((await vote(t, validator, ids[2]!, [])).statusCode).toBe(201);
+    expect((await vote(t, validator, ids[3]!, ['NR'])).statusCode).toBe(201);
+    const after = await getResults();
+
+    expect(after.candidates.map((c) => c.code)).toEqual(['FA', 'LC', 'NR']);
+    expect(after.candidates[0]).toMatchObject({
+      name: 'Fernando Álvarez',
+      colour: '#1D4ED8',
+      photoUrl: '/candidatos/fa.svg',
+    });
+    const delta = (code: string) => votesOf(after)[code]! - votesOf(before)[code]!;
+    expect([delta('FA'), delta('LC'), delta('NR')]).toEqual([2, 1, 1]);
+    expect(after.ballots - before.ballots).toBe(4);
+    expect(after.denominator).toBe(5373);
+    for (const c of after.candidates) expect(c.percent).toBeCloseTo((c.votes / 5373) * 100, 10);
+  });
+
+  it('takes the denominator from the settings', async () => {
+    const settings = createSettingsRepository(t.db.kysely);
+    await settings.set('results_denominator', '1000', new Date());
+    try {
+      const r = await getResults();
+      expect(r.denominator).toBe(1000);
+      for (const c of r.candidates) expect(c.percent).toBeCloseTo(c.votes / 10, 10);
+    } finally {
+      await settings.set('results_denominator', '5373', new Date());
+    }
+  });
+
+  it('equals a recount of the records after a random mix of votes, repeats and refusals', async () => {
+    const ids = await seedAndList(60);
+    const before = votesOf(await getResults());
+    const expected: Record<string, number> = { FA: 0, LC: 0, NR: 0 };
+    const next = random(20261122);
+    const codes = ['FA', 'LC', 'NR'];
+    for (const id of ids) {
+      const chosen = codes.filter(() => next() < 0.45);
+      const res = await vote(t, validator, id, chosen);
+      expect(res.statusCode).toBe(201);
+      for (const c of chosen) expected[c]! += 1;
+      if (next() < 0.2) expect((await vote(t, validator, id, ['FA'])).statusCode).toBe(409);
+    }
+    // Refused votes count nothing: unknown candidate, someone else's municipality.
+    expect((await vote(t, validator, ids[0]!, ['XX'])).statusCode).toBe(400);
+
+    const after = votesOf(await getResults());
+    for (const c of codes) expect(after[c]! - before[c]!).toBe(expected[c]);
+    const check = await checkTotals(t.db.kysely);
+    expect(check.differences).toEqual([]);
+    expect(check.votes).toEqual(after);
+  });
+
+  it('never loses an increment when votes arrive at the same time', async () => {
+    const ids = await seedAndList(40);
+    const before = await getResults();
+    // Every record voted for all three at once, and each of the first ten raced by a second vote.
+    const attempts = [
+      ...ids.map((id) => [id, ['FA', 'LC', 'NR']] as const),
+      ...ids.slice(0, 10).map((id) => [id, ['NR']] as const),
+    ];
+    const answers = await Promise.all(attempts.map(([id, c]) => vote(t, validator, id, [...c])));
+    const won = answers.filter((a) => a.statusCode === 201).length;
+    expect(won).toBe(40);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(10);
+    const after = await getResults();
+    expect(after.ballots - before.ballots).toBe(40);
+    const d = (code: string) => votesOf(after)[code]! - votesOf(before)[code]!;
+    // Whichever of a raced pair won, FA and LC moved once per record; NR once per record too.
+    expect(d('NR')).toBe(40);
+    expect(d('FA') + d('LC')).toBeGreaterThanOrEqual(60);
+    expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+  });
+});
+
+describe('GET /api/results/stream', () => {
+  let origin: string;
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+
+  it('answers visitors and people off the list with the usual JSON errors', async () => {
+    const visitor = await openSse(`${origin}/api/results/stream`);
+    expect(visitor.status).toBe(401);
+    expect(visitor.headers['content-type']).toContain('application/json');
+    const outsider = await openSse(`${origin}/api/results/stream`, await loginAs(t, OUTSIDER));
+    expect(outsider.status).toBe(404);
+    // Someone allowed who does not ask for an event stream gets a plain answer, not a stream held open.
+    const plain = await t.request({ url: '/api/results/stream', headers: { cookie: admin } });
+    expect(plain.statusCode).toBe(406);
+    expect(plain.json()).toMatchObject({ message: expect.stringContaining('text/event-stream') });
+  });
+
+  it('sends the totals at once, then new totals within a second of a vote', async () => {
+    const ids = await seedAndList(2);
+    const stream = await openSse(`${origin}/api/results/stream`, admin);
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(stream.headers['content-security-policy']).toBeDefined();
+      const first = await stream.next((e) => e.event === 'resultados');
+      const fa = votesIn(first, 'FA');
+      expect(resultsOf(first)).toEqual(await getResults().then((r) => ({ ...r, computedAt: expect.any(String) })));
+
+      const sent = Date.now();
+      expect((await vote(t, validator, ids[0]!, ['FA', 'NR'])).statusCode).toBe(201);
+      const update = await stream.next((e) => votesIn(e, 'FA') === fa + 1, 1_000);
+      expect(update.at - sent).toBeLessThan(1_000);
+
+      expect((await vote(t, validator, ids[1]!, ['FA'])).statusCode).toBe(201);
+      await stream.next((e) => votesIn(e, 'FA') === fa + 2, 1_000);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('shares one change source among many streams', async () => {
+    const ids = await seedAndList(1);
+    const streams = await Promise.all(Array.from({ length: 25 }, () => openSse(`${origin}/api/results/stream`, admin)));
+    try {
+      const base = votesIn(await streams[0]!.next((e) => e.event === 'resultados'), 'LC');
+      expect((await vote(t, validator, ids[0]!, ['LC'])).statusCode).toBe(201);
+      await Promise.all(streams.map((s) => s.next((e) => votesIn(e, 'LC') === base + 1, 1_000)));
+    } finally {
+      for (const s of streams) s.close();
+    }
+  });
+});
+
+describe('several app instances on the same database', () => {
+  it('a vote through one instance reaches the streams of the other within a second', async () => {
+    // Instance B opens its own connection pool (and, on PostgreSQL, its own LISTEN connection).
+    const config = testConfig({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
+    const dbB = await openDatabase(config);
+    const appB = await buildApp(config, { db: dbB, logger: false });
+    const appA = await buildApp(config, { db: t.db, logger: false });
+    try {
+      await appA.listen({ port: 0, host: '127.0.0.1' });
+      await appB.listen({ port: 0, host: '127.0.0.1' });
+      const portA = (appA.server.address() as AddressInfo).port;
+      const portB = (appB.server.address() as AddressInfo).port;
+      expect(portA).not.toBe(portB);
+      const ids = await seedAndList(2);
+
+      const stream = await openSse(`http://127.0.0.1:${portB}/api/results/stream`, admin);
+      try {
+        const nr = votesIn(await stream.next((e) => e.event === 'resultados'), 'NR');
+        const sent = Date.now();
+        const res = await fetch(`http://127.0.0.1:${portA}/api/validation/${SLUG}/records/${ids[0]}/vote`, {
+          method: 'POST',
+          headers: { cookie: validator, origin: t.config.publicOrigin!, 'content-type': 'application/json' },
+          body: JSON.stringify({ candidates: ['NR'] }),
+        });
+        expect(res.status).toBe(201);
+        const seen = await stream.next((e) => votesIn(e, 'NR') === nr + 1, 1_000);
+        expect(seen.at - sent).toBeLessThan(1_000);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await appA.close();
+      await appB.close();
+      await dbB.close();
+    }
+  });
+});
+
+describe('breakdown and downloads', () => {
+  it('shows each municipality’s progress and votes, from the counters and one grouped pass', async () => {
+    await seedSyntheticResults(t.db.kysely, {
+      departments: ['sucre'],
+      unvoted: 3,
+      ballots: [
+        { codes: ['FA', 'LC'], count: 2 },
+        { codes: ['NR'], count: 1 },
+      ],
+      withPhotos: true,
+    });
+    const res = await t.request({ url: '/api/results/breakdown', headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as Breakdown;
+    expect(body.candidates.map((c) => c.code)).toEqual(['FA', 'LC', 'NR']);
+    expect(body.rows).toHaveLength(37);
+    const sucre = body.rows.find((r) => r.slug === 'sucre');
+    expect(sucre).toEqual({
+      slug: 'sucre',
+      title: 'Sucre',
+      total: 6,
+      voted: 3,
+      validated: 3,
+      percentComplete: 50,
+      votes: { FA: 2, LC: 2, NR: 1 },
+    });
+    expect(body.rows.find((r) => r.slug === 'baralt')).toMatchObject({ total: 0, percentComplete: 0 });
+  });
+
+  it('downloads the breakdown as CSV for Excel and writes it in the audit log', async () => {
+    const res = await t.request({ url: '/api/results/breakdown.csv', headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="avance-por-municipio-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    expect(res.body.startsWith('\uFEFF')).toBe(true);
+    const lines = res.body.slice(1).split('\r\n');
+    expect(lines[0]).toBe(
+      'Municipio;Trámites;Votados;Validados (voto y 3 fotos);% completado;Votos FA (Fernando Álvarez);Votos LC (Luisa Contreras);Votos NR (Nelson Rincón)',
+    );
+    expect(lines).toContain('Sucre;6;3;3;50,00;2;2;1');
+    expect(lines).toHaveLength(1 + 37 + 1);
+    const [audit] = await listAudit(t.db.kysely, { action: 'results.download', limit: 1 });
+    expect(audit).toMatchObject({ actor_email: ADMIN, target: 'breakdown.csv', department_slug: 'resultados' });
+  });
+
+  it('downloads every voted record with its candidates, photos and who validated it', async () => {
+    const res = await t.request({ url: '/api/results/validated.csv', headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/tramites-validados-.*\.csv/);
+    expect(res.body.startsWith('\uFEFF')).toBe(true);
+    const lines = res.body.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'ID;Municipio;Comunidad;UBCH;Persona;Candidatos;Fotos presentes;Completo (voto y 3 fotos);Validado por;Validado el (hora de Caracas)',
+    );
+    const check = await checkTotals(t.db.kysely);
+    expect(lines).toHaveLength(1 + check.ballots);
+    const sucre = lines.filter((l) => l.includes(';Sucre;'));
+    expect(sucre).toHaveLength(3);
+    expect(sucre[0]).toMatch(/;FA, LC;Gobernador, AN, CLEZ;Sí;sintetico;\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const cabimas = lines.find((l) => l.includes(';Cabimas;') && l.includes(`;${VALIDATOR};`));
+    expect(cabimas).toMatch(/;Ninguna;No;/);
+    const [audit] = await listAudit(t.db.kysely, { action: 'results.download', limit: 1 });
+    expect(audit).toMatchObject({ actor_email: ADMIN, target: 'validated.csv' });
+  });
+
+  it('keeps the breakdown and downloads to the same allow-list', async () => {
+    const outsider = await loginAs(t, OUTSIDER);
+    for (const url of ['/api/results/breakdown', '/api/results/breakdown.csv', '/api/results/validated.csv']) {
+      expect((await t.request({ url })).statusCode).toBe(401);
+      expect((await t.request({ url, headers: { cookie: outsider } })).statusCode).toBe(404);
+    }
+  });
+});
+
+describe('shutting down', () => {
+  it('ends open streams so the app closes at once', async () => {
+    const own = await createTestApp();
+    await createUser(own.db, { email: ADMIN, role: 'admin' });
+    const cookie = await loginAs(own, ADMIN);
+    await own.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (own.app.server.address() as AddressInfo).port;
+    const streams = await Promise.all(
+      [1, 2, 3].map(() => openSse(`http://127.0.0.1:${port}/api/results/stream`, cookie)),
+    );
+    await streams[0]!.next((e) => e.event === 'resultados');
+    const started = Date.now();
+    await own.close();
+    await Promise.all(streams.map((s) => s.ended));
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+/** Unvoted records in the validator's municipality, ready to vote on. */
+async function seedAndList(count: number): Promise<number[]> {
+  const { firstId } = await seedSyntheticResults(t.db.kysely, {
+    departments: [SLUG],
+    unvoted: count,
+    label: testDialect,
+  });
+  const ids = (await unvotedRecordIds(t.db.kysely, SLUG, 100_000)).filter((id) => id >= firstId);
+  expect(ids).toHaveLength(count);
+  return ids;
+}
