@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authMessages } from '../../shared/auth';
-import { createAuthService, SESSION_ABSOLUTE_MS } from '../features/auth/auth.service';
+import { createAuthService, getDummyHash, SESSION_ABSOLUTE_MS } from '../features/auth/auth.service';
 import { NotFound, Unauthorized } from './errors';
 
 /**
@@ -63,6 +63,7 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('user', null);
   const auth = createAuthService(app.db.kysely, app.config.now);
+  await getDummyHash();
 
   app.addHook('onRequest', async (request) => {
     request.user = null;
