@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { RecordsSummary } from '../../../../shared/records';
+import { apiFetch } from '../../../lib/api-client';
+import { recordsKeys } from './get-records';
+
+export const getRecordsSummary = (slug: string) =>
+  apiFetch<RecordsSummary>(`/api/validation/${encodeURIComponent(slug)}/summary`);
+
+export const getRecordsSummaryQueryOptions = (slug: string) =>
+  queryOptions({ queryKey: recordsKeys.summary(slug), queryFn: () => getRecordsSummary(slug) });
+
+export const useRecordsSummary = (slug: string) => useQuery(getRecordsSummaryQueryOptions(slug));

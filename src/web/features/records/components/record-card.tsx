@@ -1,0 +1,167 @@
+import { memo } from 'react';
+import { PHOTO_KINDS, type PhotoKind } from '../../../../shared/constants';
+import { PHOTO_ACCEPT } from '../../../../shared/photos';
+import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '../../../../shared/records';
+
+export interface RecordCardProps {
+  record: ProcedureRecord;
+  onVote: (record: ProcedureRecord) => void;
+  onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
+  /** While another vote or upload is on its way. */
+  busy: boolean;
+}
+
+function CameraIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M3 8a2 2 0 012-2h2l1.5-2h7L17 6h2a2 2 0 012 2v10a2 2 0 01-2 2H5a2 2 0 01-2-2V8z"
+      />
+      <circle cx="12" cy="13" r="3.5" />
+    </svg>
+  );
+}
+
+function CheckIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="3" aria-hidden="true">
+      <path strokeLinecap="round" strokeLinejoin="round" d="M5 13l4 4L19 7" />
+    </svg>
+  );
+}
+
+const slotBox =
+  'flex min-h-16 flex-col items-center justify-center gap-1 rounded-lg border-2 px-1 py-1.5 text-sm font-semibold';
+
+function PhotoButton({
+  record,
+  kind,
+  slot,
+  busy,
+  onUpload,
+}: {
+  record: ProcedureRecord;
+  kind: PhotoKind;
+  slot: PhotoSlot | null;
+  busy: boolean;
+  onUpload: RecordCardProps['onUpload'];
+}) {
+  const label = PHOTO_KIND_LABELS[kind];
+  if (slot) {
+    // Filled: no more uploads from here; the thumbnail opens the photo.
+    return (
+      <a
+        href={slot.url}
+        target="_blank"
+        rel="noopener"
+        className={`${slotBox} border-emerald-600 bg-emerald-50 text-emerald-900 hover:bg-emerald-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand`}
+        aria-label={`Ver foto ${label} de ${record.nombre}`}
+      >
+        <img
+          src={slot.thumbUrl}
+          alt=""
+          width={48}
+          height={36}
+          loading="lazy"
+          className="h-9 w-12 rounded object-cover"
+        />
+        <span className="flex items-center gap-1">
+          <CheckIcon />
+          {label}
+        </span>
+      </a>
+    );
+  }
+  return (
+    <label
+      className={`${slotBox} cursor-pointer border-dashed border-stone-400 bg-white text-stone-800 focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand hover:border-brand hover:text-brand ${
+        busy ? 'pointer-events-none opacity-60' : ''
+      }`}
+    >
+      <input
+        type="file"
+        accept={PHOTO_ACCEPT}
+        className="sr-only"
+        disabled={busy}
+        aria-label={`Subir foto ${label} de ${record.nombre}`}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          // Cleared so choosing the same file again after a failure fires a change.
+          event.target.value = '';
+          if (file) onUpload(record, kind, file);
+        }}
+      />
+      <CameraIcon />
+      <span>{label}</span>
+    </label>
+  );
+}
+
+/** One procedure record: who (community, UBCH, name, phone), the vote and the three ballot photos. */
+export const RecordCard = memo(function RecordCard({ record, onVote, onUpload, busy }: RecordCardProps) {
+  const voted = record.votedAt !== null;
+  return (
+    <article
+      className={`rounded-xl border bg-white p-4 shadow-sm lg:flex lg:items-center lg:gap-6 ${
+        record.validated ? 'border-emerald-300' : 'border-stone-200'
+      }`}
+      aria-label={record.nombre}
+    >
+      <div className="min-w-0 lg:flex-1">
+        <p className="text-sm font-semibold tracking-wide text-stone-600 uppercase">
+          <span>{record.comunidad}</span>
+          <span aria-hidden="true"> · </span>
+          <span>{record.ubch}</span>
+        </p>
+        <h2 className="mt-0.5 text-lg leading-snug font-bold break-words text-stone-900">{record.nombre}</h2>
+        <p className="mt-0.5">
+          <a
+            href={`tel:${record.telefono.replace(/[^\d+]/g, '')}`}
+            className="font-medium text-stone-800 tabular-nums underline decoration-stone-300 underline-offset-4 hover:text-brand"
+          >
+            {record.telefono}
+          </a>
+        </p>
+        {record.validated && (
+          <p className="mt-1 inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2 py-0.5 text-sm font-semibold text-emerald-900">
+            <CheckIcon /> Validado
+          </p>
+        )}
+      </div>
+      <div className="mt-3 grid grid-cols-3 gap-2 lg:mt-0 lg:w-[27rem] lg:grid-cols-4">
+        <div className="col-span-3 lg:col-span-1">
+          <button
+            type="button"
+            onClick={() => onVote(record)}
+            disabled={voted || busy}
+            className={`flex min-h-12 w-full flex-col items-center justify-center rounded-lg px-3 py-2 font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand lg:min-h-16 ${
+              voted
+                ? 'cursor-not-allowed bg-stone-200 text-stone-700 opacity-60'
+                : 'bg-brand text-white hover:bg-brand-dark disabled:opacity-60'
+            }`}
+            aria-label={voted ? `${record.nombre}: votado` : `Votar: ${record.nombre}`}
+          >
+            <span>{voted ? 'Votado' : 'Votar'}</span>
+            {voted && (
+              <span className="text-xs font-medium">
+                {record.votes.length ? record.votes.join(', ') : 'Ningún candidato'}
+              </span>
+            )}
+          </button>
+        </div>
+        {PHOTO_KINDS.map((kind) => (
+          <PhotoButton
+            key={kind}
+            record={record}
+            kind={kind}
+            slot={record.photos[kind]}
+            busy={busy}
+            onUpload={onUpload}
+          />
+        ))}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,300 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../../../tests/support/msw-server';
+import { renderWithProviders } from '../../../../../tests/support/render';
+import type { PhotoUploadResult } from '../../../../shared/photos';
+import type { ProcedureRecord, RecordsPage, RecordsSummary } from '../../../../shared/records';
+import { ValidationPage } from './validation-page';
+
+const CANDIDATES = {
+  items: [
+    { code: 'FA', name: 'Fernando Álvarez', colour: '#1D4ED8', photoUrl: '/candidatos/fa.svg' },
+    { code: 'LC', name: 'Luisa Contreras', colour: '#B45309', photoUrl: '/candidatos/lc.svg' },
+    { code: 'NR', name: 'Nelson Rincón', colour: '#047857', photoUrl: '/candidatos/nr.svg' },
+  ],
+};
+
+function record(id: number, overrides: Partial<ProcedureRecord> = {}): ProcedureRecord {
+  return {
+    id,
+    comunidad: `Sector ${id}`,
+    nombre: `Persona ${id}`,
+    ubch: `UBCH 1101000${id}`,
+    telefono: `0414-000000${id}`,
+    status: 'pendiente',
+    votedAt: null,
+    votes: [],
+    photos: { gobernador: null, an: null, clez: null },
+    validated: false,
+    ...overrides,
+  };
+}
+
+const slot = (id: number) => ({ id, url: `/api/photos/${id}`, thumbUrl: `/api/photos/${id}?variant=thumb` });
+
+/** A small API: records, summary and candidates of one department, with what each request asked. */
+function api(options: { records: ProcedureRecord[]; summary?: RecordsSummary; pageSize?: number }) {
+  const state = {
+    records: options.records.slice(),
+    summary: options.summary ?? { total: options.records.length, voted: 0, validated: 0 },
+    listQueries: [] as URLSearchParams[],
+    votes: [] as { id: number; body: unknown }[],
+  };
+  const pageSize = options.pageSize ?? 100;
+  server.use(
+    http.get('*/api/candidates', () => HttpResponse.json(CANDIDATES)),
+    http.get('*/api/validation/cabimas/summary', () => HttpResponse.json(state.summary)),
+    http.get('*/api/validation/cabimas/records', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      state.listQueries.push(params);
+      const after = Number(params.get('after') ?? 0);
+      const q = (params.get('q') ?? '').toLowerCase();
+      const matching = state.records.filter(
+        (r) => r.id > after && (!q || r.nombre.toLowerCase().includes(q)) && (params.get('validated') || !r.validated),
+      );
+      const items = matching.slice(0, pageSize);
+      const body: RecordsPage = {
+        items,
+        nextCursor: matching.length > pageSize ? (items.at(-1)?.id ?? null) : null,
+      };
+      return HttpResponse.json(body);
+    }),
+  );
+  return state;
+}
+
+const renderPage = () =>
+  renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" />, { route: '/validation/cabimas' });
+
+describe('ValidationPage', () => {
+  it('shows the title, the progress and each record’s community, UBCH, name and phone', async () => {
+    api({ records: [record(1), record(2)], summary: { total: 10, voted: 4, validated: 3 } });
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'CABIMAS' })).toBeInTheDocument();
+    const card = await screen.findByRole('article', { name: 'Persona 1' });
+    expect(within(card).getByText('Sector 1')).toBeInTheDocument();
+    expect(within(card).getByText('UBCH 11010001')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: '0414-0000001' })).toHaveAttribute('href', 'tel:04140000001');
+    expect(within(card).getByRole('button', { name: 'Votar: Persona 1' })).toBeEnabled();
+    for (const label of ['Gobernador', 'AN', 'CLEZ']) {
+      expect(within(card).getByLabelText(`Subir foto ${label} de Persona 1`)).toBeInTheDocument();
+    }
+    expect(screen.getByText('3 de 10 validados')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: '3 de 10 validados' })).toHaveAttribute('aria-valuenow', '3');
+  });
+
+  it('votes: ticks candidates by name, sends them, says so, disables the button and clears the dialog', async () => {
+    const user = userEvent.setup();
+    const state = api({ records: [record(1), record(2)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', async ({ params, request }) => {
+        const id = Number(params.id);
+        const body = (await request.json()) as { candidates: string[] };
+        state.votes.push({ id, body });
+        state.summary = { ...state.summary, voted: state.summary.voted + 1 };
+        return HttpResponse.json(
+          {
+            message: 'Votaste con éxito',
+            record: record(id, { votedAt: new Date().toISOString(), votes: body.candidates }),
+          },
+          { status: 201 },
+        );
+      }),
+    );
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Votar' });
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(3);
+    await user.click(within(dialog).getByRole('checkbox', { name: /FA\s*Fernando Álvarez/ }));
+    await user.click(within(dialog).getByRole('checkbox', { name: /NR\s*Nelson Rincón/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+
+    expect(await screen.findByText('Votaste con éxito')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(state.votes).toEqual([{ id: 1, body: { candidates: ['FA', 'NR'] } }]);
+    const voted = screen.getByRole('button', { name: 'Persona 1: votado' });
+    expect(voted).toBeDisabled();
+    expect(voted).toHaveTextContent('FA, NR');
+    await waitFor(() => expect(screen.getByText('1 votado', { exact: false })).toBeInTheDocument());
+
+    // The next record's dialog starts empty.
+    await user.click(screen.getByRole('button', { name: 'Votar: Persona 2' }));
+    const next = await screen.findByRole('dialog', { name: 'Votar' });
+    for (const box of within(next).getAllByRole('checkbox')) expect(box).not.toBeChecked();
+  });
+
+  it('cancels: the selection is cleared and nothing is sent; a vote for nobody can be sent', async () => {
+    const user = userEvent.setup();
+    const state = api({ records: [record(1)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', async ({ request }) => {
+        state.votes.push({ id: 1, body: await request.json() });
+        return HttpResponse.json(
+          { message: 'Votaste con éxito', record: record(1, { votedAt: 'x', votes: [] }) },
+          { status: 201 },
+        );
+      }),
+    );
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Votar' });
+    await user.click(within(dialog).getByRole('checkbox', { name: /LC/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(state.votes).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Votar: Persona 1' }));
+    dialog = await screen.findByRole('dialog', { name: 'Votar' });
+    expect(within(dialog).getByRole('checkbox', { name: /LC/ })).not.toBeChecked();
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+    await screen.findByText('Votaste con éxito');
+    expect(state.votes).toEqual([{ id: 1, body: { candidates: [] } }]);
+    expect(screen.getByRole('button', { name: 'Persona 1: votado' })).toHaveTextContent('Ningún candidato');
+  });
+
+  it('shows the server’s message when a vote fails', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', () =>
+        HttpResponse.json(
+          { statusCode: 409, error: 'Conflict', message: 'Este trámite ya fue votado.' },
+          { status: 409 },
+        ),
+      ),
+    );
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    expect(await screen.findByText('Este trámite ya fue votado.')).toBeInTheDocument();
+  });
+
+  it('uploads a photo under the loading cover, then shows its thumbnail in place of the button', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1)] });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let received: File | undefined;
+    server.use(
+      http.post('*/api/validation/cabimas/records/1/photos/gobernador', async ({ request }) => {
+        const form = await request.formData();
+        received = (form.get('file') as File | null) ?? undefined;
+        await gate;
+        const result: PhotoUploadResult = {
+          message: 'Foto cargada con éxito',
+          warning: null,
+          record: record(1, { photos: { gobernador: slot(77), an: null, clez: null } }),
+          photo: {
+            id: 77,
+            kind: 'gobernador',
+            sha256: 'a'.repeat(64),
+            sizeBytes: 4,
+            contentType: 'image/jpeg',
+            width: 1,
+            height: 1,
+            uploadedBy: 'ana@example.org',
+            uploadedAt: new Date().toISOString(),
+            path: '/Cabimas/Gobernador/Persona 1.jpg',
+          },
+        };
+        return HttpResponse.json(result, { status: 201 });
+      }),
+    );
+    renderPage();
+    const input = await screen.findByLabelText('Subir foto Gobernador de Persona 1');
+    await user.upload(input, new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'IMG_1.JPG', { type: 'image/jpeg' }));
+    const cover = await screen.findByTestId('loading-cover');
+    expect(cover).toHaveTextContent('Validando');
+    expect(cover).toHaveTextContent('Por favor espere, no cierre la ventana');
+    release();
+    expect(await screen.findByText('Foto cargada con éxito')).toBeInTheDocument();
+    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
+    expect(received).toBeDefined();
+    const link = screen.getByRole('link', { name: 'Ver foto Gobernador de Persona 1' });
+    expect(link).toHaveAttribute('href', '/api/photos/77');
+    expect(within(link).getByRole('presentation')).toHaveAttribute('src', '/api/photos/77?variant=thumb');
+    expect(screen.queryByLabelText('Subir foto Gobernador de Persona 1')).not.toBeInTheDocument();
+  });
+
+  it('says what went wrong when an upload fails, and hides the cover', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/1/photos/an', () =>
+        HttpResponse.json(
+          { statusCode: 415, error: 'Unsupported Media Type', message: 'Formato no permitido: solo JPG, JPEG o HEIC' },
+          { status: 415 },
+        ),
+      ),
+    );
+    renderPage();
+    const input = await screen.findByLabelText('Subir foto AN de Persona 1');
+    await user.upload(input, new File(['texto'], 'foto.jpg', { type: 'image/jpeg' }));
+    expect(await screen.findByText('Formato no permitido: solo JPG, JPEG o HEIC')).toBeInTheDocument();
+    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Subir foto AN de Persona 1')).toBeEnabled();
+  });
+
+  it('refuses other file types before sending them', async () => {
+    api({ records: [record(1)] });
+    renderPage();
+    const input = await screen.findByLabelText('Subir foto CLEZ de Persona 1');
+    // userEvent.upload honours `accept`; a person can still pick "all files" on a phone.
+    await userEvent.setup({ applyAccept: false }).upload(input, new File(['x'], 'captura.png', { type: 'image/png' }));
+    expect(await screen.findByText('Formato no permitido: solo JPG, JPEG o HEIC')).toBeInTheDocument();
+  });
+
+  it('searches by what is typed and can show validated records too', async () => {
+    const user = userEvent.setup();
+    const state = api({
+      records: [
+        record(1, { nombre: 'María Pérez' }),
+        record(2, { nombre: 'José Finol' }),
+        record(3, { validated: true }),
+      ],
+    });
+    renderPage();
+    expect(await screen.findByText('María Pérez')).toBeInTheDocument();
+    expect(screen.queryByText('Persona 3')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Buscar'), 'josé');
+    await waitFor(() => expect(screen.queryByText('María Pérez')).not.toBeInTheDocument());
+    expect(screen.getByText('José Finol')).toBeInTheDocument();
+    expect(state.listQueries.at(-1)?.get('q')).toBe('josé');
+    await user.type(screen.getByLabelText('Buscar'), 'zzz');
+    expect(await screen.findByText('Ningún trámite coincide con la búsqueda.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Buscar'));
+    await user.click(screen.getByRole('switch', { name: 'Mostrar validados' }));
+    expect(await screen.findByText('Persona 3')).toBeInTheDocument();
+    expect(state.listQueries.at(-1)?.get('validated')).toBe('1');
+  });
+
+  it('loads the next 100 with the cursor as the end of the list comes near', async () => {
+    const state = api({ records: Array.from({ length: 130 }, (_, i) => record(i + 1)), pageSize: 100 });
+    renderPage();
+    // jsdom has no layout, so every card counts as on screen and the next page is asked for at once.
+    await waitFor(() => expect(state.listQueries.some((q) => q.get('after') === '100')).toBe(true));
+    expect(await screen.findByRole('article', { name: 'Persona 130' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cargar más trámites' })).not.toBeInTheDocument();
+    expect(state.listQueries.filter((q) => q.get('after') === '100')).toHaveLength(1);
+  });
+
+  it('says there are no trámites when the department has none', async () => {
+    api({ records: [], summary: { total: 0, voted: 0, validated: 0 } });
+    renderPage();
+    expect(await screen.findByText('No hay trámites pendientes en este municipio o parroquia.')).toBeInTheDocument();
+  });
+
+  it('shows the completion screen once every record is validated, and lets one review them', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1, { validated: true })], summary: { total: 1, voted: 1, validated: 1 } });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Municipio / Parroquia Completada' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ir a inicio' })).toHaveAttribute('href', '/');
+    await user.click(screen.getByRole('button', { name: 'Revisar los trámites validados' }));
+    expect(await screen.findByRole('article', { name: 'Persona 1' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,97 @@
+import { Description, Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { Candidate, ProcedureRecord } from '../../../../shared/records';
+
+export interface VoteDialogProps {
+  /** The record being voted; null while the dialog is closed. */
+  record: ProcedureRecord | null;
+  candidates: Candidate[];
+  selected: string[];
+  onToggle: (code: string) => void;
+  onVote: () => void;
+  onCancel: () => void;
+  submitting: boolean;
+}
+
+/**
+ * The spec's vote modal: one checkbox per candidate (code and name), 'Votar' and 'Cancelar'. No
+ * minimum: a vote for nobody can be sent. Focus stays inside while it is open; Escape cancels.
+ */
+export function VoteDialog({ record, candidates, selected, onToggle, onVote, onCancel, submitting }: VoteDialogProps) {
+  return (
+    <Dialog open={record !== null} onClose={() => !submitting && onCancel()} className="relative z-50">
+      <div className="fixed inset-0 bg-black/50" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
+        <DialogPanel
+          className="w-full max-w-md rounded-t-2xl bg-white p-5 shadow-xl sm:rounded-2xl"
+          data-testid="vote-dialog"
+        >
+          <DialogTitle className="text-xl font-bold text-stone-900">Votar</DialogTitle>
+          <Description className="mt-1 text-stone-700">
+            Marca los candidatos de <strong className="font-semibold">{record?.nombre}</strong>.
+          </Description>
+          <form
+            className="mt-4"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (!submitting) onVote();
+            }}
+          >
+            <fieldset>
+              <legend className="sr-only">Candidatos</legend>
+              <ul className="flex flex-col gap-2">
+                {candidates.map((candidate) => {
+                  const id = `voto-${candidate.code}`;
+                  const checked = selected.includes(candidate.code);
+                  return (
+                    <li key={candidate.code}>
+                      <label
+                        htmlFor={id}
+                        className={`flex min-h-14 cursor-pointer items-center gap-3 rounded-xl border-2 px-4 py-3 transition-colors ${
+                          checked ? 'border-brand bg-brand-light' : 'border-stone-200 bg-white hover:border-stone-400'
+                        }`}
+                      >
+                        <input
+                          id={id}
+                          type="checkbox"
+                          className="h-6 w-6 shrink-0 accent-brand"
+                          checked={checked}
+                          onChange={() => onToggle(candidate.code)}
+                        />
+                        <span
+                          className="h-8 w-1.5 shrink-0 rounded-full"
+                          style={{ backgroundColor: candidate.colour }}
+                          aria-hidden="true"
+                        />
+                        <span className="flex flex-col">
+                          <span className="text-lg font-bold text-stone-900">{candidate.code}</span>
+                          <span className="text-stone-700">{candidate.name}</span>
+                        </span>
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            </fieldset>
+            <div className="mt-5 flex gap-3">
+              <button
+                type="button"
+                onClick={onCancel}
+                disabled={submitting}
+                className="flex-1 rounded-lg border-2 border-stone-300 bg-white px-4 py-3 font-semibold text-stone-800 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
+              >
+                Cancelar
+              </button>
+              <button
+                type="submit"
+                disabled={submitting}
+                className="flex-1 rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
+              >
+                Votar
+              </button>
+            </div>
+          </form>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}
