@@ -10,7 +10,12 @@ export const suite: BenchSuite = {
     const today = dateInTimeZone(now);
     for (let i = 0; i < 12; i++) {
       await agenda.insert(
-        { fecha: today, hora24h: `${String(7 + i).padStart(2, '0')}:00`, descripcion: `Evento ${i}`, lugar: 'Maracaibo' },
+        {
+          fecha: today,
+          hora24h: `${String(7 + i).padStart(2, '0')}:00`,
+          descripcion: `Evento ${i}`,
+          lugar: 'Maracaibo',
+        },
         now,
       );
     }
@@ -27,7 +32,12 @@ export const suite: BenchSuite = {
     }
   },
   cases: [
-    { name: 'GET /api/agenda/today', connections: 50, targetP99: 10, requests: () => [{ method: 'GET', path: '/api/agenda/today' }] },
+    {
+      name: 'GET /api/agenda/today',
+      connections: 50,
+      targetP99: 10,
+      requests: () => [{ method: 'GET', path: '/api/agenda/today' }],
+    },
     {
       name: 'GET /api/notas (10 por página)',
       connections: 50,
