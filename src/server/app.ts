@@ -14,11 +14,15 @@ import { type Db, migrateToLatest, openDatabase } from './db/database';
 import { loadDemoData } from './db/seed/demo';
 import { seedReferenceData } from './db/seed/reference';
 import { accessRoutes } from './features/access/access.routes';
+import { adminRoutes } from './features/admin/admin.routes';
+import { agendaAdminRoutes } from './features/agenda/agenda.admin.routes';
 import { agendaRoutes } from './features/agenda/agenda.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { notasAdminRoutes } from './features/notas/notas.admin.routes';
 import { notasRoutes } from './features/notas/notas.routes';
 import { photosRoutes } from './features/photos/photos.routes';
+import { recordsAdminRoutes } from './features/records/records.admin.routes';
 import { recordsRoutes } from './features/records/records.routes';
 import { resultsRoutes } from './features/results/results.routes';
 import { siteRoutes } from './features/site/site.routes';
@@ -95,6 +99,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(recordsRoutes);
   await app.register(photosRoutes);
   await app.register(resultsRoutes);
+  await app.register(adminRoutes);
+  await app.register(agendaAdminRoutes);
+  await app.register(notasAdminRoutes);
+  await app.register(recordsAdminRoutes);
 
   await registerSpa(app, config.webRoot);
   return app;

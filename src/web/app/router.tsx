@@ -9,6 +9,7 @@ const NotasPage = lazy(() => import('./routes/notas'));
 const LoginPage = lazy(() => import('./routes/login'));
 const ResultadosPage = lazy(() => import('./routes/resultados'));
 const ValidationPage = lazy(() => import('./routes/validation'));
+const AdminPage = lazy(() => import('./routes/admin'));
 const NotFoundScreen = lazy(() => import('./routes/not-found'));
 
 export function AppRoutes() {
@@ -21,6 +22,7 @@ export function AppRoutes() {
         <Route path="login" element={<LoginPage />} />
         <Route path="resultados" element={<ResultadosPage />} />
         <Route path="validation/:slug" element={<ValidationPage />} />
+        <Route path="admin/*" element={<AdminPage />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>
     </Routes>

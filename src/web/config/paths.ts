@@ -5,5 +5,6 @@ export const paths = {
   notas: '/notas',
   login: '/login',
   resultados: '/resultados',
+  admin: '/admin',
   validation: (slug: string) => `/validation/${slug}`,
 } as const;

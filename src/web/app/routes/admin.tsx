@@ -1,0 +1,101 @@
+import { lazy, Suspense } from 'react';
+import { NavLink, Route, Routes } from 'react-router';
+import { Page, Spinner } from '../../components/ui/page';
+import { paths } from '../../config/paths';
+import { RequireAccess } from '../../features/auth/components/require-access';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { NotFoundScreen } from './not-found';
+
+/** Back-office sections; each is its own chunk. The server decides who may use each API. */
+const SECTIONS = [
+  {
+    path: 'personas',
+    title: 'Personas',
+    Page: lazy(() => import('../../features/admin/components/people-admin-page')),
+  },
+  {
+    path: 'departamentos',
+    title: 'Departamentos',
+    Page: lazy(() => import('../../features/admin/components/departments-admin-page')),
+  },
+  {
+    path: 'candidatos',
+    title: 'Candidatos',
+    Page: lazy(() => import('../../features/admin/components/candidates-admin-page')),
+  },
+  { path: 'agenda', title: 'Agenda', Page: lazy(() => import('../../features/agenda/components/agenda-admin-page')) },
+  { path: 'notas', title: 'Notas', Page: lazy(() => import('../../features/notas/components/notas-admin-page')) },
+  {
+    path: 'registros',
+    title: 'Registros',
+    Page: lazy(() => import('../../features/records/components/records-admin-page')),
+  },
+  {
+    path: 'ajustes',
+    title: 'Ajustes',
+    Page: lazy(() => import('../../features/admin/components/settings-admin-page')),
+  },
+  {
+    path: 'auditoria',
+    title: 'Auditoría',
+    Page: lazy(() => import('../../features/admin/components/audit-admin-page')),
+  },
+] as const;
+
+export type AdminSectionPath = (typeof SECTIONS)[number]['path'];
+
+function AdminShell({ allowed }: { allowed: readonly string[] }) {
+  useDocumentTitle('Administración');
+  const sections = SECTIONS.filter((s) => allowed.includes(s.path));
+  return (
+    <Page wide>
+      <h1 className="mb-4 text-3xl font-black tracking-tight text-brand">Administración</h1>
+      <nav aria-label="Secciones de administración" className="mb-6 overflow-x-auto">
+        <ul className="flex gap-2 whitespace-nowrap">
+          {sections.map((s) => (
+            <li key={s.path}>
+              <NavLink
+                to={`${paths.admin}/${s.path}`}
+                className={({ isActive }) =>
+                  `block rounded-full border px-4 py-2 font-semibold focus-visible:outline-2 focus-visible:outline-brand ${
+                    isActive
+                      ? 'border-brand bg-brand text-white'
+                      : 'border-stone-300 bg-white text-stone-800 hover:border-brand'
+                  }`
+                }
+              >
+                {s.title}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Suspense fallback={<Spinner />}>
+        <Routes>
+          <Route index element={<p className="text-stone-600">Elige una sección.</p>} />
+          {sections.map((s) => (
+            <Route key={s.path} path={`${s.path}/*`} element={<s.Page />} />
+          ))}
+          <Route path="*" element={<NotFoundScreen />} />
+        </Routes>
+      </Suspense>
+    </Page>
+  );
+}
+
+/**
+ * /admin: open to whoever has the 'Administración' entry in their menu (the server decides: admins see
+ * every section; the Agenda and Notas lists see their own). `adminSections` comes from the session.
+ */
+export default function AdminRoute() {
+  return (
+    <RequireAccess path={paths.admin} notFound={<NotFoundScreen />}>
+      <AdminSectionsFromSession render={(allowed) => <AdminShell allowed={allowed} />} />
+    </RequireAccess>
+  );
+}
+
+// Replaced by the back-office feature: which sections the signed-in person may use.
+function AdminSectionsFromSession({ render }: { render: (allowed: readonly string[]) => React.ReactNode }) {
+  return <>{render(SECTIONS.map((s) => s.path))}</>;
+}

@@ -1,0 +1,4 @@
+// Replaced by the back-office feature.
+export default function AdminSectionPlaceholder() {
+  return null;
+}
