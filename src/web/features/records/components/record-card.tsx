@@ -24,9 +24,9 @@ function CameraIcon() {
   );
 }
 
-function CheckIcon() {
+function CheckIcon({ className = 'h-4 w-4' }: { className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="3" aria-hidden="true">
+    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="3" aria-hidden="true">
       <path strokeLinecap="round" strokeLinejoin="round" d="M5 13l4 4L19 7" />
     </svg>
   );
@@ -59,18 +59,20 @@ function PhotoButton({
         className={`${slotBox} border-emerald-600 bg-emerald-50 text-emerald-900 hover:bg-emerald-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand`}
         aria-label={`Ver foto ${label} de ${record.nombre}`}
       >
-        <img
-          src={slot.thumbUrl}
-          alt=""
-          width={48}
-          height={36}
-          loading="lazy"
-          className="h-9 w-12 rounded object-cover"
-        />
-        <span className="flex items-center gap-1">
-          <CheckIcon />
-          {label}
+        <span className="relative">
+          <img
+            src={slot.thumbUrl}
+            alt=""
+            width={48}
+            height={36}
+            loading="lazy"
+            className="h-9 w-12 rounded object-cover"
+          />
+          <span className="absolute -top-1.5 -right-2 rounded-full bg-emerald-700 p-0.5 text-white">
+            <CheckIcon className="h-3 w-3" />
+          </span>
         </span>
+        <span>{label}</span>
       </a>
     );
   }

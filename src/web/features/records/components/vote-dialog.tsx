@@ -18,7 +18,7 @@ export interface VoteDialogProps {
  */
 export function VoteDialog({ record, candidates, selected, onToggle, onVote, onCancel, submitting }: VoteDialogProps) {
   return (
-    <Dialog open={record !== null} onClose={() => !submitting && onCancel()} className="relative z-50">
+    <Dialog open={record !== null} onClose={() => !submitting && onCancel()} className="fixed inset-0 z-50">
       <div className="fixed inset-0 bg-black/50" aria-hidden="true" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
         <DialogPanel
