@@ -17,6 +17,14 @@ export interface DepartmentProgressRow {
   slug: string;
   title: string;
   total: number;
+  voted: number;
+  validated: number;
+}
+
+export interface ProgressRow {
+  department_id: number;
+  total: number;
+  voted: number;
   validated: number;
 }
 
@@ -49,7 +57,8 @@ export interface VotedRecordRow {
 /**
  * Reads of the Resultados page. Totals come from the counters the vote keeps in its own transaction
  * (candidate_totals: department × candidate, vote_totals: department): a few hundred rows at most,
- * however many records there are. Only the breakdown's progress and the downloads read records.
+ * however many records there are; the breakdown's progress comes from record_counts, kept the same
+ * way by the records feature. Only the recount check and the download read records.
  */
 export function createResultsRepository(db: Kysely<Database>) {
   return {
@@ -96,35 +105,62 @@ export function createResultsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Every municipality in menu order with its pending records and how many are finished. One grouped
-     * pass over an index that covers it (department, status, completed); no table rows are read.
+     * Every municipality in menu order with its pending, voted and validated records, from the counts
+     * the records feature keeps in the same transaction as each insert, vote and photo.
      */
     async departmentProgress(): Promise<DepartmentProgressRow[]> {
       const rows = await db
         .selectFrom('departments')
-        .leftJoin(
-          (eb) =>
-            eb
-              .selectFrom('records')
-              .select((s) => [
-                'department_id',
-                s.fn.countAll<number>().as('total'),
-                s.fn.sum<number>('completed').as('validated'),
-              ])
-              .where('status', '=', 'pendiente')
-              .groupBy('department_id')
-              .as('r'),
-          (join) => join.onRef('r.department_id', '=', 'departments.id'),
-        )
+        .leftJoin('record_counts', 'record_counts.department_id', 'departments.id')
         .select(['departments.id', 'departments.slug', 'departments.title'])
         .select((s) => [
-          s.fn.coalesce('r.total', sql<number>`0`).as('total'),
-          s.fn.coalesce('r.validated', sql<number>`0`).as('validated'),
+          s.fn.coalesce('record_counts.total', sql<number>`0`).as('total'),
+          s.fn.coalesce('record_counts.voted', sql<number>`0`).as('voted'),
+          s.fn.coalesce('record_counts.validated', sql<number>`0`).as('validated'),
         ])
         .where('departments.kind', '=', 'municipality')
         .orderBy('departments.position')
         .execute();
-      return rows.map((r) => ({ ...r, total: Number(r.total), validated: Number(r.validated) }));
+      return rows.map((r) => ({
+        ...r,
+        total: Number(r.total),
+        voted: Number(r.voted),
+        validated: Number(r.validated),
+      }));
+    },
+
+    async progressCounters(): Promise<ProgressRow[]> {
+      const rows = await db
+        .selectFrom('record_counts')
+        .select(['department_id', 'total', 'voted', 'validated'])
+        .execute();
+      return rows.map((r) => ({
+        department_id: r.department_id,
+        total: Number(r.total),
+        voted: Number(r.voted),
+        validated: Number(r.validated),
+      }));
+    },
+
+    /** The progress counts as they should be: pending records per department (a full scan). */
+    async recountProgress(): Promise<ProgressRow[]> {
+      const rows = await db
+        .selectFrom('records')
+        .select((s) => [
+          'department_id',
+          s.fn.countAll<number>().as('total'),
+          s.fn.count<number>('voted_at').as('voted'),
+          s.fn.coalesce(s.fn.sum<number>('completed'), sql<number>`0`).as('validated'),
+        ])
+        .where('status', '=', 'pendiente')
+        .groupBy('department_id')
+        .execute();
+      return rows.map((r) => ({
+        department_id: r.department_id,
+        total: Number(r.total),
+        voted: Number(r.voted),
+        validated: Number(r.validated),
+      }));
     },
 
     async candidateCounters(): Promise<CounterRow[]> {

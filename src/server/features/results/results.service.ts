@@ -42,14 +42,12 @@ export async function readResults(db: Kysely<Database>, now: Date): Promise<Resu
 /** Per municipality: records, voted, validated (vote and three photos), percent complete, votes. */
 export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Breakdown> {
   const repo = createResultsRepository(db);
-  const [candidates, departments, counters, ballots] = await Promise.all([
+  const [candidates, departments, counters] = await Promise.all([
     repo.listCandidates(),
     repo.departmentProgress(),
     repo.candidateCounters(),
-    repo.ballotCounters(),
   ]);
   const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
-  const votedBy = new Map(ballots.map((b) => [b.department_id, b.ballots]));
   const votesBy = new Map<number, Record<string, number>>();
   for (const c of counters) {
     const code = codeOf.get(c.candidate_id);
@@ -66,7 +64,7 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
         slug: d.slug,
         title: d.title,
         total: d.total,
-        voted: votedBy.get(d.id) ?? 0,
+        voted: d.voted,
         validated: d.validated,
         percentComplete: d.total > 0 ? (d.validated / d.total) * 100 : 0,
         votes: Object.fromEntries(candidates.map((c) => [c.code, votes[c.code] ?? 0])),
@@ -78,15 +76,16 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
 
 export interface TotalsDifference {
   department: string;
-  /** A candidate code, or null for the department's count of voted records. */
-  candidate: string | null;
+  /** What is counted: a candidate code, 'votados' (records voted, any status), or 'pendientes:…'. */
+  counter: string;
   stored: number;
   recounted: number;
 }
 
 /**
- * Recounts the totals from the records and their ballots and compares them with the counters the
- * votes kept. An empty list means they agree to the vote.
+ * Recounts every counter from the records and their ballots and compares it with what the votes,
+ * inserts and photos kept: votes per candidate, records voted (results) and the pending / voted /
+ * validated progress (breakdown). An empty list means they agree exactly.
  */
 export async function checkTotals(db: Kysely<Database>): Promise<{
   differences: TotalsDifference[];
@@ -94,46 +93,66 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
   votes: Record<string, number>;
 }> {
   const repo = createResultsRepository(db);
-  const [candidates, departments, storedVotes, recountedVotes, storedBallots, recountedBallots] = await Promise.all([
+  const [
+    candidates,
+    departments,
+    storedVotes,
+    recountedVotes,
+    storedBallots,
+    recountedBallots,
+    storedProgress,
+    recountedProgress,
+  ] = await Promise.all([
     repo.listCandidates(),
     repo.listDepartments(),
     repo.candidateCounters(),
     repo.recountCandidateVotes(),
     repo.ballotCounters(),
     repo.recountBallots(),
+    repo.progressCounters(),
+    repo.recountProgress(),
   ]);
   const slugOf = new Map(departments.map((d) => [d.id, d.slug]));
   const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
-  const differences: TotalsDifference[] = [];
+  const department = (id: number) => slugOf.get(id) ?? `#${id}`;
 
-  const compare = (
-    stored: Map<string, number>,
-    recounted: Map<string, number>,
-    describe: (key: string) => Pick<TotalsDifference, 'department' | 'candidate'>,
-  ) => {
-    for (const key of new Set([...stored.keys(), ...recounted.keys()])) {
-      const s = stored.get(key) ?? 0;
-      const r = recounted.get(key) ?? 0;
-      if (s !== r) differences.push({ ...describe(key), stored: s, recounted: r });
+  // Every counter as "department|counter" -> value, stored and recounted.
+  const stored = new Map<string, number>();
+  const recounted = new Map<string, number>();
+  const put = (map: Map<string, number>, departmentId: number, counter: string, value: number) =>
+    map.set(`${department(departmentId)}|${counter}`, value);
+  for (const [map, rows] of [
+    [stored, storedVotes],
+    [recounted, recountedVotes],
+  ] as const) {
+    for (const r of rows) put(map, r.department_id, codeOf.get(r.candidate_id) ?? `#${r.candidate_id}`, r.votes);
+  }
+  for (const [map, rows] of [
+    [stored, storedBallots],
+    [recounted, recountedBallots],
+  ] as const) {
+    for (const r of rows) put(map, r.department_id, 'votados', r.ballots);
+  }
+  for (const [map, rows] of [
+    [stored, storedProgress],
+    [recounted, recountedProgress],
+  ] as const) {
+    for (const r of rows) {
+      put(map, r.department_id, 'pendientes:total', r.total);
+      put(map, r.department_id, 'pendientes:votados', r.voted);
+      put(map, r.department_id, 'pendientes:validados', r.validated);
     }
-  };
-  const voteKey = (row: { department_id: number; candidate_id: number }) => `${row.department_id}:${row.candidate_id}`;
-  compare(
-    new Map(storedVotes.map((r) => [voteKey(r), r.votes])),
-    new Map(recountedVotes.map((r) => [voteKey(r), r.votes])),
-    (key) => {
-      const [department, candidate] = key.split(':').map(Number) as [number, number];
-      return {
-        department: slugOf.get(department) ?? `#${department}`,
-        candidate: codeOf.get(candidate) ?? `#${candidate}`,
-      };
-    },
-  );
-  compare(
-    new Map(storedBallots.map((r) => [String(r.department_id), r.ballots])),
-    new Map(recountedBallots.map((r) => [String(r.department_id), r.ballots])),
-    (key) => ({ department: slugOf.get(Number(key)) ?? `#${key}`, candidate: null }),
-  );
+  }
+
+  const differences: TotalsDifference[] = [];
+  for (const key of new Set([...stored.keys(), ...recounted.keys()])) {
+    const s = stored.get(key) ?? 0;
+    const r = recounted.get(key) ?? 0;
+    if (s === r) continue;
+    const [dep, counter] = key.split('|') as [string, string];
+    differences.push({ department: dep, counter, stored: s, recounted: r });
+  }
+  differences.sort((a, b) => a.department.localeCompare(b.department) || a.counter.localeCompare(b.counter));
 
   const votes: Record<string, number> = Object.fromEntries(candidates.map((c) => [c.code, 0]));
   for (const r of recountedVotes) {
@@ -141,8 +160,5 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
     if (code) votes[code] = (votes[code] ?? 0) + r.votes;
   }
   const ballots = recountedBallots.reduce((sum, r) => sum + r.ballots, 0);
-  differences.sort(
-    (a, b) => a.department.localeCompare(b.department) || (a.candidate ?? '').localeCompare(b.candidate ?? ''),
-  );
   return { differences, ballots, votes };
 }

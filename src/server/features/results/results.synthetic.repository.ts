@@ -83,8 +83,17 @@ export function createSyntheticRepository(db: Kysely<Database>) {
       await sql`update records set completed = 1 where id > ${afterId} and voted_at is not null`.execute(db);
     },
 
-    /** Adds the new records' votes to the counters, as their votes would have (same transaction). */
+    /** Adds the new records and their votes to the counters, as inserting and voting them would have. */
     async addToCounters(afterId: number): Promise<void> {
+      await sql`
+        insert into record_counts (department_id, total, voted, validated)
+        select department_id, count(*), count(voted_at), sum(completed) from records
+        where id > ${afterId} and status = 'pendiente'
+        group by department_id
+        on conflict (department_id) do update set total = record_counts.total + excluded.total,
+          voted = record_counts.voted + excluded.voted, validated = record_counts.validated + excluded.validated`.execute(
+        db,
+      );
       await sql`
         insert into vote_totals (department_id, ballots)
         select department_id, count(*) from records
