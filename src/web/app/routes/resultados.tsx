@@ -1,6 +1,7 @@
 import { Page } from '../../components/ui/page';
 import { paths } from '../../config/paths';
 import { RequireAccess } from '../../features/auth/components/require-access';
+import { ResultsPage } from '../../features/results/components/results-page';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { NotFoundScreen } from './not-found';
 
@@ -8,7 +9,7 @@ function ResultadosShell() {
   useDocumentTitle('Resultados');
   return (
     <Page wide>
-      <h1 className="text-3xl font-black tracking-tight text-brand">RESULTADOS POSTULACIONES</h1>
+      <ResultsPage />
     </Page>
   );
 }
