@@ -1,0 +1,283 @@
+// The Resultados page against its own server on a database with known totals, so the numbers on screen
+// are exact whatever other specs vote on the shared e2e servers.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { migrateToLatest, openDatabase } from '../../src/server/db/database';
+import { seedReferenceData } from '../../src/server/db/seed/reference';
+import { grantDepartment } from '../../src/server/features/access/access.service';
+import { createAuthService } from '../../src/server/features/auth/auth.service';
+import { seedSyntheticResults } from '../../src/server/features/results/results.synthetic';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { signIn } from './support/login';
+
+const PASSWORD = 'clave-resultados-2026';
+const ADMIN = 'jefa.resultados@e2e.example';
+const VALIDATOR = 'validador.resultados@e2e.example';
+const VOTING_SLUG = 'cabimas';
+// FA 800 + 434 = 1234, LC 434 + 1911 = 2345, NR 345, over 5373: 22.97%, 43.64%, 6.42%.
+const BALLOTS = [
+  { codes: ['FA'], count: 800 },
+  { codes: ['FA', 'LC'], count: 434 },
+  { codes: ['LC'], count: 1911 },
+  { codes: ['NR'], count: 345 },
+  { codes: [], count: 20 },
+];
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+let dataDir: string;
+let origin: string;
+/** Records still to vote on in Cabimas, by name, used one per vote. */
+let nextVoter = 1;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-resultados-'));
+  const db = await openDatabase({ dataDir, databaseUrl: undefined });
+  const now = new Date();
+  await migrateToLatest(db);
+  await seedReferenceData(db, now, 'Comando Zulia');
+  const auth = createAuthService(db.kysely, () => now);
+  const actor = { email: 'e2e', ip: null };
+  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
+  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
+  await grantDepartment(db.kysely, VALIDATOR, VOTING_SLUG, actor, now);
+  await seedSyntheticResults(db.kysely, { departments: ['sucre', 'baralt', 'mara'], ballots: BALLOTS, now });
+  await seedSyntheticResults(db.kysely, { departments: [VOTING_SLUG], unvoted: 10, label: 'Votante', now });
+  await db.close();
+
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      COMANDO_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_ORIGIN: origin,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/ready`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error('El servidor de resultados no arrancó');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server?.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signedIn(browser: Browser, email: string, options: { width?: number; height?: number } = {}) {
+  const context = await browser.newContext({
+    baseURL: origin,
+    locale: 'es-VE',
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+  });
+  const page = await context.newPage();
+  await signIn(page, email, PASSWORD);
+  return { context, page };
+}
+
+const card = (page: Page, code: string) => page.getByTestId(`candidato-${code}`);
+
+/** Votes through the validation screen of a second browser; returns when the vote was sent. */
+async function voteFromSecondBrowser(voter: Page, codes: string[]): Promise<number> {
+  const name = `Persona Votante 1 ${nextVoter++}`;
+  await voter.goto(`/validation/${VOTING_SLUG}`);
+  await voter.getByRole('button', { name: `Votar: ${name}`, exact: true }).click();
+  const dialog = voter.getByRole('dialog', { name: 'Votar' });
+  for (const code of codes) await dialog.getByRole('checkbox', { name: new RegExp(code) }).check();
+  const answered = voter.waitForResponse((r) => r.url().includes('/vote') && r.request().method() === 'POST');
+  const sent = Date.now();
+  await dialog.getByRole('button', { name: 'Votar' }).click();
+  expect((await answered).status()).toBe(201);
+  return sent;
+}
+
+test.describe('Resultados', () => {
+  let admin: { context: BrowserContext; page: Page };
+  let voter: { context: BrowserContext; page: Page };
+
+  test.beforeAll(async ({ browser }) => {
+    voter = await signedIn(browser, VALIDATOR);
+  });
+  test.afterAll(async () => {
+    await voter?.context.close();
+  });
+  test.afterEach(async () => {
+    await admin?.context.close();
+  });
+
+  test('shows the known totals with two decimals, da-DK counts, photos, bars and the denominator', async ({
+    browser,
+  }) => {
+    admin = await signedIn(browser, ADMIN);
+    const page = admin.page;
+    await page.goto('/resultados');
+    await expect(page.getByRole('heading', { level: 1, name: 'RESULTADOS POSTULACIONES' })).toBeVisible();
+    await expect(card(page, 'FA').getByTestId('porcentaje')).toHaveText('22.97%');
+    await expect(card(page, 'FA').getByTestId('votos')).toHaveText('1.234 votos');
+    await expect(card(page, 'LC').getByTestId('porcentaje')).toHaveText('43.64%');
+    await expect(card(page, 'LC').getByTestId('votos')).toHaveText('2.345 votos');
+    await expect(card(page, 'NR').getByTestId('porcentaje')).toHaveText('6.42%');
+    await expect(card(page, 'NR').getByTestId('votos')).toHaveText('345 votos');
+    await expect(page.getByText('Porcentajes sobre 5.373 electores · 3.510 trámites votados')).toBeVisible();
+    await expect(card(page, 'LC').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '43.64');
+    const photo = card(page, 'FA').getByRole('img', { name: 'Foto de Fernando Álvarez' });
+    await expect(photo).toBeVisible();
+    expect(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    await expect(page.getByTestId('actualizado')).toContainText('Actualizado a las');
+    // The breakdown: Sucre holds a third of the known ballots.
+    const sucre = page.getByRole('row', { name: /^Sucre/ });
+    await expect(sucre).toContainText('1.171');
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('a vote in a second browser appears on the open page within two seconds, without a reload', async ({
+    browser,
+  }) => {
+    admin = await signedIn(browser, ADMIN);
+    const page = admin.page;
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    const fa = card(page, 'FA').getByTestId('votos');
+    const before = Number((await fa.textContent())?.replace(/\D/g, ''));
+    await page.evaluate(() => {
+      (window as unknown as { sinRecargar: boolean }).sinRecargar = true;
+    });
+
+    const sent = await voteFromSecondBrowser(voter.page, ['FA', 'NR']);
+    await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 2_000 });
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    await expect(card(page, 'NR').getByTestId('votos')).toHaveText(/^\d[\d.]* votos$/);
+    expect(await page.evaluate(() => (window as unknown as { sinRecargar?: boolean }).sinRecargar)).toBe(true);
+  });
+
+  test('falls back to polling every 5 s when the stream is blocked, and says so', async ({ browser }) => {
+    admin = await signedIn(browser, ADMIN);
+    const page = admin.page;
+    await admin.context.route('**/api/results/stream', (route) => route.abort());
+    let polls = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/results') polls += 1;
+    });
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('Sin conexión en vivo: se actualiza cada 5 segundos');
+    const lc = card(page, 'LC').getByTestId('votos');
+    await expect(lc).toHaveText(/votos$/);
+    const before = Number((await lc.textContent())?.replace(/\D/g, ''));
+    await voteFromSecondBrowser(voter.page, ['LC']);
+    // The next poll (at most 5 s away) brings it.
+    await expect(lc).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 7_000 });
+    expect(polls).toBeGreaterThanOrEqual(2);
+  });
+
+  test('projector mode: full window, very large type, no navbar, keeps updating, Escape or the button leave', async ({
+    browser,
+  }) => {
+    admin = await signedIn(browser, ADMIN, { width: 1920, height: 1080 });
+    const page = admin.page;
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    await page.getByRole('button', { name: 'Modo proyector' }).click();
+    const projector = page.getByRole('dialog', { name: 'RESULTADOS POSTULACIONES' });
+    await expect(projector).toBeVisible();
+    await expect(page).toHaveURL(/\/resultados\?proyector=1$/);
+
+    // It covers the whole window: what is at the navbar's place is the projector.
+    const box = await projector.boundingBox();
+    expect(box).toMatchObject({ x: 0, y: 0, width: 1920, height: 1080 });
+    expect(await page.evaluate(() => Boolean(document.elementFromPoint(20, 20)?.closest('dialog')))).toBe(true);
+    // Legible from the back of a room: percentages over 100 px, black on white.
+    const percent = projector.getByTestId('candidato-FA').getByTestId('porcentaje');
+    const style = await percent.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { size: Number.parseFloat(s.fontSize), color: s.color };
+    });
+    expect(style.size).toBeGreaterThanOrEqual(100);
+    expect(style.color).toBe('rgb(0, 0, 0)');
+    // Nothing spills out of the cards.
+    for (const code of ['FA', 'LC', 'NR']) {
+      const cardBox = await projector.getByTestId(`candidato-${code}`).boundingBox();
+      const textBox = await projector.getByTestId(`candidato-${code}`).getByTestId('porcentaje').boundingBox();
+      expect(textBox!.x + textBox!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width);
+    }
+    await expectNoSeriousA11yViolations(page);
+
+    const votes = projector.getByTestId('candidato-NR').getByTestId('votos');
+    const before = Number((await votes.textContent())?.replace(/\D/g, ''));
+    await voteFromSecondBrowser(voter.page, ['NR']);
+    await expect(votes).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 2_000 });
+
+    await page.keyboard.press('Escape');
+    await expect(projector).toBeHidden();
+    await expect(page).toHaveURL(/\/resultados$/);
+    await expect(page.getByRole('navigation', { name: 'Principal' })).toBeVisible();
+
+    // Straight from a bookmark, and out with the visible button.
+    await page.goto('/resultados?proyector=1');
+    await expect(projector).toBeVisible();
+    await expect(projector.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    await projector.getByRole('button', { name: 'Salir del modo proyector' }).click();
+    await expect(projector).toBeHidden();
+    await expect(page).toHaveURL(/\/resultados$/);
+  });
+
+  test('on a phone: one column, nothing wider than the screen, accessible', async ({ browser }) => {
+    admin = await signedIn(browser, ADMIN, { width: 390, height: 844 });
+    const page = admin.page;
+    await page.goto('/resultados');
+    await expect(card(page, 'FA').getByTestId('porcentaje')).toBeVisible();
+    const fa = await card(page, 'FA').boundingBox();
+    const lc = await card(page, 'LC').boundingBox();
+    expect(lc!.y).toBeGreaterThan(fa!.y + fa!.height - 1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('downloads the breakdown as CSV for Excel', async ({ browser }) => {
+    admin = await signedIn(browser, ADMIN);
+    const page = admin.page;
+    await page.goto('/resultados');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Descargar tabla (CSV)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^avance-por-municipio-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = fs.readFileSync(await download.path(), 'utf8');
+    expect(text.startsWith('\uFEFFMunicipio;Trámites;Votados;')).toBe(true);
+    expect(text).toContain('\r\nSucre;1171;1171;0;0,00;');
+  });
+});
