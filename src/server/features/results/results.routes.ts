@@ -15,7 +15,7 @@ import { writeAudit } from '../audit/audit.repository';
 import { CSV_BOM, csvDateTime, csvLine, csvPercent } from './results.csv';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
-import { readBreakdown, readResults, requireResultsAccess } from './results.service';
+import { createResultsReader, readBreakdown, requireResultsAccess } from './results.service';
 
 const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
 const streamErrors = { ...errors, 406: apiErrorSchema };
@@ -32,8 +32,9 @@ function attachment(reply: FastifyReply, name: string): FastifyReply {
 export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createResultsRepository(db);
+  const read = createResultsReader(db, app.db.dialect, app.config.now);
   const live = createLiveResults({
-    read: () => readResults(db, app.config.now()),
+    read,
     source:
       app.db.dialect === 'postgres' && app.config.databaseUrl
         ? { kind: 'postgres', connectionString: app.config.databaseUrl }
@@ -55,7 +56,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await requireResultsAccess(db, request.user);
       reply.header('cache-control', 'no-store');
-      return readResults(db, app.config.now());
+      return read();
     },
   );
 
