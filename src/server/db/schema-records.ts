@@ -7,6 +7,7 @@ export interface RecordsTables {
   photos: PhotosTable;
   vote_totals: VoteTotalsTable;
   candidate_totals: CandidateTotalsTable;
+  record_counts: RecordCountsTable;
 }
 
 export type RecordStatus = 'pendiente' | 'anulado';
@@ -81,4 +82,16 @@ export interface CandidateTotalsTable {
   department_id: number;
   candidate_id: number;
   votes: number;
+}
+
+/**
+ * Each department's pending records, how many are voted and how many validated (vote and three
+ * photos): the validator's progress line without counting thousands of rows. Moved in the same
+ * transaction as the insert, vote or photo that changes them.
+ */
+export interface RecordCountsTable {
+  department_id: number;
+  total: number;
+  voted: number;
+  validated: number;
 }

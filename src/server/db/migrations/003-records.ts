@@ -78,6 +78,14 @@ export function recordsMigration(dialect: Dialect) {
         .addColumn('votes', 'integer', (c) => c.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('candidate_totals_pk', ['department_id', 'candidate_id'])
         .execute();
+
+      await db.schema
+        .createTable('record_counts')
+        .addColumn('department_id', 'integer', (c) => c.primaryKey().references('departments.id').onDelete('cascade'))
+        .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('voted', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('validated', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   };
 }

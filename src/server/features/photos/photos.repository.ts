@@ -23,8 +23,9 @@ export function createPhotosRepository(db: Kysely<Database>) {
 
     /**
      * Points the record's slot at the photo. With `expectCurrent` null the slot must still be empty (a
-     * validator's upload); with an id it must still hold that photo (an admin's replacement). False when
-     * someone else got there first.
+     * validator's upload); with an id it must still hold that photo (an admin's replacement). Undefined
+     * when someone else got there first; otherwise the record's department and whether it is now
+     * complete.
      */
     async fillSlot(
       recordId: number,
@@ -32,15 +33,15 @@ export function createPhotosRepository(db: Kysely<Database>) {
       photoId: number,
       expectCurrent: number | null,
       at: string,
-    ): Promise<boolean> {
+    ): Promise<{ department_id: number; completed: number } | undefined> {
       const column = slotColumn(kind);
-      const result = await db
+      return db
         .updateTable('records')
         .set({ [column]: photoId, completed: completedAfterFilling(kind), updated_at: at })
         .where('id', '=', recordId)
         .where(column, expectCurrent === null ? 'is' : '=', expectCurrent)
+        .returning(['department_id', 'completed'])
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
     },
 
     async markReplaced(photoId: number, by: string, at: string): Promise<void> {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PHOTO_MAX_BYTES_SETTING } from '../../../shared/photos';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { listAudit } from '../audit/audit.repository';
+import { createRecordsRepository } from '../records/records.repository';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '../records/records.test-support';
 import { createPhotosRepository } from './photos.repository';
 import { fixture, multipart } from './photos.test-support';
@@ -308,6 +309,40 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     const later = await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
     expect(later.statusCode).toBe(409);
     expect(filesOnDisk()).toHaveLength(3);
+  });
+
+  it('counts a record as validated when its vote and last photo are in, once', async () => {
+    const c = await setup();
+    const [id, other] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    const summary = async () =>
+      (await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } })).json();
+    await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
+    await upload(SLUG_A, id, 'an', jpeg(), c.validatorA);
+    expect(await summary()).toEqual({ total: 2, voted: 0, validated: 0 });
+    const vote = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+      headers: { cookie: c.validatorA },
+      payload: { candidates: ['LC'] },
+    });
+    expect(vote.json().record.validated).toBe(false);
+    const last = await upload(SLUG_A, id, 'clez', jpeg(), c.validatorA);
+    expect(last.json().record.validated).toBe(true);
+    expect(await summary()).toEqual({ total: 2, voted: 1, validated: 1 });
+    // An admin's replacement does not count it twice.
+    expect((await upload(SLUG_A, id, 'clez', jpeg(), c.admin)).statusCode).toBe(201);
+    // Photos first, vote last: the vote completes it.
+    for (const kind of ['gobernador', 'an', 'clez']) await upload(SLUG_A, other, kind, jpeg(), c.validatorA);
+    const lastVote = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${other}/vote`,
+      headers: { cookie: c.validatorA },
+      payload: { candidates: [] },
+    });
+    expect(lastVote.json().record.validated).toBe(true);
+    expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
+    await createRecordsRepository(t.db.kysely).recountProgress();
+    expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
   });
 
   it('lets an admin replace a photo; the old one stays as evidence, named in the audit trail', async () => {

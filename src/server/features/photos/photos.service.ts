@@ -7,6 +7,7 @@ import type { SessionUser } from '../../plugins/auth';
 import { BadRequest, Conflict } from '../../plugins/errors';
 import type { PhotoStorage } from '../../storage/photo-storage';
 import { writeAudit } from '../audit/audit.repository';
+import { createRecordsRepository } from '../records/records.repository';
 import { type ImagePipeline, ImageProcessingError } from './image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from './image-type';
 import { photoReadablePath } from './photo-names';
@@ -103,8 +104,14 @@ export async function storePhoto(
     const photoId = await db.transaction().execute(async (trx) => {
       const tx = createPhotosRepository(trx);
       const id = await tx.insert({ ...row });
-      if (!(await tx.fillSlot(record.id, kind, id, input.current, at))) throw Conflict(photosMessages.slotFilled);
-      if (input.current !== null) await tx.markReplaced(input.current, user.email, at);
+      const filled = await tx.fillSlot(record.id, kind, id, input.current, at);
+      if (!filled) throw Conflict(photosMessages.slotFilled);
+      if (input.current !== null) {
+        await tx.markReplaced(input.current, user.email, at);
+      } else if (filled.completed === 1) {
+        // This photo filled the last empty slot of a voted record: it is validated now, and only now.
+        await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
+      }
       await writeAudit(trx, {
         actorEmail: user.email,
         action: input.current === null ? 'photo.upload' : 'photo.replace',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PhotoKind } from '../../../shared/constants';
 import { createPhotoStorage } from '../../storage/create-photo-storage';
 import type { TestApp } from '../../testing/test-app';
+import { createRecordsRepository } from '../records/records.repository';
 import { createPhotosRepository } from './photos.repository';
 
 /** Builders for the photo tests (not a test file itself). */
@@ -53,5 +54,6 @@ export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKi
     uploaded_at: new Date().toISOString(),
   });
   await repo.fillSlot(recordId, kind, id, null, new Date().toISOString());
+  await createRecordsRepository(t.db.kysely).recountProgress();
   return id;
 }

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
 import { createPhotoStorage } from '../../storage/create-photo-storage';
+import { createTestApp, type TestApp } from '../../testing/test-app';
 import { DEMO_RECORDS_PER_DEPARTMENT } from './records.demo';
 
 let t: TestApp;
@@ -72,6 +72,24 @@ describe('demo records', () => {
       .execute();
     expect(fromCounters.map((r) => [r.candidate_id, Number(r.n)])).toEqual(
       fromRows.map((r) => [r.candidate_id, Number(r.n)]),
+    );
+
+    // The progress counts agree with the records.
+    const counted = await db
+      .selectFrom('records')
+      .select((eb) => [
+        'department_id',
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.count<number>('voted_at').as('voted'),
+        eb.fn.sum<number>('completed').as('validated'),
+      ])
+      .where('status', '=', 'pendiente')
+      .groupBy('department_id')
+      .orderBy('department_id')
+      .execute();
+    const kept = await db.selectFrom('record_counts').selectAll().orderBy('department_id').execute();
+    expect(kept.map((r) => [r.department_id, Number(r.total), Number(r.voted), Number(r.validated)])).toEqual(
+      counted.map((r) => [r.department_id, Number(r.total), Number(r.voted), Number(r.validated)]),
     );
 
     // Every demo photo points at real files in storage.

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { RecordsTable } from '../../db/schema-records';
+import { compiledQuery } from './compiled-query';
 import { recordSearchText } from './records.search';
 
 export type RecordRow = Pick<
@@ -59,25 +60,109 @@ export interface CandidateRow {
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_BATCH = 500;
 
+type Db = Kysely<Database>;
+
+/** The page query, one compiled variant per combination of filters. */
+const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
+function buildPageQuery(variant: { validated: boolean; pattern: boolean; after: boolean }) {
+  return compiledQuery((db: Db, departmentId: number, pattern: string, after: number, limit: number) => {
+    let query = db
+      .selectFrom('records')
+      .select(RECORD_COLUMNS)
+      .where('department_id', '=', departmentId)
+      .where('status', '=', 'pendiente');
+    if (!variant.validated) query = query.where('completed', '=', 0);
+    if (variant.pattern) query = query.where(sql<boolean>`search_text like ${pattern} escape '\\'`);
+    if (variant.after) query = query.where('id', '>', after);
+    return query.orderBy('id').limit(limit);
+  });
+}
+
+const findInDepartmentQuery = compiledQuery((db: Db, departmentId: number, recordId: number) =>
+  db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', recordId).where('department_id', '=', departmentId),
+);
+
+const countsQuery = compiledQuery((db: Db, departmentId: number) =>
+  db.selectFrom('record_counts').select(['total', 'voted', 'validated']).where('department_id', '=', departmentId),
+);
+
+const candidatesQuery = compiledQuery((db: Db) =>
+  db.selectFrom('candidates').select(['id', 'code', 'name', 'colour', 'photo_url']).orderBy('position').orderBy('id'),
+);
+
+const markVotedQuery = compiledQuery(
+  (db: Db, departmentId: number, recordId: number, codes: string, by: string, at: string) =>
+    db
+      .updateTable('records')
+      .set({
+        voted_at: at,
+        voted_by: by,
+        vote_codes: codes,
+        updated_at: at,
+        completed: sql<number>`case when gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null then 1 else 0 end`,
+      })
+      .where('id', '=', recordId)
+      .where('department_id', '=', departmentId)
+      .where('status', '=', 'pendiente')
+      .where('voted_at', 'is', null)
+      .returning(RECORD_COLUMNS),
+);
+
+const bumpBallotsQuery = compiledQuery((db: Db, departmentId: number) =>
+  db
+    .insertInto('vote_totals')
+    .values({ department_id: departmentId, ballots: 1 })
+    .onConflict((oc) =>
+      oc.column('department_id').doUpdateSet((eb) => ({ ballots: eb('vote_totals.ballots', '+', 1) })),
+    ),
+);
+
+/** Adds to a department's counts; the row appears with the department's first record. */
+const bumpCountsQuery = compiledQuery((db: Db, departmentId: number, total: number, voted: number, validated: number) =>
+  db
+    .insertInto('record_counts')
+    .values({ department_id: departmentId, total, voted, validated })
+    .onConflict((oc) =>
+      oc.column('department_id').doUpdateSet((eb) => ({
+        total: eb('record_counts.total', '+', eb.ref('excluded.total')),
+        voted: eb('record_counts.voted', '+', eb.ref('excluded.voted')),
+        validated: eb('record_counts.validated', '+', eb.ref('excluded.validated')),
+      })),
+    ),
+);
+
+/** Ballot rows and candidate counters, one compiled variant per number of candidates. */
+const ballotQueries = new Map<number, ReturnType<typeof buildBallotQueries>>();
+function buildBallotQueries(count: number) {
+  const slots = Array.from({ length: count }, (_, i) => i);
+  return {
+    rows: compiledQuery((db: Db, recordId: number, at: string, ...candidateIds: number[]) =>
+      db
+        .insertInto('record_votes')
+        .values(slots.map((i) => ({ record_id: recordId, candidate_id: candidateIds[i] as number, created_at: at }))),
+    ),
+    totals: compiledQuery((db: Db, departmentId: number, ...candidateIds: number[]) =>
+      db
+        .insertInto('candidate_totals')
+        .values(slots.map((i) => ({ department_id: departmentId, candidate_id: candidateIds[i] as number, votes: 1 })))
+        .onConflict((oc) =>
+          oc
+            .columns(['department_id', 'candidate_id'])
+            .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', 1) })),
+        ),
+    ),
+  };
+}
+
 export function createRecordsRepository(db: Kysely<Database>) {
   return {
     async listCandidates(): Promise<CandidateRow[]> {
-      return db
-        .selectFrom('candidates')
-        .select(['id', 'code', 'name', 'colour', 'photo_url'])
-        .orderBy('position')
-        .orderBy('id')
-        .execute();
+      return candidatesQuery(db);
     },
 
     /** The record when it belongs to the department, otherwise undefined (another department looks absent). */
     async findInDepartment(departmentId: number, recordId: number): Promise<RecordRow | undefined> {
-      return db
-        .selectFrom('records')
-        .select(RECORD_COLUMNS)
-        .where('id', '=', recordId)
-        .where('department_id', '=', departmentId)
-        .executeTakeFirst();
+      return (await findInDepartmentQuery(db, departmentId, recordId))[0];
     },
 
     /**
@@ -88,35 +173,32 @@ export function createRecordsRepository(db: Kysely<Database>) {
       departmentId: number,
       options: { includeValidated: boolean; pattern?: string; after?: number; limit: number },
     ): Promise<{ rows: RecordRow[]; nextCursor: number | null }> {
-      let query = db
-        .selectFrom('records')
-        .select(RECORD_COLUMNS)
-        .where('department_id', '=', departmentId)
-        .where('status', '=', 'pendiente');
-      if (!options.includeValidated) query = query.where('completed', '=', 0);
-      if (options.pattern) query = query.where(sql<boolean>`search_text like ${options.pattern} escape '\\'`);
-      if (options.after !== undefined) query = query.where('id', '>', options.after);
-      const rows = await query
-        .orderBy('id')
-        .limit(options.limit + 1)
-        .execute();
+      const variant = {
+        validated: options.includeValidated,
+        pattern: options.pattern !== undefined,
+        after: options.after !== undefined,
+      };
+      const key = `${variant.validated}-${variant.pattern}-${variant.after}`;
+      let query = pageQueries.get(key);
+      if (!query) {
+        query = buildPageQuery(variant);
+        pageQueries.set(key, query);
+      }
+      const rows = await query(db, departmentId, options.pattern ?? '', options.after ?? 0, options.limit + 1);
       const hasMore = rows.length > options.limit;
       const page = hasMore ? rows.slice(0, options.limit) : rows;
       return { rows: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
     },
 
+    /** Pending, voted and validated records of a department, from its counters. */
     async summary(departmentId: number): Promise<{ total: number; voted: number; validated: number }> {
-      const row = await db
-        .selectFrom('records')
-        .select((eb) => [
-          eb.fn.countAll<number>().as('total'),
-          eb.fn.count<number>('voted_at').as('voted'),
-          eb.fn.coalesce(eb.fn.sum<number>('completed'), sql<number>`0`).as('validated'),
-        ])
-        .where('department_id', '=', departmentId)
-        .where('status', '=', 'pendiente')
-        .executeTakeFirstOrThrow();
-      return { total: Number(row.total), voted: Number(row.voted), validated: Number(row.validated) };
+      const row = (await countsQuery(db, departmentId))[0];
+      return { total: Number(row?.total ?? 0), voted: Number(row?.voted ?? 0), validated: Number(row?.validated ?? 0) };
+    },
+
+    /** Moves a department's counts (inside the transaction of the change that moves them). */
+    async bumpCounts(departmentId: number, by: { total?: number; voted?: number; validated?: number }): Promise<void> {
+      await bumpCountsQuery(db, departmentId, by.total ?? 0, by.voted ?? 0, by.validated ?? 0);
     },
 
     /**
@@ -128,48 +210,22 @@ export function createRecordsRepository(db: Kysely<Database>) {
       recordId: number,
       vote: { codes: string[]; by: string; at: string },
     ): Promise<RecordRow | undefined> {
-      return db
-        .updateTable('records')
-        .set({
-          voted_at: vote.at,
-          voted_by: vote.by,
-          vote_codes: vote.codes.join(','),
-          updated_at: vote.at,
-          completed: sql<number>`case when gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null then 1 else 0 end`,
-        })
-        .where('id', '=', recordId)
-        .where('department_id', '=', departmentId)
-        .where('status', '=', 'pendiente')
-        .where('voted_at', 'is', null)
-        .returning(RECORD_COLUMNS)
-        .executeTakeFirst();
+      return (await markVotedQuery(db, departmentId, recordId, vote.codes.join(','), vote.by, vote.at))[0];
     },
 
     /** The ballot's candidates, and the department's counters moved in the same transaction. */
     async addVotes(departmentId: number, recordId: number, candidateIds: number[], at: string): Promise<void> {
       // Same lock order in every transaction (totals row, then candidates by id): no deadlocks.
       const ids = [...candidateIds].sort((a, b) => a - b);
-      await db
-        .insertInto('vote_totals')
-        .values({ department_id: departmentId, ballots: 1 })
-        .onConflict((oc) =>
-          oc.column('department_id').doUpdateSet((eb) => ({ ballots: eb('vote_totals.ballots', '+', 1) })),
-        )
-        .execute();
+      await bumpBallotsQuery(db, departmentId);
       if (ids.length === 0) return;
-      await db
-        .insertInto('record_votes')
-        .values(ids.map((candidate_id) => ({ record_id: recordId, candidate_id, created_at: at })))
-        .execute();
-      await db
-        .insertInto('candidate_totals')
-        .values(ids.map((candidate_id) => ({ department_id: departmentId, candidate_id, votes: 1 })))
-        .onConflict((oc) =>
-          oc
-            .columns(['department_id', 'candidate_id'])
-            .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', 1) })),
-        )
-        .execute();
+      let queries = ballotQueries.get(ids.length);
+      if (!queries) {
+        queries = buildBallotQueries(ids.length);
+        ballotQueries.set(ids.length, queries);
+      }
+      await queries.rows(db, recordId, at, ...ids);
+      await queries.totals(db, departmentId, ...ids);
     },
 
     async candidateTotals(): Promise<{ department_id: number; candidate_id: number; votes: number }[]> {
@@ -236,8 +292,12 @@ export function createRecordsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Recounts the result counters from the ballots (after bulk loads, or to repair). */
+    /**
+     * Recounts the result counters from the ballots, and the progress counts from the records (after
+     * bulk loads, or to repair).
+     */
     async rebuildTotals(): Promise<void> {
+      await this.recountProgress();
       await db.deleteFrom('candidate_totals').execute();
       await db.deleteFrom('vote_totals').execute();
       await db
@@ -264,29 +324,72 @@ export function createRecordsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Inserts records in batches; returns their ids in order. */
+    /**
+     * Recounts every department's pending, voted and validated records from the records themselves
+     * (after bulk loads, or to repair).
+     */
+    async recountProgress(): Promise<void> {
+      await db.deleteFrom('record_counts').execute();
+      await db
+        .insertInto('record_counts')
+        .columns(['department_id', 'total', 'voted', 'validated'])
+        .expression((eb) =>
+          eb
+            .selectFrom('records')
+            .select((s) => [
+              'department_id',
+              s.fn.countAll<number>().as('total'),
+              s.fn.count<number>('voted_at').as('voted'),
+              s.fn.sum<number>('completed').as('validated'),
+            ])
+            .where('status', '=', 'pendiente')
+            .groupBy('department_id'),
+        )
+        .execute();
+    },
+
+    /** Inserts records in batches, each with the counts it moves; returns their ids in order. */
     async insertMany(records: NewRecord[], now: Date): Promise<number[]> {
       const at = now.toISOString();
       const ids: number[] = [];
-      for (let i = 0; i < records.length; i += INSERT_BATCH) {
-        const batch = records.slice(i, i + INSERT_BATCH).map((r) => ({
-          department_id: r.departmentId,
-          source_id: r.sourceId ?? null,
-          comunidad: r.comunidad,
-          nombre: r.nombre,
-          ubch: r.ubch,
-          telefono: r.telefono,
-          status: r.status ?? 'pendiente',
-          search_text: recordSearchText(r),
-          voted_at: r.vote?.at ?? null,
-          voted_by: r.vote?.by ?? null,
-          vote_codes: r.vote ? r.vote.codes.join(',') : null,
-          completed: 0,
-          created_at: at,
-          updated_at: at,
-        }));
-        const rows = await db.insertInto('records').values(batch).returning('id').execute();
+      const insertBatch = async (tx: Kysely<Database>, batch: NewRecord[]) => {
+        const rows = await tx
+          .insertInto('records')
+          .values(
+            batch.map((r) => ({
+              department_id: r.departmentId,
+              source_id: r.sourceId ?? null,
+              comunidad: r.comunidad,
+              nombre: r.nombre,
+              ubch: r.ubch,
+              telefono: r.telefono,
+              status: r.status ?? 'pendiente',
+              search_text: recordSearchText(r),
+              voted_at: r.vote?.at ?? null,
+              voted_by: r.vote?.by ?? null,
+              vote_codes: r.vote ? r.vote.codes.join(',') : null,
+              completed: 0,
+              created_at: at,
+              updated_at: at,
+            })),
+          )
+          .returning('id')
+          .execute();
         ids.push(...rows.map((r) => r.id));
+        const counts = new Map<number, { total: number; voted: number }>();
+        for (const r of batch) {
+          if ((r.status ?? 'pendiente') !== 'pendiente') continue;
+          const c = counts.get(r.departmentId) ?? { total: 0, voted: 0 };
+          c.total++;
+          if (r.vote) c.voted++;
+          counts.set(r.departmentId, c);
+        }
+        for (const [departmentId, c] of counts) await bumpCountsQuery(tx, departmentId, c.total, c.voted, 0);
+      };
+      for (let i = 0; i < records.length; i += INSERT_BATCH) {
+        const batch = records.slice(i, i + INSERT_BATCH);
+        if (db.isTransaction) await insertBatch(db, batch);
+        else await db.transaction().execute((trx) => insertBatch(trx, batch));
       }
       return ids;
     },

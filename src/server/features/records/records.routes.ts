@@ -14,13 +14,14 @@ import {
 import { requireUser } from '../../plugins/auth';
 import { createRecordsRepository } from './records.repository';
 import { searchPattern } from './records.search';
-import { castVote, presentRecord, requireValidationDepartment } from './records.service';
+import { createVoteWriter, presentRecord, requireValidationDepartment } from './records.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createRecordsRepository(db);
+  const votes = createVoteWriter(db, app.db.dialect);
 
   app.get(
     '/api/candidates',
@@ -92,7 +93,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = requireUser(request);
       const department = await requireValidationDepartment(db, user, request.params.slug);
-      const row = await castVote(db, {
+      const row = await votes.cast({
         department,
         recordId: request.params.id,
         codes: request.body.candidates,
