@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import sharp from 'sharp';
 import type { PhotoKind } from '../../../shared/constants';
 import { PHOTO_KIND_LABELS } from '../../../shared/records';
 import type { Database } from '../../db/schema';
@@ -38,6 +37,9 @@ function demoBallotSvg(kind: PhotoKind, variant: number): Buffer {
 export async function materializeDemoPhotos(db: Kysely<Database>, storage: PhotoStorage): Promise<number> {
   const repo = createPhotosRepository(db);
   const placeholders = await repo.listPlaceholderKeys(DEMO_PHOTO_PREFIX);
+  if (placeholders.length === 0) return 0;
+  // Loaded only here: the server itself never decodes images (see image-converter.ts).
+  const { default: sharp } = await import('sharp');
   for (const placeholder of placeholders) {
     const [, kind, variant] = placeholder.split(':');
     if (!kind || !(kind in PHOTO_KIND_LABELS)) continue;

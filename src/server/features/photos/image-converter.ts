@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { ImageType } from './image-type';
+
+/** The picture cannot be read: damaged, cut off, not really what its first bytes say, or too large. */
+export class ImageConvertError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImageConvertError';
+  }
+}
+
+export interface ConvertOptions {
+  maxPixels: number;
+  displayMaxPx: number;
+  thumbMaxPx: number;
+  /** The conversion is stopped after this long: a hostile file must not hold the queue. */
+  timeoutMs?: number;
+}
+
+export interface ConvertedImage {
+  /** Size of the upright picture as uploaded. */
+  width: number;
+  height: number;
+  /** Browser-ready JPEG, orientation applied. */
+  display: Buffer;
+  thumb: Buffer;
+}
+
+// Why a short-lived process for each photo:
+// - heic-decode is WebAssembly and synchronous: a 12-megapixel HEIC holds its thread for over a second
+//   and needs ~180 MB at once, in a WebAssembly heap that never shrinks;
+// - glibc's allocator keeps much of what libvips frees after large images, so a long-running server
+//   that decodes photos itself only ever grows;
+// - a malformed file that crashes a decoder takes down only its own process.
+// In a child, ended after each photo and told to hand large blocks straight back to the system, the
+// event loop keeps answering votes and the server's own memory stays flat. Starting one costs ~0.1 s.
+// Plain JavaScript: the child needs no TypeScript loader (tsx, Vitest or a bundle alike).
+const CHILD_SOURCE = `
+const [heicDecodePath, sharpPath, type, file, optionsJson] = process.argv.slice(1);
+const o = JSON.parse(optionsJson);
+const sharp = require(sharpPath);
+sharp.cache(false);
+const fit = { fit: 'inside', withoutEnlargement: true };
+async function upright() {
+  if (type === 'jpeg') {
+    const meta = await sharp(file, { limitInputPixels: o.maxPixels }).metadata();
+    const turned = (meta.orientation || 1) >= 5;
+    // failOn 'truncated': a photo cut off in transit is refused, not stored half grey.
+    const image = sharp(file, { limitInputPixels: o.maxPixels, failOn: 'truncated' }).rotate();
+    return { image, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height };
+  }
+  const decode = require(heicDecodePath);
+  const images = await decode.all({ buffer: require('node:fs').readFileSync(file) });
+  try {
+    const first = images[0];
+    if (!first) throw new Error('HEIF image not found');
+    if (first.width * first.height > o.maxPixels) throw new Error('too large: ' + first.width + 'x' + first.height);
+    // libheif applies the file's rotation and mirroring: these pixels are upright.
+    const { width, height, data } = await first.decode();
+    const image = sharp(data, { raw: { width, height, channels: 4 }, limitInputPixels: o.maxPixels }).removeAlpha();
+    return { image, width, height };
+  } finally {
+    images.dispose();
+  }
+}
+(async () => {
+  try {
+    const { image, width, height } = await upright();
+    const display = await image.resize(o.displayMaxPx, o.displayMaxPx, fit).jpeg({ quality: 82 }).toBuffer();
+    const thumb = await sharp(display).resize(o.thumbMaxPx, o.thumbMaxPx, fit).jpeg({ quality: 70 }).toBuffer();
+    process.send({ ok: true, width, height, display, thumb }, () => process.exit(0));
+  } catch (error) {
+    process.send({ ok: false, message: String((error && error.message) || error) }, () => process.exit(0));
+  }
+})();
+`;
+
+const localRequire = createRequire(import.meta.url);
+const modules = { heicDecode: localRequire.resolve('heic-decode'), sharp: localRequire.resolve('sharp') };
+
+/** Converts one accepted upload (by path) into an upright browser JPEG and a thumbnail. */
+export function convertImage(file: string, type: ImageType, options: ConvertOptions): Promise<ConvertedImage> {
+  const { timeoutMs = 60_000, ...rest } = options;
+  const child = spawn(
+    process.execPath,
+    ['-e', CHILD_SOURCE, modules.heicDecode, modules.sharp, type, file, JSON.stringify(rest)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      env: {
+        PATH: process.env.PATH ?? '',
+        // Large blocks straight from and back to the system: nothing is kept between photos.
+        MALLOC_ARENA_MAX: '2',
+        MALLOC_MMAP_THRESHOLD_: '131072',
+        MALLOC_TRIM_THRESHOLD_: '131072',
+      },
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.length < 2000) stderr += chunk.toString();
+  });
+  return new Promise<ConvertedImage>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, value?: ConvertedImage) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (error) reject(error);
+      else resolve(value as ConvertedImage);
+    };
+    const timer = setTimeout(() => finish(new ImageConvertError('la conversión tardó demasiado')), timeoutMs);
+    child.once(
+      'message',
+      (
+        m:
+          | { ok: true; width: number; height: number; display: Uint8Array; thumb: Uint8Array }
+          | { ok: false; message: string },
+      ) => {
+        if (!m.ok) return finish(new ImageConvertError(m.message));
+        finish(undefined, {
+          width: m.width,
+          height: m.height,
+          display: Buffer.from(m.display.buffer, m.display.byteOffset, m.display.byteLength),
+          thumb: Buffer.from(m.thumb.buffer, m.thumb.byteOffset, m.thumb.byteLength),
+        });
+      },
+    );
+    child.once('error', (error) => finish(new ImageConvertError(error.message)));
+    child.once('exit', (code, signal) =>
+      finish(new ImageConvertError(`el conversor terminó (${signal ?? code}) ${stderr.trim().slice(0, 300)}`)),
+    );
+  });
+}
