@@ -15,7 +15,7 @@ import { writeAudit } from '../audit/audit.repository';
 import { CSV_BOM, csvDateTime, csvLine, csvPercent } from './results.csv';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
-import { createResultsReader, readBreakdown, requireResultsAccess } from './results.service';
+import { createBreakdownReader, createResultsReader, requireResultsAccess } from './results.service';
 
 const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
 const streamErrors = { ...errors, 406: apiErrorSchema };
@@ -33,6 +33,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createResultsRepository(db);
   const read = createResultsReader(db, app.db.dialect, app.config.now);
+  const readBreakdownNow = createBreakdownReader(db, app.db.dialect, app.config.now);
   const live = createLiveResults({
     read,
     source:
@@ -94,7 +95,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await requireResultsAccess(db, request.user);
       reply.header('cache-control', 'no-store');
-      return readBreakdown(db, app.config.now());
+      return readBreakdownNow();
     },
   );
 
@@ -113,7 +114,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await requireResultsAccess(db, request.user);
       const now = app.config.now();
-      const breakdown = await readBreakdown(db, now);
+      const breakdown = await readBreakdownNow();
       const codes = breakdown.candidates.map((c) => c.code);
       let body = CSV_BOM;
       body += csvLine([

@@ -40,24 +40,41 @@ export async function readResults(db: Kysely<Database>, now: Date): Promise<Resu
 }
 
 /**
- * The totals for the hot paths (the endpoint under load, the stream's poll). On SQLite they are kept
- * in memory and read again only when the database changed since: a cheap check per request instead of
- * the totals' queries, and never a stale answer, even right after a vote. On PostgreSQL other
- * instances write too and nothing cheap tells, so every call reads the counters.
+ * Keeps what `read` returns until the database changes. On SQLite a cheap check per call tells (this
+ * process's writes and any other connection's), so the answer is never stale, even right after a
+ * vote, and a burst of readers costs one read. On PostgreSQL other instances write too and nothing
+ * cheap tells, so every call reads. `refresh` adapts a kept value (its timestamp) before it is reused.
  */
-export function createResultsReader(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', clock: () => Date) {
+export function untilDatabaseChanges<T>(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  read: () => Promise<T>,
+  refresh: (kept: T) => T = (kept) => kept,
+): () => Promise<T> {
+  if (dialect !== 'sqlite') return read;
   const repo = createResultsRepository(db);
-  let cached: { stamp: string; results: Results } | undefined;
-  return async (): Promise<Results> => {
-    if (dialect !== 'sqlite') return readResults(db, clock());
+  let kept: { stamp: string; value: T } | undefined;
+  return async () => {
     // The stamp first: a write landing during the read below only costs one more read next time.
     const stamp = await repo.sqliteChangeStamp();
-    if (cached?.stamp === stamp) return { ...cached.results, computedAt: clock().toISOString() };
-    const results = await readResults(db, clock());
-    cached = { stamp, results };
-    return results;
+    if (kept?.stamp === stamp) return refresh(kept.value);
+    const value = await read();
+    kept = { stamp, value };
+    return value;
   };
 }
+
+const stampedNow =
+  (clock: () => Date) =>
+  <T extends { computedAt: string }>(kept: T): T => ({ ...kept, computedAt: clock().toISOString() });
+
+/** The totals for the hot paths: the endpoint under load and the stream's poll. */
+export const createResultsReader = (db: Kysely<Database>, dialect: 'sqlite' | 'postgres', clock: () => Date) =>
+  untilDatabaseChanges(db, dialect, () => readResults(db, clock()), stampedNow(clock));
+
+/** The breakdown, read again only when something changed. */
+export const createBreakdownReader = (db: Kysely<Database>, dialect: 'sqlite' | 'postgres', clock: () => Date) =>
+  untilDatabaseChanges(db, dialect, () => readBreakdown(db, clock()), stampedNow(clock));
 
 /** Per municipality: records, voted, validated (vote and three photos), percent complete, votes. */
 export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Breakdown> {
