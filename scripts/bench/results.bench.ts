@@ -1,0 +1,381 @@
+// Results at election-day scale: the totals endpoint with a million records (and the same with a
+// thousand, to show the cost does not grow with them), and 2,000 open live streams while votes arrive
+// at 500 per second.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { type Db, migrateToLatest, openDatabase } from '../../src/server/db/database';
+import { seedReferenceData } from '../../src/server/db/seed/reference';
+import { grantDepartment } from '../../src/server/features/access/access.service';
+import { createAuthService } from '../../src/server/features/auth/auth.service';
+import { seedSyntheticResults, unvotedRecordIds } from '../../src/server/features/results/results.synthetic';
+import type { BenchSuite } from './types';
+
+const PASSWORD = 'clave-bench-2026';
+const ADMIN = 'jefa.bench@example.org';
+const VALIDATOR = 'validador.bench@example.org';
+const VOTING_SLUG = 'cabimas';
+const RECORDS = Number(process.env.BENCH_RESULTS_RECORDS ?? 1_000_000);
+const SMALL_RECORDS = 1_000;
+const STREAMS = Number(process.env.BENCH_RESULTS_STREAMS ?? 2_000);
+const VOTES_PER_SECOND = 500;
+const VOTE_SECONDS = Number(process.env.BENCH_RESULTS_VOTE_SECONDS ?? 10);
+const SMALL_PORT = 4391;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+
+/** Ids of unvoted records the validator may vote on, filled by the seed. */
+let voteIds: number[] = [];
+
+/** Half the records voted, in the mix of a real day: single votes, pairs, and a few for nobody. */
+function ballotsFor(records: number) {
+  const voted = records / 2;
+  const mix: [string[], number][] = [
+    [['FA'], 0.32],
+    [['LC'], 0.3],
+    [['NR'], 0.18],
+    [['FA', 'LC'], 0.08],
+    [['FA', 'NR'], 0.05],
+    [['LC', 'NR'], 0.04],
+    [[], 0.03],
+  ];
+  return mix.map(([codes, share]) => ({ codes, count: Math.round(voted * share) }));
+}
+
+async function seedResults(db: Db, now: Date, records: number): Promise<void> {
+  const auth = createAuthService(db.kysely, () => now);
+  const actor = { email: 'bench', ip: null };
+  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
+  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
+  await grantDepartment(db.kysely, VALIDATOR, VOTING_SLUG, actor, now);
+  const ballots = ballotsFor(records);
+  const voted = ballots.reduce((n, b) => n + b.count, 0);
+  await seedSyntheticResults(db.kysely, { ballots, unvoted: records - voted, label: 'Bench', now });
+}
+
+async function signIn(origin: string, email: string): Promise<string> {
+  const res = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`No se pudo iniciar sesión como ${email}: ${res.status}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.includes('comando_sesion='));
+  if (!cookie) throw new Error('Sin cookie de sesión');
+  return cookie.split(';')[0]!;
+}
+
+const resultsRequests = async (origin: string): Promise<autocannon.Request[]> => [
+  { method: 'GET', path: '/api/results', headers: { cookie: await signIn(origin, ADMIN) } },
+];
+
+async function runAutocannon(origin: string, requests: autocannon.Request[]): Promise<autocannon.Result> {
+  await autocannon({ url: origin, connections: 50, duration: 1, requests }); // warm-up, discarded
+  return autocannon({ url: origin, connections: 50, duration: DURATION_S, requests });
+}
+
+/** A second server on a database with a thousand records, for the comparison. */
+async function startSmallServer(): Promise<{ origin: string; stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-bench-small-'));
+  const db = await openDatabase({ dataDir, databaseUrl: undefined });
+  const now = new Date();
+  await migrateToLatest(db);
+  await seedReferenceData(db, now);
+  await seedResults(db, now, SMALL_RECORDS);
+  await db.close();
+  const origin = `http://127.0.0.1:${SMALL_PORT}`;
+  const child: ChildProcess = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(SMALL_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      COMANDO_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      PUBLIC_ORIGIN: origin,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${origin}/api/ready`)).ok) return { origin, stop };
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new Error('El servidor pequeño no arrancó en 60 s');
+}
+
+/** Resident memory (MB) of a process and its descendants, the largest single one (the server). */
+function serverRssMb(rootPid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let largest = 0;
+  const visit = (pid: number) => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      largest = Math.max(largest, kb / 1024);
+    } catch {
+      // gone
+    }
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(rootPid);
+  return largest;
+}
+
+interface StreamProbe {
+  /** Highest ballot count seen. */
+  ballots: number;
+  events: number;
+  close: () => void;
+}
+
+/** Opens one live stream; `onBallots` gets each new total. */
+function openStream(
+  origin: string,
+  cookie: string,
+  agent: http.Agent,
+  onBallots: (ballots: number) => void,
+): Promise<StreamProbe> {
+  return new Promise((resolve, reject) => {
+    const probe: StreamProbe = { ballots: -1, events: 0, close: () => request.destroy() };
+    const request = http.get(
+      `${origin}/api/results/stream`,
+      { agent, headers: { accept: 'text/event-stream', cookie } },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`stream ${res.statusCode}`));
+          return;
+        }
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            if (!block.startsWith('event: resultados')) continue;
+            const data = block.slice(block.indexOf('data: ') + 6);
+            const ballots = (JSON.parse(data) as { ballots: number }).ballots;
+            probe.events += 1;
+            if (ballots > probe.ballots) {
+              probe.ballots = ballots;
+              onBallots(ballots);
+            }
+          }
+        });
+        resolve(probe);
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function comparison(origin: string): Promise<Record<string, unknown>> {
+  const big = await runAutocannon(origin, await resultsRequests(origin));
+  const small = await startSmallServer();
+  let result: autocannon.Result;
+  try {
+    result = await runAutocannon(small.origin, await resultsRequests(small.origin));
+  } finally {
+    await small.stop();
+  }
+  // autocannon measures whole milliseconds: below 1 ms the ratio is noise, so 1 ms is the floor.
+  const ratio = (a: number, b: number) => Math.max(a, 1) / Math.max(b, 1);
+  const p99Ratio = ratio(big.latency.p99, result.latency.p99);
+  const meanRatio = ratio(big.latency.average, result.latency.average);
+  return {
+    suite: 'Resultados',
+    caso: `GET /api/results: ${RECORDS.toLocaleString('es')} frente a ${SMALL_RECORDS.toLocaleString('es')} trámites`,
+    conexiones: 50,
+    'req/s': `${Math.round(big.requests.average)} / ${Math.round(result.requests.average)}`,
+    'p50 ms': `${big.latency.p50} / ${result.latency.p50}`,
+    'p99 ms': `${big.latency.p99} / ${result.latency.p99}`,
+    objetivo: 'p99 y media ≤ 2× los de 1.000 trámites',
+    errores: result.errors + result.non2xx + result.timeouts,
+    ok: p99Ratio <= 2 && meanRatio <= 2 ? 'sí' : 'NO',
+  };
+}
+
+async function streams(origin: string, serverPid: number): Promise<Record<string, unknown>> {
+  const admin = await signIn(origin, ADMIN);
+  const validator = await signIn(origin, VALIDATOR);
+  const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const voteAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+  let peakMb = serverRssMb(serverPid);
+  const sampler = setInterval(() => {
+    peakMb = Math.max(peakMb, serverRssMb(serverPid));
+  }, 250);
+
+  // Latency: for each vote (in sending order), when it was sent; a stream that first shows the ballot
+  // count it brought has seen it.
+  const sentAt: number[] = [];
+  let base = -1;
+  const latencies: number[] = [];
+  const SAMPLED = 100;
+  const probes: StreamProbe[] = [];
+  try {
+    const opening = Date.now();
+    for (let i = 0; i < STREAMS; i += 100) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(100, STREAMS - i) }, (_, j) => {
+          const sampled = i + j < SAMPLED;
+          let last = -1;
+          return openStream(origin, admin, streamAgent, (ballots) => {
+            if (base < 0) base = ballots;
+            if (!sampled) return;
+            if (last < 0) last = ballots;
+            const now = Date.now();
+            for (let b = last + 1; b <= ballots; b++) {
+              const at = sentAt[b - base - 1];
+              if (at !== undefined) latencies.push(now - at);
+            }
+            last = ballots;
+          });
+        }),
+      );
+      probes.push(...batch);
+    }
+    const openMs = Date.now() - opening;
+    await new Promise((r) => setTimeout(r, 500));
+    base = Math.min(...probes.map((p) => p.ballots));
+
+    // Votes at a steady 500 per second, through the real vote endpoint.
+    const total = Math.min(voteIds.length, VOTES_PER_SECOND * VOTE_SECONDS);
+    const codes = [['FA'], ['LC'], ['NR'], ['FA', 'LC'], []];
+    let failed = 0;
+    const pending: Promise<void>[] = [];
+    const started = Date.now();
+    for (let k = 0; k < total; k++) {
+      const due = started + (k * 1000) / VOTES_PER_SECOND;
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const id = voteIds[k]!;
+      sentAt[k] = Date.now();
+      pending.push(
+        new Promise<void>((resolve) => {
+          const body = JSON.stringify({ candidates: codes[k % codes.length] });
+          const req = http.request(
+            `${origin}/api/validation/${VOTING_SLUG}/records/${id}/vote`,
+            {
+              method: 'POST',
+              agent: voteAgent,
+              headers: {
+                'content-type': 'application/json',
+                origin,
+                cookie: validator,
+                'content-length': Buffer.byteLength(body),
+              },
+            },
+            (res) => {
+              if (res.statusCode !== 201) failed += 1;
+              res.resume();
+              res.on('end', resolve);
+            },
+          );
+          req.on('error', () => {
+            failed += 1;
+            resolve();
+          });
+          req.end(body);
+        }),
+      );
+    }
+    await Promise.all(pending);
+    const rate = total / ((Date.now() - started) / 1000);
+    // Every stream must reach the final total.
+    const final = base + total - failed;
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline && probes.some((p) => p.ballots < final)) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const behind = probes.filter((p) => p.ballots < final).length;
+    latencies.sort((a, b) => a - b);
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    const p99 = percentile(latencies, 99);
+    const ok = p95 < 1000 && peakMb < 400 && behind === 0 && failed === 0 && probes.length === STREAMS;
+    console.log(
+      `Resultados en vivo: ${probes.length} flujos abiertos en ${openMs} ms; ${total} votos a ${rate.toFixed(0)}/s; ` +
+        `latencia voto→flujo p50 ${p50} ms, p95 ${p95} ms, p99 ${p99} ms (${latencies.length} muestras de ${SAMPLED} flujos); ` +
+        `memoria máx. del servidor ${peakMb.toFixed(0)} MB; flujos atrasados al final: ${behind}; eventos por flujo ≈ ${Math.round(probes.reduce((n, p) => n + p.events, 0) / probes.length)}`,
+    );
+    return {
+      suite: 'Resultados',
+      caso: `${probes.length} flujos en vivo, votos a ${rate.toFixed(0)}/s durante ${VOTE_SECONDS} s`,
+      conexiones: probes.length,
+      'req/s': Math.round(rate),
+      'p50 ms': p50,
+      'p99 ms': p99,
+      objetivo: `voto→flujo p95 < 1000 ms (p95 = ${p95} ms), memoria < 400 MB (${peakMb.toFixed(0)} MB)`,
+      errores: failed + behind,
+      ok: ok ? 'sí' : 'NO',
+    };
+  } finally {
+    clearInterval(sampler);
+    for (const p of probes) p.close();
+    streamAgent.destroy();
+    voteAgent.destroy();
+  }
+}
+
+export const suite: BenchSuite = {
+  name: 'Resultados',
+  async seed(db, now) {
+    const started = Date.now();
+    await seedResults(db, now, RECORDS);
+    voteIds = await unvotedRecordIds(db.kysely, VOTING_SLUG, VOTES_PER_SECOND * VOTE_SECONDS);
+    console.log(
+      `Resultados: ${RECORDS.toLocaleString('es')} trámites en ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  },
+  cases: [
+    {
+      name: `GET /api/results (${RECORDS.toLocaleString('es')} trámites, la mitad votados)`,
+      connections: 50,
+      targetP99: 10,
+      requests: resultsRequests,
+    },
+    {
+      name: 'GET /api/results/breakdown (37 municipios)',
+      connections: 50,
+      targetP99: 50,
+      requests: async (origin) => [
+        { method: 'GET', path: '/api/results/breakdown', headers: { cookie: await signIn(origin, ADMIN) } },
+      ],
+    },
+  ],
+  async extra(origin, serverPid) {
+    return [await comparison(origin), await streams(origin, serverPid)];
+  },
+};
