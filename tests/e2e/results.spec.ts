@@ -32,6 +32,7 @@ test.describe.configure({ mode: 'serial' });
 let server: ChildProcess | undefined;
 let dataDir: string;
 let origin: string;
+let port: number;
 /** Records still to vote on in Cabimas, by name, used one per vote. */
 let nextVoter = 1;
 
@@ -61,8 +62,13 @@ test.beforeAll(async () => {
   await seedSyntheticResults(db.kysely, { departments: [VOTING_SLUG], unvoted: 10, label: 'Votante', now });
   await db.close();
 
-  const port = await freePort();
+  port = await freePort();
   origin = `http://127.0.0.1:${port}`;
+  await startServer();
+});
+
+/** The real server entry point on this spec's database (started again by the restart test). */
+async function startServer(): Promise<void> {
   server = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
     env: {
       ...process.env,
@@ -80,21 +86,27 @@ test.beforeAll(async () => {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      if ((await fetch(`${origin}/api/ready`)).ok) break;
+      if ((await fetch(`${origin}/api/ready`)).ok) return;
     } catch {
       // not up yet
     }
     if (Date.now() > deadline) throw new Error('El servidor de resultados no arrancó');
     await new Promise((r) => setTimeout(r, 200));
   }
-});
+}
+
+/** Stops the server as an operator would (SIGTERM); resolves with how long it took to exit. */
+async function stopServer(): Promise<number> {
+  if (!server || server.exitCode !== null) return 0;
+  const started = Date.now();
+  const exited = new Promise((r) => server?.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
+  return Date.now() - started;
+}
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server?.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await stopServer();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -253,6 +265,27 @@ test.describe('Resultados', () => {
     await projector.getByRole('button', { name: 'Salir del modo proyector' }).click();
     await expect(projector).toBeHidden();
     await expect(page).toHaveURL(/\/resultados$/);
+  });
+
+  test('reconnects by itself after the server restarts; shutting down with open streams is quick', async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    admin = await signedIn(browser, ADMIN);
+    const page = admin.page;
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+
+    // SIGTERM with a stream open: the server ends it and exits at once.
+    expect(await stopServer()).toBeLessThan(3_000);
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText(/Sin conexión en vivo/);
+    await startServer();
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo', { timeout: 15_000 });
+
+    const fa = card(page, 'FA').getByTestId('votos');
+    const before = Number((await fa.textContent())?.replace(/\D/g, ''));
+    await voteFromSecondBrowser(voter.page, ['FA']);
+    await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 2_000 });
   });
 
   test('on a phone: one column, nothing wider than the screen, accessible', async ({ browser }) => {
