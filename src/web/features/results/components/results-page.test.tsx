@@ -194,6 +194,26 @@ describe('ResultsPage', () => {
     expect(within(card('FA')).getByTestId('votos')).toHaveTextContent('12 votos');
   });
 
+  it('replaces a stream that went silent (a dead connection gives no error)', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    serve(() => results([1, 2, 3]));
+    renderWithProviders(<ResultsPage pollMs={50} stream={{ reconnectMs: 20, silenceMs: 150 }} />);
+    await screen.findByTestId('candidato-FA');
+    const first = FakeEventSource.last;
+    act(() => first.emit('resultados', results([1, 2, 3])));
+    expect(screen.getByTestId('estado-en-vivo')).toHaveAttribute('data-status', 'live');
+    // Pings keep it alive...
+    for (let i = 0; i < 3; i++) {
+      await act(() => new Promise((r) => setTimeout(r, 80)));
+      act(() => first.emit('ping', { at: new Date().toISOString() }));
+    }
+    expect(FakeEventSource.instances).toHaveLength(1);
+    // ...silence does not.
+    await waitFor(() => expect(screen.getByTestId('estado-en-vivo')).toHaveAttribute('data-status', 'polling'));
+    await waitFor(() => expect(FakeEventSource.instances.length).toBeGreaterThan(1));
+    expect(first.closed).toBe(true);
+  });
+
   it('opens projector mode from the URL, keeps updating, and leaves with the button or Escape', async () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     serve(() => results([1234, 2345, 345]));
