@@ -33,6 +33,8 @@ async function uploadPhoto(page: Page, recordName: string, label: 'Gobernador' |
 test('a validator votes, uploads a JPEG and a HEIC, and sees buttons disable and the counters move', async ({
   page,
 }) => {
+  // Three conversions and four accessibility scans: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   await signIn(page, RECORDS_ACCOUNTS.miranda.email, RECORDS_PASSWORD);
   await expect(page).toHaveURL(/\/validation\/miranda$/);
   await expect(page.getByRole('heading', { level: 1, name: 'MIRANDA' })).toBeVisible();
