@@ -1,5 +1,26 @@
 import { z } from './validation';
 
+/**
+ * Back-office sections. Admins use all of them; the e-mails on the Agenda list only 'agenda' and those
+ * on the Notas list only 'notas' (spec section 6). The server enforces the same rule on every call.
+ */
+export const ADMIN_SECTIONS = [
+  'personas',
+  'departamentos',
+  'candidatos',
+  'agenda',
+  'notas',
+  'registros',
+  'ajustes',
+  'auditoria',
+] as const;
+export const adminSectionSchema = z.enum(ADMIN_SECTIONS);
+export type AdminSection = z.infer<typeof adminSectionSchema>;
+/** The staff pages whose allow-lists also open their own back-office section. */
+export const LIST_ADMIN_SECTIONS = ['agenda', 'notas'] as const satisfies readonly AdminSection[];
+/** The back office's entry in the menu. */
+export const ADMIN_MENU_ENTRY = { title: 'Administración', path: '/admin' } as const;
+
 export const departmentKindSchema = z.enum(['page', 'municipality']);
 
 export const departmentSchema = z.object({

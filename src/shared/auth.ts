@@ -1,3 +1,4 @@
+import { adminSectionSchema } from './access';
 import { PASSWORD_MIN_LENGTH } from './constants';
 import { z } from './validation';
 
@@ -58,7 +59,12 @@ export type LoginBody = z.input<typeof loginBodySchema>;
 export const roleSchema = z.enum(['admin', 'staff']);
 export type Role = z.infer<typeof roleSchema>;
 
-export const menuEntrySchema = z.object({ title: z.string(), path: z.string() });
+export const menuEntrySchema = z.object({
+  title: z.string(),
+  path: z.string(),
+  /** Only on the 'Administración' entry: the back-office sections this person may use. */
+  sections: z.array(adminSectionSchema).optional(),
+});
 export type MenuEntry = z.infer<typeof menuEntrySchema>;
 
 /** What the browser learns about the person: who they are and what they may open. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '../../../shared/access';
 import { authMessages, normalizeEmail } from '../../../shared/auth';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
@@ -12,6 +13,8 @@ export type Department = DepartmentRow;
 export interface MenuEntry {
   title: string;
   path: string;
+  /** Only on the 'Administración' entry: the back-office sections the user may use. */
+  sections?: AdminSection[];
 }
 
 // One repository per database: its prepared queries are compiled once (see preparedQuery).
@@ -57,10 +60,46 @@ export async function requireDepartmentAccess(
   throw NotFound();
 }
 
-/** The menu entries a user may open, in the spec's order. */
+/**
+ * The back-office sections a user may use, given the slugs of the departments they may open: admins
+ * every section; the Agenda and Notas lists their own section; anyone else none.
+ */
+export function adminSectionsFor(user: SessionUser, openSlugs: readonly string[]): AdminSection[] {
+  if (user.role === 'admin') return [...ADMIN_SECTIONS];
+  return LIST_ADMIN_SECTIONS.filter((section) => openSlugs.includes(section));
+}
+
+/**
+ * The user allowed in one back-office section, or an error: 401 for a visitor, and for anyone else
+ * without the section the same 404 as for an unknown resource.
+ */
+export async function requireAdminSection(
+  db: Kysely<Database>,
+  user: SessionUser | null,
+  section: AdminSection,
+): Promise<SessionUser> {
+  if (!user) throw Unauthorized(authMessages.signInRequired);
+  if (user.role === 'admin') return user;
+  if (!(LIST_ADMIN_SECTIONS as readonly string[]).includes(section)) throw NotFound();
+  const repo = repositoryFor(db);
+  const department = await repo.findDepartment(section);
+  if (department && (await repo.isMember(department.id, user.email))) return user;
+  throw NotFound();
+}
+
+/**
+ * The menu entries a user may open, in the spec's order, then 'Administración' when the user may use
+ * some part of the back office (with those sections).
+ */
 export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<MenuEntry[]> {
   const departments = await repositoryFor(db).listOpenDepartments(user.email, user.role === 'admin');
-  return departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
+  const entries: MenuEntry[] = departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
+  const sections = adminSectionsFor(
+    user,
+    departments.map((d) => d.slug),
+  );
+  if (sections.length > 0) entries.push({ ...ADMIN_MENU_ENTRY, sections });
+  return entries;
 }
 
 /** Puts an e-mail on a department's list (audited). False when it was already there. */

@@ -48,6 +48,11 @@ describe('POST /api/auth/login', () => {
         { title: 'Resultados', path: '/resultados' },
         { title: 'Notas', path: '/notas' },
         { title: 'Agenda', path: '/agenda' },
+        {
+          title: 'Administración',
+          path: '/admin',
+          sections: ['personas', 'departamentos', 'candidatos', 'agenda', 'notas', 'registros', 'ajustes', 'auditoria'],
+        },
       ],
       home: '/resultados',
       logoutRoute: '/',
@@ -212,13 +217,24 @@ describe('sessions', () => {
       ],
       home: '/validation/coquivacoa',
     });
-    expect((await menuOf('n@example.org')).menu.map((m: { path: string }) => m.path)).toEqual(['/notas', '/agenda']);
+    expect((await menuOf('n@example.org')).menu.map((m: { path: string }) => m.path)).toEqual([
+      '/notas',
+      '/agenda',
+      '/admin',
+    ]);
+    // The Agenda and Notas lists open their own back-office sections, and only those.
+    expect((await menuOf('n@example.org')).menu.at(-1)).toEqual({
+      title: 'Administración',
+      path: '/admin',
+      sections: ['agenda', 'notas'],
+    });
     expect(await menuOf('nada@example.org')).toMatchObject({ menu: [], home: null });
     expect((await menuOf('jefa@example.org')).menu.map((m: { path: string }) => m.path)).toEqual([
       '/resultados',
       '/notas',
       '/agenda',
       '/validation/sucre',
+      '/admin',
     ]);
   });
 
