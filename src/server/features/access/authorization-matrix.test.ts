@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_PASSWORD } from '../../testing/auth-helpers';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { addCandidatePhoto, freshEmail, userId } from '../admin/admin.test-support';
 import { createAuthService } from '../auth/auth.service';
 import { addStoredPhoto } from '../photos/photos.test-support';
 import { addRecords } from '../records/records.test-support';
@@ -194,6 +195,112 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/results/breakdown': [{ expect: adminOnly() }],
   'GET /api/results/breakdown.csv': [{ expect: adminOnly() }],
   'GET /api/results/validated.csv': [{ expect: adminOnly() }],
+
+  // --- back office: people, departments, candidates, settings, audit log -----------------------------
+  'GET /api/admin/users': [{ expect: adminOnly() }],
+  'POST /api/admin/users': [
+    { request: () => ({ body: { email: freshEmail('matriz'), role: 'staff' } }), expect: adminOnly(201) },
+    {
+      name: 'with an invalid body: refused before it is read',
+      request: () => ({ body: { email: 'no-es-correo' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'PATCH /api/admin/users/{id}': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: { disabled: true } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/users/{id}/password': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: {} };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'PUT /api/admin/users/{id}/departments': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: { departments: ['sucre'] } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/access/bulk': [
+    {
+      request: () => ({ body: { text: 'lista@example.org', slug: 'sucre', action: 'grant', dryRun: true } }),
+      expect: adminOnly(),
+    },
+  ],
+  'GET /api/admin/departments': [{ expect: adminOnly() }],
+  'GET /api/admin/departments/{slug}': [{ request: () => ({ params: { slug: FIXTURES.slugA } }), expect: adminOnly() }],
+  'PATCH /api/admin/departments/{slug}': [
+    { request: () => ({ params: { slug: 'sucre' }, body: { title: 'Sucre' } }), expect: adminOnly() },
+  ],
+  'GET /api/admin/candidates': [{ expect: adminOnly() }],
+  'POST /api/admin/candidates': [
+    {
+      request: (_t, person) => ({
+        body: { code: `M${'ABCDE'[PEOPLE.indexOf(person)]}`, name: 'Candidata de prueba', colour: '#123456' },
+      }),
+      expect: adminOnly(201),
+    },
+  ],
+  'PATCH /api/admin/candidates/{id}': [
+    { request: () => ({ params: { id: '1' }, body: { colour: '#1D4ED8' } }), expect: adminOnly() },
+  ],
+  'DELETE /api/admin/candidates/{id}': [
+    {
+      name: 'a candidate that does not exist',
+      request: () => ({ params: { id: '999999' } }),
+      expect: adminOnly(404),
+    },
+  ],
+  'POST /api/admin/candidates/{id}/photo': [
+    {
+      // No body: who gets in is decided before the file is read (an admin is asked for a file).
+      name: 'without a file',
+      request: () => ({ params: { id: '1' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'GET /api/admin/settings': [{ expect: adminOnly() }],
+  'PUT /api/admin/settings': [
+    {
+      request: () => ({
+        body: {
+          campaignName: 'Comando Pruebas',
+          leaderName: 'Gabriela Urdaneta',
+          resultsDenominator: 5373,
+          logoutRoute: '/',
+          photoMaxMb: 20,
+        },
+      }),
+      expect: adminOnly(),
+    },
+  ],
+  'GET /api/admin/audit': [{ expect: adminOnly() }],
+  'GET /api/admin/audit.csv': [{ expect: adminOnly() }],
+  // Candidate photos are public campaign material (the results page shows them).
+  'GET /api/candidate-photos/{dir}/{file}': [
+    {
+      request: async (t) => {
+        const [dir, file] = (await addCandidatePhoto(t, 'LC')).split('/').slice(-2) as [string, string];
+        return { params: { dir, file } };
+      },
+      expect: everyone(200),
+    },
+  ],
 };
 
 let t: TestApp;

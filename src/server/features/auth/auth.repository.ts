@@ -64,6 +64,10 @@ export function createAuthRepository(db: Kysely<Database>) {
       return db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).executeTakeFirst();
     },
 
+    async findUserById(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+    },
+
     async listUsers(): Promise<UserRow[]> {
       return db.selectFrom('users').select(USER_COLUMNS).orderBy('email').execute();
     },

@@ -66,6 +66,23 @@ export const getDummyHash = () => {
   return dummyHash;
 };
 
+// No 0/o, 1/l/i: read aloud or copied by hand without mistakes.
+const ONE_TIME_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/**
+ * A password made by the server for a new account or a reset: three groups of four characters
+ * (about 59 bits), shown once to the admin who asked for it and stored only as a hash.
+ */
+export function generateOneTimePassword(): string {
+  const groups: string[] = [];
+  for (let g = 0; g < 3; g++) {
+    let group = '';
+    for (let i = 0; i < 4; i++) group += ONE_TIME_ALPHABET[crypto.randomInt(ONE_TIME_ALPHABET.length)];
+    groups.push(group);
+  }
+  return groups.join('-');
+}
+
 export const newSessionToken = () => crypto.randomBytes(32).toString('base64url');
 export const hashSessionToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -241,8 +258,8 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
       return { id, email, role: input.role };
     },
 
-    /** Sets a new password and ends every session of the account. */
-    async setPassword(email: string, password: string, actor: Actor): Promise<void> {
+    /** Sets a new password and ends every session of the account. Answers how many sessions ended. */
+    async setPassword(email: string, password: string, actor: Actor): Promise<number> {
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();
@@ -257,6 +274,7 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
         details: { sessionsRevoked: revoked },
         at: now,
       });
+      return revoked;
     },
 
     /** Disabling ends every session of the account at once. */

@@ -1,0 +1,53 @@
+import sharp from 'sharp';
+import { type AdminCandidate, CANDIDATE_PHOTOS_PATH } from '../../../shared/admin';
+import { photosMessages } from '../../../shared/photos';
+import { BadRequest } from '../../plugins/errors';
+import type { PhotoStorage } from '../../storage/photo-storage';
+import { type ImagePipeline, ImageProcessingError } from '../photos/image-pipeline';
+import type { ReceivedUpload } from '../photos/receive-upload';
+import type { AdminCandidateRow } from './admin-candidates.repository';
+
+/** Longest side of a candidate's portrait: sharp on a projector, light on a phone. */
+export const CANDIDATE_PHOTO_MAX_PX = 800;
+
+export function presentCandidate(c: AdminCandidateRow): AdminCandidate {
+  return {
+    id: c.id,
+    code: c.code,
+    name: c.name,
+    colour: c.colour,
+    photoUrl: c.photo_url,
+    position: c.position + 1,
+    votes: c.votes,
+  };
+}
+
+/** The storage key behind a candidate photo URL of ours, or undefined (a picture of the public folder). */
+export function storageKeyOfPhotoUrl(url: string): string | undefined {
+  const prefix = `${CANDIDATE_PHOTOS_PATH}/`;
+  return url.startsWith(prefix) ? url.slice(prefix.length) : undefined;
+}
+
+/**
+ * Turns an accepted upload (already checked: JPEG or HEIC by content, within the size limit) into the
+ * browser JPEG of a candidate, upright and at most CANDIDATE_PHOTO_MAX_PX, and stores it.
+ */
+export async function storeCandidatePhoto(
+  deps: { storage: PhotoStorage; images: ImagePipeline },
+  upload: ReceivedUpload,
+): Promise<{ url: string; key: string; width: number; height: number }> {
+  let display: Buffer;
+  try {
+    ({ display } = await deps.images.process(upload.file, upload.type));
+  } catch (error) {
+    if (error instanceof ImageProcessingError) throw BadRequest(photosMessages.damaged);
+    throw error;
+  }
+  // The pipeline's browser copy is already upright JPEG; a portrait needs far fewer pixels.
+  const { data: jpeg, info } = await sharp(display)
+    .resize(CANDIDATE_PHOTO_MAX_PX, CANDIDATE_PHOTO_MAX_PX, { fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 85 })
+    .toBuffer({ resolveWithObject: true });
+  const { key } = await deps.storage.put(jpeg, { suffix: 'jpg', contentType: 'image/jpeg' });
+  return { url: `${CANDIDATE_PHOTOS_PATH}/${key}`, key, width: info.width, height: info.height };
+}
