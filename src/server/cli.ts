@@ -10,6 +10,7 @@ import { seedReferenceData } from './db/seed/reference';
 import { createAccessRepository } from './features/access/access.repository';
 import { grantDepartment, listDepartmentEmails, revokeDepartment } from './features/access/access.service';
 import { type Actor, createAuthService } from './features/auth/auth.service';
+import { runResultsCheck } from './features/results/results.cli';
 import { HttpError } from './plugins/errors';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
@@ -28,6 +29,10 @@ Acceso por departamento (las listas de correos de la especificación)
   access:revoke <email> <departamento> Quita el correo de la lista.
   access:list <departamento>          Muestra los correos de un departamento.
   access:departments                  Lista los departamentos (resultados, notas, agenda y municipios).
+
+Resultados
+  results:check                       Recuenta los totales desde los trámites y muestra cualquier diferencia
+                                      con los contadores (sale con código 1 si hay alguna).
 
 Ejemplos
   npm run cli -- user:add jefa@example.org --admin
@@ -137,6 +142,8 @@ export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, no
         }
         return 0;
       }
+      case 'results:check':
+        return await runResultsCheck(db, io);
       case undefined:
       case 'help':
       case '--help':
