@@ -205,7 +205,7 @@ describe('GET /api/results/stream', () => {
 });
 
 describe('several app instances on the same database', () => {
-  it('a vote through one instance reaches the streams of the other within a second', async () => {
+  it('a vote through one instance reaches the streams of the other within a second; none is lost', async () => {
     // Instance B opens its own connection pool (and, on PostgreSQL, its own LISTEN connection).
     const config = testConfig({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
     const dbB = await openDatabase(config);
@@ -231,6 +231,21 @@ describe('several app instances on the same database', () => {
         expect(res.status).toBe(201);
         const seen = await stream.next((e) => votesIn(e, 'NR') === nr + 1, 1_000);
         expect(seen.at - sent).toBeLessThan(1_000);
+
+        // Votes through both instances at once: no increment lost, and B's stream ends on the sum.
+        const more = await seedAndList(40);
+        const answers = await Promise.all(
+          more.map((id, i) =>
+            fetch(`http://127.0.0.1:${i % 2 ? portA : portB}/api/validation/${SLUG}/records/${id}/vote`, {
+              method: 'POST',
+              headers: { cookie: validator, origin: t.config.publicOrigin!, 'content-type': 'application/json' },
+              body: JSON.stringify({ candidates: ['NR', 'FA'] }),
+            }).then((r) => r.status),
+          ),
+        );
+        expect(answers.every((status) => status === 201)).toBe(true);
+        await stream.next((e) => votesIn(e, 'NR') === nr + 41, 1_000);
+        expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
       } finally {
         stream.close();
       }
