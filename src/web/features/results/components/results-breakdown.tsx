@@ -112,7 +112,7 @@ export function ResultsBreakdown() {
                     key={col.key}
                     scope="col"
                     aria-sort={sort?.key === col.key ? sort.direction : undefined}
-                    className={`px-3 py-2 font-semibold ${col.numeric ? 'text-right' : ''}`}
+                    className={`px-3 py-2 font-semibold whitespace-nowrap ${col.numeric ? 'text-right' : 'sticky left-0 z-10 bg-stone-100'}`}
                   >
                     <button
                       type="button"
@@ -131,7 +131,7 @@ export function ResultsBreakdown() {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.slug} className="border-t border-stone-200">
-                  <th scope="row" className="px-3 py-2 text-left font-medium">
+                  <th scope="row" className="sticky left-0 bg-white px-3 py-2 text-left font-medium whitespace-nowrap">
                     {row.title}
                   </th>
                   <td className="px-3 py-2 text-right tabular-nums">{formatCount(row.total)}</td>
@@ -148,7 +148,7 @@ export function ResultsBreakdown() {
             </tbody>
             <tfoot className="border-t-2 border-stone-300 bg-stone-50 font-bold">
               <tr>
-                <th scope="row" className="px-3 py-2 text-left">
+                <th scope="row" className="sticky left-0 bg-stone-50 px-3 py-2 text-left">
                   Total
                 </th>
                 <td className="px-3 py-2 text-right tabular-nums">{formatCount(totals.total)}</td>
