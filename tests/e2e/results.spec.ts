@@ -168,7 +168,7 @@ test.describe('Resultados', () => {
     await expect(card(page, 'LC').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '43.64');
     const photo = card(page, 'FA').getByRole('img', { name: 'Foto de Fernando Álvarez' });
     await expect(photo).toBeVisible();
-    expect(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
     await expect(page.getByTestId('actualizado')).toContainText('Actualizado a las');
     // The breakdown: Sucre holds a third of the known ballots.
