@@ -85,7 +85,7 @@ export const usersQuerySchema = z.object({
   department: optionalFilter(slugSchema),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
-export type UsersQuery = z.input<typeof usersQuerySchema>;
+export type UsersQuery = Omit<z.input<typeof usersQuerySchema>, 'page'> & { page?: number };
 
 export const usersPageSchema = z.object({
   items: z.array(adminUserSchema),
@@ -424,7 +424,7 @@ export type AuditFilters = z.input<typeof auditFiltersSchema>;
 export const auditQuerySchema = z
   .object({ ...auditFilterFields, page: z.coerce.number().int().min(1).max(100_000).default(1) })
   .refine(datesInOrder, { message: adminMessages.dateOrder, path: ['to'] });
-export type AuditQuery = z.input<typeof auditQuerySchema>;
+export type AuditQuery = Omit<z.input<typeof auditQuerySchema>, 'page'> & { page?: number };
 
 export const auditEntrySchema = z.object({
   id: z.number().int(),

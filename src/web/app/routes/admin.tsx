@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { Page, Spinner } from '../../components/ui/page';
 import { paths } from '../../config/paths';
+import { useSession } from '../../features/auth/api/get-session';
 import { RequireAccess } from '../../features/auth/components/require-access';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { NotFoundScreen } from './not-found';
@@ -95,7 +96,9 @@ export default function AdminRoute() {
   );
 }
 
-// Replaced by the back-office feature: which sections the signed-in person may use.
+/** Which sections the signed-in person may use: those the session's 'Administración' entry lists. */
 function AdminSectionsFromSession({ render }: { render: (allowed: readonly string[]) => React.ReactNode }) {
-  return <>{render(SECTIONS.map((s) => s.path))}</>;
+  const session = useSession();
+  const entry = session.data?.menu.find((e) => e.path === paths.admin);
+  return <>{render(entry?.sections ?? [])}</>;
 }
