@@ -93,6 +93,17 @@ describe('live results hub', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('answers 503, not a stream, when the totals cannot be read', async () => {
+    const { url } = await liveServer({
+      read: async () => {
+        throw new Error('database is down');
+      },
+    });
+    const res = await fetch(url);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toContain('application/json');
+  });
+
   it('tells the browser how soon to reconnect', async () => {
     const { url } = await liveServer();
     const raw = await fetch(url);

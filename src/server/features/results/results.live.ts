@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import { messages } from '../../../shared/messages';
 import {
   RESULTS_EVENT,
   RESULTS_HEARTBEAT_MS,
@@ -7,6 +8,7 @@ import {
   type Results,
   resultsSchema,
 } from '../../../shared/results';
+import { ServiceUnavailable } from '../../plugins/errors';
 import { listenToResultsChannel, type ResultsChannel } from './results.repository';
 
 export interface LiveResultsOptions {
@@ -194,7 +196,7 @@ export function createLiveResults(options: LiveResultsOptions) {
     async open(reply: FastifyReply): Promise<void> {
       await start();
       await refresh();
-      if (!snapshot) throw new Error('results unavailable');
+      if (!snapshot) throw ServiceUnavailable(messages.api.notReady);
       reply.hijack();
       const res = reply.raw;
       // The headers other hooks set (security headers) go out too: the reply is ours from here.

@@ -18,7 +18,7 @@ import { createResultsRepository } from './results.repository';
 import { createBreakdownReader, createResultsReader, requireResultsAccess } from './results.service';
 
 const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
-const streamErrors = { ...errors, 406: apiErrorSchema };
+const streamErrors = { ...errors, 406: apiErrorSchema, 503: apiErrorSchema };
 const PHOTO_NAMES = { gobernador: 'Gobernador', an: 'AN', clez: 'CLEZ' } as const;
 const EXPORT_PAGE = 5_000;
 
