@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, TEST_PASSWORD } from '../../testing/auth-helpers';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { addCandidatePhoto, freshEmail, userId } from '../admin/admin.test-support';
+import { AGENDA_EVENT, addAgendaEvent } from '../agenda/agenda.test-support';
 import { createAuthService } from '../auth/auth.service';
 import { addStoredPhoto } from '../photos/photos.test-support';
 import { addRecords } from '../records/records.test-support';
@@ -291,6 +292,30 @@ const MATRIX: Record<string, Case[]> = {
   ],
   'GET /api/admin/audit': [{ expect: adminOnly() }],
   'GET /api/admin/audit.csv': [{ expect: adminOnly() }],
+  // --- agenda and notas editors (admins and each page's own list; the lists' people are checked in
+  // agenda.admin.routes.test.ts and notas.admin.routes.test.ts) -------------------------------------------
+  'GET /api/admin/agenda': [
+    { request: () => ({ query: { from: '2026-12-01', to: '2026-12-31' } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/agenda': [{ request: () => ({ body: AGENDA_EVENT }), expect: adminOnly(201) }],
+  'PUT /api/admin/agenda/{id}': [
+    {
+      request: async (t) => ({ params: { id: String(await addAgendaEvent(t)) }, body: AGENDA_EVENT }),
+      expect: adminOnly(),
+    },
+  ],
+  'DELETE /api/admin/agenda/{id}': [
+    { request: async (t) => ({ params: { id: String(await addAgendaEvent(t)) } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/agenda/copy': [
+    {
+      request: async (t) => {
+        await addAgendaEvent(t, { fecha: '2026-12-05' });
+        return { body: { from: '2026-12-05', to: '2026-12-06' } };
+      },
+      expect: adminOnly(201),
+    },
+  ],
   // Candidate photos are public campaign material (the results page shows them).
   'GET /api/candidate-photos/{dir}/{file}': [
     {

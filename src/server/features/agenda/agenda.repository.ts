@@ -53,5 +53,83 @@ export function createAgendaRepository(db: Kysely<Database>) {
       byDateCache.clear(db);
       return row.id;
     },
+
+    /** Events from one day to another (both included), by day and then in the order they were added. */
+    async listRange(from: string, to: string): Promise<AgendaEventRow[]> {
+      return db
+        .selectFrom('agenda_events')
+        .select(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .where('fecha', '>=', from)
+        .where('fecha', '<=', to)
+        .orderBy('fecha')
+        .orderBy('id')
+        .limit(5_000)
+        .execute();
+    },
+
+    async findById(id: number): Promise<AgendaEventRow | undefined> {
+      return db
+        .selectFrom('agenda_events')
+        .select(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async create(event: NewAgendaEvent, now: Date): Promise<AgendaEventRow> {
+      byDateCache.clear(db);
+      const at = now.toISOString();
+      return db
+        .insertInto('agenda_events')
+        .values({
+          fecha: event.fecha,
+          hora_24h: event.hora24h,
+          descripcion: event.descripcion,
+          lugar: event.lugar,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .executeTakeFirstOrThrow();
+    },
+
+    /** The event as it is now, or undefined when it does not exist. */
+    async update(id: number, event: NewAgendaEvent, now: Date): Promise<AgendaEventRow | undefined> {
+      byDateCache.clear(db);
+      return db
+        .updateTable('agenda_events')
+        .set({
+          fecha: event.fecha,
+          hora_24h: event.hora24h,
+          descripcion: event.descripcion,
+          lugar: event.lugar,
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', id)
+        .returning(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .executeTakeFirst();
+    },
+
+    /** The deleted event, or undefined when there was none. */
+    async remove(id: number): Promise<AgendaEventRow | undefined> {
+      byDateCache.clear(db);
+      return db
+        .deleteFrom('agenda_events')
+        .where('id', '=', id)
+        .returning(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .executeTakeFirst();
+    },
+
+    /**
+     * Runs `work` in one transaction (a change and its audit row land together) and forgets the cached
+     * public agenda once it committed, so /api/agenda/today shows the change at once.
+     */
+    async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+      byDateCache.clear(db);
+      try {
+        return await db.transaction().execute(work);
+      } finally {
+        byDateCache.clear(db);
+      }
+    },
   };
 }
