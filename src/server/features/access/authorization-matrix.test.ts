@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { addCandidatePhoto, freshEmail, userId } from '../admin/admin.test-support';
 import { AGENDA_EVENT, addAgendaEvent } from '../agenda/agenda.test-support';
 import { createAuthService } from '../auth/auth.service';
+import { addNota } from '../notas/notas.test-support';
 import { addStoredPhoto } from '../photos/photos.test-support';
 import { addRecords } from '../records/records.test-support';
 
@@ -316,6 +317,32 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(201),
     },
   ],
+  'GET /api/admin/notas': [{ expect: adminOnly() }],
+  'GET /api/admin/notas/{id}': [
+    { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/notas': [
+    { request: () => ({ body: { title: 'Matriz', contentHtml: '<p>texto</p>' } }), expect: adminOnly(201) },
+  ],
+  'PUT /api/admin/notas/{id}': [
+    {
+      request: async (t) => ({
+        params: { id: String(await addNota(t)) },
+        body: { title: 'Cambio', contentHtml: '<p>otro</p>' },
+      }),
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/notas/{id}/publish': [
+    { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/notas/{id}/unpublish': [
+    { request: async (t) => ({ params: { id: String(await addNota(t, { published: true })) } }), expect: adminOnly() },
+  ],
+  'DELETE /api/admin/notas/{id}': [
+    { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
+  ],
+
   // Candidate photos are public campaign material (the results page shows them).
   'GET /api/candidate-photos/{dir}/{file}': [
     {
