@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { CsvFileError, createCsvReader, csvCell, csvLine, unguardCell } from './records.csv';
+
+function read(chunks: string[], maxRowChars = 1_000) {
+  const rows: { line: number; fields: string[] }[] = [];
+  const reader = createCsvReader({ maxRowChars, onRow: (fields, line) => rows.push({ line, fields }) });
+  for (const chunk of chunks) reader.push(chunk);
+  reader.end();
+  return { rows, separator: reader.separator };
+}
+
+/** The same text cut at every position must read the same (chunks arrive anywhere). */
+function readEverySplit(text: string) {
+  const whole = read([text]);
+  for (let i = 1; i < text.length; i++) {
+    expect(read([text.slice(0, i), text.slice(i)]), `cut at ${i}`).toEqual(whole);
+  }
+  expect(read([...text]), 'one character at a time').toEqual(whole);
+  return whole;
+}
+
+describe('createCsvReader', () => {
+  it('reads semicolons, quotes, doubled quotes, separators and line breaks inside quotes', () => {
+    const text =
+      'Comunidades;Nombre;UBCH;Telefono;rephrase\r\n' +
+      'Sector 1;"Pérez; María";"UBCH ""1""";0414-1;cabimas\r\n' +
+      '"Barrio\r\nAlto";José;U2;0414-2;cabimas\n' +
+      'X;Y;Z;W;V';
+    const { rows, separator } = readEverySplit(text);
+    expect(separator).toBe(';');
+    expect(rows).toEqual([
+      { line: 1, fields: ['Comunidades', 'Nombre', 'UBCH', 'Telefono', 'rephrase'] },
+      { line: 2, fields: ['Sector 1', 'Pérez; María', 'UBCH "1"', '0414-1', 'cabimas'] },
+      { line: 3, fields: ['Barrio\r\nAlto', 'José', 'U2', '0414-2', 'cabimas'] },
+      { line: 5, fields: ['X', 'Y', 'Z', 'W', 'V'] },
+    ]);
+  });
+
+  it('detects commas and tabs from the header, and keeps the other separators as text', () => {
+    expect(read(['a,b;c,d\n1,2;3,4\n']).rows[1]?.fields).toEqual(['1', '2;3', '4']);
+    expect(read(['a\tb\tc\n1\t2,5\t3']).rows[1]?.fields).toEqual(['1', '2,5', '3']);
+    expect(read(['"a;b",c,d\n']).separator).toBe(',');
+  });
+
+  it('reports blank lines and trailing separators as they are, and lone CR line ends', () => {
+    const { rows } = readEverySplit('a;b\r\r\n;\r1;2;\r');
+    expect(rows).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, fields: [''] },
+      { line: 3, fields: ['', ''] },
+      { line: 4, fields: ['1', '2', ''] },
+    ]);
+  });
+
+  it('keeps a quote inside an unquoted field as text and allows spaces after a closing quote', () => {
+    expect(read(['a;b\nJuan "el Negro" Pérez;"x"  \n']).rows[1]?.fields).toEqual(['Juan "el Negro" Pérez', 'x']);
+  });
+
+  it('refuses quotes left open, with the line where the field starts', () => {
+    const error = (() => {
+      try {
+        read(['a;b\n1;2\n3;"abierta\n4;5\n']);
+      } catch (e) {
+        return e as CsvFileError;
+      }
+    })();
+    expect(error).toBeInstanceOf(CsvFileError);
+    expect(error?.line).toBe(3);
+    expect(error?.message).toBe(
+      'Comillas sin cerrar: el campo que empieza en la línea 3 no se cierra antes del fin del archivo.',
+    );
+  });
+
+  it('refuses text after a closing quote', () => {
+    expect(() => read(['a;b\n"x"y;2\n'])).toThrow(
+      'Comillas mal cerradas en la línea 2: después de cerrar unas comillas debe venir un punto y coma o el fin de la línea.',
+    );
+  });
+
+  it('stops at a row longer than the limit without holding it whole', () => {
+    const reader = createCsvReader({ maxRowChars: 64 * 1024, onRow: () => {} });
+    reader.push('a;b\n1;');
+    const chunk = 'x'.repeat(16 * 1024);
+    let thrown: unknown;
+    try {
+      for (let i = 0; i < 64; i++) reader.push(chunk); // 1 MB
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(CsvFileError);
+    expect((thrown as CsvFileError).message).toBe(
+      'La línea 2 tiene más de 64 KB: no parece una fila de este archivo (¿unas comillas sin cerrar?).',
+    );
+    // A header that never ends is refused too.
+    const header = createCsvReader({ maxRowChars: 1024, onRow: () => {} });
+    expect(() => header.push('y'.repeat(2000))).toThrow(/La línea 1 tiene más de 1 KB/);
+  });
+});
+
+describe('csv export cells', () => {
+  it('quotes what must be quoted and guards formulas; the import undoes the guard', () => {
+    expect(csvCell('simple')).toBe('simple');
+    expect(csvCell('a;b')).toBe('"a;b"');
+    expect(csvCell('dice "hola"')).toBe('"dice ""hola"""');
+    expect(csvCell('dos\nlíneas')).toBe('"dos\nlíneas"');
+    expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvCell('+58 414 1234567')).toBe("'+58 414 1234567");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell(12)).toBe('12');
+    expect(csvCell(null)).toBe('');
+    expect(csvLine(['a', 1, null])).toBe('a;1;\r\n');
+    expect(unguardCell("'+58 414 1234567")).toBe('+58 414 1234567');
+    expect(unguardCell("'=1+1")).toBe('=1+1');
+    expect(unguardCell("'hola")).toBe("'hola");
+  });
+});
