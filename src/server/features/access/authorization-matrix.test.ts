@@ -14,6 +14,7 @@ import { createAuthService } from '../auth/auth.service';
 import { addNota } from '../notas/notas.test-support';
 import { addStoredPhoto } from '../photos/photos.test-support';
 import { addRecords } from '../records/records.test-support';
+import { newRecordBody } from '../records/records-admin.test-support';
 
 const PEOPLE = ['anonymous', 'validatorA', 'validatorB', 'noDepartment', 'admin'] as const;
 type Person = (typeof PEOPLE)[number];
@@ -343,6 +344,38 @@ const MATRIX: Record<string, Case[]> = {
     { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
   ],
 
+  // --- records back office (admins only) ----------------------------------------------------------------
+  'GET /api/admin/records/departments': [{ expect: adminOnly() }],
+  'GET /api/admin/records': [{ request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() }],
+  'POST /api/admin/records': [{ request: () => ({ body: newRecordBody(FIXTURES.slugB) }), expect: adminOnly(201) }],
+  'PUT /api/admin/records/{id}': [
+    {
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { id: String(id) }, body: newRecordBody(FIXTURES.slugB) };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/records/{id}/void': [
+    {
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { id: String(id) }, body: { reason: 'Matriz' } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/records/import': [
+    {
+      // No body: who gets in is decided before the file is read (an admin is asked for a file).
+      name: 'without a file',
+      expect: adminOnly(400),
+    },
+  ],
+  'GET /api/admin/records/export.csv': [
+    { request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
+  ],
   // Candidate photos are public campaign material (the results page shows them).
   'GET /api/candidate-photos/{dir}/{file}': [
     {

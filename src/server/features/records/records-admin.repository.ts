@@ -1,0 +1,231 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { RecordStatus } from '../../db/schema-records';
+import { recordSearchText } from './records.search';
+
+/** A record as the back office reads it, with its department. */
+export interface RecordAdminRow {
+  id: number;
+  department_id: number;
+  department_slug: string;
+  department_title: string;
+  comunidad: string;
+  nombre: string;
+  ubch: string;
+  telefono: string;
+  status: RecordStatus;
+  voted_at: string | null;
+  vote_codes: string | null;
+  gobernador_photo_id: number | null;
+  an_photo_id: number | null;
+  clez_photo_id: number | null;
+  completed: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MunicipalityRow {
+  id: number;
+  slug: string;
+  title: string;
+}
+
+export interface RecordFieldsUpdate {
+  departmentId: number;
+  comunidad: string;
+  nombre: string;
+  ubch: string;
+  telefono: string;
+}
+
+type StatusFilter = 'pendiente' | 'anulado' | 'todos';
+type Db = Kysely<Database>;
+
+function selectRecords(db: Db) {
+  return db
+    .selectFrom('records')
+    .innerJoin('departments', 'departments.id', 'records.department_id')
+    .select([
+      'records.id',
+      'records.department_id',
+      'departments.slug as department_slug',
+      'departments.title as department_title',
+      'records.comunidad',
+      'records.nombre',
+      'records.ubch',
+      'records.telefono',
+      'records.status',
+      'records.voted_at',
+      'records.vote_codes',
+      'records.gobernador_photo_id',
+      'records.an_photo_id',
+      'records.clez_photo_id',
+      'records.completed',
+      'records.created_at',
+      'records.updated_at',
+    ]);
+}
+
+/** The records back office: listing, editing, voiding and exporting records; what the import reads. */
+export function createRecordsAdminRepository(db: Db) {
+  return {
+    async listMunicipalities(): Promise<MunicipalityRow[]> {
+      return db
+        .selectFrom('departments')
+        .select(['id', 'slug', 'title'])
+        .where('kind', '=', 'municipality')
+        .orderBy('position')
+        .execute();
+    },
+
+    async findMunicipality(slug: string): Promise<MunicipalityRow | undefined> {
+      return db
+        .selectFrom('departments')
+        .select(['id', 'slug', 'title'])
+        .where('slug', '=', slug)
+        .where('kind', '=', 'municipality')
+        .executeTakeFirst();
+    },
+
+    /** Every municipality with its progress counts and how many of its records are voided. */
+    async municipalityCounts(): Promise<
+      (MunicipalityRow & { total: number; voted: number; validated: number; voided: number })[]
+    > {
+      const rows = await db
+        .selectFrom('departments')
+        .leftJoin('record_counts', 'record_counts.department_id', 'departments.id')
+        .select(['departments.id', 'departments.slug', 'departments.title'])
+        .select((eb) => [
+          eb.fn.coalesce('record_counts.total', sql<number>`0`).as('total'),
+          eb.fn.coalesce('record_counts.voted', sql<number>`0`).as('voted'),
+          eb.fn.coalesce('record_counts.validated', sql<number>`0`).as('validated'),
+          eb
+            .selectFrom('records')
+            .select((s) => s.fn.countAll<number>().as('n'))
+            .whereRef('records.department_id', '=', 'departments.id')
+            .where('records.status', '=', 'anulado')
+            .as('voided'),
+        ])
+        .where('departments.kind', '=', 'municipality')
+        .orderBy('departments.position')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        slug: r.slug,
+        title: r.title,
+        total: Number(r.total),
+        voted: Number(r.voted),
+        validated: Number(r.validated),
+        voided: Number(r.voided ?? 0),
+      }));
+    },
+
+    /** One page of a department's records by id after `after`; `pattern` is a LIKE over the search text. */
+    async listPage(
+      departmentId: number,
+      options: { status: StatusFilter; pattern?: string; after?: number; limit: number },
+    ): Promise<{ rows: RecordAdminRow[]; nextCursor: number | null }> {
+      let query = selectRecords(db).where('records.department_id', '=', departmentId);
+      if (options.status !== 'todos') query = query.where('records.status', '=', options.status);
+      if (options.pattern) query = query.where(sql<boolean>`records.search_text like ${options.pattern} escape '\\'`);
+      if (options.after !== undefined) query = query.where('records.id', '>', options.after);
+      const rows = await query
+        .orderBy('records.id')
+        .limit(options.limit + 1)
+        .execute();
+      const hasMore = rows.length > options.limit;
+      const page = hasMore ? rows.slice(0, options.limit) : rows;
+      return { rows: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
+    },
+
+    async findById(id: number): Promise<RecordAdminRow | undefined> {
+      return selectRecords(db).where('records.id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Records of a department whose search text holds these phone digits: the few candidates for a
+     * duplicate of a person (the caller compares names and phones exactly).
+     */
+    async withPhoneDigits(
+      departmentId: number,
+      digits: string,
+    ): Promise<{ id: number; nombre: string; telefono: string }[]> {
+      return db
+        .selectFrom('records')
+        .select(['id', 'nombre', 'telefono'])
+        .where('department_id', '=', departmentId)
+        .where(sql<boolean>`search_text like ${`%${digits}%`}`)
+        .limit(1_000)
+        .execute();
+    },
+
+    /** A page (by id) of a department's names and phones, for the import's duplicate check. */
+    async identityPage(
+      departmentId: number,
+      after: number,
+      limit: number,
+    ): Promise<{ id: number; nombre: string; telefono: string }[]> {
+      return db
+        .selectFrom('records')
+        .select(['id', 'nombre', 'telefono'])
+        .where('department_id', '=', departmentId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * New fields (and department) of a record still pending; false when it is not (or, with
+     * `unvotedOnly`, when it was voted meanwhile).
+     */
+    async updateFields(id: number, fields: RecordFieldsUpdate, now: Date, unvotedOnly: boolean): Promise<boolean> {
+      let query = db
+        .updateTable('records')
+        .set({
+          department_id: fields.departmentId,
+          comunidad: fields.comunidad,
+          nombre: fields.nombre,
+          ubch: fields.ubch,
+          telefono: fields.telefono,
+          search_text: recordSearchText(fields),
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pendiente');
+      if (unvotedOnly) query = query.where('voted_at', 'is', null);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Voids a pending record and says what it was at that moment (the counts it leaves), or undefined
+     * when it was not pending (already voided, or gone).
+     */
+    async markVoided(
+      id: number,
+      now: Date,
+    ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
+      return db
+        .updateTable('records')
+        .set({ status: 'anulado', updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'pendiente')
+        .returning(['department_id', 'voted_at', 'completed'])
+        .executeTakeFirst();
+    },
+
+    /** A page (by id) of a department's records for the CSV export. */
+    async exportPage(
+      departmentId: number,
+      status: StatusFilter,
+      after: number,
+      limit: number,
+    ): Promise<RecordAdminRow[]> {
+      let query = selectRecords(db).where('records.department_id', '=', departmentId).where('records.id', '>', after);
+      if (status !== 'todos') query = query.where('records.status', '=', status);
+      return query.orderBy('records.id').limit(limit).execute();
+    },
+  };
+}
+export type RecordsAdminRepository = ReturnType<typeof createRecordsAdminRepository>;

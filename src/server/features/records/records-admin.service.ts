@@ -1,0 +1,186 @@
+import type { Kysely } from 'kysely';
+import {
+  type RecordAdmin,
+  type RecordFields,
+  type RecordStatusValue,
+  recordsAdminMessages,
+} from '../../../shared/records-admin';
+import type { Database } from '../../db/schema';
+import { BadRequest, Conflict, NotFound } from '../../plugins/errors';
+import { writeAudit } from '../audit/audit.repository';
+import { normalizedPhone, personKey } from './records.identity';
+import { createRecordsRepository } from './records.repository';
+import {
+  createRecordsAdminRepository,
+  type MunicipalityRow,
+  type RecordAdminRow,
+  type RecordsAdminRepository,
+} from './records-admin.repository';
+
+/** Who changes records, as the audit log names them. */
+export interface RecordsActor {
+  email: string;
+  ip: string | null;
+}
+
+/** What the back office sees of a record. */
+export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
+  return {
+    id: row.id,
+    departmentSlug: row.department_slug,
+    departmentTitle: row.department_title,
+    comunidad: row.comunidad,
+    nombre: row.nombre,
+    ubch: row.ubch,
+    telefono: row.telefono,
+    status: row.status as RecordStatusValue,
+    votedAt: row.voted_at,
+    votes: row.vote_codes ? row.vote_codes.split(',').filter(Boolean) : [],
+    photos: [row.gobernador_photo_id, row.an_photo_id, row.clez_photo_id].filter((p) => p !== null).length,
+    validated: row.completed === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const fieldsOf = (r: { comunidad: string; nombre: string; ubch: string; telefono: string }) => ({
+  comunidad: r.comunidad,
+  nombre: r.nombre,
+  ubch: r.ubch,
+  telefono: r.telefono,
+});
+
+export async function requireMunicipality(repo: RecordsAdminRepository, slug: string): Promise<MunicipalityRow> {
+  const department = await repo.findMunicipality(slug);
+  if (!department) throw BadRequest(recordsAdminMessages.unknownDepartment);
+  return department;
+}
+
+/** Another record of the department about the same person (same name and phone), if any. */
+async function findDuplicate(
+  repo: RecordsAdminRepository,
+  departmentId: number,
+  fields: { nombre: string; telefono: string },
+  exceptId?: number,
+): Promise<{ id: number; nombre: string } | undefined> {
+  const key = personKey(fields.nombre, fields.telefono);
+  // The stored search text holds the phone's digits: its last seven find the few candidates.
+  const candidates = await repo.withPhoneDigits(departmentId, normalizedPhone(fields.telefono).slice(-7));
+  return candidates.find((c) => c.id !== exceptId && personKey(c.nombre, c.telefono) === key);
+}
+
+/**
+ * Adding, editing and voiding records by hand. Each change is one transaction with its audit row and
+ * the department's progress counts (pending, voted, validated) moved exactly as the change moves them.
+ */
+export function createRecordsAdminService(db: Kysely<Database>, clock: () => Date) {
+  const repo = createRecordsAdminRepository(db);
+
+  async function reread(trx: Kysely<Database>, id: number): Promise<RecordAdminRow> {
+    const row = await createRecordsAdminRepository(trx).findById(id);
+    if (!row) throw NotFound(recordsAdminMessages.recordNotFound);
+    return row;
+  }
+
+  return {
+    async create(input: RecordFields & { department: string }, actor: RecordsActor): Promise<RecordAdmin> {
+      const now = clock();
+      const department = await requireMunicipality(repo, input.department);
+      const fields = fieldsOf(input);
+      return db.transaction().execute(async (trx) => {
+        const tx = createRecordsAdminRepository(trx);
+        const duplicate = await findDuplicate(tx, department.id, fields);
+        if (duplicate) throw Conflict(recordsAdminMessages.duplicate(duplicate.nombre, duplicate.id));
+        // insertMany moves the department's pending count in the same transaction.
+        const [id] = await createRecordsRepository(trx).insertMany([{ departmentId: department.id, ...fields }], now);
+        const row = await reread(trx, id as number);
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'record.create',
+          departmentSlug: department.slug,
+          target: `record:${row.id}`,
+          ip: actor.ip,
+          details: fields,
+          at: now,
+        });
+        return presentRecordAdmin(row);
+      });
+    },
+
+    async update(id: number, input: RecordFields & { department: string }, actor: RecordsActor): Promise<RecordAdmin> {
+      const now = clock();
+      const target = await requireMunicipality(repo, input.department);
+      const fields = fieldsOf(input);
+      return db.transaction().execute(async (trx) => {
+        const tx = createRecordsAdminRepository(trx);
+        const before = await tx.findById(id);
+        if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
+        if (before.status !== 'pendiente') throw Conflict(recordsAdminMessages.voided);
+        const moves = target.id !== before.department_id;
+        if (moves && before.voted_at !== null) throw Conflict(recordsAdminMessages.votedCannotMove);
+        const duplicate = await findDuplicate(tx, target.id, fields, id);
+        if (duplicate) throw Conflict(recordsAdminMessages.duplicate(duplicate.nombre, duplicate.id));
+        const updated = await tx.updateFields(id, { departmentId: target.id, ...fields }, now, moves);
+        if (!updated) {
+          // Voided or voted by someone else between the read and the write.
+          const current = await reread(trx, id);
+          throw Conflict(
+            current.status !== 'pendiente' ? recordsAdminMessages.voided : recordsAdminMessages.votedCannotMove,
+          );
+        }
+        if (moves) {
+          // An unvoted record: it counts as pending in its new department only.
+          const records = createRecordsRepository(trx);
+          await records.bumpCounts(before.department_id, { total: -1 });
+          await records.bumpCounts(target.id, { total: 1 });
+        }
+        const after = await reread(trx, id);
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'record.update',
+          departmentSlug: after.department_slug,
+          target: `record:${id}`,
+          ip: actor.ip,
+          details: {
+            before: { department: before.department_slug, ...fieldsOf(before) },
+            after: { department: after.department_slug, ...fieldsOf(after) },
+          },
+          at: now,
+        });
+        return presentRecordAdmin(after);
+      });
+    },
+
+    /**
+     * Voids a record: it leaves the validators' list and the progress counts (pending, voted, validated);
+     * the row, its photos and its audit trail stay. A vote it had keeps counting in the results, which
+     * count every ballot cast.
+     */
+    async void(id: number, reason: string | undefined, actor: RecordsActor): Promise<RecordAdmin> {
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const tx = createRecordsAdminRepository(trx);
+        const before = await tx.findById(id);
+        if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
+        const left = await tx.markVoided(id, now);
+        if (!left) throw Conflict(recordsAdminMessages.alreadyVoided);
+        await createRecordsRepository(trx).bumpCounts(left.department_id, {
+          total: -1,
+          voted: left.voted_at === null ? 0 : -1,
+          validated: -left.completed,
+        });
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'record.void',
+          departmentSlug: before.department_slug,
+          target: `record:${id}`,
+          ip: actor.ip,
+          details: { ...fieldsOf(before), voted: left.voted_at !== null, reason: reason || null },
+          at: now,
+        });
+        return presentRecordAdmin(await reread(trx, id));
+      });
+    },
+  };
+}
+export type RecordsAdminService = ReturnType<typeof createRecordsAdminService>;

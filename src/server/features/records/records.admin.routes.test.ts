@@ -1,0 +1,375 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createUser, loginAs } from '../../testing/auth-helpers';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { listAudit } from '../audit/audit.repository';
+import { addStoredPhoto } from '../photos/photos.test-support';
+import { checkTotals } from '../results/results.service';
+import { createCsvReader } from './records.csv';
+import { multipartFile } from './records.import-fixtures';
+import { createRecordsRepository } from './records.repository';
+import { addRecords } from './records.test-support';
+
+let t: TestApp;
+afterEach(async () => t?.close());
+
+const PEOPLE = {
+  admin: 'jefa@example.org',
+  validator: 'validador@example.org',
+  agenda: 'agenda@example.org',
+  notas: 'notas@example.org',
+  outsider: 'nadie@example.org',
+} as const;
+type Person = keyof typeof PEOPLE;
+
+async function setup(): Promise<Record<Person, string>> {
+  t = await createTestApp();
+  await createUser(t.db, { email: PEOPLE.admin, role: 'admin' });
+  await createUser(t.db, { email: PEOPLE.validator, role: 'staff', departments: ['cabimas'] });
+  await createUser(t.db, { email: PEOPLE.agenda, role: 'staff', departments: ['agenda'] });
+  await createUser(t.db, { email: PEOPLE.notas, role: 'staff', departments: ['notas'] });
+  await createUser(t.db, { email: PEOPLE.outsider, role: 'staff' });
+  const cookies = {} as Record<Person, string>;
+  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await loginAs(t, PEOPLE[person]);
+  return cookies;
+}
+
+const MARIA = {
+  comunidad: 'Sector Los Olivos',
+  nombre: 'María Pérez',
+  ubch: 'UBCH 110100001',
+  telefono: '0414-6123456',
+};
+
+async function departmentId(slug: string): Promise<number> {
+  const found = (await createRecordsRepository(t.db.kysely).listMunicipalities()).find((d) => d.slug === slug);
+  if (!found) throw new Error(slug);
+  return found.id;
+}
+const summary = async (slug: string) => createRecordsRepository(t.db.kysely).summary(await departmentId(slug));
+const expectCountersRight = async () => expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+
+function post(cookie: string, url: string, payload?: object) {
+  return t.request({ method: 'POST', url, headers: { cookie }, ...(payload ? { payload } : {}) });
+}
+const list = async (cookie: string, query: string) =>
+  (await t.request({ url: `/api/admin/records?${query}`, headers: { cookie } })).json();
+const validatorList = async (cookie: string) =>
+  (await t.request({ url: '/api/validation/cabimas/records', headers: { cookie } })).json().items as {
+    nombre: string;
+  }[];
+
+describe('records back office: who may use it', () => {
+  it('is for admins only: a visitor gets 401 and everyone else, list editors included, 404', async () => {
+    const cookies = await setup();
+    const [id] = await addRecords(t, 'cabimas', 1);
+    const file = multipartFile('Comunidades;Nombre;UBCH;Telefono;rephrase\r\nA;B;C;0414-1111111;cabimas\r\n');
+    const routes = [
+      { method: 'GET', url: '/api/admin/records/departments' },
+      { method: 'GET', url: '/api/admin/records?department=cabimas' },
+      { method: 'POST', url: '/api/admin/records', payload: { department: 'cabimas', ...MARIA } },
+      { method: 'PUT', url: `/api/admin/records/${id}`, payload: { department: 'cabimas', ...MARIA } },
+      { method: 'POST', url: `/api/admin/records/${id}/void`, payload: {} },
+      { method: 'POST', url: '/api/admin/records/import?mode=importar', ...file },
+      { method: 'GET', url: '/api/admin/records/export.csv?department=cabimas' },
+    ] as const;
+    for (const route of routes) {
+      const as = async (cookie?: string) =>
+        (
+          await t.request({
+            ...route,
+            headers: { ...('headers' in route ? route.headers : {}), ...(cookie ? { cookie } : {}) },
+          })
+        ).statusCode;
+      expect(await as(), `${route.method} ${route.url} as a visitor`).toBe(401);
+      for (const person of ['validator', 'agenda', 'notas', 'outsider'] as const) {
+        expect(await as(cookies[person]), `${route.method} ${route.url} as ${person}`).toBe(404);
+      }
+    }
+    expect(await summary('cabimas')).toEqual({ total: 1, voted: 0, validated: 0 });
+    expect(await listAudit(t.db.kysely, { action: 'records.import' })).toEqual([]);
+  });
+});
+
+describe('records back office: by hand', () => {
+  it('adds a record that validators see at once, and refuses the same person twice', async () => {
+    const cookies = await setup();
+    const res = await post(cookies.admin, '/api/admin/records', { department: 'cabimas', ...MARIA });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      message: 'Registro agregado.',
+      record: { ...MARIA, departmentSlug: 'cabimas', departmentTitle: 'Cabimas', status: 'pendiente', votes: [] },
+    });
+    expect((await validatorList(cookies.validator)).map((r) => r.nombre)).toEqual(['María Pérez']);
+    expect(await summary('cabimas')).toEqual({ total: 1, voted: 0, validated: 0 });
+
+    // The same person: other case and accents, the phone written another way.
+    const again = await post(cookies.admin, '/api/admin/records', {
+      department: 'cabimas',
+      ...MARIA,
+      nombre: '  MARIA   perez ',
+      telefono: '+58 414 612 34 56',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(
+      `Ya existe un registro de María Pérez con ese teléfono en este municipio (registro ${res.json().record.id}).`,
+    );
+    // The same person in another municipality is another record.
+    expect((await post(cookies.admin, '/api/admin/records', { department: 'lagunillas', ...MARIA })).statusCode).toBe(
+      201,
+    );
+
+    const audit = await listAudit(t.db.kysely, { action: 'record.create' });
+    expect(audit).toHaveLength(2);
+    expect(audit[1]).toMatchObject({ actor_email: PEOPLE.admin, department_slug: 'cabimas' });
+    expect(JSON.parse(audit[1]!.details!)).toEqual(MARIA);
+    await expectCountersRight();
+  });
+
+  it.each([
+    ['nombre: blank', { nombre: ' ' }, 'Escribe el nombre.'],
+    ['telefono: empty', { telefono: '' }, 'Escribe el teléfono.'],
+    ['telefono: 0414-12', { telefono: '0414-12' }, 'El teléfono debe tener entre 7 y 15 dígitos.'],
+    [
+      'telefono: llamar luego',
+      { telefono: 'llamar luego' },
+      'El teléfono solo puede tener números, espacios, +, -, paréntesis y puntos.',
+    ],
+    ['ubch: 101 characters', { ubch: 'x'.repeat(101) }, 'No puede tener más de 100 caracteres.'],
+    ['department: resultados', { department: 'resultados' }, 'El municipio o parroquia no existe.'],
+    ['department: no-existe', { department: 'no-existe' }, 'El municipio o parroquia no existe.'],
+    ['department: empty', { department: '' }, 'Elige el municipio o parroquia.'],
+  ])('refuses %s with a Spanish message', async (_label, change, message) => {
+    const cookies = await setup();
+    const res = await post(cookies.admin, '/api/admin/records', { department: 'cabimas', ...MARIA, ...change });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+    expect(await summary('cabimas')).toEqual({ total: 0, voted: 0, validated: 0 });
+  });
+
+  it('edits a record (searchable by its new name) and moves an unvoted one with its count', async () => {
+    const cookies = await setup();
+    const [id, other] = await addRecords(t, 'cabimas', [MARIA, { nombre: 'José Finol', telefono: '0424-1234567' }]);
+    const edit = (body: object) =>
+      t.request({ method: 'PUT', url: `/api/admin/records/${id}`, headers: { cookie: cookies.admin }, payload: body });
+
+    const res = await edit({ department: 'cabimas', ...MARIA, nombre: 'María Fernanda Pérez', ubch: 'UBCH 9' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'Registro actualizado.', record: { nombre: 'María Fernanda Pérez' } });
+    const found = await t.request({
+      url: '/api/validation/cabimas/records?q=fernanda',
+      headers: { cookie: cookies.validator },
+    });
+    expect(found.json().items.map((r: { id: number }) => r.id)).toEqual([id]);
+
+    // Becoming the same person as another record of the municipality is refused.
+    const clash = await edit({ department: 'cabimas', ...MARIA, nombre: 'jose finol', telefono: '04241234567' });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().message).toContain(`(registro ${other})`);
+
+    const moved = await edit({ department: 'lagunillas', ...MARIA });
+    expect(moved.json().record).toMatchObject({ departmentSlug: 'lagunillas', departmentTitle: 'Lagunillas' });
+    expect(await summary('cabimas')).toEqual({ total: 1, voted: 0, validated: 0 });
+    expect(await summary('lagunillas')).toEqual({ total: 1, voted: 0, validated: 0 });
+    await expectCountersRight();
+
+    const audit = await listAudit(t.db.kysely, { action: 'record.update' });
+    expect(JSON.parse(audit[0]!.details!)).toMatchObject({
+      before: { department: 'cabimas' },
+      after: { department: 'lagunillas', nombre: 'María Pérez' },
+    });
+    const missing = await t.request({
+      method: 'PUT',
+      url: '/api/admin/records/999999',
+      headers: { cookie: cookies.admin },
+      payload: { department: 'cabimas', ...MARIA },
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('El registro no existe.');
+  });
+
+  it('keeps a voted record in its municipality, and refuses to edit a voided one', async () => {
+    const cookies = await setup();
+    const [voted, voided] = await addRecords(t, 'cabimas', 2);
+    expect(
+      (await post(cookies.validator, `/api/validation/cabimas/records/${voted}/vote`, { candidates: ['FA'] }))
+        .statusCode,
+    ).toBe(201);
+    const move = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${voted}`,
+      headers: { cookie: cookies.admin },
+      payload: { department: 'lagunillas', ...MARIA },
+    });
+    expect(move.statusCode).toBe(409);
+    expect(move.json().message).toMatch(/ya tiene voto: no puede cambiar de municipio/);
+    // Its fields may still be corrected.
+    const fix = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${voted}`,
+      headers: { cookie: cookies.admin },
+      payload: { department: 'cabimas', ...MARIA },
+    });
+    expect(fix.statusCode).toBe(200);
+    expect(fix.json().record).toMatchObject({ votes: ['FA'], nombre: 'María Pérez' });
+
+    await post(cookies.admin, `/api/admin/records/${voided}/void`, {});
+    const edit = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${voided}`,
+      headers: { cookie: cookies.admin },
+      payload: { department: 'cabimas', ...MARIA, telefono: '0414-0000000' },
+    });
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json().message).toBe('Este registro está anulado: ya no se puede cambiar.');
+    await expectCountersRight();
+  });
+});
+
+describe('records back office: voiding', () => {
+  it('takes a voted and validated record off the lists and the progress; results keep its vote', async () => {
+    const cookies = await setup();
+    const [done, plain] = await addRecords(t, 'cabimas', 3);
+    expect(
+      (await post(cookies.validator, `/api/validation/cabimas/records/${done}/vote`, { candidates: ['LC'] }))
+        .statusCode,
+    ).toBe(201);
+    for (const kind of ['gobernador', 'an', 'clez'] as const) await addStoredPhoto(t, done as number, kind);
+    expect(await summary('cabimas')).toEqual({ total: 3, voted: 1, validated: 1 });
+    const before = await checkTotals(t.db.kysely);
+
+    const res = await post(cookies.admin, `/api/admin/records/${done}/void`, { reason: 'Persona repetida' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: 'Registro anulado: ya no aparece en las listas.',
+      record: { id: done, status: 'anulado', votes: ['LC'], photos: 3, validated: true },
+    });
+    expect(await summary('cabimas')).toEqual({ total: 2, voted: 0, validated: 0 });
+    const listed = await t.request({
+      url: '/api/validation/cabimas/records?validated=1',
+      headers: { cookie: cookies.validator },
+    });
+    expect(listed.json().items.map((r: { id: number }) => r.id)).not.toContain(done);
+    // Voting on it is no longer possible either.
+    expect(
+      (await post(cookies.validator, `/api/validation/cabimas/records/${done}/vote`, { candidates: [] })).statusCode,
+    ).toBe(404);
+    const after = await checkTotals(t.db.kysely);
+    expect(after.differences).toEqual([]);
+    expect(after.votes).toEqual(before.votes);
+
+    const again = await post(cookies.admin, `/api/admin/records/${done}/void`, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Este registro ya estaba anulado.');
+    expect((await post(cookies.admin, '/api/admin/records/999999/void', {})).statusCode).toBe(404);
+
+    const audit = await listAudit(t.db.kysely, { action: 'record.void' });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_email: PEOPLE.admin, department_slug: 'cabimas', target: `record:${done}` });
+    expect(JSON.parse(audit[0]!.details!)).toMatchObject({ voted: true, reason: 'Persona repetida' });
+
+    // The back office still finds it, under its status.
+    expect((await list(cookies.admin, 'department=cabimas')).items.map((r: { id: number }) => r.id)).not.toContain(
+      done,
+    );
+    expect(
+      (await list(cookies.admin, 'department=cabimas&status=anulado')).items.map((r: { id: number }) => r.id),
+    ).toEqual([done]);
+    expect((await list(cookies.admin, 'department=cabimas&status=todos')).items).toHaveLength(3);
+    expect(plain).toBeDefined();
+  });
+});
+
+describe('records back office: listing and exporting', () => {
+  it('lists by pages with a search, and the municipalities with their counts', async () => {
+    const cookies = await setup();
+    await addRecords(t, 'cabimas', 120);
+    await addRecords(t, 'lagunillas', [MARIA]);
+    const first = await list(cookies.admin, 'department=cabimas&limit=50');
+    expect(first.items).toHaveLength(50);
+    const second = await list(cookies.admin, `department=cabimas&limit=50&after=${first.nextCursor}`);
+    const third = await list(cookies.admin, `department=cabimas&limit=50&after=${second.nextCursor}`);
+    expect(third.items).toHaveLength(20);
+    expect(third.nextCursor).toBeNull();
+    expect((await list(cookies.admin, 'department=lagunillas&q=maria perez')).items).toHaveLength(1);
+    expect((await list(cookies.admin, 'department=lagunillas&q=6123456')).items).toHaveLength(1);
+    const bad = await t.request({ url: '/api/admin/records?department=nada', headers: { cookie: cookies.admin } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('El municipio o parroquia no existe.');
+
+    const departments = (
+      await t.request({ url: '/api/admin/records/departments', headers: { cookie: cookies.admin } })
+    ).json();
+    expect(departments.items.find((d: { slug: string }) => d.slug === 'cabimas')).toEqual({
+      slug: 'cabimas',
+      title: 'Cabimas',
+      total: 120,
+      voted: 0,
+      validated: 0,
+      voided: 0,
+    });
+    expect(departments.items.some((d: { slug: string }) => d.slug === 'resultados')).toBe(false);
+  });
+
+  it('exports a municipality as UTF-8 CSV with BOM, escaped and formula-safe, that imports back as duplicates', async () => {
+    const cookies = await setup();
+    await addRecords(t, 'cabimas', [
+      MARIA,
+      {
+        comunidad: 'Barrio "El Gallo"; sur',
+        nombre: '=HIPERVINCULO("http://x")',
+        ubch: '@U',
+        telefono: '+58 414 7654321',
+      },
+      { comunidad: 'Dos\nlíneas', nombre: 'Ana', ubch: '-1', telefono: '0261-7000000' },
+    ]);
+    await addRecords(t, 'lagunillas', [{ nombre: 'Otra persona', telefono: '0414-0000001' }]);
+    const res = await t.request({
+      url: '/api/admin/records/export.csv?department=cabimas',
+      headers: { cookie: cookies.admin },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="registros-cabimas-\d{4}-\d\d-\d\d\.csv"$/,
+    );
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const rows: string[][] = [];
+    const reader = createCsvReader({ maxRowChars: 10_000, onRow: (fields) => rows.push(fields) });
+    reader.push(res.body.replace(/^\uFEFF/, ''));
+    reader.end();
+    expect(rows[0]).toEqual([
+      'Comunidades',
+      'Nombre',
+      'UBCH',
+      'Telefono',
+      'Departamento',
+      'Estado',
+      'Votos',
+      'Votado el',
+      'ID',
+    ]);
+    expect(rows).toHaveLength(4);
+    expect(rows[2]?.slice(0, 4)).toEqual([
+      'Barrio "El Gallo"; sur',
+      '\'=HIPERVINCULO("http://x")',
+      "'@U",
+      "'+58 414 7654321",
+    ]);
+    expect(rows[3]?.slice(0, 3)).toEqual(['Dos\nlíneas', 'Ana', "'-1"]);
+    expect(res.body).toContain('"Barrio ""El Gallo""; sur"');
+
+    const audit = await listAudit(t.db.kysely, { action: 'records.export' });
+    expect(audit[0]).toMatchObject({ actor_email: PEOPLE.admin, department_slug: 'cabimas' });
+
+    // What was exported imports back unchanged: every row is already there.
+    const file = multipartFile(res.rawPayload);
+    const back = await t.request({
+      method: 'POST',
+      url: '/api/admin/records/import?mode=simulacion',
+      headers: { cookie: cookies.admin, ...file.headers },
+      payload: file.payload,
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().report).toMatchObject({ rows: 3, valid: 0, duplicatesInDatabase: 3, invalid: 0 });
+  });
+});
