@@ -63,11 +63,14 @@ export async function createTestDb(): Promise<TestDb> {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   const db = await openDatabase({ dataDir: '', databaseUrl });
+  // Photos and other files still live on disk, in a folder of this test's own.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-test-'));
   return {
     db,
-    options: { dataDir: '', databaseUrl },
+    options: { dataDir, databaseUrl },
     async destroy() {
       await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
