@@ -18,7 +18,7 @@ export interface AdminDialogProps {
  */
 export function AdminDialog({ open, onClose, title, description, children, wide = false, testId }: AdminDialogProps) {
   return (
-    <Dialog open={open} onClose={onClose} className="relative z-50">
+    <Dialog open={open} onClose={onClose} className="fixed inset-0 z-50">
       <div className="fixed inset-0 bg-black/50" aria-hidden="true" />
       <div className="fixed inset-0 overflow-y-auto">
         <div className="flex min-h-full items-end justify-center sm:items-center sm:p-4">
