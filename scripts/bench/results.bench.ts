@@ -240,6 +240,9 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
   // Latency: for each vote (in sending order), when it was sent; a stream that first shows the ballot
   // count it brought has seen it.
   const sentAt: number[] = [];
+  /** Acknowledgement times of the votes, in the order they came (so, sorted). */
+  const ackedAt: number[] = [];
+  const fromAck: number[] = [];
   let base = -1;
   const latencies: number[] = [];
   const SAMPLED = 100;
@@ -259,6 +262,9 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
             for (let b = last + 1; b <= ballots; b++) {
               const at = sentAt[b - base - 1];
               if (at !== undefined) latencies.push(now - at);
+              // The b-th acknowledgement came after the b-th commit (or has not come yet: 0).
+              const acked = ackedAt[b - base - 1];
+              fromAck.push(acked === undefined ? 0 : Math.max(0, now - acked));
             }
             last = ballots;
           });
@@ -299,6 +305,7 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
             },
             (res) => {
               if (res.statusCode !== 201) failed += 1;
+              else ackedAt.push(Date.now());
               res.resume();
               res.on('end', resolve);
             },
@@ -321,13 +328,15 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
     }
     const behind = probes.filter((p) => p.ballots < final).length;
     latencies.sort((a, b) => a - b);
+    fromAck.sort((a, b) => a - b);
     const p50 = percentile(latencies, 50);
     const p95 = percentile(latencies, 95);
     const p99 = percentile(latencies, 99);
     const ok = p95 < 1000 && peakMb < 400 && behind === 0 && failed === 0 && probes.length === STREAMS;
     console.log(
       `Resultados en vivo: ${probes.length} flujos abiertos en ${openMs} ms; ${total} votos a ${rate.toFixed(0)}/s; ` +
-        `latencia voto→flujo p50 ${p50} ms, p95 ${p95} ms, p99 ${p99} ms (${latencies.length} muestras de ${SAMPLED} flujos); ` +
+        `latencia voto→flujo desde el envío p50 ${p50} ms, p95 ${p95} ms, p99 ${p99} ms (${latencies.length} muestras de ${SAMPLED} flujos), ` +
+        `desde la confirmación del voto p50 ${percentile(fromAck, 50)} ms, p95 ${percentile(fromAck, 95)} ms; ` +
         `memoria máx. del servidor ${peakMb.toFixed(0)} MB; flujos atrasados al final: ${behind}; eventos por flujo ≈ ${Math.round(probes.reduce((n, p) => n + p.events, 0) / probes.length)}`,
     );
     return {
