@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { RecordStatus } from '../../db/schema-records';
 import { recordSearchText } from './records.search';
@@ -40,6 +40,46 @@ export interface RecordFieldsUpdate {
 
 type StatusFilter = 'pendiente' | 'anulado' | 'todos';
 type Db = Kysely<Database>;
+
+/** A new pending record of an import. */
+export interface ImportedRecord {
+  departmentId: number;
+  comunidad: string;
+  nombre: string;
+  ubch: string;
+  telefono: string;
+}
+
+const IMPORT_COLUMNS = [
+  'department_id',
+  'comunidad',
+  'nombre',
+  'ubch',
+  'telefono',
+  'status',
+  'search_text',
+  'completed',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The INSERT of `rows` records, written once per dialect and size (the statement cache then reuses it). */
+const insertStatements = new Map<string, string>();
+function insertStatement(postgres: boolean, rows: number): string {
+  const key = `${postgres}:${rows}`;
+  let text = insertStatements.get(key);
+  if (!text) {
+    const width = IMPORT_COLUMNS.length;
+    const tuples = Array.from(
+      { length: rows },
+      (_, r) => `(${Array.from({ length: width }, (_, c) => (postgres ? `$${r * width + c + 1}` : '?')).join(', ')})`,
+    );
+    text = `insert into records (${IMPORT_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
+    if (insertStatements.size > 20) insertStatements.clear();
+    insertStatements.set(key, text);
+  }
+  return text;
+}
 
 function selectRecords(db: Db) {
   return db
@@ -213,6 +253,33 @@ export function createRecordsAdminRepository(db: Db) {
         .where('status', '=', 'pendiente')
         .returning(['department_id', 'voted_at', 'completed'])
         .executeTakeFirst();
+    },
+
+    /**
+     * Inserts an import's records as pending, a few hundred per statement, without building a query
+     * object per row: an import of 100,000 rows would otherwise spend most of its time and memory there.
+     * The caller moves the departments' counts in the same transaction.
+     */
+    async insertImported(rows: ImportedRecord[], now: Date): Promise<void> {
+      if (rows.length === 0) return;
+      const postgres = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
+      const at = now.toISOString();
+      const values: unknown[] = [];
+      for (const r of rows) {
+        values.push(
+          r.departmentId,
+          r.comunidad,
+          r.nombre,
+          r.ubch,
+          r.telefono,
+          'pendiente',
+          recordSearchText(r),
+          0,
+          at,
+          at,
+        );
+      }
+      await db.executeQuery(CompiledQuery.raw(insertStatement(postgres, rows.length), values));
     },
 
     /** A page (by id) of a department's records for the CSV export. */

@@ -15,17 +15,17 @@ import {
   type ImportProblem,
   type ImportReport,
   type ImportResult,
-  recordFieldsSchema,
+  recordFieldProblem,
   recordsAdminMessages,
 } from '../../../shared/records-admin';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
 import { CsvFileError, type CsvSeparator, createCsvReader, unguardCell } from './records.csv';
-import { personKey } from './records.identity';
-import { createRecordsRepository, type NewRecord } from './records.repository';
+import { personFingerprint } from './records.identity';
+import { createRecordsRepository } from './records.repository';
 import { foldText } from './records.search';
-import { createRecordsAdminRepository, type MunicipalityRow } from './records-admin.repository';
+import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
 import type { RecordsActor } from './records-admin.service';
 
 // --- receiving the file -----------------------------------------------------------------------------------
@@ -224,7 +224,7 @@ async function* readText(file: string, encoding: CsvEncoding): AsyncGenerator<{ 
   // byte order mark is dropped by the decoder.
   const decoder = new TextDecoder(encoding === 'latin-1' ? 'windows-1252' : 'utf-8');
   let bytes = 0;
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 32 * 1024 })) {
     bytes += (chunk as Buffer).length;
     yield { text: decoder.decode(chunk as Buffer, { stream: true }), bytes };
   }
@@ -291,6 +291,8 @@ interface PassResult {
   rowProblemsTotal: number;
   duplicates: ImportDuplicate[];
   byDepartment: Map<number, { slug: string; title: string; rows: number }>;
+  /** Municipalities of the valid rows. */
+  departments: Set<number>;
 }
 
 interface PassOptions {
@@ -299,23 +301,83 @@ interface PassOptions {
   encoding: CsvEncoding;
   departments: MunicipalityRow[];
   defaultDepartment?: MunicipalityRow;
+  /**
+   * The people already in the database, per municipality (see peopleOf): rows are compared with them
+   * and with each other. Without it, rows are only checked.
+   */
+  people?: Map<number, Map<number, number>>;
   /** Each new row, in file order (the apply pass inserts them). */
-  onValid?: (record: NewRecord) => Promise<void> | void;
+  onValid?: (record: ImportedRecord) => Promise<void> | void;
   onBytes?: (bytes: number) => void;
+  /** Data rows read so far. */
+  onRows?: (rows: number) => void;
+}
+
+const ROW_FIELDS = ['comunidad', 'nombre', 'ubch', 'telefono'] as const;
+
+/** One cell of a row, as the export wrote it (the formula guard undone) and trimmed. */
+function cellOf(fields: string[], index: number | undefined): string {
+  if (index === undefined) return '';
+  const value = fields[index];
+  return value === undefined ? '' : unguardCell(value).trim();
+}
+
+function isBlank(fields: string[]): boolean {
+  for (const f of fields) if (f.trim() !== '') return false;
+  return true;
+}
+
+/**
+ * The people already recorded in these municipalities (fingerprint -> record id), read before the rows
+ * that need them: rows held while a long read runs would survive long enough for V8 to start allocating
+ * every later row straight in the old generation (allocation-site pretenuring), tens of megabytes of
+ * garbage per import.
+ */
+async function peopleOf(
+  db: Kysely<Database>,
+  departments: Iterable<number>,
+): Promise<Map<number, Map<number, number>>> {
+  const repo = createRecordsAdminRepository(db);
+  const people = new Map<number, Map<number, number>>();
+  for (const departmentId of departments) {
+    const keys = new Map<number, number>();
+    for (let after = 0; ; ) {
+      const page = await repo.identityPage(departmentId, after, 5_000);
+      for (const r of page) {
+        const key = personFingerprint(r.nombre, r.telefono);
+        if (!keys.has(key)) keys.set(key, r.id);
+      }
+      if (page.length < 5_000) break;
+      after = page.at(-1)?.id ?? after;
+    }
+    people.set(departmentId, keys);
+  }
+  return people;
 }
 
 /**
  * Reads the file once: header, then every row checked (fields, municipality), compared with the rows
  * before it and with the records already in the database (same municipality, same name and phone).
- * Memory: the current chunk, and one key per row for the duplicate checks.
+ * Memory: the current chunk, and one key per row for the duplicate checks. A row costs few allocations:
+ * a 100,000-row import must fit in a modest server beside everything else it runs.
  */
 async function readPass(options: PassOptions): Promise<PassResult> {
-  const repo = createRecordsAdminRepository(options.db);
   const byKey = new Map<string, MunicipalityRow>();
   for (const d of options.departments) {
     byKey.set(d.slug, d);
     byKey.set(departmentKey(d.title), d);
   }
+  // A file names a few municipalities over and over: each spelling is looked up once.
+  const bySpelling = new Map<string, MunicipalityRow | null>();
+  const findDepartment = (cell: string): MunicipalityRow | undefined => {
+    let found = bySpelling.get(cell);
+    if (found === undefined) {
+      found = byKey.get(departmentKey(cell)) ?? null;
+      if (bySpelling.size > 1_000) bySpelling.clear();
+      bySpelling.set(cell, found);
+    }
+    return found ?? undefined;
+  };
   const result: PassResult = {
     separator: null,
     columns: {},
@@ -329,14 +391,16 @@ async function readPass(options: PassOptions): Promise<PassResult> {
     rowProblemsTotal: 0,
     duplicates: [],
     byDepartment: new Map(),
+    departments: new Set(),
   };
   let header: { width: number; index: Partial<Record<Field, number>>; names: Partial<Record<Field, string>> } | null =
     null;
   /** Blank lines seen since the last row: harmless at the end of the file, a problem before a row. */
   let blankLines: number[] = [];
   const blankInside: number[] = [];
-  const seenInFile = new Map<number, Map<string, number>>();
-  const inDatabase = new Map<number, Map<string, number>>();
+  /** Per municipality: each person of the file (fingerprint -> line). */
+  const seenInFile = new Map<number, Map<number, number>>();
+  const noPeople = new Map<number, number>();
   let stopped = false;
 
   const fileProblem = (line: number | null, reason: string) => {
@@ -347,23 +411,6 @@ async function readPass(options: PassOptions): Promise<PassResult> {
     result.rowProblemsTotal++;
     if (result.rowProblems.length < IMPORT_REPORT_MAX_ITEMS) result.rowProblems.push({ line, column, reason });
   };
-
-  async function databaseKeys(department: MunicipalityRow): Promise<Map<string, number>> {
-    let keys = inDatabase.get(department.id);
-    if (keys) return keys;
-    keys = new Map();
-    for (let after = 0; ; ) {
-      const page = await repo.identityPage(department.id, after, 5_000);
-      for (const r of page) {
-        const key = personKey(r.nombre, r.telefono);
-        if (!keys.has(key)) keys.set(key, r.id);
-      }
-      if (page.length < 5_000) break;
-      after = page.at(-1)?.id ?? after;
-    }
-    inDatabase.set(department.id, keys);
-    return keys;
-  }
 
   function readHeader(fields: string[], line: number): void {
     const index: Partial<Record<Field, number>> = {};
@@ -402,17 +449,18 @@ async function readPass(options: PassOptions): Promise<PassResult> {
     result.columns = Object.fromEntries(Object.entries(names));
   }
 
-  async function readRow(fields: string[], line: number): Promise<void> {
+  /** One row. Synchronous, except when the apply pass writes a batch: then it answers a promise to wait for. */
+  function readRow(fields: string[], line: number): Promise<void> | undefined {
     if (!header) {
       readHeader(fields, line);
       return;
     }
-    if (fields.every((f) => f.trim() === '')) {
+    if (isBlank(fields)) {
       blankLines.push(line);
       return;
     }
     if (blankLines.length > 0) {
-      blankInside.push(...blankLines);
+      for (const blank of blankLines) blankInside.push(blank);
       blankLines = [];
     }
     if (++result.rows > IMPORT_MAX_ROWS) {
@@ -423,37 +471,32 @@ async function readPass(options: PassOptions): Promise<PassResult> {
       return;
     }
     const h = header as NonNullable<typeof header>;
-    const extra = fields.slice(h.width);
-    if (fields.length < h.width || extra.some((f) => f.trim() !== '')) {
+    // Empty cells after the last column (a spreadsheet's habit) do not count.
+    let width = fields.length;
+    while (width > h.width && (fields[width - 1] as string).trim() === '') width--;
+    if (width !== h.width) {
       result.invalid++;
       rowProblem(line, null, `La fila tiene ${fields.length} columnas y el encabezado ${h.width}.`);
       return;
     }
-    const cell = (field: Field) => {
-      const i = h.index[field];
-      return i === undefined ? '' : unguardCell(fields[i] ?? '');
-    };
+    const comunidad = cellOf(fields, h.index.comunidad);
+    const nombre = cellOf(fields, h.index.nombre);
+    const ubch = cellOf(fields, h.index.ubch);
+    const telefono = cellOf(fields, h.index.telefono);
     let problems = 0;
-    const parsed = recordFieldsSchema.safeParse({
-      comunidad: cell('comunidad'),
-      nombre: cell('nombre'),
-      ubch: cell('ubch'),
-      telefono: cell('telefono'),
-    });
-    if (!parsed.success) {
-      const reported = new Set<string>();
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        if (reported.has(field)) continue; // one reason per cell
-        reported.add(field);
+    for (const field of ROW_FIELDS) {
+      const value =
+        field === 'comunidad' ? comunidad : field === 'nombre' ? nombre : field === 'ubch' ? ubch : telefono;
+      const problem = recordFieldProblem(field, value);
+      if (problem) {
         problems++;
-        rowProblem(line, h.names[field] ?? FIELD_NAMES[field], issue.message);
+        rowProblem(line, h.names[field] ?? FIELD_NAMES[field], problem);
       }
     }
-    const departmentCell = cell('department').trim();
+    const departmentCell = cellOf(fields, h.index.department);
     let department: MunicipalityRow | undefined;
     if (departmentCell) {
-      department = byKey.get(departmentKey(departmentCell));
+      department = findDepartment(departmentCell);
       if (!department) {
         problems++;
         rowProblem(
@@ -468,62 +511,72 @@ async function readPass(options: PassOptions): Promise<PassResult> {
       problems++;
       rowProblem(line, h.names.department ?? null, 'Falta el municipio o parroquia.');
     }
-    if (problems > 0 || !parsed.success || !department) {
+    if (problems > 0 || !department) {
       result.invalid++;
       return;
     }
-
-    const record = parsed.data;
-    const target = department;
-    const key = personKey(record.nombre, record.telefono);
-    const duplicate = (sameAsLine: number | null, sameAsRecord: number | null) => {
-      if (result.duplicates.length < IMPORT_REPORT_MAX_ITEMS) {
-        result.duplicates.push({
-          line,
-          nombre: record.nombre,
-          telefono: record.telefono,
-          department: target.title,
-          sameAsLine,
-          sameAsRecord,
-        });
-      }
-    };
-    const existing = (await databaseKeys(department)).get(key);
-    if (existing !== undefined) {
-      result.duplicatesInDatabase++;
-      duplicate(null, existing);
+    result.departments.add(department.id);
+    if (!options.people) {
+      result.valid++;
       return;
     }
+    return acceptRow({ departmentId: department.id, comunidad, nombre, ubch, telefono }, department, line);
+  }
+
+  /** A valid row: a duplicate of a record or of an earlier row, or a new one. */
+  function acceptRow(record: ImportedRecord, department: MunicipalityRow, line: number): Promise<void> | undefined {
+    const key = personFingerprint(record.nombre, record.telefono);
+    const existing = (options.people?.get(department.id) ?? noPeople).get(key);
     let seen = seenInFile.get(department.id);
     if (!seen) {
       seen = new Map();
       seenInFile.set(department.id, seen);
     }
-    const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      result.duplicatesInFile++;
-      duplicate(earlier, null);
+    const earlier = existing === undefined ? seen.get(key) : undefined;
+    if (existing !== undefined || earlier !== undefined) {
+      if (existing !== undefined) result.duplicatesInDatabase++;
+      else result.duplicatesInFile++;
+      if (result.duplicates.length < IMPORT_REPORT_MAX_ITEMS) {
+        result.duplicates.push({
+          line,
+          nombre: record.nombre,
+          telefono: record.telefono,
+          department: department.title,
+          sameAsLine: earlier ?? null,
+          sameAsRecord: existing ?? null,
+        });
+      }
       return;
     }
     seen.set(key, line);
     result.valid++;
-    const count = result.byDepartment.get(department.id) ?? { slug: department.slug, title: department.title, rows: 0 };
+    let count = result.byDepartment.get(department.id);
+    if (!count) {
+      count = { slug: department.slug, title: department.title, rows: 0 };
+      result.byDepartment.set(department.id, count);
+    }
     count.rows++;
-    result.byDepartment.set(department.id, count);
-    await options.onValid?.({ departmentId: department.id, ...record });
+    const wait = options.onValid?.(record);
+    return wait instanceof Promise ? wait : undefined;
   }
 
-  const pending: { fields: string[]; line: number }[] = [];
+  const pendingFields: string[][] = [];
+  const pendingLines: number[] = [];
   const reader = createCsvReader({
     maxRowChars: IMPORT_MAX_LINE_CHARS,
-    onRow: (fields, line) => pending.push({ fields, line }),
+    onRow: (fields, line) => {
+      pendingFields.push(fields);
+      pendingLines.push(line);
+    },
   });
   const drain = async () => {
-    for (const row of pending) {
-      if (stopped) break;
-      await readRow(row.fields, row.line);
+    for (let i = 0; i < pendingFields.length && !stopped; i++) {
+      const wait = readRow(pendingFields[i] as string[], pendingLines[i] as number);
+      if (wait) await wait;
     }
-    pending.length = 0;
+    pendingFields.length = 0;
+    pendingLines.length = 0;
+    options.onRows?.(result.rows);
   };
   try {
     for await (const { text, bytes } of readText(options.file, options.encoding)) {
@@ -574,7 +627,7 @@ export interface ImportOutcome {
   body: ImportResult;
 }
 
-/** How often progress is told while saving, in rows. */
+/** Rows per INSERT statement (10 values each: well under both databases' parameter limits). */
 const INSERT_BATCH = 500;
 
 /**
@@ -635,53 +688,69 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
   }
   const { encoding } = decided;
   const departments = await createRecordsAdminRepository(options.db).listMunicipalities();
-  const total = received.facts.bytes;
-  const checked = await readPass({
-    db: options.db,
-    file: received.file,
-    encoding,
-    departments,
-    defaultDepartment: options.defaultDepartment,
-    onBytes: (bytes) => options.onProgress?.('revisando', bytes, total),
-  });
-  const report = toReport(encoding, checked, false);
-  if (checked.fileProblems.length > 0) return answer(422, recordsAdminMessages.importBlockedByFile, report);
-  if (options.mode === 'simulacion') return answer(200, recordsAdminMessages.dryRunDone, report);
-  if (checked.invalid > 0 && !options.omitInvalid) {
-    return answer(422, recordsAdminMessages.importBlockedByErrors, report);
+  const dryRun = options.mode === 'simulacion';
+  // First a reading that only checks rows (and finds their municipalities); the dry run then reads again
+  // to compare them with the records of those municipalities, the import does so in its transaction.
+  const total = received.facts.bytes * (dryRun ? 2 : 1);
+  const pass = (people: Map<number, Map<number, number>> | undefined, db: Kysely<Database>, from = 0) =>
+    readPass({
+      db,
+      file: received.file,
+      encoding,
+      departments,
+      defaultDepartment: options.defaultDepartment,
+      people,
+      onBytes: (bytes) => options.onProgress?.('revisando', from + bytes, total),
+    });
+  const checked = await pass(undefined, options.db);
+  if (checked.fileProblems.length > 0) {
+    return answer(422, recordsAdminMessages.importBlockedByFile, toReport(encoding, checked, false));
   }
-  if (checked.valid === 0) return answer(200, recordsAdminMessages.nothingToImport, report);
+  if (dryRun) {
+    const people = await peopleOf(options.db, checked.departments);
+    const compared = await pass(people, options.db, received.facts.bytes);
+    return answer(200, recordsAdminMessages.dryRunDone, toReport(encoding, compared, false));
+  }
+  if (checked.invalid > 0 && !options.omitInvalid) {
+    return answer(422, recordsAdminMessages.importBlockedByErrors, toReport(encoding, checked, false));
+  }
 
   const now = options.clock();
   const applied = await options.db.transaction().execute(async (trx) => {
+    const repo = createRecordsAdminRepository(trx);
     const records = createRecordsRepository(trx);
-    let batch: NewRecord[] = [];
-    let inserted = 0;
+    let batch: ImportedRecord[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      await records.insertMany(batch, now);
-      inserted += batch.length;
+      await repo.insertImported(batch, now);
+      // The departments' pending counts move in the same transaction as their rows.
+      const added = new Map<number, number>();
+      for (const r of batch) added.set(r.departmentId, (added.get(r.departmentId) ?? 0) + 1);
+      for (const [departmentId, count] of added) await records.bumpCounts(departmentId, { total: count });
       batch = [];
-      options.onProgress?.('guardando', inserted, checked.valid);
     };
-    options.onProgress?.('guardando', 0, checked.valid);
-    const pass = await readPass({
+    options.onProgress?.('guardando', 0, checked.rows);
+    const people = await peopleOf(trx, checked.departments);
+    const final = await readPass({
       db: trx,
       file: received.file,
       encoding,
       departments,
       defaultDepartment: options.defaultDepartment,
+      people,
       onValid: async (record) => {
         batch.push(record);
         if (batch.length >= INSERT_BATCH) await flush();
       },
+      onRows: (rows) => options.onProgress?.('guardando', rows, checked.rows),
     });
     await flush();
     // The same file read the same way: anything new here means it changed under us. Nothing is kept.
-    if (pass.fileProblems.length > 0 || (pass.invalid > 0 && !options.omitInvalid)) {
+    if (final.fileProblems.length > 0 || (final.invalid > 0 && !options.omitInvalid)) {
       throw new Error('the second reading of an import disagrees with the first');
     }
-    const byDepartment = [...pass.byDepartment.values()];
+    if (final.valid === 0) return final;
+    const byDepartment = [...final.byDepartment.values()];
     await writeAudit(trx, {
       actorEmail: options.actor.email,
       action: 'records.import',
@@ -692,17 +761,20 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
         fileName: options.fileName,
         bytes: received.facts.bytes,
         encoding,
-        separator: pass.separator,
-        rows: pass.rows,
-        imported: pass.valid,
-        duplicatesInFile: pass.duplicatesInFile,
-        duplicatesInDatabase: pass.duplicatesInDatabase,
-        omittedWithErrors: pass.invalid,
+        separator: final.separator,
+        rows: final.rows,
+        imported: final.valid,
+        duplicatesInFile: final.duplicatesInFile,
+        duplicatesInDatabase: final.duplicatesInDatabase,
+        omittedWithErrors: final.invalid,
         byDepartment: Object.fromEntries(byDepartment.map((d) => [d.slug, d.rows])),
       },
       at: now,
     });
-    return pass;
+    return final;
   });
+  if (applied.valid === 0) {
+    return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
+  }
   return answer(201, recordsAdminMessages.importDone(applied.valid), toReport(encoding, applied, true));
 }
