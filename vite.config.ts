@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: serverTests,
+          // *.pg.test.ts exercise PostgreSQL-only machinery (LISTEN/NOTIFY).
+          exclude: ['**/*.pg.test.ts'],
           env: { TEST_DB: 'sqlite' },
           testTimeout: 20_000,
           hookTimeout: 60_000,

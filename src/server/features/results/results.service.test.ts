@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../db/database';
 import { seedReferenceData } from '../../db/seed/reference';
-import { createTestDb, type TestDb, testDialect } from '../../testing/test-app';
+import { createTestDb, type TestDb } from '../../testing/test-app';
 import { checkTotals, createResultsReader, readResults } from './results.service';
 import { seedSyntheticResults } from './results.synthetic';
 
@@ -82,19 +82,18 @@ describe('checkTotals', () => {
   });
 });
 
-describe.runIf(testDialect === 'sqlite')('bulk synthetic data', () => {
-  it('loads a hundred thousand records with consistent counters in seconds', async () => {
+describe('bulk synthetic data', () => {
+  // Its speed is measured by `npm run bench -- results` (a million records); here, only correctness.
+  it('loads tens of thousands of records with consistent counters', async () => {
     const { db } = await freshDb();
-    const started = Date.now();
     await seedSyntheticResults(db.kysely, {
       ballots: [
-        { codes: ['FA'], count: 30_000 },
-        { codes: ['FA', 'LC'], count: 20_000 },
+        { codes: ['FA'], count: 6_000 },
+        { codes: ['FA', 'LC'], count: 4_000 },
       ],
-      unvoted: 50_000,
+      unvoted: 10_000,
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect((await checkTotals(db.kysely)).differences).toEqual([]);
-    expect(votesOf(await readResults(db.kysely, new Date()))).toEqual({ FA: 50_000, LC: 20_000, NR: 0 });
+    expect(votesOf(await readResults(db.kysely, new Date()))).toEqual({ FA: 10_000, LC: 4_000, NR: 0 });
   });
 });
