@@ -6,7 +6,8 @@ import { LoginIcon, MenuIcon } from './icons';
 import type { MenuEntry } from './menu-entries';
 
 // The slide-over (and Headless UI with it) is only loaded on phones, when first needed.
-const MobileMenu = lazy(() => import('./mobile-menu'));
+const loadMobileMenu = () => import('./mobile-menu');
+const MobileMenu = lazy(loadMobileMenu);
 
 export interface NavbarProps {
   brand: string;
@@ -35,6 +36,13 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
   useEffect(() => {
     setOpen(false);
   }, [location.pathname]);
+
+  // On phones, fetch the menu's code once the page has settled, so the first tap opens it at once.
+  useEffect(() => {
+    if (!isMobile) return;
+    const timer = setTimeout(() => void loadMobileMenu(), 1_500);
+    return () => clearTimeout(timer);
+  }, [isMobile]);
 
   return (
     <header
