@@ -44,6 +44,43 @@ describe('loadConfig', () => {
     expect(loadConfig({}).notas).toEqual({ source: 'local' });
   });
 
+  it('reads the Airtable settings; write-back needs the token, the base and the public origin', () => {
+    expect(loadConfig({}).airtable).toEqual({
+      token: undefined,
+      baseId: undefined,
+      recordsTable: 'Zulia',
+      agendaTable: 'agenda',
+      apiUrl: 'https://api.airtable.com',
+      writeback: false,
+    });
+    const config = loadConfig({
+      AIRTABLE_TOKEN: 'patABC.123',
+      AIRTABLE_BASE_ID: 'appABCDEFGHIJKLMN',
+      AIRTABLE_RECORDS_TABLE: 'Registros',
+      AIRTABLE_API_URL: 'http://127.0.0.1:4314/',
+      AIRTABLE_WRITEBACK: '1',
+      PUBLIC_ORIGIN: 'https://comando.example.org',
+    });
+    expect(config.airtable).toMatchObject({
+      token: 'patABC.123',
+      baseId: 'appABCDEFGHIJKLMN',
+      recordsTable: 'Registros',
+      agendaTable: 'agenda',
+      apiUrl: 'http://127.0.0.1:4314',
+      writeback: true,
+    });
+    let error: unknown;
+    try {
+      loadConfig({ AIRTABLE_WRITEBACK: '1', AIRTABLE_BASE_ID: 'base-x' });
+    } catch (e) {
+      error = e;
+    }
+    const message = (error as ConfigError).message;
+    expect(message).toMatch(/AIRTABLE_BASE_ID: debe ser el id de la base/);
+    expect(message).toMatch(/AIRTABLE_TOKEN: es obligatoria con AIRTABLE_WRITEBACK=1/);
+    expect(message).toMatch(/PUBLIC_ORIGIN: es obligatoria con AIRTABLE_WRITEBACK=1/);
+  });
+
   it('refuses a fixed clock in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', COMANDO_NOW: '2026-11-23T03:30:00Z' })).toThrow(/COMANDO_NOW/);
   });

@@ -31,6 +31,23 @@ const envSchema = z
       .url({ message: 'debe ser la URL del sitio WordPress, por ejemplo https://blog.example.org' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    AIRTABLE_TOKEN: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
+    AIRTABLE_BASE_ID: z
+      .string()
+      .trim()
+      .regex(/^app[A-Za-z0-9]{3,40}$/, 'debe ser el id de la base, que empieza por app (por ejemplo appXXXXXXXXXXXXXX)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    AIRTABLE_RECORDS_TABLE: z.string().trim().min(1).default('Zulia'),
+    AIRTABLE_AGENDA_TABLE: z.string().trim().min(1).default('agenda'),
+    AIRTABLE_API_URL: z
+      .url({ message: 'debe ser una URL completa, por ejemplo https://api.airtable.com' })
+      .default('https://api.airtable.com'),
+    AIRTABLE_WRITEBACK: boolFlag(false),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -39,6 +56,18 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.NOTAS_SOURCE === 'wordpress' && !env.WORDPRESS_URL) {
       ctx.addIssue({ code: 'custom', path: ['WORDPRESS_URL'], message: 'es obligatoria con NOTAS_SOURCE=wordpress' });
+    }
+    if (env.AIRTABLE_WRITEBACK) {
+      for (const name of ['AIRTABLE_TOKEN', 'AIRTABLE_BASE_ID'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'es obligatoria con AIRTABLE_WRITEBACK=1' });
+      }
+      if (!env.PUBLIC_ORIGIN) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_ORIGIN'],
+          message: 'es obligatoria con AIRTABLE_WRITEBACK=1 (los enlaces de las fotos que se envían a Airtable la usan)',
+        });
+      }
     }
     if (env.COMANDO_NOW && env.NODE_ENV === 'production') {
       ctx.addIssue({
@@ -62,10 +91,26 @@ export interface Config {
   campaignName: string;
   /** Where the notas come from: our database, or a WordPress site's REST API. */
   notas: { source: 'local' } | { source: 'wordpress'; url: string };
+  /**
+   * The Airtable base of the original app: read by `npm run cli -- airtable:import`, and written back
+   * (new votes and photos of the records that came from it) when `writeback` is on.
+   */
+  airtable: AirtableConfig;
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
+}
+
+export interface AirtableConfig {
+  /** Personal access token; only ever from the environment. */
+  token: string | undefined;
+  baseId: string | undefined;
+  recordsTable: string;
+  agendaTable: string;
+  /** https://api.airtable.com, or a local stand-in in tests. */
+  apiUrl: string;
+  writeback: boolean;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +148,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       e.NOTAS_SOURCE === 'wordpress' && e.WORDPRESS_URL
         ? { source: 'wordpress', url: e.WORDPRESS_URL.replace(/\/+$/, '') }
         : { source: 'local' },
+    airtable: {
+      token: e.AIRTABLE_TOKEN,
+      baseId: e.AIRTABLE_BASE_ID,
+      recordsTable: e.AIRTABLE_RECORDS_TABLE,
+      agendaTable: e.AIRTABLE_AGENDA_TABLE,
+      apiUrl: e.AIRTABLE_API_URL.replace(/\/+$/, ''),
+      writeback: e.AIRTABLE_WRITEBACK,
+    },
     webRoot: path.resolve(cwd, 'dist'),
     now: makeClock(e.COMANDO_NOW),
   };

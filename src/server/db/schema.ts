@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AirtableTables } from './schema-airtable';
 import type { AuthTables } from './schema-auth';
 import type { RecordsTables } from './schema-records';
 
@@ -6,7 +7,7 @@ import type { RecordsTables } from './schema-records';
  * Table shapes. Timestamps are ISO-8601 UTC strings and flags are 0/1 integers in both SQLite and
  * PostgreSQL, so the same queries and the same presenters serve both dialects (docs/decisions/002).
  */
-export interface Database extends CoreTables, AuthTables, RecordsTables {}
+export interface Database extends CoreTables, AuthTables, RecordsTables, AirtableTables {}
 
 export interface CoreTables {
   settings: SettingsTable;
@@ -56,6 +57,8 @@ export interface AgendaEventsTable {
   hora_24h: string | null;
   descripcion: string | null;
   lugar: string | null;
+  /** The Airtable record it was imported from (`airtable:rec…`); null for events created here. */
+  source_id: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -4,6 +4,7 @@ import { initial } from './001-initial';
 import { authMigration } from './002-auth';
 import { recordsMigration } from './003-records';
 import { resultsMigration } from './004-results';
+import { airtableMigration } from './005-airtable';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '002-auth': authMigration(dialect),
     '003-records': recordsMigration(dialect),
     '004-results': resultsMigration(dialect),
+    '005-airtable': airtableMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }
