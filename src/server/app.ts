@@ -17,6 +17,7 @@ import { accessRoutes } from './features/access/access.routes';
 import { adminRoutes } from './features/admin/admin.routes';
 import { agendaAdminRoutes } from './features/agenda/agenda.admin.routes';
 import { agendaRoutes } from './features/agenda/agenda.routes';
+import { type AirtableWritebackOverrides, createAirtableWriteback } from './features/airtable/airtable.writeback';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { notasAdminRoutes } from './features/notas/notas.admin.routes';
@@ -24,6 +25,7 @@ import { notasRoutes } from './features/notas/notas.routes';
 import { photosRoutes } from './features/photos/photos.routes';
 import { recordsAdminRoutes } from './features/records/records.admin.routes';
 import { recordsRoutes } from './features/records/records.routes';
+import type { RecordChangeHooks } from './features/records/records.service';
 import { resultsRoutes } from './features/results/results.routes';
 import { siteRoutes } from './features/site/site.routes';
 import { registerAuth } from './plugins/auth';
@@ -36,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
+    /** Work done inside each vote's and photo's transaction (the Airtable write-back outbox). */
+    recordHooks: RecordChangeHooks;
   }
 }
 
@@ -44,6 +48,8 @@ export interface BuildOptions {
   db?: Db;
   /** Pino options or false; defaults to JSON logs at the configured level. */
   logger?: boolean | object;
+  /** Timings of the Airtable write-back worker (tests: short polls and backoff). */
+  airtableWriteback?: AirtableWritebackOverrides;
 }
 
 /** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
@@ -75,6 +81,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   if (ownsDb) app.addHook('onClose', async () => db.close());
+
+  // AIRTABLE_WRITEBACK=1: votes and photos of records from Airtable are queued in their own transaction
+  // and a worker sends them. Its onClose runs before the database's (Fastify runs them in reverse).
+  const writeback = createAirtableWriteback(config, db.kysely, app.log, options.airtableWriteback);
+  app.decorate('recordHooks', writeback?.hooks ?? {});
+  if (writeback) {
+    app.addHook('onReady', async () => writeback.worker.start());
+    app.addHook('onClose', async () => writeback.worker.stop());
+  }
 
   await registerSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });

@@ -98,7 +98,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       const upload = await receiveUpload(part.file, { maxBytes, tempDir });
       try {
         const { photo, warning } = await storePhoto(
-          { db, storage, images },
+          { db, storage, images, hooks: app.recordHooks },
           {
             department,
             record,

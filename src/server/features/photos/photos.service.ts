@@ -8,6 +8,7 @@ import { BadRequest, Conflict } from '../../plugins/errors';
 import type { PhotoStorage } from '../../storage/photo-storage';
 import { writeAudit } from '../audit/audit.repository';
 import { createRecordsRepository } from '../records/records.repository';
+import type { RecordChangeHooks } from '../records/records.service';
 import { type ImagePipeline, ImageProcessingError } from './image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from './image-type';
 import { photoReadablePath } from './photo-names';
@@ -55,7 +56,7 @@ export interface StorePhotoInput {
  * the stored files are removed again: an empty slot and no stray file.
  */
 export async function storePhoto(
-  deps: { db: Kysely<Database>; storage: PhotoStorage; images: ImagePipeline },
+  deps: { db: Kysely<Database>; storage: PhotoStorage; images: ImagePipeline; hooks?: RecordChangeHooks },
   input: StorePhotoInput,
 ): Promise<{ photo: PhotoRow; warning: string | null }> {
   const { db, storage, images } = deps;
@@ -112,6 +113,7 @@ export async function storePhoto(
         // This photo filled the last empty slot of a voted record: it is validated now, and only now.
         await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
       }
+      await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at });
       await writeAudit(trx, {
         actorEmail: user.email,
         action: input.current === null ? 'photo.upload' : 'photo.replace',

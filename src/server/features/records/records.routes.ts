@@ -21,7 +21,7 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createRecordsRepository(db);
-  const votes = createVoteWriter(db, app.db.dialect);
+  const votes = createVoteWriter(db, app.db.dialect, app.recordHooks);
 
   app.get(
     '/api/candidates',

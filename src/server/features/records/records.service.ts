@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { PhotoKind } from '../../../shared/constants';
 import { type ProcedureRecord, recordsMessages } from '../../../shared/records';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
@@ -41,6 +42,15 @@ export interface VoteInput {
 
 type Db = Kysely<Database>;
 
+/**
+ * Extra work inside the transaction of a vote or of a photo, right after the change: it commits with
+ * the change or not at all (e.g. queuing the change for another system, see features/airtable).
+ */
+export interface RecordChangeHooks {
+  afterVote?(trx: Db, vote: { recordId: number; codes: string[]; at: string }): Promise<void>;
+  afterPhoto?(trx: Db, photo: { recordId: number; kind: PhotoKind; photoId: number; at: string }): Promise<void>;
+}
+
 /** How long the candidates list is reused before it is read again. */
 const CANDIDATES_TTL_MS = 5_000;
 
@@ -56,7 +66,7 @@ interface VoteJob {
  * vote wins, whoever sent it), the ballot's candidates, the result counters, the progress counts and the
  * audit row. Undefined when the record was already voted (or is not the department's).
  */
-async function applyVote(trx: Db, job: VoteJob): Promise<RecordRow | undefined> {
+async function applyVote(trx: Db, job: VoteJob, hooks: RecordChangeHooks): Promise<RecordRow | undefined> {
   const { input, chosen } = job;
   const repo = createRecordsRepository(trx);
   const at = input.now.toISOString();
@@ -73,6 +83,7 @@ async function applyVote(trx: Db, job: VoteJob): Promise<RecordRow | undefined> 
     at,
   );
   await repo.bumpCounts(input.department.id, { voted: 1, validated: row.completed });
+  await hooks.afterVote?.(trx, { recordId: input.recordId, codes: chosen.map((c) => c.code), at });
   await writeAudit(trx, {
     actorEmail: input.user.email,
     action: 'record.vote',
@@ -92,7 +103,7 @@ async function applyVote(trx: Db, job: VoteJob): Promise<RecordRow | undefined> 
  * committed together: one transaction, each vote in its own savepoint, one flush to disk, and nobody
  * hears "voted" before that flush. The same guarantees, many more votes per second.
  */
-export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres') {
+export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: RecordChangeHooks = {}) {
   const repo = createRecordsRepository(db);
   let candidates: { rows: CandidateRow[]; at: number } | undefined;
   let queue: VoteJob[] = [];
@@ -115,7 +126,7 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres') {
         for (const job of batch) {
           await sql`savepoint vote`.execute(trx);
           try {
-            results.set(job, { row: await applyVote(trx, job) });
+            results.set(job, { row: await applyVote(trx, job, hooks) });
             await sql`release savepoint vote`.execute(trx);
           } catch (error) {
             await sql`rollback to savepoint vote`.execute(trx);
@@ -158,7 +169,9 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres') {
       const voted =
         dialect === 'sqlite'
           ? await enqueue(job)
-          : await db.transaction().execute((trx) => applyVote(trx, { ...job, resolve: () => {}, reject: () => {} }));
+          : await db
+              .transaction()
+              .execute((trx) => applyVote(trx, { ...job, resolve: () => {}, reject: () => {} }, hooks));
       if (voted) return voted;
       const existing = await repo.findInDepartment(input.department.id, input.recordId);
       if (existing?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
