@@ -9,6 +9,7 @@ import type { Database } from './db/schema';
 import { seedReferenceData } from './db/seed/reference';
 import { createAccessRepository } from './features/access/access.repository';
 import { grantDepartment, listDepartmentEmails, revokeDepartment } from './features/access/access.service';
+import { AIRTABLE_HELP, runAirtableCommand } from './features/airtable/airtable.cli';
 import { type Actor, createAuthService } from './features/auth/auth.service';
 import { runResultsCheck } from './features/results/results.cli';
 import { HttpError } from './plugins/errors';
@@ -34,10 +35,13 @@ Resultados
   results:check                       Recuenta los totales desde los trámites y muestra cualquier diferencia
                                       con los contadores (sale con código 1 si hay alguna).
 
+${AIRTABLE_HELP}
+
 Ejemplos
   npm run cli -- user:add jefa@example.org --admin
   printf '%s\\n' "$CLAVE" | npm run cli -- user:password jefa@example.org
   npm run cli -- access:grant ana@example.org cabimas
+  AIRTABLE_TOKEN=pat… AIRTABLE_BASE_ID=app… npm run cli -- airtable:import
 `;
 
 export interface CliIo {
@@ -144,6 +148,9 @@ export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, no
       }
       case 'results:check':
         return await runResultsCheck(db, io);
+      case 'airtable:import':
+      case 'airtable:push':
+        return await runAirtableCommand(command, rest, db, io, now);
       case undefined:
       case 'help':
       case '--help':
