@@ -7,6 +7,7 @@ import {
   makeAirtableRecords,
   startAirtableContractServer,
 } from '../../../../tests/support/airtable-contract-server';
+import { dateInTimeZone } from '../../../shared/format';
 import { PHOTO_MAX_BYTES_SETTING } from '../../../shared/photos';
 import { createPhotoStorage, uploadTempDir } from '../../storage/create-photo-storage';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -15,6 +16,7 @@ import { createImagePipeline } from '../photos/image-pipeline';
 import { fixture } from '../photos/photos.test-support';
 import { createRecordsRepository } from '../records/records.repository';
 import { createVoteWriter } from '../records/records.service';
+import { createRecordsAdminService } from '../records/records-admin.service';
 import { checkTotals } from '../results/results.service';
 import { createAirtableClient } from './airtable.client';
 import { type AirtableImportReport, importFromAirtable } from './airtable.import';
@@ -297,6 +299,38 @@ describe('airtable:import', () => {
     expect(ana?.an_photo_id).not.toBeNull();
     expect(ana?.gobernador_photo_id).toBeNull();
     await expectCountersRight(t);
+  });
+
+  it('leaves a record voided in Comando alone, and shows imported events on the public agenda at once', async () => {
+    const today = dateInTimeZone(new Date());
+    const { s, t } = await setup({
+      Zulia: [row('recAAAAAAAAAAAAAA', { Nombre: 'Ana', rephrase: 'cabimas' })],
+      agenda: [],
+    });
+    expect((await t.app.inject({ url: '/api/agenda/today' })).json().events).toEqual([]);
+    await runImport(s, t);
+    const ana = await recordBySource(t, 'recAAAAAAAAAAAAAA');
+    await createRecordsAdminService(t.db.kysely, () => new Date()).void(ana?.id as number, 'duplicado', {
+      email: 'jefa@example.org',
+      ip: null,
+    });
+    Object.assign(s.table('Zulia')[0]?.fields ?? {}, { Nombre: 'Ana María', voto: 'FA' });
+    s.setTable('agenda', [
+      row('recAG1AAAAAAAAAAA', { fecha: today, hora_24h: '10:00', descripcion: 'Rueda de prensa' }),
+    ]);
+
+    const report = await runImport(s, t);
+    expect(report.records).toMatchObject({ created: 0, updated: 0, unchanged: 1, votes: 0 });
+    expect(await recordBySource(t, 'recAAAAAAAAAAAAAA')).toMatchObject({
+      nombre: 'Ana',
+      status: 'anulado',
+      voted_at: null,
+    });
+    await expectCountersRight(t);
+    // The public agenda's short cache forgets the day as soon as the import wrote it.
+    expect((await t.app.inject({ url: '/api/agenda/today' })).json().events).toMatchObject([
+      { fecha: today, hora24h: '10:00', descripcion: 'Rueda de prensa' },
+    ]);
   });
 
   it('reads only the records a formula keeps', async () => {

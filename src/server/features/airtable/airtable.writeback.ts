@@ -279,8 +279,17 @@ export function createAirtableWriteback(
   const { client: clientOverrides, ...workerOverrides } = overrides;
   const worker = createWritebackWorker({
     db,
-    // One try per request and no 30-second waits inside: the outbox retries, with its own backoff.
-    client: createAirtableClient({ token, baseId, apiUrl, attempts: 1, maxRateLimitWaits: 0, ...clientOverrides }),
+    // One try per request and no 30-second waits inside: the outbox retries, with its own backoff. A
+    // request in flight ends within the server's 10-second shutdown grace.
+    client: createAirtableClient({
+      token,
+      baseId,
+      apiUrl,
+      attempts: 1,
+      maxRateLimitWaits: 0,
+      timeoutMs: 8_000,
+      ...clientOverrides,
+    }),
     table: recordsTable,
     now: config.now,
     log,
