@@ -58,14 +58,16 @@ const envSchema = z
       ctx.addIssue({ code: 'custom', path: ['WORDPRESS_URL'], message: 'es obligatoria con NOTAS_SOURCE=wordpress' });
     }
     if (env.AIRTABLE_WRITEBACK) {
+      const required = 'es obligatoria con AIRTABLE_WRITEBACK=1';
       for (const name of ['AIRTABLE_TOKEN', 'AIRTABLE_BASE_ID'] as const) {
-        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'es obligatoria con AIRTABLE_WRITEBACK=1' });
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: required });
       }
       if (!env.PUBLIC_ORIGIN) {
+        // The photo links written into Airtable are built from it.
         ctx.addIssue({
           code: 'custom',
           path: ['PUBLIC_ORIGIN'],
-          message: 'es obligatoria con AIRTABLE_WRITEBACK=1 (los enlaces de las fotos que se envían a Airtable la usan)',
+          message: `${required} (forma los enlaces de las fotos)`,
         });
       }
     }
