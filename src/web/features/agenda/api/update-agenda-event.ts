@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AgendaEventBody, AgendaEventResult } from '../../../../shared/agenda-admin';
+import { apiFetch } from '../../../lib/api-client';
+import { agendaAdminKeys } from './agenda-admin-keys';
+
+export const updateAgendaEvent = (id: number, body: AgendaEventBody) =>
+  apiFetch<AgendaEventResult>(`/api/admin/agenda/${id}`, { method: 'PUT', body: JSON.stringify(body) });
+
+export function useUpdateAgendaEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: AgendaEventBody & { id: number }) => updateAgendaEvent(id, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: agendaAdminKeys.all }),
+  });
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'react';
+import type { AgendaEvent } from '../../../../shared/agenda';
+import { agendaEventBodySchema } from '../../../../shared/agenda-admin';
+import { buttonClass } from '../../../components/ui/back-office';
+import { fieldErrors, TextAreaField, TextField } from '../../../components/ui/fields';
+import { Modal } from '../../../components/ui/modal';
+
+export interface AgendaEventDraft {
+  fecha: string;
+  hora24h: string;
+  descripcion: string;
+  lugar: string;
+}
+
+export interface AgendaEventDialogProps {
+  open: boolean;
+  /** The event being edited, or null to create one on `day`. */
+  event: AgendaEvent | null;
+  day: string;
+  pending: boolean;
+  /** A message from the server to show in the form. */
+  serverError?: string;
+  onSave: (draft: ReturnType<typeof agendaEventBodySchema.parse>) => void;
+  onClose: () => void;
+}
+
+const draftOf = (event: AgendaEvent | null, day: string): AgendaEventDraft => ({
+  fecha: event?.fecha ?? day,
+  hora24h: event?.hora24h ?? '',
+  descripcion: event?.descripcion ?? '',
+  lugar: event?.lugar ?? '',
+});
+
+/** Creates or edits an event: date, 24-hour time, description and place. */
+export function AgendaEventDialog({ open, event, day, pending, serverError, onSave, onClose }: AgendaEventDialogProps) {
+  const [draft, setDraft] = useState<AgendaEventDraft>(() => draftOf(event, day));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (open) {
+      setDraft(draftOf(event, day));
+      setErrors({});
+    }
+  }, [open, event, day]);
+
+  const field = (key: keyof AgendaEventDraft) => ({
+    name: key,
+    value: draft[key],
+    error: errors[key],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setDraft({ ...draft, [key]: e.target.value }),
+  });
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const parsed = agendaEventBodySchema.safeParse(draft);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    onSave(parsed.data);
+  };
+
+  return (
+    <Modal
+      open={open}
+      onClose={() => !pending && onClose()}
+      title={event ? 'Editar evento' : 'Nuevo evento'}
+      testId="agenda-event-dialog"
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Fecha" type="date" required {...field('fecha')} />
+          <TextField
+            label="Hora (24 horas)"
+            hint="Formato HH:MM, por ejemplo 07:30 o 18:45."
+            placeholder="18:30"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={5}
+            required
+            {...field('hora24h')}
+          />
+        </div>
+        <TextAreaField label="Descripción" required maxLength={500} rows={3} {...field('descripcion')} />
+        <TextField label="Lugar" hint="Opcional." maxLength={300} autoComplete="off" {...field('lugar')} />
+        {serverError && (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
+            {serverError}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={pending}>
+            Cancelar
+          </button>
+          <button type="submit" className={buttonClass.primary} disabled={pending}>
+            {pending ? 'Guardando…' : event ? 'Guardar cambios' : 'Crear evento'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
