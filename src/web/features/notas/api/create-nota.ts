@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NotaCreateBody, NotaResult } from '../../../../shared/notas-admin';
+import { apiFetch } from '../../../lib/api-client';
+import { notasAdminKeys } from './notas-admin-keys';
+
+export const createNota = (body: NotaCreateBody) =>
+  apiFetch<NotaResult>('/api/admin/notas', { method: 'POST', body: JSON.stringify(body) });
+
+export function useCreateNota() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createNota,
+    onSuccess: (result) => {
+      queryClient.setQueryData(notasAdminKeys.one(result.nota.id), result.nota);
+      void queryClient.invalidateQueries({ queryKey: notasAdminKeys.all });
+    },
+  });
+}

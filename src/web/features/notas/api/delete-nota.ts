@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../../lib/api-client';
+import { notasAdminKeys } from './notas-admin-keys';
+
+export const deleteNota = (id: number) => apiFetch<{ message: string }>(`/api/admin/notas/${id}`, { method: 'DELETE' });
+
+export function useDeleteNota() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteNota,
+    onSuccess: (_result, id) => {
+      queryClient.removeQueries({ queryKey: notasAdminKeys.one(id) });
+      void queryClient.invalidateQueries({ queryKey: notasAdminKeys.all });
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NotaResult } from '../../../../shared/notas-admin';
+import { apiFetch } from '../../../lib/api-client';
+import { notasAdminKeys } from './notas-admin-keys';
+
+export const publishNota = (id: number) => apiFetch<NotaResult>(`/api/admin/notas/${id}/publish`, { method: 'POST' });
+
+/** Puts a nota on the public site. */
+export function usePublishNota() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: publishNota,
+    onSuccess: (result) => {
+      queryClient.setQueryData(notasAdminKeys.one(result.nota.id), result.nota);
+      void queryClient.invalidateQueries({ queryKey: notasAdminKeys.all });
+    },
+  });
+}

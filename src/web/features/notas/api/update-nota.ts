@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NotaResult, NotaUpdateBody } from '../../../../shared/notas-admin';
+import { apiFetch } from '../../../lib/api-client';
+import { notasAdminKeys } from './notas-admin-keys';
+
+export const updateNota = (id: number, body: NotaUpdateBody) =>
+  apiFetch<NotaResult>(`/api/admin/notas/${id}`, { method: 'PUT', body: JSON.stringify(body) });
+
+export function useUpdateNota() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: NotaUpdateBody & { id: number }) => updateNota(id, body),
+    onSuccess: (result) => {
+      queryClient.setQueryData(notasAdminKeys.one(result.nota.id), result.nota);
+      void queryClient.invalidateQueries({ queryKey: notasAdminKeys.all });
+    },
+  });
+}

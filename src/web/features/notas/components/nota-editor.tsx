@@ -1,0 +1,241 @@
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import { formatShortDate } from '../../../../shared/format';
+import { type NotaAdmin, notaUpdateBodySchema } from '../../../../shared/notas-admin';
+import { badgeClass, buttonClass, cardClass } from '../../../components/ui/back-office';
+import { fieldErrors, TextField } from '../../../components/ui/fields';
+import { ConfirmDialog } from '../../../components/ui/modal';
+import { paths } from '../../../config/paths';
+import { useCreateNota } from '../api/create-nota';
+import { useDeleteNota } from '../api/delete-nota';
+import { usePublishNota } from '../api/publish-nota';
+import { useUnpublishNota } from '../api/unpublish-nota';
+import { useUpdateNota } from '../api/update-nota';
+import { previewHtml } from '../preview-html';
+import { RichTextEditor } from './rich-text-editor';
+
+export const NOTAS_ADMIN_PATH = `${paths.admin}/notas`;
+
+/**
+ * Writes a nota: title, content (rich text) and a preview of what the public page will show. A new nota
+ * is saved as a draft or published at once; an existing one is saved, published or taken back to draft.
+ * After every save the editor shows the HTML as the server stored it (sanitised).
+ */
+export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
+  const navigate = useNavigate();
+  const contentLabelId = useId();
+  const contentErrorId = useId();
+  const [title, setTitle] = useState(nota?.title ?? '');
+  const [html, setHtml] = useState(nota?.contentHtml ?? '');
+  /** Bumped to load the server's (sanitised) HTML into the editor after a save. */
+  const [version, setVersion] = useState(0);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [preview, setPreview] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const create = useCreateNota();
+  const update = useUpdateNota();
+  const publish = usePublishNota();
+  const unpublish = useUnpublishNota();
+  const remove = useDeleteNota();
+  const busy = create.isPending || update.isPending || publish.isPending || unpublish.isPending || remove.isPending;
+  const published = nota?.status === 'publicada';
+
+  const loaded = (saved: NotaAdmin) => {
+    setTitle(saved.title);
+    setHtml(saved.contentHtml);
+    setVersion((v) => v + 1);
+  };
+
+  /** Checks the form; the server checks (and cleans) it again. */
+  const valid = (): { title: string; contentHtml: string } | null => {
+    const parsed = notaUpdateBodySchema.safeParse({ title, contentHtml: html });
+    const next = parsed.success ? {} : fieldErrors(parsed.error.issues);
+    const text = new DOMParser().parseFromString(html, 'text/html').body;
+    if (!next.contentHtml && !text.textContent?.trim() && !text.querySelector('img')) {
+      next.contentHtml = 'Escribe el contenido de la nota.';
+    }
+    setErrors(next);
+    return Object.keys(next).length === 0 && parsed.success ? parsed.data : null;
+  };
+
+  const fail = (error: Error) => setErrors({ form: error.message });
+
+  const save = (andPublish: boolean) => {
+    const body = valid();
+    if (!body) return;
+    if (!nota) {
+      create.mutate(
+        { ...body, publish: andPublish },
+        {
+          onSuccess: (result) => {
+            toast.success(result.message);
+            navigate(`${NOTAS_ADMIN_PATH}/${result.nota.id}`, { replace: true });
+          },
+          onError: fail,
+        },
+      );
+      return;
+    }
+    update.mutate(
+      { id: nota.id, ...body },
+      {
+        onSuccess: (result) => {
+          loaded(result.nota);
+          if (andPublish && result.nota.status !== 'publicada') {
+            publish.mutate(nota.id, {
+              onSuccess: (published) => toast.success(published.message),
+              onError: fail,
+            });
+          } else {
+            toast.success(result.message);
+          }
+        },
+        onError: fail,
+      },
+    );
+  };
+
+  return (
+    <section aria-labelledby="nota-editor-titulo" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id="nota-editor-titulo" className="text-2xl font-bold text-stone-900">
+            {nota ? 'Editar nota' : 'Nueva nota'}
+          </h2>
+          {nota && (
+            <span className={published ? badgeClass.ok : badgeClass.neutral} data-testid="nota-estado">
+              {published ? 'Publicada' : 'Borrador'}
+            </span>
+          )}
+        </div>
+        <Link
+          to={NOTAS_ADMIN_PATH}
+          className="font-semibold text-brand underline underline-offset-4 hover:text-brand-dark focus-visible:outline-2 focus-visible:outline-brand"
+        >
+          Volver a las notas
+        </Link>
+      </div>
+      {nota?.publishedAt && (
+        <p className="text-stone-700">
+          Publicada el <time dateTime={nota.publishedAt}>{formatShortDate(nota.publishedAt)}</time>.
+        </p>
+      )}
+
+      <form
+        noValidate
+        className={`${cardClass} flex flex-col gap-4`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          save(false);
+        }}
+      >
+        <TextField
+          label="Título"
+          value={title}
+          maxLength={200}
+          error={errors.title}
+          onChange={(e) => setTitle(e.target.value)}
+          autoComplete="off"
+        />
+        <div className="flex flex-col gap-1.5">
+          <span id={contentLabelId} className="font-semibold text-stone-800">
+            Contenido
+          </span>
+          <RichTextEditor
+            key={`${nota?.id ?? 'nueva'}-${version}`}
+            labelId={contentLabelId}
+            initialHtml={html}
+            onChange={setHtml}
+            invalid={Boolean(errors.contentHtml)}
+            describedBy={errors.contentHtml ? contentErrorId : undefined}
+          />
+          {errors.contentHtml && (
+            <p id={contentErrorId} className="text-sm font-semibold text-red-800">
+              {errors.contentHtml}
+            </p>
+          )}
+        </div>
+        {errors.form && (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
+            {errors.form}
+          </p>
+        )}
+        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-end">
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            aria-expanded={preview}
+            aria-controls="nota-vista-previa"
+            onClick={() => setPreview((v) => !v)}
+          >
+            {preview ? 'Ocultar vista previa' : 'Vista previa'}
+          </button>
+          {nota && (
+            <button
+              type="button"
+              className={buttonClass.secondary}
+              disabled={busy}
+              onClick={() => setConfirmDelete(true)}
+            >
+              Eliminar
+            </button>
+          )}
+          {published && nota && (
+            <button
+              type="button"
+              className={buttonClass.secondary}
+              disabled={busy}
+              onClick={() =>
+                unpublish.mutate(nota.id, { onSuccess: (result) => toast.success(result.message), onError: fail })
+              }
+            >
+              Volver a borrador
+            </button>
+          )}
+          <button type="submit" className={published ? buttonClass.primary : buttonClass.secondary} disabled={busy}>
+            {nota ? 'Guardar cambios' : 'Guardar borrador'}
+          </button>
+          {!published && (
+            <button type="button" className={buttonClass.primary} disabled={busy} onClick={() => save(true)}>
+              {nota ? 'Guardar y publicar' : 'Publicar'}
+            </button>
+          )}
+        </div>
+      </form>
+
+      <div id="nota-vista-previa" hidden={!preview} className={cardClass}>
+        <p className="mb-2 text-sm font-semibold tracking-wide text-stone-600 uppercase">Vista previa</p>
+        <h3 className="text-xl font-bold text-stone-900">{title || 'Sin título'}</h3>
+        <div
+          className="nota-content mt-2 text-stone-800"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: cleaned by previewHtml; the server sanitises on save
+          dangerouslySetInnerHTML={{ __html: preview ? previewHtml(html) : '' }}
+        />
+      </div>
+
+      <ConfirmDialog
+        open={confirmDelete}
+        title="Eliminar nota"
+        message={`¿Eliminar «${nota?.title ?? ''}»? ${published ? 'Deja de mostrarse en el sitio. ' : ''}No se puede deshacer.`}
+        confirmLabel="Eliminar"
+        danger
+        pending={remove.isPending}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          if (!nota) return;
+          remove.mutate(nota.id, {
+            onSuccess: (result) => {
+              toast.success(result.message);
+              navigate(NOTAS_ADMIN_PATH, { replace: true });
+            },
+            onError: (error) => {
+              setConfirmDelete(false);
+              fail(error);
+            },
+          });
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RichTextEditor, safeUrl } from './rich-text-editor';
+
+type ExecDocument = Document & { execCommand?: (command: string, ui: boolean, value?: string) => boolean };
+
+afterEach(() => {
+  Reflect.deleteProperty(document, 'execCommand');
+});
+
+function renderEditor(initialHtml = '<p>Hola mundo</p>') {
+  const onChange = vi.fn();
+  render(
+    <div>
+      <span id="etiqueta">Contenido</span>
+      <RichTextEditor labelId="etiqueta" initialHtml={initialHtml} onChange={onChange} />
+    </div>,
+  );
+  const editor = screen.getByRole('textbox', { name: 'Contenido' });
+  return { onChange, editor, lastHtml: () => onChange.mock.calls.at(-1)?.[0] as string };
+}
+
+describe('RichTextEditor', () => {
+  it('is a labelled multi-line textbox holding the nota’s HTML', () => {
+    const { editor } = renderEditor('<h2>Título</h2><p>texto</p>');
+    expect(editor).toHaveAttribute('aria-multiline', 'true');
+    expect(editor).toHaveAttribute('contenteditable', 'true');
+    expect(editor.innerHTML).toBe('<h2>Título</h2><p>texto</p>');
+    expect(screen.getByRole('toolbar', { name: 'Formato del contenido' })).toHaveAttribute('aria-controls', editor.id);
+  });
+
+  it('applies headings, bold, italic and lists with the browser’s editing commands', async () => {
+    const exec = vi.fn(() => true);
+    (document as ExecDocument).execCommand = exec;
+    const user = userEvent.setup();
+    const { onChange } = renderEditor();
+    await user.click(screen.getByRole('button', { name: 'Título de sección' }));
+    await user.click(screen.getByRole('button', { name: 'Subtítulo de sección' }));
+    await user.click(screen.getByRole('button', { name: 'Negrita (N)' }));
+    await user.click(screen.getByRole('button', { name: 'Cursiva (K)' }));
+    await user.click(screen.getByRole('button', { name: 'Lista con viñetas' }));
+    await user.click(screen.getByRole('button', { name: 'Lista numerada' }));
+    await user.click(screen.getByRole('button', { name: 'Párrafo normal' }));
+    const commands = exec.mock.calls.map((c) => (c as unknown[]).filter((v, i) => i !== 1 && v !== undefined));
+    expect(commands).toEqual([
+      ['defaultParagraphSeparator', 'p'],
+      ['formatBlock', '<h2>'],
+      ['formatBlock', '<h3>'],
+      ['bold'],
+      ['italic'],
+      ['insertUnorderedList'],
+      ['insertOrderedList'],
+      ['formatBlock', '<p>'],
+    ]);
+    expect(onChange).toHaveBeenCalled();
+  });
+
+  it('is one tab stop whose tools are reached with the arrow keys, Home and End', async () => {
+    const user = userEvent.setup();
+    renderEditor();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Párrafo normal' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('button', { name: 'Título de sección' })).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(screen.getByRole('button', { name: 'Imagen por URL' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('button', { name: 'Párrafo normal' })).toHaveFocus();
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByRole('button', { name: 'Imagen por URL' })).toHaveFocus();
+    // From the toolbar, Tab goes on to the text: the other tools are not tab stops.
+    await user.tab();
+    expect(screen.getByRole('textbox', { name: 'Contenido' })).toHaveFocus();
+  });
+
+  it('inserts a link by URL with its text, and refuses a javascript: address', async () => {
+    const user = userEvent.setup();
+    const { lastHtml } = renderEditor('<p>Visita </p>');
+    await user.click(screen.getByRole('button', { name: 'Enlace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insertar enlace' });
+    await user.type(within(dialog).getByLabelText('Dirección (URL)'), 'javascript:alert(1)');
+    await user.click(within(dialog).getByRole('button', { name: 'Insertar enlace' }));
+    expect(
+      within(dialog).getByText('Escribe una dirección completa que empiece por https://, http://, mailto: o tel:.'),
+    ).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Dirección (URL)'));
+    await user.type(within(dialog).getByLabelText('Dirección (URL)'), 'https://example.org/agenda');
+    await user.type(within(dialog).getByLabelText('Texto del enlace'), 'la agenda');
+    await user.click(within(dialog).getByRole('button', { name: 'Insertar enlace' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(lastHtml()).toContain('<a href="https://example.org/agenda">la agenda</a>');
+  });
+
+  it('opens the link dialog with Ctrl+K and inserts an image by URL with its description', async () => {
+    const user = userEvent.setup();
+    const { editor, lastHtml } = renderEditor('<p>Foto:</p>');
+    fireEvent.keyDown(editor, { key: 'k', ctrlKey: true });
+    expect(await screen.findByRole('dialog', { name: 'Insertar enlace' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Imagen por URL' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insertar imagen' });
+    await user.type(within(dialog).getByLabelText('Dirección de la imagen (URL)'), 'https://example.org/foto.jpg');
+    await user.click(within(dialog).getByRole('button', { name: 'Insertar imagen' }));
+    expect(within(dialog).getByText('Describe la imagen para quien no puede verla.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Descripción de la imagen'), 'Caravana "grande" & feliz');
+    await user.click(within(dialog).getByRole('button', { name: 'Insertar imagen' }));
+    expect(lastHtml()).toContain(
+      '<img src="https://example.org/foto.jpg" alt="Caravana &quot;grande&quot; &amp; feliz">',
+    );
+  });
+
+  it('accepts only web, mail and phone addresses', () => {
+    expect(safeUrl(' https://example.org/x ', 'link')).toBe('https://example.org/x');
+    expect(safeUrl('mailto:prensa@example.org', 'link')).toBe('mailto:prensa@example.org');
+    expect(safeUrl('tel:+584141234567', 'link')).toBe('tel:+584141234567');
+    expect(safeUrl('tel:+584141234567', 'image')).toBeNull();
+    expect(safeUrl('data:image/png;base64,AAAA', 'image')).toBeNull();
+    expect(safeUrl('javascript:alert(1)', 'link')).toBeNull();
+    expect(safeUrl('example.org', 'link')).toBeNull();
+  });
+});
