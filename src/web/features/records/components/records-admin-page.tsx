@@ -1,4 +1,305 @@
-// Replaced by the back-office feature.
-export default function AdminSectionPlaceholder() {
-  return null;
+import { useState } from 'react';
+import { Link, Route, Routes, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify/unstyled';
+import type { RecordAdmin, RecordBody, RecordsAdminFilter, RecordsDepartment } from '../../../../shared/records-admin';
+import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui/back-office';
+import { TextAreaField } from '../../../components/ui/fields';
+import { ConfirmDialog } from '../../../components/ui/modal';
+import { ErrorNotice, Spinner } from '../../../components/ui/page';
+import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useCreateRecord } from '../api/create-record';
+import { recordsExportUrl } from '../api/export-records';
+import { useRecordsAdmin } from '../api/get-records-admin';
+import { useRecordsDepartments } from '../api/get-records-departments';
+import { useUpdateRecord } from '../api/update-record';
+import { useVoidRecord } from '../api/void-record';
+import { RecordDialog } from './record-dialog';
+import { RecordsImport } from './records-import';
+
+const BASE = `${paths.admin}/registros`;
+const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
+  { value: 'pendiente', label: 'Pendientes' },
+  { value: 'anulado', label: 'Anulados' },
+  { value: 'todos', label: 'Todos' },
+];
+const number = (n: number) => n.toLocaleString('es-VE');
+
+/** The records back office: a municipality's records (add, edit, void, export) and the CSV import. */
+export default function RecordsAdminPage() {
+  useDocumentTitle('Registros · Administración');
+  const departments = useRecordsDepartments();
+  if (departments.isPending) return <Spinner />;
+  if (departments.isError) {
+    return <ErrorNotice message={departments.error.message} onRetry={() => departments.refetch()} />;
+  }
+  return (
+    <Routes>
+      <Route index element={<RecordsList departments={departments.data.items} />} />
+      <Route path="importar" element={<RecordsImport departments={departments.data.items} backTo={BASE} />} />
+    </Routes>
+  );
+}
+
+type Dialog = { kind: 'none' } | { kind: 'edit'; record: RecordAdmin | null } | { kind: 'void'; record: RecordAdmin };
+
+function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
+  const [params, setParams] = useSearchParams();
+  const department = params.get('municipio') ?? (departments.find((d) => d.total > 0) ?? departments[0])?.slug ?? '';
+  const status = (STATUSES.find((s) => s.value === params.get('estado'))?.value ?? 'pendiente') as RecordsAdminFilter;
+  const [q, setQ] = useState('');
+  const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
+  const [serverError, setServerError] = useState<string>();
+  const [reason, setReason] = useState('');
+  const records = useRecordsAdmin({ department, q, status });
+  const create = useCreateRecord();
+  const update = useUpdateRecord();
+  const voiding = useVoidRecord();
+  const current = departments.find((d) => d.slug === department);
+  const items = records.data?.pages.flatMap((p) => p.items) ?? [];
+
+  const setParam = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    next.set(key, value);
+    setParams(next, { replace: true });
+  };
+  const close = () => {
+    setDialog({ kind: 'none' });
+    setServerError(undefined);
+    setReason('');
+  };
+  const save = (body: RecordBody) => {
+    const editing = dialog.kind === 'edit' ? dialog.record : null;
+    const done = {
+      onSuccess: (result: { message: string; record: RecordAdmin }) => {
+        toast.success(result.message);
+        close();
+        if (result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
+      },
+      onError: (error: Error) => setServerError(error.message),
+    };
+    if (editing) update.mutate({ id: editing.id, ...body }, done);
+    else create.mutate(body, done);
+  };
+
+  return (
+    <section aria-labelledby="registros-titulo" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id="registros-titulo" className="text-2xl font-bold text-stone-900">
+            Registros
+          </h2>
+          <p className="text-stone-700">Los trámites que los validadores ven en cada municipio o parroquia.</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={() => setDialog({ kind: 'edit', record: null })}
+          >
+            Agregar registro
+          </button>
+          <Link to={`${BASE}/importar`} className={buttonClass.secondary}>
+            Importar CSV
+          </Link>
+          <a href={recordsExportUrl(department, status)} download className={buttonClass.secondary}>
+            Exportar CSV
+          </a>
+        </div>
+      </div>
+
+      <div
+        className={`${cardClass} grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] lg:grid-cols-[minmax(0,18rem)_auto_minmax(0,1fr)] lg:items-end`}
+      >
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="registros-municipio" className={labelClass}>
+            Municipio o parroquia
+          </label>
+          <select
+            id="registros-municipio"
+            className={inputClass}
+            value={department}
+            onChange={(e) => setParam('municipio', e.target.value)}
+          >
+            {departments.map((d) => (
+              <option key={d.slug} value={d.slug}>
+                {d.title} ({number(d.total)})
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="flex flex-col">
+          <legend className={`${labelClass} mb-1.5`}>Estado</legend>
+          <div className="flex flex-wrap gap-2">
+            {STATUSES.map((s) => (
+              <label
+                key={s.value}
+                className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border-2 border-stone-300 bg-white px-3 font-semibold text-stone-800 has-checked:border-brand has-checked:bg-brand-light has-focus-visible:outline-2 has-focus-visible:outline-brand"
+              >
+                <input
+                  type="radio"
+                  name="estado-registros"
+                  value={s.value}
+                  checked={status === s.value}
+                  onChange={() => setParam('estado', s.value)}
+                  className="h-4 w-4 accent-brand"
+                />
+                {s.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="flex flex-col gap-1.5 sm:col-span-2 lg:col-span-1">
+          <label htmlFor="registros-buscar" className={labelClass}>
+            Buscar
+          </label>
+          <input
+            id="registros-buscar"
+            type="search"
+            placeholder="Nombre, teléfono, comunidad o UBCH"
+            className={inputClass}
+            value={q}
+            maxLength={100}
+            onChange={(e) => setQ(e.target.value)}
+          />
+        </div>
+      </div>
+
+      {current && (
+        <p className="text-stone-700" data-testid="registros-resumen">
+          {current.title}: {number(current.total)} pendientes, {number(current.voted)} votados,{' '}
+          {number(current.validated)} validados, {number(current.voided)} anulados.
+        </p>
+      )}
+
+      {records.isPending ? (
+        <Spinner label="Cargando los registros…" />
+      ) : records.isError ? (
+        <ErrorNotice message={records.error.message} onRetry={() => records.refetch()} />
+      ) : items.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
+          {q ? 'Ningún registro coincide con la búsqueda.' : 'No hay registros con este estado.'}
+        </p>
+      ) : (
+        <ul className="grid gap-3 md:grid-cols-2" aria-label={`Registros de ${current?.title ?? department}`}>
+          {items.map((record) => (
+            <li key={record.id}>
+              <RecordCard
+                record={record}
+                onEdit={() => setDialog({ kind: 'edit', record })}
+                onVoid={() => setDialog({ kind: 'void', record })}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      {records.hasNextPage && (
+        <button
+          type="button"
+          className={`${buttonClass.secondary} self-center`}
+          disabled={records.isFetchingNextPage}
+          onClick={() => records.fetchNextPage()}
+        >
+          {records.isFetchingNextPage ? 'Cargando…' : 'Cargar más registros'}
+        </button>
+      )}
+
+      <RecordDialog
+        open={dialog.kind === 'edit'}
+        record={dialog.kind === 'edit' ? dialog.record : null}
+        department={department}
+        departments={departments}
+        pending={create.isPending || update.isPending}
+        serverError={serverError}
+        onSave={save}
+        onClose={close}
+      />
+      <ConfirmDialog
+        open={dialog.kind === 'void'}
+        title="Anular registro"
+        message={
+          dialog.kind === 'void' ? (
+            <>
+              ¿Anular el registro de <strong>{dialog.record.nombre}</strong>? Sale de la lista de validación y del
+              avance del municipio; queda guardado y en el registro de auditoría.
+              {dialog.record.votedAt ? ' Su voto sigue contando en los resultados.' : ''}
+            </>
+          ) : null
+        }
+        confirmLabel="Anular registro"
+        danger
+        pending={voiding.isPending}
+        onCancel={close}
+        onConfirm={() => {
+          if (dialog.kind !== 'void') return;
+          voiding.mutate(
+            { id: dialog.record.id, reason: reason.trim() || undefined },
+            {
+              onSuccess: (result) => {
+                toast.success(result.message);
+                close();
+              },
+              onError: (error) => setServerError(error.message),
+            },
+          );
+        }}
+      >
+        <TextAreaField
+          label="Motivo (opcional)"
+          hint="Queda en el registro de auditoría."
+          value={reason}
+          maxLength={300}
+          rows={2}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        {serverError && dialog.kind === 'void' && (
+          <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
+            {serverError}
+          </p>
+        )}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function RecordCard({ record, onEdit, onVoid }: { record: RecordAdmin; onEdit: () => void; onVoid: () => void }) {
+  const voided = record.status === 'anulado';
+  return (
+    <article
+      className={`${cardClass} flex h-full flex-col gap-2 ${voided ? 'bg-stone-50' : ''}`}
+      aria-label={record.nombre}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h3 className="min-w-0 font-bold break-words text-stone-900">{record.nombre}</h3>
+        <div className="flex flex-wrap gap-1">
+          {voided && <span className={badgeClass.danger}>Anulado</span>}
+          {record.validated ? (
+            <span className={badgeClass.ok}>Validado</span>
+          ) : record.votedAt ? (
+            <span className={badgeClass.brand}>Votado{record.votes.length ? `: ${record.votes.join(', ')}` : ''}</span>
+          ) : null}
+        </div>
+      </div>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm">
+        <dt className="text-stone-600">Teléfono</dt>
+        <dd className="break-words text-stone-900">{record.telefono}</dd>
+        <dt className="text-stone-600">Comunidad</dt>
+        <dd className="break-words text-stone-900">{record.comunidad || '—'}</dd>
+        <dt className="text-stone-600">UBCH</dt>
+        <dd className="break-words text-stone-900">{record.ubch || '—'}</dd>
+        <dt className="text-stone-600">Fotos</dt>
+        <dd className="text-stone-900">{record.photos} de 3</dd>
+      </dl>
+      {!voided && (
+        <div className="mt-auto flex gap-2 pt-1">
+          <button type="button" className={buttonClass.small} onClick={onEdit} aria-label={`Editar: ${record.nombre}`}>
+            Editar
+          </button>
+          <button type="button" className={buttonClass.small} onClick={onVoid} aria-label={`Anular: ${record.nombre}`}>
+            Anular
+          </button>
+        </div>
+      )}
+    </article>
+  );
 }

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RecordBody, RecordResult } from '../../../../shared/records-admin';
+import { apiFetch } from '../../../lib/api-client';
+import { recordsAdminKeys } from './records-admin-keys';
+
+export const createRecord = (body: RecordBody) =>
+  apiFetch<RecordResult>('/api/admin/records', { method: 'POST', body: JSON.stringify(body) });
+
+export function useCreateRecord() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createRecord,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.validation });
+    },
+  });
+}

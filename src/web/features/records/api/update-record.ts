@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RecordBody, RecordResult } from '../../../../shared/records-admin';
+import { apiFetch } from '../../../lib/api-client';
+import { recordsAdminKeys } from './records-admin-keys';
+
+export const updateRecord = (id: number, body: RecordBody) =>
+  apiFetch<RecordResult>(`/api/admin/records/${id}`, { method: 'PUT', body: JSON.stringify(body) });
+
+export function useUpdateRecord() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: RecordBody & { id: number }) => updateRecord(id, body),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.validation });
+    },
+  });
+}

@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import {
+  RECORD_LIMITS,
+  type RecordAdmin,
+  type RecordBody,
+  type RecordsDepartment,
+  recordBodySchema,
+} from '../../../../shared/records-admin';
+import { buttonClass } from '../../../components/ui/back-office';
+import { fieldErrors, SelectField, TextField } from '../../../components/ui/fields';
+import { Modal } from '../../../components/ui/modal';
+
+type Draft = { department: string; comunidad: string; nombre: string; ubch: string; telefono: string };
+
+const draftOf = (record: RecordAdmin | null, department: string): Draft => ({
+  department: record?.departmentSlug ?? department,
+  comunidad: record?.comunidad ?? '',
+  nombre: record?.nombre ?? '',
+  ubch: record?.ubch ?? '',
+  telefono: record?.telefono ?? '',
+});
+
+export interface RecordDialogProps {
+  open: boolean;
+  /** The record being edited, or null to add one to `department`. */
+  record: RecordAdmin | null;
+  department: string;
+  departments: RecordsDepartment[];
+  pending: boolean;
+  serverError?: string;
+  onSave: (body: RecordBody) => void;
+  onClose: () => void;
+}
+
+/** Adds or corrects a record: municipality, community, name, UBCH and phone. */
+export function RecordDialog({
+  open,
+  record,
+  department,
+  departments,
+  pending,
+  serverError,
+  onSave,
+  onClose,
+}: RecordDialogProps) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(record, department));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [shown, setShown] = useState<{ open: boolean; record: RecordAdmin | null }>({ open: false, record: null });
+  if (shown.open !== open || shown.record !== record) {
+    setShown({ open, record });
+    if (open) {
+      setDraft(draftOf(record, department));
+      setErrors({});
+    }
+  }
+  const voted = record?.votedAt != null;
+  const field = (key: keyof Draft) => ({
+    name: key,
+    value: draft[key],
+    error: errors[key],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      setDraft({ ...draft, [key]: e.target.value }),
+  });
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const parsed = recordBodySchema.safeParse(draft);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    onSave(parsed.data);
+  };
+
+  return (
+    <Modal
+      open={open}
+      onClose={() => !pending && onClose()}
+      title={record ? 'Editar registro' : 'Agregar registro'}
+      wide
+      testId="record-dialog"
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        <SelectField
+          label="Municipio o parroquia"
+          hint={voted ? 'Este registro ya tiene voto: no puede cambiar de municipio.' : undefined}
+          disabled={voted}
+          {...field('department')}
+        >
+          {departments.map((d) => (
+            <option key={d.slug} value={d.slug}>
+              {d.title}
+            </option>
+          ))}
+        </SelectField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Nombre" autoComplete="off" maxLength={RECORD_LIMITS.nombre} {...field('nombre')} />
+          <TextField
+            label="Teléfono"
+            type="tel"
+            inputMode="tel"
+            autoComplete="off"
+            placeholder="0414-1234567"
+            maxLength={RECORD_LIMITS.telefono}
+            {...field('telefono')}
+          />
+          <TextField label="Comunidad" autoComplete="off" maxLength={RECORD_LIMITS.comunidad} {...field('comunidad')} />
+          <TextField label="UBCH" autoComplete="off" maxLength={RECORD_LIMITS.ubch} {...field('ubch')} />
+        </div>
+        {serverError && (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
+            {serverError}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={pending}>
+            Cancelar
+          </button>
+          <button type="submit" className={buttonClass.primary} disabled={pending}>
+            {pending ? 'Guardando…' : record ? 'Guardar cambios' : 'Agregar registro'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,293 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../../../tests/support/msw-server';
+import { renderWithProviders } from '../../../../../tests/support/render';
+import type { ImportEvent, ImportReport, RecordAdmin } from '../../../../shared/records-admin';
+import RecordsAdminPage from './records-admin-page';
+
+const DEPARTMENTS = [
+  { slug: 'cabimas', title: 'Cabimas', total: 2, voted: 1, validated: 0, voided: 0 },
+  { slug: 'lagunillas', title: 'Lagunillas', total: 0, voted: 0, validated: 0, voided: 0 },
+];
+
+function record(id: number, overrides: Partial<RecordAdmin> = {}): RecordAdmin {
+  return {
+    id,
+    departmentSlug: 'cabimas',
+    departmentTitle: 'Cabimas',
+    comunidad: 'Sector Los Olivos',
+    nombre: `Persona ${id}`,
+    ubch: 'UBCH 110100001',
+    telefono: `0414-100000${id}`,
+    status: 'pendiente',
+    votedAt: null,
+    votes: [],
+    photos: 0,
+    validated: false,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function report(overrides: Partial<ImportReport> = {}): ImportReport {
+  return {
+    mode: 'simulacion',
+    applied: false,
+    fileName: 'registros.csv',
+    bytes: 2048,
+    encoding: 'utf-8',
+    separator: ';',
+    columns: { comunidad: 'Comunidades', nombre: 'Nombre', ubch: 'UBCH', telefono: 'Telefono', department: 'rephrase' },
+    rows: 5,
+    valid: 2,
+    duplicatesInFile: 1,
+    duplicatesInDatabase: 1,
+    invalid: 1,
+    fileProblems: [],
+    rowProblems: [{ line: 4, column: 'Telefono', reason: 'El teléfono debe tener entre 7 y 15 dígitos.' }],
+    rowProblemsTotal: 1,
+    duplicates: [
+      { line: 3, nombre: 'Ana Paz', telefono: '0414-1', department: 'Cabimas', sameAsLine: 2, sameAsRecord: null },
+      { line: 5, nombre: 'Luis', telefono: '0414-2', department: 'Cabimas', sameAsLine: null, sameAsRecord: 77 },
+    ],
+    byDepartment: [{ slug: 'cabimas', title: 'Cabimas', rows: 2 }],
+    durationMs: 30,
+    ...overrides,
+  };
+}
+
+const ndjson = (events: ImportEvent[]) =>
+  new HttpResponse(events.map((e) => `${JSON.stringify(e)}\n`).join(''), {
+    headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
+  });
+
+function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] })]) {
+  const state = { records, posts: [] as unknown[], voids: [] as unknown[], imports: [] as URLSearchParams[] };
+  server.use(
+    http.get('*/api/admin/records/departments', () => HttpResponse.json({ items: DEPARTMENTS })),
+    http.get('*/api/admin/records', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      const status = params.get('status');
+      const items = state.records.filter(
+        (r) => r.departmentSlug === params.get('department') && (status === 'todos' || r.status === status),
+      );
+      return HttpResponse.json({ items, nextCursor: null });
+    }),
+    http.post('*/api/admin/records', async ({ request }) => {
+      const body = (await request.json()) as Record<string, string>;
+      state.posts.push(body);
+      const created = record(state.records.length + 1, { ...body, departmentSlug: body.department });
+      state.records.push(created);
+      return HttpResponse.json({ message: 'Registro agregado.', record: created }, { status: 201 });
+    }),
+    http.post('*/api/admin/records/:id/void', async ({ request, params }) => {
+      state.voids.push({ id: Number(params.id), body: await request.json() });
+      const index = state.records.findIndex((r) => r.id === Number(params.id));
+      const voided = { ...(state.records[index] as RecordAdmin), status: 'anulado' as const };
+      state.records[index] = voided;
+      return HttpResponse.json({ message: 'Registro anulado: ya no aparece en las listas.', record: voided });
+    }),
+  );
+  return state;
+}
+
+const renderAt = (route: string) =>
+  renderWithProviders(
+    <Routes>
+      <Route path="/admin/registros/*" element={<RecordsAdminPage />} />
+    </Routes>,
+    { route },
+  );
+
+describe('RecordsAdminPage: the list', () => {
+  it('lists the municipality’s records with their state, and links the export to it', async () => {
+    api();
+    renderAt('/admin/registros');
+    const first = await screen.findByRole('article', { name: 'Persona 1' });
+    expect(within(first).getByText('0414-1000001')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Persona 2' })).getByText('Votado: FA')).toBeInTheDocument();
+    expect(screen.getByTestId('registros-resumen')).toHaveTextContent(
+      'Cabimas: 2 pendientes, 1 votados, 0 validados, 0 anulados.',
+    );
+    expect(screen.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute(
+      'href',
+      '/api/admin/records/export.csv?department=cabimas&status=pendiente',
+    );
+  });
+
+  it('checks a new record in the form, then adds it', async () => {
+    const state = api();
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    await screen.findByRole('article', { name: 'Persona 1' });
+    await user.click(screen.getByRole('button', { name: 'Agregar registro' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Agregar registro' });
+    await user.type(within(dialog).getByLabelText('Teléfono'), 'mañana');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar registro' }));
+    expect(within(dialog).getByText('Escribe el nombre.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('El teléfono solo puede tener números, espacios, +, -, paréntesis y puntos.'),
+    ).toBeInTheDocument();
+    expect(state.posts).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Nombre'), 'José Finol');
+    await user.clear(within(dialog).getByLabelText('Teléfono'));
+    await user.type(within(dialog).getByLabelText('Teléfono'), '0424-1234567');
+    await user.selectOptions(within(dialog).getByLabelText('Municipio o parroquia'), 'lagunillas');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar registro' }));
+    expect(await screen.findByText('Registro agregado.')).toBeInTheDocument();
+    expect(state.posts).toEqual([
+      { department: 'lagunillas', comunidad: '', nombre: 'José Finol', ubch: '', telefono: '0424-1234567' },
+    ]);
+    // It shows the municipality the record went to.
+    expect(await screen.findByRole('article', { name: 'José Finol' })).toBeInTheDocument();
+  });
+
+  it('voids a record only after confirming, with the reason for the audit log', async () => {
+    const state = api();
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    await user.click(await screen.findByRole('button', { name: 'Anular: Persona 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Anular registro' });
+    expect(dialog).toHaveTextContent('Su voto sigue contando en los resultados.');
+    await user.type(within(dialog).getByLabelText('Motivo (opcional)'), 'Repetido');
+    await user.click(within(dialog).getByRole('button', { name: 'Anular registro' }));
+    expect(await screen.findByText('Registro anulado: ya no aparece en las listas.')).toBeInTheDocument();
+    expect(state.voids).toEqual([{ id: 2, body: { reason: 'Repetido' } }]);
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Persona 2' })).not.toBeInTheDocument());
+  });
+});
+
+describe('RecordsAdminPage: the CSV import', () => {
+  it('reviews the file first (report by line, duplicates), then imports only the valid rows when asked', async () => {
+    const state = api();
+    server.use(
+      http.post('*/api/admin/records/import', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        state.imports.push(params);
+        if (params.get('mode') === 'simulacion') {
+          return ndjson([
+            { type: 'progress', phase: 'revisando', done: 1024, total: 4096 },
+            {
+              type: 'result',
+              status: 200,
+              body: { message: 'Revisión terminada: todavía no se importó nada.', report: report() },
+            },
+          ]);
+        }
+        return ndjson([
+          { type: 'progress', phase: 'guardando', done: 5, total: 5 },
+          {
+            type: 'result',
+            status: 201,
+            body: {
+              message: 'Se importaron 2 registros.',
+              report: report({ mode: 'importar', applied: true }),
+            },
+          },
+        ]);
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt('/admin/registros/importar');
+    const input = await screen.findByLabelText('Archivo CSV');
+    await user.upload(input, new File(['Comunidades;Nombre\n'], 'registros.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Revisar el archivo' }));
+
+    expect(await screen.findByText('Revisión terminada: todavía no se importó nada.')).toBeInTheDocument();
+    expect(screen.getByTestId('import-rows')).toHaveTextContent('5');
+    expect(screen.getByTestId('import-valid')).toHaveTextContent('2');
+    expect(screen.getByTestId('import-invalid')).toHaveTextContent('1');
+    const errors = screen.getByRole('table', { name: /Filas con errores/ });
+    expect(
+      within(errors).getByRole('row', { name: /4 Telefono El teléfono debe tener entre 7 y 15 dígitos\./ }),
+    ).toBeInTheDocument();
+    const duplicates = screen.getByRole('table', { name: /Repetidas/ });
+    expect(within(duplicates).getByText('la línea 2')).toBeInTheDocument();
+    expect(within(duplicates).getByText('el registro 77')).toBeInTheDocument();
+    expect(state.imports[0]?.get('mode')).toBe('simulacion');
+
+    await user.click(screen.getByRole('button', { name: 'Importar solo las 2 filas válidas' }));
+    expect(await screen.findByText('Importación terminada')).toBeInTheDocument();
+    expect(screen.getAllByText('Se importaron 2 registros.').length).toBeGreaterThan(0);
+    expect(state.imports[1]?.get('mode')).toBe('importar');
+    expect(state.imports[1]?.get('omitInvalid')).toBe('1');
+    expect(screen.getByRole('link', { name: 'Ver los registros' })).toHaveAttribute('href', '/admin/registros');
+  });
+
+  it('shows why a malformed file cannot be imported, and offers no import', async () => {
+    api();
+    server.use(
+      http.post('*/api/admin/records/import', () =>
+        HttpResponse.json(
+          {
+            message: 'No se importó nada: el archivo tiene problemas que impiden leerlo.',
+            report: report({
+              rows: 0,
+              valid: 0,
+              invalid: 0,
+              rowProblems: [],
+              duplicates: [],
+              byDepartment: [],
+              fileProblems: [
+                {
+                  line: 3,
+                  column: null,
+                  reason:
+                    'Comillas sin cerrar: el campo que empieza en la línea 3 no se cierra antes del fin del archivo.',
+                },
+              ],
+            }),
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    renderAt('/admin/registros/importar');
+    await user.upload(await screen.findByLabelText('Archivo CSV'), new File(['"x'], 'malo.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Revisar el archivo' }));
+    expect(
+      await screen.findByText('No se importó nada: el archivo tiene problemas que impiden leerlo.'),
+    ).toBeInTheDocument();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Línea 3: Comillas sin cerrar: el campo que empieza en la línea 3 no se cierra antes del fin del archivo.',
+    );
+    expect(screen.queryByRole('button', { name: /^Importar/ })).not.toBeInTheDocument();
+  });
+
+  it('shows the upload and server phases as a labelled progress bar', async () => {
+    api();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.post('*/api/admin/records/import', async () => {
+        await gate;
+        return ndjson([
+          {
+            type: 'result',
+            status: 200,
+            body: { message: 'Revisión terminada: todavía no se importó nada.', report: report() },
+          },
+        ]);
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt('/admin/registros/importar');
+    await user.upload(await screen.findByLabelText('Archivo CSV'), new File(['a'], 'r.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Revisar el archivo' }));
+    const bar = await screen.findByRole('progressbar', { name: 'Avance de la importación' });
+    expect(bar).toHaveAttribute('aria-valuemin', '0');
+    expect(bar).toHaveAttribute('aria-valuemax', '100');
+    expect(screen.getByRole('button', { name: 'Revisando…' })).toBeDisabled();
+    release();
+    expect(await screen.findByText('Revisión terminada: todavía no se importó nada.')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+});
