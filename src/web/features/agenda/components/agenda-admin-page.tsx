@@ -329,7 +329,14 @@ function CopyDayDialog({
       description={`Copia ${plural(count, 'el evento', 'los eventos')} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-        <TextField label="Copiar al día" type="date" value={to} error={error} onChange={(e) => setTo(e.target.value)} />
+        <TextField
+          label="Copiar al día"
+          type="date"
+          autoFocus
+          value={to}
+          error={error}
+          onChange={(e) => setTo(e.target.value)}
+        />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={copy.isPending}>
             Cancelar

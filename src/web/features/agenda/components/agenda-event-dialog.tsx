@@ -79,6 +79,8 @@ export function AgendaEventDialog({ open, event, day, pending, serverError, onSa
             autoComplete="off"
             maxLength={5}
             required
+            // The day is already the one on screen: the form starts at the time.
+            autoFocus
             {...field('hora24h')}
           />
         </div>

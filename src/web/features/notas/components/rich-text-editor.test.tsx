@@ -110,6 +110,22 @@ describe('RichTextEditor', () => {
     );
   });
 
+  it('does not submit the form it sits in when a link or an image is inserted', async () => {
+    const submitted = vi.fn((e: React.FormEvent) => e.preventDefault());
+    const user = userEvent.setup();
+    render(
+      <form onSubmit={submitted}>
+        <span id="etiqueta">Contenido</span>
+        <RichTextEditor labelId="etiqueta" initialHtml="<p>x</p>" onChange={() => {}} />
+      </form>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Enlace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Insertar enlace' });
+    await user.type(within(dialog).getByLabelText('Dirección (URL)'), 'https://example.org{Enter}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(submitted).not.toHaveBeenCalled();
+  });
+
   it('accepts only web, mail and phone addresses', () => {
     expect(safeUrl(' https://example.org/x ', 'link')).toBe('https://example.org/x');
     expect(safeUrl('mailto:prensa@example.org', 'link')).toBe('mailto:prensa@example.org');

@@ -332,6 +332,8 @@ function LinkDialog({
         className="flex flex-col gap-4"
         onSubmit={(e) => {
           e.preventDefault();
+          // The dialog is a portal inside the nota's form: React would pass the submit on to it.
+          e.stopPropagation();
           const safe = safeUrl(url, 'link');
           if (!safe) {
             setError('Escribe una dirección completa que empiece por https://, http://, mailto: o tel:.');
@@ -342,6 +344,7 @@ function LinkDialog({
       >
         <TextField
           label="Dirección (URL)"
+          autoFocus
           type="url"
           inputMode="url"
           placeholder="https://"
@@ -399,6 +402,8 @@ function ImageDialog({
         className="flex flex-col gap-4"
         onSubmit={(e) => {
           e.preventDefault();
+          // The dialog is a portal inside the nota's form: React would pass the submit on to it.
+          e.stopPropagation();
           const safe = safeUrl(url, 'image');
           const next = {
             url: safe ? undefined : 'Escribe la dirección completa de la imagen, que empiece por https://.',
@@ -410,6 +415,7 @@ function ImageDialog({
       >
         <TextField
           label="Dirección de la imagen (URL)"
+          autoFocus
           type="url"
           inputMode="url"
           placeholder="https://"

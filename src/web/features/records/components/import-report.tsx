@@ -97,8 +97,9 @@ export function ImportReportView({ report }: { report: ImportReport }) {
             {report.rowProblemsTotal > report.rowProblems.length &&
               ` (se muestran ${number(report.rowProblems.length)} de ${number(report.rowProblemsTotal)})`}
           </h4>
-          <div className="overflow-x-auto rounded-xl border border-stone-200 bg-white">
-            <table aria-labelledby="import-errores" className="w-full text-left text-sm">
+          {/* Cells wrap instead of scrolling sideways: a phone shows the whole row. */}
+          <div className="rounded-xl border border-stone-200 bg-white">
+            <table aria-labelledby="import-errores" className="w-full text-left text-sm [overflow-wrap:anywhere]">
               <thead className="bg-stone-100 text-stone-800">
                 <tr>
                   <th scope="col" className="px-3 py-2">
@@ -133,8 +134,9 @@ export function ImportReportView({ report }: { report: ImportReport }) {
             {report.duplicatesInDatabase + report.duplicatesInFile > report.duplicates.length &&
               ` (se muestran ${number(report.duplicates.length)} de ${number(report.duplicatesInDatabase + report.duplicatesInFile)})`}
           </h4>
-          <div className="overflow-x-auto rounded-xl border border-stone-200 bg-white">
-            <table aria-labelledby="import-duplicados" className="w-full text-left text-sm">
+          {/* Cells wrap instead of scrolling sideways: a phone shows the whole row. */}
+          <div className="rounded-xl border border-stone-200 bg-white">
+            <table aria-labelledby="import-duplicados" className="w-full text-left text-sm [overflow-wrap:anywhere]">
               <thead className="bg-stone-100 text-stone-800">
                 <tr>
                   <th scope="col" className="px-3 py-2">
@@ -159,7 +161,7 @@ export function ImportReportView({ report }: { report: ImportReport }) {
                   <tr key={d.line} className="border-t border-stone-200">
                     <td className="px-3 py-2 tabular-nums">{d.line}</td>
                     <td className="px-3 py-2">{d.nombre}</td>
-                    <td className="px-3 py-2 whitespace-nowrap">{d.telefono}</td>
+                    <td className="px-3 py-2">{d.telefono}</td>
                     <td className="px-3 py-2">{d.department}</td>
                     <td className="px-3 py-2">
                       {d.sameAsLine !== null ? `la línea ${d.sameAsLine}` : `el registro ${d.sameAsRecord}`}

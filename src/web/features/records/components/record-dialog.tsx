@@ -94,7 +94,13 @@ export function RecordDialog({
           ))}
         </SelectField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Nombre" autoComplete="off" maxLength={RECORD_LIMITS.nombre} {...field('nombre')} />
+          <TextField
+            label="Nombre"
+            autoFocus
+            autoComplete="off"
+            maxLength={RECORD_LIMITS.nombre}
+            {...field('nombre')}
+          />
           <TextField
             label="Teléfono"
             type="tel"
