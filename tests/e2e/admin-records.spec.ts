@@ -69,7 +69,7 @@ test('reports rows with errors by line and column, and a malformed file, importi
   await expect(errors.getByRole('row', { name: /^5 Municipio/ })).toContainText(
     'No existe el municipio o parroquia «maracaibo».',
   );
-  await expect(page.getByRole('button', { name: 'Importar solo las 1 filas válidas' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Importar solo la fila válida' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
   await page.getByRole('button', { name: 'Elegir otro archivo' }).tap();

@@ -2,6 +2,12 @@ import type { ImportReport } from '../../../../shared/records-admin';
 import { cardClass } from '../../../components/ui/back-office';
 
 const number = (n: number) => n.toLocaleString('es-VE');
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${number(bytes)} bytes`
+    : bytes < 1024 * 1024
+      ? `${number(Math.round(bytes / 1024))} KB`
+      : `${(bytes / 1024 / 1024).toLocaleString('es-VE', { maximumFractionDigits: 1 })} MB`;
 const ENCODINGS: Record<string, string> = { 'utf-8': 'UTF-8', 'utf-8-bom': 'UTF-8 con BOM', 'latin-1': 'Latin-1' };
 const SEPARATORS: Record<string, string> = { ';': 'punto y coma', ',': 'coma', '\t': 'tabulador' };
 const FIELD_NAMES: Record<string, string> = {
@@ -43,7 +49,9 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           {counts.map((c) => (
             <div
               key={c.label}
-              className={`${cardClass} ${c.strong ? 'border-brand' : ''} ${c.bad ? 'border-red-300 bg-red-50' : ''}`}
+              className={`rounded-xl border p-4 shadow-sm ${
+                c.bad ? 'border-red-300 bg-red-50' : c.strong ? 'border-brand bg-white' : 'border-stone-200 bg-white'
+              }`}
             >
               <dt className="text-sm text-stone-700">{c.label}</dt>
               <dd className="text-2xl font-black text-stone-900 tabular-nums" data-testid={c.testId}>
@@ -56,7 +64,7 @@ export function ImportReportView({ report }: { report: ImportReport }) {
 
       {report.encoding && (
         <p className="text-sm text-stone-700">
-          Archivo «{report.fileName}» ({number(Math.round(report.bytes / 1024))} KB), {ENCODINGS[report.encoding]}
+          Archivo «{report.fileName}» ({size(report.bytes)}), {ENCODINGS[report.encoding]}
           {report.separator ? `, separado por ${SEPARATORS[report.separator]}` : ''}.
           {columns.length > 0 && (
             <>
@@ -99,16 +107,16 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           </h4>
           {/* Cells wrap instead of scrolling sideways: a phone shows the whole row. */}
           <div className="rounded-xl border border-stone-200 bg-white">
-            <table aria-labelledby="import-errores" className="w-full text-left text-sm [overflow-wrap:anywhere]">
+            <table aria-labelledby="import-errores" className="w-full text-left text-sm">
               <thead className="bg-stone-100 text-stone-800">
                 <tr>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Línea
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Columna
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Motivo
                   </th>
                 </tr>
@@ -116,9 +124,9 @@ export function ImportReportView({ report }: { report: ImportReport }) {
               <tbody>
                 {report.rowProblems.map((p) => (
                   <tr key={`${p.line}-${p.column}-${p.reason}`} className="border-t border-stone-200">
-                    <td className="px-3 py-2 tabular-nums">{p.line}</td>
-                    <td className="px-3 py-2">{p.column ?? 'Toda la fila'}</td>
-                    <td className="px-3 py-2">{p.reason}</td>
+                    <td className="px-2 py-2 tabular-nums sm:px-3">{p.line}</td>
+                    <td className="px-2 py-2 break-words sm:px-3">{p.column ?? 'Toda la fila'}</td>
+                    <td className="px-2 py-2 break-words sm:px-3">{p.reason}</td>
                   </tr>
                 ))}
               </tbody>
@@ -136,22 +144,22 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           </h4>
           {/* Cells wrap instead of scrolling sideways: a phone shows the whole row. */}
           <div className="rounded-xl border border-stone-200 bg-white">
-            <table aria-labelledby="import-duplicados" className="w-full text-left text-sm [overflow-wrap:anywhere]">
+            <table aria-labelledby="import-duplicados" className="w-full text-left text-sm">
               <thead className="bg-stone-100 text-stone-800">
                 <tr>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Línea
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Nombre
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Teléfono
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Municipio
                   </th>
-                  <th scope="col" className="px-3 py-2">
+                  <th scope="col" className="px-2 py-2 whitespace-nowrap sm:px-3">
                     Repite
                   </th>
                 </tr>
@@ -159,11 +167,11 @@ export function ImportReportView({ report }: { report: ImportReport }) {
               <tbody>
                 {report.duplicates.map((d) => (
                   <tr key={d.line} className="border-t border-stone-200">
-                    <td className="px-3 py-2 tabular-nums">{d.line}</td>
-                    <td className="px-3 py-2">{d.nombre}</td>
-                    <td className="px-3 py-2">{d.telefono}</td>
-                    <td className="px-3 py-2">{d.department}</td>
-                    <td className="px-3 py-2">
+                    <td className="px-2 py-2 tabular-nums sm:px-3">{d.line}</td>
+                    <td className="px-2 py-2 break-words sm:px-3">{d.nombre}</td>
+                    <td className="px-2 py-2 break-words sm:px-3">{d.telefono}</td>
+                    <td className="px-2 py-2 break-words sm:px-3">{d.department}</td>
+                    <td className="px-2 py-2 break-words sm:px-3">
                       {d.sameAsLine !== null ? `la línea ${d.sameAsLine}` : `el registro ${d.sameAsRecord}`}
                     </td>
                   </tr>

@@ -287,6 +287,10 @@ function RecordCard({ record, onEdit, onVoid }: { record: RecordAdmin; onEdit: (
         <dd className="break-words text-stone-900">{record.comunidad || '—'}</dd>
         <dt className="text-stone-600">UBCH</dt>
         <dd className="break-words text-stone-900">{record.ubch || '—'}</dd>
+        <dt className="text-stone-600">Voto</dt>
+        <dd className="text-stone-900">
+          {record.votedAt ? (record.votes.length > 0 ? record.votes.join(', ') : 'Ninguno') : 'Sin votar'}
+        </dd>
         <dt className="text-stone-600">Fotos</dt>
         <dd className="text-stone-900">{record.photos} de 3</dd>
       </dl>

@@ -241,7 +241,9 @@ export function RecordsImport({ departments, backTo }: { departments: RecordsDep
                   onClick={() => start('importar', report.invalid > 0)}
                 >
                   {report.invalid > 0
-                    ? `Importar solo las ${number(report.valid)} filas válidas`
+                    ? report.valid === 1
+                      ? 'Importar solo la fila válida'
+                      : `Importar solo las ${number(report.valid)} filas válidas`
                     : `Importar ${number(report.valid)} ${report.valid === 1 ? 'registro' : 'registros'}`}
                 </button>
               </div>
