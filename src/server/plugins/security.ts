@@ -13,12 +13,12 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         scriptSrc: ["'self'"],
         // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // Notas from WordPress show that site's images.
+        // Notas show images from their WordPress site, or linked by URL in the editor (https only).
         imgSrc: [
           "'self'",
           'data:',
           'blob:',
-          ...(config.notas.source === 'wordpress' ? [new URL(config.notas.url).origin] : []),
+          ...(config.notas.source === 'wordpress' ? [new URL(config.notas.url).origin] : ['https:']),
         ],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

@@ -35,13 +35,17 @@ export function createPhotosRepository(db: Kysely<Database>) {
       at: string,
     ): Promise<{ department_id: number; completed: number } | undefined> {
       const column = slotColumn(kind);
-      return db
-        .updateTable('records')
-        .set({ [column]: photoId, completed: completedAfterFilling(kind), updated_at: at })
-        .where('id', '=', recordId)
-        .where(column, expectCurrent === null ? 'is' : '=', expectCurrent)
-        .returning(['department_id', 'completed'])
-        .executeTakeFirst();
+      return (
+        db
+          .updateTable('records')
+          .set({ [column]: photoId, completed: completedAfterFilling(kind), updated_at: at })
+          .where('id', '=', recordId)
+          // A record voided while its photo was being processed takes no photo (and its counts stay right).
+          .where('status', '=', 'pendiente')
+          .where(column, expectCurrent === null ? 'is' : '=', expectCurrent)
+          .returning(['department_id', 'completed'])
+          .executeTakeFirst()
+      );
     },
 
     async markReplaced(photoId: number, by: string, at: string): Promise<void> {
