@@ -10,9 +10,9 @@ import {
 import { apiErrorSchema } from '../../../shared/errors';
 import { dateInTimeZone } from '../../../shared/format';
 import { csvFileSchema } from '../../../shared/results';
+import { CSV_BOM, csvDateTime, csvLine } from '../../lib/csv';
 import { requireAdmin } from '../../plugins/auth';
 import { type AuditRow, writeAudit } from '../audit/audit.repository';
-import { CSV_BOM, csvDateTime, csvLine } from '../results/results.csv';
 import { createSettingsRepository } from '../site/settings.repository';
 import { createAdminAuditRepository } from './admin-audit.repository';
 import { auditFilter } from './admin-audit.service';

@@ -24,11 +24,11 @@ import {
   recordsExportQuerySchema,
   voidRecordBodySchema,
 } from '../../../shared/records-admin';
+import { CSV_BOM, csvLine } from '../../lib/csv';
 import { requireAdmin } from '../../plugins/auth';
 import { BadRequest, HttpError } from '../../plugins/errors';
 import { dataRoot } from '../../storage/create-photo-storage';
 import { writeAudit } from '../audit/audit.repository';
-import { CSV_BOM, csvLine } from './records.csv';
 import { importRecords, receiveCsv, removeStaleImports } from './records.import';
 import { searchPattern } from './records.search';
 import { createRecordsAdminRepository } from './records-admin.repository';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CsvFileError, createCsvReader, csvCell, csvLine, unguardCell } from './records.csv';
+import { csvCell, csvLine, unguardCell } from '../../lib/csv';
+import { CsvFileError, createCsvReader } from './records.csv';
 
 function read(chunks: string[], maxRowChars = 1_000) {
   const rows: { line: number; fields: string[] }[] = [];

@@ -271,33 +271,3 @@ export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
   };
 }
 export type CsvReader = ReturnType<typeof createCsvReader>;
-
-// --- writing --------------------------------------------------------------------------------------------
-
-/** Excel reads UTF-8 only when the file starts with a byte order mark. */
-export const CSV_BOM = '\uFEFF';
-/** Spanish-language Excel splits columns at semicolons; our import reads them too. */
-const SEPARATOR = ';';
-const NEEDS_QUOTES = /[";\r\n,]|^\s|\s$/;
-// A cell that starts like a formula would run as one in a spreadsheet (CSV injection).
-const LOOKS_LIKE_FORMULA = /^[=+\-@\t\r]/;
-
-export type CsvValue = string | number | null | undefined;
-
-/** One cell: numbers as they are, text protected against formulas and quoted when it must be. */
-export function csvCell(value: CsvValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return String(value);
-  const text = LOOKS_LIKE_FORMULA.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** One line, CRLF-terminated as RFC 4180 says. */
-export function csvLine(values: CsvValue[]): string {
-  return `${values.map(csvCell).join(SEPARATOR)}\r\n`;
-}
-
-/** Undoes csvCell's formula guard on import, so an exported file imports back unchanged. */
-export function unguardCell(value: string): string {
-  return value.length > 1 && value[0] === "'" && LOOKS_LIKE_FORMULA.test(value.slice(1)) ? value.slice(1) : value;
-}

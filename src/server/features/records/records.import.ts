@@ -19,9 +19,10 @@ import {
   recordsAdminMessages,
 } from '../../../shared/records-admin';
 import type { Database } from '../../db/schema';
+import { unguardCell } from '../../lib/csv';
 import { HttpError } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
-import { CsvFileError, type CsvSeparator, createCsvReader, unguardCell } from './records.csv';
+import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
 import { personFingerprint } from './records.identity';
 import { createRecordsRepository } from './records.repository';
 import { foldText } from './records.search';

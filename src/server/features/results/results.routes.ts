@@ -10,9 +10,9 @@ import {
   resultsSchema,
   resultsStreamSchema,
 } from '../../../shared/results';
+import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '../../lib/csv';
 import { HttpError } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
-import { CSV_BOM, csvDateTime, csvLine, csvPercent } from './results.csv';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
 import { createBreakdownReader, createResultsReader, requireResultsAccess } from './results.service';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvDateTime, csvLine, csvPercent } from './results.csv';
+import { csvCell, csvDateTime, csvLine, csvPercent } from './csv';
 
 describe('CSV for Excel', () => {
   it('quotes separators, quotes and line breaks, and leaves plain text alone', () => {

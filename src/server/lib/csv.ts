@@ -1,4 +1,5 @@
-import { TIME_ZONE } from '../../../shared/constants';
+// Writing CSV that spreadsheets open well: UTF-8 with BOM, semicolons, RFC 4180 quoting, no formulas.
+import { TIME_ZONE } from '../../shared/constants';
 
 /** Excel reads UTF-8 only when the file starts with a byte order mark. */
 export const CSV_BOM = '\uFEFF';
@@ -46,4 +47,9 @@ export function csvDateTime(iso: string | null): string {
   if (Number.isNaN(date.getTime())) return '';
   const parts = Object.fromEntries(localTime.formatToParts(date).map((p) => [p.type, p.value]));
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** Undoes csvCell's formula guard on import, so an exported file imports back unchanged. */
+export function unguardCell(value: string): string {
+  return value.length > 1 && value[0] === "'" && LOOKS_LIKE_FORMULA.test(value.slice(1)) ? value.slice(1) : value;
 }
