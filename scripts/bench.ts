@@ -67,7 +67,10 @@ async function runCase(suite: string, c: BenchCase) {
 
 const dir = path.join(import.meta.dirname, 'bench');
 const suites: BenchSuite[] = [];
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()) {
   const mod = (await import(path.join(dir, file))) as { suite: BenchSuite };
   if (!filter || `${file} ${mod.suite.name}`.toLowerCase().includes(filter)) suites.push(mod.suite);
 }

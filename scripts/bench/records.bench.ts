@@ -77,7 +77,12 @@ function memoryMb(rootPid: number): { largest: number; tree: number } {
   const tree = new Set([rootPid]);
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [pid, ppid] of rows) if (tree.has(ppid) && !tree.has(pid)) tree.add(pid), (changed = true);
+    for (const [pid, ppid] of rows) {
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        changed = true;
+      }
+    }
   }
   const rss = rows.filter(([pid]) => tree.has(pid)).map(([, , kb]) => kb / 1024);
   return { largest: Math.max(...rss), tree: rss.reduce((a, b) => a + b, 0) };

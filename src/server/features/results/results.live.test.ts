@@ -1,12 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Results } from '../../../shared/results';
-import { createUser, loginAs } from '../../testing/auth-helpers';
-import { createTestApp, type TestApp, testDialect } from '../../testing/test-app';
 import { createLiveResults, type LiveResultsOptions } from './results.live';
-import { seedSyntheticResults, unvotedRecordIds } from './results.synthetic';
 import { openSse, votesIn } from './results.testing';
 
 const results = (fa: number): Results => ({
