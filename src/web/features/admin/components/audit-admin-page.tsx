@@ -7,6 +7,7 @@ import {
   auditActionLabel,
   auditFiltersSchema,
 } from '../../../../shared/admin';
+import { buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui/back-office';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { auditCsvUrl, useAudit } from '../api/get-audit';
@@ -15,7 +16,6 @@ import { formatDateTime } from '../format';
 import { useDebouncedValue } from '../use-debounced-value';
 import { fieldErrors } from './form-field';
 import { Pager } from './pager';
-import { buttonClass, cardClass, inputClass, labelClass } from './ui';
 
 const EMPTY = { person: '', action: '', department: '', from: '', to: '' };
 

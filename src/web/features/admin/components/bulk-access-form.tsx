@@ -6,9 +6,9 @@ import {
   type BulkLineStatus,
   bulkAccessBodySchema,
 } from '../../../../shared/admin';
+import { badgeClass, buttonClass, inputClass, labelClass } from '../../../components/ui/back-office';
 import { useBulkAccess } from '../api/bulk-access';
 import { fieldErrors } from './form-field';
-import { badgeClass, buttonClass, inputClass, labelClass } from './ui';
 
 export interface BulkAccessFormProps {
   departments: Pick<AdminDepartment, 'slug' | 'title'>[];

@@ -7,11 +7,11 @@ import {
   readableTextOn,
   updateCandidateBodySchema,
 } from '../../../../shared/admin';
+import { buttonClass, inputClass, labelClass } from '../../../components/ui/back-office';
+import { Modal } from '../../../components/ui/modal';
 import { useCreateCandidate } from '../api/create-candidate';
 import { useUpdateCandidate } from '../api/update-candidate';
-import { AdminDialog } from './admin-dialog';
 import { fieldErrors, TextField } from './form-field';
-import { buttonClass, inputClass, labelClass } from './ui';
 
 export interface CandidateDialogProps {
   open: boolean;
@@ -85,7 +85,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
   const onWhite = valid ? contrastRatio(shown, '#FFFFFF') : 1;
 
   return (
-    <AdminDialog
+    <Modal
       open={open}
       onClose={() => !pending && onClose()}
       title={candidate ? `Editar ${candidate.code}` : 'Nuevo candidato'}
@@ -195,6 +195,6 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
           </button>
         </div>
       </form>
-    </AdminDialog>
+    </Modal>
   );
 }

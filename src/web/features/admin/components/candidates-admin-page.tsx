@@ -3,14 +3,14 @@ import { toast } from 'react-toastify/unstyled';
 import type { AdminCandidate } from '../../../../shared/admin';
 import { formatCount } from '../../../../shared/format';
 import { PHOTO_ACCEPT } from '../../../../shared/photos';
+import { buttonClass, cardClass } from '../../../components/ui/back-office';
+import { ConfirmDialog } from '../../../components/ui/modal';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDeleteCandidate } from '../api/delete-candidate';
 import { useAdminCandidates } from '../api/get-candidates';
 import { useUploadCandidatePhoto } from '../api/upload-candidate-photo';
 import { CandidateDialog } from './candidate-dialog';
-import { ConfirmDialog } from './confirm-dialog';
-import { buttonClass, cardClass } from './ui';
 
 /** Candidates of the ballot: name, code, colour, photo and order. */
 export default function CandidatesAdminPage() {

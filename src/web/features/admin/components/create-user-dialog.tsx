@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartment, type CreateUserResult, createUserBodySchema } from '../../../../shared/admin';
+import { buttonClass, labelClass } from '../../../components/ui/back-office';
+import { Modal } from '../../../components/ui/modal';
 import { useCreateUser } from '../api/create-user';
-import { AdminDialog } from './admin-dialog';
 import { DepartmentChecklist } from './department-checklist';
 import { fieldErrors, TextField } from './form-field';
-import { buttonClass, labelClass } from './ui';
 
 export interface CreateUserDialogProps {
   open: boolean;
@@ -63,7 +63,7 @@ export function CreateUserDialog({ open, onClose, departments, onCreated }: Crea
   };
 
   return (
-    <AdminDialog open={open} onClose={close} title="Nueva persona" wide>
+    <Modal open={open} onClose={close} title="Nueva persona" wide>
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         <TextField
           label="Correo electrónico"
@@ -152,6 +152,6 @@ export function CreateUserDialog({ open, onClose, departments, onCreated }: Crea
           </button>
         </div>
       </form>
-    </AdminDialog>
+    </Modal>
   );
 }

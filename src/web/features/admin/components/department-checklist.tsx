@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { AdminDepartment } from '../../../../shared/admin';
-import { inputClass } from './ui';
+import { inputClass } from '../../../components/ui/back-office';
 
 export interface DepartmentChecklistProps {
   departments: Pick<AdminDepartment, 'slug' | 'title' | 'kind'>[];

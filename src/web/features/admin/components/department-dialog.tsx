@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '../../../../shared/admin';
+import { badgeClass, buttonClass } from '../../../components/ui/back-office';
+import { Modal } from '../../../components/ui/modal';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDepartment } from '../api/get-department';
 import { useRemoveDepartmentMember } from '../api/remove-department-member';
 import { useUpdateDepartment } from '../api/update-department';
-import { AdminDialog } from './admin-dialog';
 import { BulkAccessForm } from './bulk-access-form';
 import { fieldErrors, TextField } from './form-field';
-import { badgeClass, buttonClass } from './ui';
 
 export interface DepartmentDialogProps {
   /** Null while closed. */
@@ -20,7 +20,7 @@ export interface DepartmentDialogProps {
 export function DepartmentDialog({ slug, onClose }: DepartmentDialogProps) {
   const department = useDepartment(slug);
   return (
-    <AdminDialog
+    <Modal
       open={slug !== null}
       onClose={onClose}
       title={department.data ? department.data.title : 'Departamento'}
@@ -40,7 +40,7 @@ export function DepartmentDialog({ slug, onClose }: DepartmentDialogProps) {
           Cerrar
         </button>
       </div>
-    </AdminDialog>
+    </Modal>
   );
 }
 

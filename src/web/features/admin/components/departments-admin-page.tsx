@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { progressPercent } from '../../../../shared/admin';
+import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui/back-office';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDepartments } from '../api/get-departments';
 import { formatShare } from '../format';
 import { DepartmentDialog } from './department-dialog';
-import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from './ui';
 
 const fold = (text: string) =>
   text

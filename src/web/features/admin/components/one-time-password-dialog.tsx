@@ -1,6 +1,6 @@
 import { toast } from 'react-toastify/unstyled';
-import { AdminDialog } from './admin-dialog';
-import { buttonClass } from './ui';
+import { buttonClass } from '../../../components/ui/back-office';
+import { Modal } from '../../../components/ui/modal';
 
 export interface OneTimePasswordDialogProps {
   /** Null while closed. */
@@ -20,7 +20,7 @@ export function OneTimePasswordDialog({ value, onClose }: OneTimePasswordDialogP
     }
   };
   return (
-    <AdminDialog
+    <Modal
       open={value !== null}
       onClose={onClose}
       title="Contraseña temporal"
@@ -49,6 +49,6 @@ export function OneTimePasswordDialog({ value, onClose }: OneTimePasswordDialogP
           Copiar contraseña
         </button>
       </div>
-    </AdminDialog>
+    </Modal>
   );
 }

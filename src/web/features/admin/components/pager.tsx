@@ -1,4 +1,4 @@
-import { buttonClass } from './ui';
+import { buttonClass } from '../../../components/ui/back-office';
 
 export interface PagerProps {
   page: number;

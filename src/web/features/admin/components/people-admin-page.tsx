@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminUser } from '../../../../shared/admin';
+import { buttonClass, inputClass, labelClass } from '../../../components/ui/back-office';
+import { ConfirmDialog, Modal } from '../../../components/ui/modal';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSession } from '../../auth/api/get-session';
@@ -9,13 +11,10 @@ import { useUsers } from '../api/get-users';
 import { useResetPassword } from '../api/reset-password';
 import { useUpdateUser } from '../api/update-user';
 import { useDebouncedValue } from '../use-debounced-value';
-import { AdminDialog } from './admin-dialog';
 import { BulkAccessForm } from './bulk-access-form';
-import { ConfirmDialog } from './confirm-dialog';
 import { CreateUserDialog } from './create-user-dialog';
 import { OneTimePasswordDialog } from './one-time-password-dialog';
 import { Pager } from './pager';
-import { buttonClass, inputClass, labelClass } from './ui';
 import { type UserAction, UserCard } from './user-card';
 import { UserDepartmentsDialog } from './user-departments-dialog';
 
@@ -272,7 +271,7 @@ export default function PeopleAdminPage() {
         }}
       />
       <UserDepartmentsDialog user={editing} departments={departmentList} onClose={() => setEditing(null)} />
-      <AdminDialog
+      <Modal
         open={bulkOpen}
         onClose={() => setBulkOpen(false)}
         title="Acceso en bloque"
@@ -285,7 +284,7 @@ export default function PeopleAdminPage() {
             Cerrar
           </button>
         </div>
-      </AdminDialog>
+      </Modal>
       <ConfirmDialog
         open={pending !== null}
         title={confirmText?.title ?? ''}

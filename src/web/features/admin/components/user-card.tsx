@@ -1,6 +1,6 @@
 import type { AdminUser } from '../../../../shared/admin';
+import { badgeClass, buttonClass, cardClass } from '../../../components/ui/back-office';
 import { formatDateTime } from '../format';
-import { badgeClass, buttonClass, cardClass } from './ui';
 
 export type UserAction = 'departments' | 'password' | 'toggle-disabled' | 'toggle-role';
 

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment, AdminUser } from '../../../../shared/admin';
+import { buttonClass } from '../../../components/ui/back-office';
+import { Modal } from '../../../components/ui/modal';
 import { useSetUserDepartments } from '../api/set-user-departments';
-import { AdminDialog } from './admin-dialog';
 import { DepartmentChecklist } from './department-checklist';
-import { buttonClass } from './ui';
 
 export interface UserDepartmentsDialogProps {
   /** Null while closed. */
@@ -37,7 +37,7 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
   };
 
   return (
-    <AdminDialog
+    <Modal
       open={user !== null}
       onClose={() => !save.isPending && onClose()}
       title="Departamentos"
@@ -60,6 +60,6 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
           </button>
         </div>
       </form>
-    </AdminDialog>
+    </Modal>
   );
 }
