@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/compiled-query';
 import type { Database } from '../../db/schema';
-import { preparedQuery } from '../auth/prepared-query';
 
 export interface DepartmentRow {
   id: number;

@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from './schema';
 
 type Db = Kysely<Database>;
 
@@ -29,4 +29,13 @@ export function compiledQuery<Args extends unknown[], Row>(build: (db: Db, ...pl
     const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, values));
     return result.rows;
   };
+}
+
+/** compiledQuery bound to one database: `build` uses that database, the call passes only the values. */
+export function preparedQuery<Row, Args extends (string | number)[]>(
+  db: Db,
+  build: (...placeholders: Args) => Compilable<Row>,
+) {
+  const query = compiledQuery<Args, Row>((_db, ...placeholders) => build(...placeholders));
+  return (...args: Args): Promise<Row[]> => query(db, ...args);
 }
