@@ -1,8 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminCandidate } from '../../../../shared/admin';
-import { messages } from '../../../../shared/messages';
-import { photosMessages } from '../../../../shared/photos';
-import { ApiError } from '../../../lib/api-client';
+import { uploadWithProgress } from '../../../lib/upload-with-progress';
 import { adminKeys } from './keys';
 
 export interface UploadCandidatePhotoInput {
@@ -12,36 +10,9 @@ export interface UploadCandidatePhotoInput {
   onProgress?: (percent: number) => void;
 }
 
-/** Sends a candidate's photo as multipart/form-data, reporting progress (XMLHttpRequest, unlike fetch). */
+/** Sends a candidate's photo, reporting progress. */
 export function uploadCandidatePhoto(input: UploadCandidatePhotoInput): Promise<AdminCandidate> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/admin/candidates/${input.id}/photo`);
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.withCredentials = true;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) input.onProgress?.((event.loaded / event.total) * 100);
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as AdminCandidate);
-        return;
-      }
-      const message = (body as { message?: string } | undefined)?.message ?? photosMessages.uploadFailed;
-      reject(new ApiError(xhr.status, message));
-    };
-    xhr.onerror = () => reject(new ApiError(0, messages.api.network));
-    xhr.onabort = () => reject(new ApiError(0, photosMessages.uploadAborted));
-    const form = new FormData();
-    form.append('file', input.file, input.file.name);
-    xhr.send(form);
-  });
+  return uploadWithProgress<AdminCandidate>(`/api/admin/candidates/${input.id}/photo`, input.file, input.onProgress);
 }
 
 export function useUploadCandidatePhoto() {

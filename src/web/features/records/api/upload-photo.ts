@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PhotoKind } from '../../../../shared/constants';
-import { messages } from '../../../../shared/messages';
-import { type PhotoUploadResult, photosMessages } from '../../../../shared/photos';
+import type { PhotoUploadResult } from '../../../../shared/photos';
 import { ApiError } from '../../../lib/api-client';
+import { uploadWithProgress } from '../../../lib/upload-with-progress';
 import { recordsKeys, replaceRecordInLists } from './get-records';
 
 export interface UploadPhotoInput {
@@ -13,40 +13,13 @@ export interface UploadPhotoInput {
   onProgress?: (percent: number) => void;
 }
 
-/**
- * Sends one ballot photo as multipart/form-data. XMLHttpRequest rather than fetch: it reports upload
- * progress, which a validator on a slow phone network needs to see.
- */
+/** Sends one ballot photo, reporting progress. */
 export function uploadPhoto(slug: string, input: UploadPhotoInput): Promise<PhotoUploadResult> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/validation/${encodeURIComponent(slug)}/records/${input.recordId}/photos/${input.kind}`);
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.withCredentials = true;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) input.onProgress?.((event.loaded / event.total) * 100);
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as PhotoUploadResult);
-        return;
-      }
-      const message = (body as { message?: string } | undefined)?.message ?? photosMessages.uploadFailed;
-      reject(new ApiError(xhr.status, message));
-    };
-    xhr.onerror = () => reject(new ApiError(0, messages.api.network));
-    xhr.onabort = () => reject(new ApiError(0, photosMessages.uploadAborted));
-    xhr.ontimeout = () => reject(new ApiError(0, photosMessages.uploadFailed));
-    const form = new FormData();
-    form.append('file', input.file, input.file.name);
-    xhr.send(form);
-  });
+  return uploadWithProgress<PhotoUploadResult>(
+    `/api/validation/${encodeURIComponent(slug)}/records/${input.recordId}/photos/${input.kind}`,
+    input.file,
+    input.onProgress,
+  );
 }
 
 export function useUploadPhoto(slug: string) {
