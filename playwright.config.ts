@@ -1,5 +1,13 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_SERVERS, WORDPRESS_CONTRACT } from './tests/e2e/support/servers';
+import {
+  DROPBOX_CONTRACT,
+  E2E_SERVERS,
+  FIREBASE_CONTRACT,
+  S3_LOCAL,
+  WORDPRESS_CONTRACT,
+} from './tests/e2e/support/servers';
+
+const quiet = { reuseExistingServer: false, timeout: 30_000, stdout: 'ignore' as const, stderr: 'pipe' as const };
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -31,8 +39,34 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium' },
+    // The validation test, unchanged, with photos in an S3-compatible bucket and in Dropbox.
+    { name: 'validation-s3', testMatch: /validation\.spec\.ts$/, use: { baseURL: E2E_SERVERS.s3.url } },
+    { name: 'validation-dropbox', testMatch: /validation\.spec\.ts$/, use: { baseURL: E2E_SERVERS.dropbox.url } },
+  ],
+  // Local stand-ins of the third-party services first: the app instances talk to them from the start.
   webServer: [
+    {
+      command: `npx tsx tests/support/wordpress-contract-server.ts ${WORDPRESS_CONTRACT.port} ${WORDPRESS_CONTRACT.posts}`,
+      url: `${WORDPRESS_CONTRACT.url}/wp-json/wp/v2/posts?per_page=1`,
+      ...quiet,
+    },
+    {
+      command: `npx tsx tests/support/s3-local-server.ts ${S3_LOCAL.port}`,
+      url: `${S3_LOCAL.url}/`,
+      ...quiet,
+    },
+    {
+      command: `npx tsx tests/support/dropbox-contract-server.ts ${DROPBOX_CONTRACT.port}`,
+      url: `${DROPBOX_CONTRACT.url}/health`,
+      ...quiet,
+    },
+    {
+      command: `npx tsx tests/support/firebase-contract-server.ts ${FIREBASE_CONTRACT.port}`,
+      url: `${FIREBASE_CONTRACT.url}/health`,
+      ...quiet,
+    },
     ...Object.values(E2E_SERVERS).map((s) => ({
       command: `npx tsx tests/e2e/support/start-server.ts ${s.name}`,
       url: `${s.url}/api/ready`,
@@ -41,13 +75,5 @@ export default defineConfig({
       stdout: 'ignore' as const,
       stderr: 'pipe' as const,
     })),
-    {
-      command: `npx tsx tests/support/wordpress-contract-server.ts ${WORDPRESS_CONTRACT.port} ${WORDPRESS_CONTRACT.posts}`,
-      url: `${WORDPRESS_CONTRACT.url}/wp-json/wp/v2/posts?per_page=1`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-    },
   ],
 });

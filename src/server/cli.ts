@@ -13,6 +13,7 @@ import { AIRTABLE_HELP, runAirtableCommand } from './features/airtable/airtable.
 import { type Actor, createAuthService } from './features/auth/auth.service';
 import { runResultsCheck } from './features/results/results.cli';
 import { HttpError } from './plugins/errors';
+import { runStorageMigrate, STORAGE_HELP } from './storage/storage-migrate.cli';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
 
@@ -36,6 +37,8 @@ Resultados
                                       con los contadores (sale con código 1 si hay alguna).
 
 ${AIRTABLE_HELP}
+
+${STORAGE_HELP}
 
 Ejemplos
   npm run cli -- user:add jefa@example.org --admin
@@ -151,6 +154,8 @@ export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, no
       case 'airtable:import':
       case 'airtable:push':
         return await runAirtableCommand(command, rest, db, io, now);
+      case 'storage:migrate':
+        return await runStorageMigrate(rest, db, io, now);
       case undefined:
       case 'help':
       case '--help':

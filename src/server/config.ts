@@ -7,6 +7,19 @@ const boolFlag = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined || v === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(v)));
 
+const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined);
+
+const optionalUrl = (message: string) =>
+  z
+    .url({ message })
+    .optional()
+    .or(z.literal('').transform(() => undefined));
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -48,6 +61,39 @@ const envSchema = z
       .url({ message: 'debe ser una URL completa, por ejemplo https://api.airtable.com' })
       .default('https://api.airtable.com'),
     AIRTABLE_WRITEBACK: boolFlag(false),
+    STORAGE: z.enum(['local', 's3', 'dropbox']).default('local'),
+    S3_ENDPOINT: optionalUrl('debe ser una URL completa, por ejemplo https://s3.example.org'),
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    S3_BUCKET: optionalText(),
+    S3_ACCESS_KEY_ID: optionalText(),
+    S3_SECRET_ACCESS_KEY: optionalText(),
+    S3_FORCE_PATH_STYLE: boolFlag(true),
+    S3_PREFIX: z
+      .string()
+      .trim()
+      .regex(/^([A-Za-z0-9._-]+\/)*$/, 'debe ser vacía o terminar en / (por ejemplo comando/fotos/)')
+      .default(''),
+    DROPBOX_APP_KEY: optionalText(),
+    DROPBOX_APP_SECRET: optionalText(),
+    DROPBOX_REFRESH_TOKEN: optionalText(),
+    DROPBOX_API_URL: z
+      .url({ message: 'debe ser una URL completa, por ejemplo https://api.dropboxapi.com' })
+      .default('https://api.dropboxapi.com'),
+    DROPBOX_CONTENT_URL: z
+      .url({ message: 'debe ser una URL completa, por ejemplo https://content.dropboxapi.com' })
+      .default('https://content.dropboxapi.com'),
+    AUTH_PROVIDER: z.enum(['local', 'firebase']).default('local'),
+    FIREBASE_PROJECT_ID: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9-]{4,40}$/, 'debe ser el id del proyecto de Firebase, por ejemplo comando-zulia')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    FIREBASE_API_KEY: optionalText(),
+    FIREBASE_AUTH_EMULATOR_URL: optionalUrl('debe ser una URL completa, por ejemplo http://127.0.0.1:9099'),
+    FIREBASE_JWKS_URL: z
+      .url({ message: 'debe ser una URL completa' })
+      .default('https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com'),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -70,6 +116,27 @@ const envSchema = z
           message: `${required} (forma los enlaces de las fotos)`,
         });
       }
+    }
+    const requireWith = (setting: string, names: readonly (keyof typeof env)[]) => {
+      for (const name of names) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `es obligatoria con ${setting}` });
+      }
+    };
+    if (env.STORAGE === 's3') {
+      requireWith('STORAGE=s3', ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
+    }
+    if (env.STORAGE === 'dropbox') {
+      requireWith('STORAGE=dropbox', ['DROPBOX_APP_KEY', 'DROPBOX_APP_SECRET', 'DROPBOX_REFRESH_TOKEN']);
+    }
+    if (env.AUTH_PROVIDER === 'firebase') {
+      requireWith('AUTH_PROVIDER=firebase', ['FIREBASE_PROJECT_ID', 'FIREBASE_API_KEY']);
+    }
+    if (env.FIREBASE_AUTH_EMULATOR_URL && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_AUTH_EMULATOR_URL'],
+        message: 'no se permite con NODE_ENV=production',
+      });
     }
     if (env.COMANDO_NOW && env.NODE_ENV === 'production') {
       ctx.addIssue({
@@ -98,6 +165,10 @@ export interface Config {
    * (new votes and photos of the records that came from it) when `writeback` is on.
    */
   airtable: AirtableConfig;
+  /** Where photo files live: `DATA_DIR/photos`, an S3-compatible bucket, or Dropbox. */
+  storage: StorageConfig;
+  /** Who checks passwords: our own accounts, or Firebase Auth (access still comes from our lists). */
+  auth: AuthProviderConfig;
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
@@ -114,6 +185,44 @@ export interface AirtableConfig {
   apiUrl: string;
   writeback: boolean;
 }
+
+export type StorageConfig =
+  | { driver: 'local' }
+  | {
+      driver: 's3';
+      /** Empty: AWS itself; otherwise any S3-compatible endpoint (MinIO, R2, a local server in tests). */
+      endpoint: string | undefined;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+      /** Prepended to every object key ('' or ending in '/'). */
+      prefix: string;
+    }
+  | {
+      driver: 'dropbox';
+      appKey: string;
+      appSecret: string;
+      refreshToken: string;
+      /** https://api.dropboxapi.com, or a local stand-in in tests. */
+      apiUrl: string;
+      /** https://content.dropboxapi.com, or a local stand-in in tests. */
+      contentUrl: string;
+    };
+
+export type AuthProviderConfig =
+  | { provider: 'local' }
+  | {
+      provider: 'firebase';
+      projectId: string;
+      /** The web API key: the one Firebase value the browser receives. */
+      apiKey: string;
+      /** Tests and local trials: the SDK talks to this Identity Toolkit stand-in instead of Google. */
+      emulatorUrl: string | undefined;
+      /** Google's published signing keys of Firebase ID tokens (JWK set). */
+      jwksUrl: string;
+    };
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -158,9 +267,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       apiUrl: e.AIRTABLE_API_URL.replace(/\/+$/, ''),
       writeback: e.AIRTABLE_WRITEBACK,
     },
+    storage: storageConfig(e),
+    auth:
+      e.AUTH_PROVIDER === 'firebase' && e.FIREBASE_PROJECT_ID && e.FIREBASE_API_KEY
+        ? {
+            provider: 'firebase',
+            projectId: e.FIREBASE_PROJECT_ID,
+            apiKey: e.FIREBASE_API_KEY,
+            emulatorUrl: e.FIREBASE_AUTH_EMULATOR_URL?.replace(/\/+$/, ''),
+            jwksUrl: e.FIREBASE_JWKS_URL,
+          }
+        : { provider: 'local' },
     webRoot: path.resolve(cwd, 'dist'),
     now: makeClock(e.COMANDO_NOW),
   };
+}
+
+function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
+  if (e.STORAGE === 's3' && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY) {
+    return {
+      driver: 's3',
+      endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      prefix: e.S3_PREFIX,
+    };
+  }
+  if (e.STORAGE === 'dropbox' && e.DROPBOX_APP_KEY && e.DROPBOX_APP_SECRET && e.DROPBOX_REFRESH_TOKEN) {
+    return {
+      driver: 'dropbox',
+      appKey: e.DROPBOX_APP_KEY,
+      appSecret: e.DROPBOX_APP_SECRET,
+      refreshToken: e.DROPBOX_REFRESH_TOKEN,
+      apiUrl: e.DROPBOX_API_URL.replace(/\/+$/, ''),
+      contentUrl: e.DROPBOX_CONTENT_URL.replace(/\/+$/, ''),
+    };
+  }
+  return { driver: 'local' };
 }
 
 function makeClock(startAt: string | undefined): () => Date {

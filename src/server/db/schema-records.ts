@@ -69,6 +69,8 @@ export interface PhotosTable {
   /** Set when an admin replaced this photo with another one. */
   replaced_at: string | null;
   replaced_by: string | null;
+  /** The Dropbox shared link of the original (Dropbox driver only; migration 006). */
+  shared_url: string | null;
 }
 
 /** Records voted per department (including votes for no candidate). */

@@ -1,19 +1,43 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { StorageConfig } from '../config';
+import { createDropboxStorage } from './dropbox-storage';
 import { createLocalDiskStorage } from './local-disk-storage';
 import type { PhotoStorage } from './photo-storage';
+import { createS3Storage } from './s3-storage';
 
 /** DATA_DIR, or a temporary folder when none is configured (API-only tests on PostgreSQL). */
 export function dataRoot(dataDir: string): string {
   return dataDir || path.join(os.tmpdir(), 'comando-data');
 }
 
+const shared = new Map<string, PhotoStorage>();
+
 /**
- * The configured photo storage. Only the local disk (`DATA_DIR/photos`) exists today; an S3-compatible
- * or Dropbox driver is chosen here, from the configuration, when it arrives.
+ * The configured photo storage: `DATA_DIR/photos` on the local disk, an S3-compatible bucket, or Dropbox.
+ * One instance per configuration, so every route shares one client (and, for Dropbox, one access token).
  */
-export function createPhotoStorage(options: { dataDir: string }): PhotoStorage {
-  return createLocalDiskStorage(path.join(dataRoot(options.dataDir), 'photos'));
+export function createPhotoStorage(options: { dataDir: string; storage?: StorageConfig }): PhotoStorage {
+  const config = options.storage ?? { driver: 'local' };
+  const id = JSON.stringify([config, config.driver === 'local' ? dataRoot(options.dataDir) : '']);
+  let storage = shared.get(id);
+  if (!storage) {
+    storage = photoStorageFor(config, options.dataDir);
+    shared.set(id, storage);
+  }
+  return storage;
+}
+
+/** A fresh driver for one configuration (storage:migrate opens the source and the target this way). */
+export function photoStorageFor(config: StorageConfig, dataDir: string): PhotoStorage {
+  switch (config.driver) {
+    case 's3':
+      return createS3Storage(config);
+    case 'dropbox':
+      return createDropboxStorage(config);
+    default:
+      return createLocalDiskStorage(path.join(dataRoot(dataDir), 'photos'));
+  }
 }
 
 /** Where uploads are received before they are checked and stored (same disk as the data). */

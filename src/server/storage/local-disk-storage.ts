@@ -45,12 +45,18 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
   }
 
   return {
+    driver: 'local',
+
     async put(body, { suffix }) {
       if (!/^[a-z0-9]{2,5}$/.test(suffix)) throw new Error(`Extensión inválida: ${suffix}`);
       const id = randomBytes(17).toString('hex');
       const key = `${id.slice(0, 2)}/${id.slice(2)}.${suffix}`;
       const size = await writeNew(key, body);
       return { key, size };
+    },
+
+    async putAt(key, body) {
+      return { size: await writeNew(key, body) };
     },
 
     async get(key) {

@@ -34,6 +34,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       apiUrl: 'https://api.airtable.com',
       writeback: false,
     },
+    storage: { driver: 'local' },
+    auth: { provider: 'local' },
     webRoot: undefined,
     now: () => new Date(),
     ...overrides,

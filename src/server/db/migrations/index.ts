@@ -5,6 +5,7 @@ import { authMigration } from './002-auth';
 import { recordsMigration } from './003-records';
 import { resultsMigration } from './004-results';
 import { airtableMigration } from './005-airtable';
+import { storageMigration } from './006-storage';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '003-records': recordsMigration(dialect),
     '004-results': resultsMigration(dialect),
     '005-airtable': airtableMigration(dialect),
+    '006-storage': storageMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -4,7 +4,9 @@ import type { Database } from '../../db/schema';
 import type { PhotosTable } from '../../db/schema-records';
 
 export type PhotoRow = Selectable<PhotosTable>;
-export type NewPhoto = Omit<PhotoRow, 'id' | 'replaced_at' | 'replaced_by'>;
+export type NewPhoto = Omit<PhotoRow, 'id' | 'replaced_at' | 'replaced_by' | 'shared_url'> & {
+  shared_url?: string | null;
+};
 
 const slotColumn = (kind: PhotoKind) => `${kind}_photo_id` as const;
 

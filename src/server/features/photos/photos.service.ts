@@ -75,6 +75,7 @@ export async function storePhoto(
     const original = await storage.put(fs.createReadStream(upload.file), {
       suffix: IMAGE_EXTENSIONS[upload.type],
       contentType: IMAGE_CONTENT_TYPES[upload.type],
+      readablePath: photoReadablePath(input.department.title, kind, record.nombre, IMAGE_EXTENSIONS[upload.type]),
     });
     stored.push(original.key);
     const display = await storage.put(processed.display, { suffix: 'jpg', contentType: 'image/jpeg' });
@@ -100,6 +101,7 @@ export async function storePhoto(
       uploaded_at: at,
       replaced_at: null,
       replaced_by: null,
+      shared_url: original.sharedUrl ?? null,
     };
 
     const photoId = await db.transaction().execute(async (trx) => {
