@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isStorageKey, type PhotoStorage } from './photo-storage';
+import { isStorageKey, newStorageKey, type PhotoStorage } from './photo-storage';
 
 /**
  * Photos on the local disk under `<root>` (normally `DATA_DIR/photos`). Files are written to a
@@ -48,9 +48,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
     driver: 'local',
 
     async put(body, { suffix }) {
-      if (!/^[a-z0-9]{2,5}$/.test(suffix)) throw new Error(`Extensión inválida: ${suffix}`);
-      const id = randomBytes(17).toString('hex');
-      const key = `${id.slice(0, 2)}/${id.slice(2)}.${suffix}`;
+      const key = newStorageKey(suffix);
       const size = await writeNew(key, body);
       return { key, size };
     },

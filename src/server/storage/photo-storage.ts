@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 export type StorageDriver = 'local' | 's3' | 'dropbox';
@@ -8,8 +9,8 @@ export interface PutOptions {
   contentType: string;
   /**
    * The spec's readable path of an original ballot photo, `/<department title>/<Gobernador|AN|CLEZ>/<record
-   * name>.<ext>`, already made safe (photoReadablePath). Drivers that keep readable files (Dropbox) store
-   * the file there and answer a readable key; the others ignore it and generate a key.
+   * name>.<ext>`, already made safe (photoReadablePath). Drivers that publish readable files (Dropbox)
+   * also put the file there; the key is always a generated one.
    */
   readablePath?: string;
 }
@@ -32,7 +33,7 @@ export interface PhotoStorage {
   put(body: Readable | Buffer, options: PutOptions): Promise<StoredFile>;
   /**
    * Stores a whole stream under a key another driver made (`storage:migrate`), replacing what was there.
-   * Refuses keys that are not storage keys.
+   * Refuses anything that is not a storage key.
    */
   putAt(key: string, body: Readable | Buffer, options: { contentType: string }): Promise<{ size: number }>;
   /** The stored bytes, or undefined when the key is unknown. */
@@ -45,28 +46,13 @@ export interface PhotoStorage {
 /** Keys the drivers generate: `<2 hex>/<32 hex>.<suffix>`. */
 export const STORAGE_KEY = /^[0-9a-f]{2}\/[0-9a-f]{32}\.[a-z0-9]{2,5}$/;
 
-/**
- * Readable keys: `r/<department title>/<Gobernador|AN|CLEZ>/<record name>.<ext>`, the readable path under
- * `r/`. Every segment is one safe name (no separators, no control characters, never `.` or `..`).
- */
-export const READABLE_KEY = /^r(\/(?!\.)[^/\\\p{Cc}:*?"<>|]{1,120}){3}$/u;
-
-export function isGeneratedKey(key: string): boolean {
+export function isStorageKey(key: string): boolean {
   return STORAGE_KEY.test(key);
 }
 
-/** A key any driver accepts: generated, or readable. */
-export function isStorageKey(key: string): boolean {
-  return STORAGE_KEY.test(key) || (READABLE_KEY.test(key) && !key.split('/').some((s) => s === '.' || s === '..'));
-}
-
-/** `/Bolívar/AN/María Pérez.jpg` → `r/Bolívar/AN/María Pérez.jpg`, or undefined when it is not safe. */
-export function readableKeyOf(readablePath: string): string | undefined {
-  const key = `r${readablePath}`;
-  return readablePath.startsWith('/') && isStorageKey(key) && !isGeneratedKey(key) ? key : undefined;
-}
-
-/** `r/Bolívar/AN/María Pérez.jpg` → `/Bolívar/AN/María Pérez.jpg`. */
-export function readablePathOf(key: string): string | undefined {
-  return READABLE_KEY.test(key) && isStorageKey(key) ? key.slice(1) : undefined;
+/** A new key for a file ending in `suffix` ('jpg', 'heic'). */
+export function newStorageKey(suffix: string): string {
+  if (!/^[a-z0-9]{2,5}$/.test(suffix)) throw new Error(`Extensión inválida: ${suffix}`);
+  const id = randomBytes(17).toString('hex');
+  return `${id.slice(0, 2)}/${id.slice(2)}.${suffix}`;
 }
