@@ -231,6 +231,8 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|DATABASE_URL/;
+
 /** Parses the environment. Every bad variable is named in one message (ConfigError). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const parsed = envSchema.safeParse(env);
@@ -238,7 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(entorno)';
       const value = env[name];
-      const shown = value === undefined ? '' : ` (valor recibido: "${value}")`;
+      // Secrets are never echoed back: the message lands in logs and terminals.
+      const shown = value === undefined || SECRET_NAME.test(name) ? '' : ` (valor recibido: "${value}")`;
       return `${name}: ${issue.message}${shown}`;
     });
     throw new ConfigError(problems);
