@@ -162,13 +162,19 @@ test.describe('shell', () => {
     });
   });
 
-  test('at projector size the links sit in the navbar, without the phone menu', async ({ page }) => {
+  test('at projector size the links sit in the navbar and the menu icon opens the same menu', async ({ page }) => {
     await page.setViewportSize(PROJECTOR);
     await page.goto('/');
-    await expect(page.getByRole('button', { name: 'Abrir menú' })).toHaveCount(0);
     const nav = page.getByRole('navigation', { name: 'Principal' });
     await expect(nav.getByRole('link', { name: 'Agenda' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Notas' })).toBeVisible();
+    const open = nav.getByRole('button', { name: 'Abrir menú' });
+    await open.click();
+    const menu = page.getByTestId('mobile-menu');
+    await expect(menu.getByRole('link', { name: 'Agenda' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
+    await expect(open).toBeFocused();
   });
 
   test('pages load without Content-Security-Policy violations or script errors', async ({ page }) => {

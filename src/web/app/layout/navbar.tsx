@@ -65,21 +65,10 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
         {isMobile ? (
           <div className="flex items-center gap-1">
             {showLogin && <LoginLink />}
-            <button
-              type="button"
-              onClick={() => setOpen(true)}
-              className="rounded-md p-2 text-stone-700 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
-              aria-label="Abrir menú"
-              aria-expanded={open}
-            >
-              <MenuIcon />
-            </button>
+            <MenuButton open={open} onOpen={() => setOpen(true)} />
           </div>
         ) : (
           <div className="flex items-center gap-1">
-            <span className="mr-1 text-stone-400" aria-hidden="true">
-              <MenuIcon />
-            </span>
             <ul className="flex items-center gap-1">
               {visible.map((entry) => (
                 <li key={entry.path}>
@@ -99,10 +88,12 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
               </button>
             )}
             {showLogin && <LoginLink />}
+            {/* The spec's menu icon is on every screen: here it opens the same slide-over menu. */}
+            <MenuButton open={open} onOpen={() => setOpen(true)} />
           </div>
         )}
       </nav>
-      {isMobile && open && (
+      {open && (
         <Suspense fallback={null}>
           <MobileMenu
             open={open}
@@ -114,6 +105,21 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
         </Suspense>
       )}
     </header>
+  );
+}
+
+function MenuButton({ open, onOpen }: { open: boolean; onOpen: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      className="rounded-md p-2 text-stone-700 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+      aria-label="Abrir menú"
+      aria-haspopup="dialog"
+      aria-expanded={open}
+    >
+      <MenuIcon />
+    </button>
   );
 }
 

@@ -89,4 +89,13 @@ describe('navbar fed by the session', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
   });
+
+  it('has a working menu icon on wide screens too: it opens the slide-over menu', async () => {
+    const user = userEvent.setup();
+    renderLayout('/resultados', ADMIN);
+    await user.click(await within(nav()).findByRole('button', { name: 'Abrir menú' }));
+    const menu = await screen.findByTestId('mobile-menu');
+    expect(within(menu).getByRole('link', { name: 'Notas' })).toBeInTheDocument();
+    expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+  });
 });
