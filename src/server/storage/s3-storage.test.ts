@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, multipart } from '../features/photos/photos.test-support';
+import { addRecords, SLUG_A, signInPeople } from '../features/records/records.test-support';
 import { type S3Local, startS3Local } from '../testing/s3-local';
+import { createTestApp } from '../testing/test-app';
 import { createS3Storage } from './s3-storage';
 
 let s3: S3Local;
@@ -96,5 +99,59 @@ describe('S3 photo storage', () => {
   it('reports an unreachable endpoint as an error, not as a missing photo', async () => {
     const storage = createS3Storage({ ...s3.config(), endpoint: 'http://127.0.0.1:9' });
     await expect(storage.get(`ab/${'e'.repeat(32)}.jpg`)).rejects.toThrow();
+  });
+});
+
+describe('photos through the app with STORAGE=s3', () => {
+  it('keeps the three files of an upload in the bucket and serves them only to who may see them', async () => {
+    const t = await createTestApp({ storage: s3.config('app/') });
+    try {
+      const c = await signInPeople(t);
+      const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
+      const original = fixture('ballot.jpg');
+      const body = multipart({ data: original, filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
+      const res = await t.request({
+        method: 'POST',
+        url: `/api/validation/${SLUG_A}/records/${id}/photos/gobernador`,
+        headers: { ...body.headers, cookie: c.validatorA },
+        payload: body.payload,
+      });
+      expect(res.statusCode).toBe(201);
+      const photoId: number = res.json().photo.id;
+
+      const row = await t.db.kysely
+        .selectFrom('photos')
+        .select(['original_key', 'display_key', 'thumb_key'])
+        .where('id', '=', photoId)
+        .executeTakeFirstOrThrow();
+      const stored = s3.listKeys().filter((k) => k.startsWith('app/'));
+      expect(stored).toEqual([row.original_key, row.display_key, row.thumb_key].map((k) => `app/${k}`).sort());
+
+      const kept = await t.request({
+        url: `/api/photos/${photoId}?variant=original`,
+        headers: { cookie: c.validatorA },
+      });
+      expect(kept.statusCode).toBe(200);
+      expect(kept.headers['content-length']).toBe(String(original.length));
+      expect(kept.rawPayload.equals(original)).toBe(true);
+      for (const variant of ['display', 'thumb']) {
+        const shown = await t.request({
+          url: `/api/photos/${photoId}?variant=${variant}`,
+          headers: { cookie: c.validatorA },
+        });
+        expect(shown.statusCode).toBe(200);
+        expect(shown.headers['content-type']).toBe('image/jpeg');
+        expect(shown.rawPayload.subarray(0, 2).toString('hex')).toBe('ffd8');
+      }
+
+      const outsider = await t.request({
+        url: `/api/photos/${photoId}?variant=original`,
+        headers: { cookie: c.validatorB },
+      });
+      expect(outsider.statusCode).toBe(404);
+      expect((await t.request({ url: `/api/photos/${photoId}` })).statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
   });
 });
