@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { agendaTodaySchema } from '../../../shared/agenda';
+import { type AgendaToday, agendaTodaySchema } from '../../../shared/agenda';
 import { dateInTimeZone, hourSortKey } from '../../../shared/format';
+import { createSerializedCache } from '../../lib/serialized-cache';
 import { createSettingsRepository } from '../site/settings.repository';
-import { createAgendaRepository } from './agenda.repository';
+import { type AgendaEventRow, createAgendaRepository } from './agenda.repository';
 
 export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
   const agenda = createAgendaRepository(app.db.kysely);
   const settings = createSettingsRepository(app.db.kysely);
+  const serialize = createSerializedCache<AgendaEventRow[], typeof agendaTodaySchema>(agendaTodaySchema);
 
   app.get(
     '/api/agenda/today',
@@ -17,14 +19,19 @@ export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: agendaTodaySchema },
       },
     },
-    async () => {
+    async (_request, reply) => {
       const s = await settings.getAll();
       const date = dateInTimeZone(app.config.now(), s.timeZone);
       const rows = await agenda.listByDate(date);
-      const events = rows
-        .map((r) => ({ id: r.id, fecha: r.fecha, hora24h: r.hora_24h, descripcion: r.descripcion, lugar: r.lugar }))
-        .sort((a, b) => hourSortKey(a.hora24h) - hourSortKey(b.hora24h) || a.id - b.id);
-      return { date, leaderName: s.leaderName, events };
+      const body = serialize(rows, `${date}\n${s.leaderName}`, () => ({
+        date,
+        leaderName: s.leaderName,
+        events: rows
+          .map((r) => ({ id: r.id, fecha: r.fecha, hora24h: r.hora_24h, descripcion: r.descripcion, lugar: r.lugar }))
+          .sort((a, b) => hourSortKey(a.hora24h) - hourSortKey(b.hora24h) || a.id - b.id),
+      }));
+      // A JSON string is sent unchanged by Fastify; the type provider only knows the object type.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as AgendaToday);
     },
   );
 };

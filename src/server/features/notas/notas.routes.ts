@@ -1,8 +1,25 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type NotasPage, notasMessages, notasPageSchema, notasQuerySchema } from '../../../shared/notas';
-import { createNotasRepository } from './notas.repository';
+import { createSerializedCache } from '../../lib/serialized-cache';
+import { createNotasRepository, type NotaRow } from './notas.repository';
 import { sanitizeNotaHtmlCached } from './notas.sanitize';
 import { createWordpressSource } from './wordpress.source';
+
+function presentPage(listed: { rows: NotaRow[]; total: number }, page: number, pageSize: number): NotasPage {
+  return {
+    // Sanitised again on the way out: rows written by older versions or by hand are covered too.
+    items: listed.rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      contentHtml: sanitizeNotaHtmlCached(r.content_html),
+      publishedAt: r.published_at,
+    })),
+    page,
+    pageSize,
+    total: listed.total,
+    totalPages: Math.max(1, Math.ceil(listed.total / pageSize)),
+  };
+}
 
 export const notasRoutes: FastifyPluginAsyncZod = async (app) => {
   const repo = createNotasRepository(app.db.kysely);
@@ -25,6 +42,8 @@ export const notasRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   }
 
+  const serialize = createSerializedCache<{ rows: NotaRow[]; total: number }, typeof notasPageSchema>(notasPageSchema);
+
   app.get(
     '/api/notas',
     {
@@ -35,23 +54,13 @@ export const notasRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: notasPageSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page, pageSize } = request.query;
       if (wordpress) return fromWordpress(page, pageSize);
-      const { rows, total } = await repo.listPublished(page, pageSize);
-      return {
-        // Sanitised again on the way out: rows written by older versions or by hand are covered too.
-        items: rows.map((r) => ({
-          id: r.id,
-          title: r.title,
-          contentHtml: sanitizeNotaHtmlCached(r.content_html),
-          publishedAt: r.published_at,
-        })),
-        page,
-        pageSize,
-        total,
-        totalPages: Math.max(1, Math.ceil(total / pageSize)),
-      };
+      const listed = await repo.listPublished(page, pageSize);
+      const body = serialize(listed, `${page}:${pageSize}`, () => presentPage(listed, page, pageSize));
+      // A JSON string is sent unchanged by Fastify; the type provider only knows the page's object type.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as NotasPage);
     },
   );
 };
