@@ -190,6 +190,8 @@ test.describe('protected pages and logout', () => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
     await signIn(page, validatorTwo.email, validatorTwo.password);
+    // As a person would: open the menu once the department's page is there, not while it is loading.
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.getByRole('button', { name: 'Abrir menú' }).click();
     const menu = page.getByTestId('mobile-menu');
     await expect(menu.getByRole('link', { name: 'Cristo de Aranza' })).toBeVisible();
