@@ -133,4 +133,23 @@ describe('headerSafeJson', () => {
     expect(header).toContain('Mar\\u00eda P\\u00e9rez');
     expect(JSON.parse(header)).toEqual(value);
   });
+
+  it('is what Dropbox needs: raw accents in the header are refused with a 400', async () => {
+    const token = await fetch(`${server.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${server.appKey}:${server.appSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: server.refreshToken }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const res = await fetch(`${server.url}/2/files/upload`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token.access_token}`,
+        'content-type': 'application/octet-stream',
+        'dropbox-api-arg': JSON.stringify({ path: '/Bolívar/x.jpg', mode: 'overwrite' }),
+      },
+      body: 'x',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/could not decode input as JSON/);
+  });
 });
