@@ -10,6 +10,12 @@ export const authMessages = {
   invalidCredentials: 'Error en usuario o contraseña.',
   signInRequired: 'Debes iniciar sesión para continuar.',
   noDepartment: 'Tu cuenta todavía no tiene acceso a ningún departamento. Pide acceso a un administrador.',
+  /** Firebase Auth's own slowdown: it does not say for how long. */
+  tooManyAttempts: 'Demasiados intentos de inicio de sesión. Intenta de nuevo más tarde.',
+  providerUnreachable: 'No se pudo contactar el servicio de inicio de sesión. Revisa tu conexión e intenta de nuevo.',
+  providerUnavailable: 'No se pudo verificar el inicio de sesión en este momento. Intenta de nuevo en unos minutos.',
+  /** An old page asked for the sign-in method this site does not use. */
+  wrongProvider: 'Este sitio ya no inicia sesión de esa forma. Recarga la página e intenta de nuevo.',
 } as const;
 
 /** 'Demasiados intentos...' with the wait in words a person understands. */
@@ -55,6 +61,22 @@ export const loginBodySchema = z
     }
   });
 export type LoginBody = z.input<typeof loginBodySchema>;
+
+/**
+ * GET /api/auth/provider: who checks passwords. For Firebase, only the web API key (and, in tests and
+ * local trials, the emulator's address) reaches the browser: e-mail/password sign-in needs nothing else.
+ */
+export const authProviderSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('local') }),
+  z.object({ provider: z.literal('firebase'), apiKey: z.string(), emulatorUrl: z.string().optional() }),
+]);
+export type AuthProvider = z.infer<typeof authProviderSchema>;
+
+/** POST /api/auth/firebase: the Firebase ID token, sent once to open our own session. */
+export const firebaseLoginBodySchema = z.object({
+  idToken: z.string({ error: authMessages.invalidCredentials }).min(1, authMessages.invalidCredentials).max(8192),
+});
+export type FirebaseLoginBody = z.infer<typeof firebaseLoginBodySchema>;
 
 export const roleSchema = z.enum(['admin', 'staff']);
 export type Role = z.infer<typeof roleSchema>;

@@ -2,6 +2,16 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 
+/**
+ * Where the Firebase Auth SDK sends its requests from the browser: Google's sign-in and token services,
+ * or only the emulator when one is configured (tests and local trials).
+ */
+function firebaseOrigins(config: Config): string[] {
+  if (config.auth.provider !== 'firebase') return [];
+  if (config.auth.emulatorUrl) return [new URL(config.auth.emulatorUrl).origin];
+  return ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
+}
+
 /** Security headers with a strict Content-Security-Policy: scripts only from our own origin. */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const https = config.publicOrigin?.startsWith('https://') ?? false;
@@ -21,7 +31,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
           ...(config.notas.source === 'wordpress' ? [new URL(config.notas.url).origin] : ['https:']),
         ],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...firebaseOrigins(config)],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

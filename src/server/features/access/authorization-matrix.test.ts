@@ -81,6 +81,14 @@ const MATRIX: Record<string, Case[]> = {
       expect: everyone(401),
     },
   ],
+  'POST /api/auth/firebase': [
+    {
+      name: 'while passwords are checked here (Firebase sign-in has its own tests)',
+      request: () => ({ body: { idToken: 'no-es-un-token' } }),
+      expect: everyone(404),
+    },
+  ],
+  'GET /api/auth/provider': [{ expect: everyone(200) }],
   'POST /api/auth/logout': [{ expect: everyone(200) }],
   'GET /api/auth/session': [{ expect: everyone(200) }],
 

@@ -1,11 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { loginBodySchema, logoutResponseSchema, type Session, sessionSchema } from '../../../shared/auth';
+import {
+  type AuthProvider,
+  authMessages,
+  authProviderSchema,
+  firebaseLoginBodySchema,
+  loginBodySchema,
+  logoutResponseSchema,
+  type Session,
+  sessionSchema,
+} from '../../../shared/auth';
 import { apiErrorSchema } from '../../../shared/errors';
 import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '../../plugins/auth';
+import { Forbidden, NotFound } from '../../plugins/errors';
 import { menuFor } from '../access/access.service';
 import { createSettingsRepository } from '../site/settings.repository';
 import { createAuthService } from './auth.service';
+import { createFirebaseTokenVerifier } from './firebase-token';
 
 const requestContext = (request: FastifyRequest) => ({
   ip: request.ip,
@@ -28,6 +39,29 @@ export async function sessionView(app: FastifyInstance, user: SessionUser | null
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createAuthService(app.db.kysely, app.config.now);
+  const provider = app.config.auth;
+  // One verifier per app: it holds the cached signing keys.
+  const verifyFirebaseIdToken = provider.provider === 'firebase' ? createFirebaseTokenVerifier(provider) : undefined;
+  const providerView: AuthProvider =
+    provider.provider === 'firebase'
+      ? {
+          provider: 'firebase',
+          apiKey: provider.apiKey,
+          ...(provider.emulatorUrl ? { emulatorUrl: provider.emulatorUrl } : {}),
+        }
+      : { provider: 'local' };
+
+  app.get(
+    '/api/auth/provider',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Quién comprueba las contraseñas: este servidor o Firebase Auth (con la clave web pública)',
+        response: { 200: authProviderSchema },
+      },
+    },
+    async () => providerView,
+  );
 
   app.post(
     '/api/auth/login',
@@ -36,13 +70,51 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['sesión'],
         summary: 'Inicia sesión con correo y contraseña; entrega una cookie de sesión nueva',
         body: loginBodySchema,
-        response: { 200: sessionSchema, 400: apiErrorSchema, 401: apiErrorSchema, 429: apiErrorSchema },
+        response: {
+          200: sessionSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          403: apiErrorSchema,
+          429: apiErrorSchema,
+        },
       },
     },
     async (request, reply) => {
+      if (provider.provider !== 'local') throw Forbidden(authMessages.wrongProvider);
       const result = await auth.signIn(request.body, {
         ...requestContext(request),
         previousToken: readSessionToken(request),
+      });
+      setSessionCookie(reply, result.token, result.expiresAt);
+      reply.header('cache-control', 'no-store');
+      return sessionView(app, result.user);
+    },
+  );
+
+  app.post(
+    '/api/auth/firebase',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Inicia sesión con un ID token de Firebase Auth; entrega una cookie de sesión nueva',
+        body: firebaseLoginBodySchema,
+        response: {
+          200: sessionSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          429: apiErrorSchema,
+          503: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!verifyFirebaseIdToken) throw NotFound();
+      const { idToken } = request.body;
+      const result = await auth.signInWithFirebase(() => verifyFirebaseIdToken(idToken), {
+        ...requestContext(request),
+        previousToken: readSessionToken(request),
+        log: request.log,
       });
       setSessionCookie(reply, result.token, result.expiresAt);
       reply.header('cache-control', 'no-store');

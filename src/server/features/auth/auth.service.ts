@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   authMessages,
@@ -12,9 +13,17 @@ import {
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
-import { BadRequest, Conflict, NotFound, TooManyRequests, Unauthorized } from '../../plugins/errors';
+import {
+  BadRequest,
+  Conflict,
+  NotFound,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized,
+} from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
 import { createAuthRepository, type UserRow } from './auth.repository';
+import { type FirebaseIdentity, FirebaseTokenError } from './firebase-token';
 
 /** A session ends after this long without use... */
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
@@ -125,6 +134,80 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
     return user;
   }
 
+  /** Past the limit, a key is blocked for a while: say how long, and note the attempt. */
+  async function refuseIfThrottled(keys: string[], email: string | null, ctx: RequestContext, now: Date) {
+    const throttles = await repo.findThrottles(keys);
+    const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
+    if (blockedUntil <= now.getTime()) return;
+    const waitSeconds = (blockedUntil - now.getTime()) / 1000;
+    await writeAudit(db, {
+      actorEmail: email,
+      action: 'auth.login_throttled',
+      ip: ctx.ip,
+      details: { blockedUntil: new Date(blockedUntil).toISOString() },
+      at: now,
+    });
+    throw TooManyRequests(tooManyAttemptsMessage(waitSeconds), waitSeconds);
+  }
+
+  /** Counts a failed sign-in against each key (blocking those past their limit) and audits it. */
+  async function recordFailure(
+    keys: string[],
+    email: string | null,
+    ctx: RequestContext,
+    now: Date,
+    details: Record<string, string>,
+  ) {
+    const nowIso = now.toISOString();
+    const cutoff = new Date(now.getTime() - THROTTLE.windowMs).toISOString();
+    // One transaction per attempt: a single disk sync for all its bookkeeping.
+    await db.transaction().execute(async (trx) => {
+      const r = createAuthRepository(trx);
+      for (const key of keys) {
+        const limit = key.startsWith('email:') ? THROTTLE.accountLimit : THROTTLE.addressLimit;
+        const failures = await r.countFailure(key, nowIso, cutoff);
+        const block = blockDurationMs(failures, limit);
+        if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
+      }
+      await writeAudit(trx, { actorEmail: email, action: 'auth.login_failed', ip: ctx.ip, details, at: now });
+    });
+  }
+
+  /**
+   * A new session (a new token every time; the one the browser held before, if any, is revoked), the
+   * last sign-in time and the audit row. `clearKeys` are throttle counters a success resets.
+   */
+  async function openSession(
+    user: UserRow,
+    ctx: RequestContext & { previousToken?: string | undefined },
+    now: Date,
+    clearKeys: string[],
+    details: Record<string, string> | null,
+  ): Promise<SignInResult> {
+    const nowIso = now.toISOString();
+    const token = newSessionToken();
+    const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    await db.transaction().execute(async (trx) => {
+      const r = createAuthRepository(trx);
+      for (const key of clearKeys) await r.clearThrottle(key);
+      if (ctx.previousToken && TOKEN_SHAPE.test(ctx.previousToken)) {
+        await r.deleteSessionByHash(hashSessionToken(ctx.previousToken));
+      }
+      await r.insertSession({
+        tokenHash: hashSessionToken(token),
+        userId: user.id,
+        createdAt: nowIso,
+        expiresAt: expiresAt.toISOString(),
+        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
+        ip: ctx.ip?.slice(0, 100) ?? null,
+        userAgent: ctx.userAgent?.slice(0, 300) ?? null,
+      });
+      await r.setLastLogin(user.id, now);
+      await writeAudit(trx, { actorEmail: user.email, action: 'auth.login', ip: ctx.ip, details, at: now });
+    });
+    return { token, user: toSessionUser(user), expiresAt };
+  }
+
   return {
     /**
      * Checks the credentials and opens a new session (a new token every time; the one the browser held
@@ -135,24 +218,11 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
       ctx: RequestContext & { previousToken?: string | undefined },
     ): Promise<SignInResult> {
       const now = clock();
-      const nowIso = now.toISOString();
       const email = normalizeEmail(credentials.email);
       const accountKey = `email:${email}`;
       const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
 
-      const throttles = await repo.findThrottles([accountKey, addressKey]);
-      const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
-      if (blockedUntil > now.getTime()) {
-        const waitSeconds = (blockedUntil - now.getTime()) / 1000;
-        await writeAudit(db, {
-          actorEmail: email,
-          action: 'auth.login_throttled',
-          ip: ctx.ip,
-          details: { blockedUntil: new Date(blockedUntil).toISOString() },
-          at: now,
-        });
-        throw TooManyRequests(tooManyAttemptsMessage(waitSeconds), waitSeconds);
-      }
+      await refuseIfThrottled([accountKey, addressKey], email, ctx, now);
 
       const user = await repo.findUserByEmail(email);
       const passwordOk = user
@@ -160,51 +230,52 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
         : (await verifyPassword(await getDummyHash(), credentials.password)) && false;
 
       if (!user || !passwordOk || user.disabled) {
-        const cutoff = new Date(now.getTime() - THROTTLE.windowMs).toISOString();
         const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
-        // One transaction per attempt: a single disk sync for all its bookkeeping.
-        await db.transaction().execute(async (trx) => {
-          const r = createAuthRepository(trx);
-          for (const [key, limit] of [
-            [accountKey, THROTTLE.accountLimit],
-            [addressKey, THROTTLE.addressLimit],
-          ] as const) {
-            const failures = await r.countFailure(key, nowIso, cutoff);
-            const block = blockDurationMs(failures, limit);
-            if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
-          }
-          await writeAudit(trx, {
-            actorEmail: email,
-            action: 'auth.login_failed',
-            ip: ctx.ip,
-            details: { reason },
-            at: now,
-          });
-        });
+        await recordFailure([accountKey, addressKey], email, ctx, now, { reason });
+        throw Unauthorized(authMessages.invalidCredentials);
+      }
+      return openSession(user, ctx, now, [accountKey], null);
+    },
+
+    /**
+     * Opens a session for a person Firebase Auth has signed in. `verify` checks the ID token and answers
+     * the e-mail it proves; our own account of that e-mail (enabled) decides who they are here, and our
+     * lists what they may open. Every refusal reads like a wrong password; only the log says why.
+     * Failures count against the address (Firebase itself slows down password guesses per account).
+     */
+    async signInWithFirebase(
+      verify: () => Promise<FirebaseIdentity>,
+      ctx: RequestContext & { previousToken?: string | undefined; log: Pick<FastifyBaseLogger, 'info' | 'warn'> },
+    ): Promise<SignInResult> {
+      const now = clock();
+      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
+      await refuseIfThrottled([addressKey], null, ctx, now);
+
+      let identity: FirebaseIdentity;
+      try {
+        identity = await verify();
+      } catch (error) {
+        if (!(error instanceof FirebaseTokenError)) throw error;
+        if (error.keysUnavailable) {
+          ctx.log.warn({ reason: error.reason }, 'firebase signing keys unavailable');
+          throw ServiceUnavailable(authMessages.providerUnavailable);
+        }
+        ctx.log.info({ reason: error.reason }, 'firebase token refused');
+        await recordFailure([addressKey], null, ctx, now, { provider: 'firebase', reason: 'invalid_token' });
         throw Unauthorized(authMessages.invalidCredentials);
       }
 
-      const token = newSessionToken();
-      const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-      await db.transaction().execute(async (trx) => {
-        const r = createAuthRepository(trx);
-        await r.clearThrottle(accountKey);
-        if (ctx.previousToken && TOKEN_SHAPE.test(ctx.previousToken)) {
-          await r.deleteSessionByHash(hashSessionToken(ctx.previousToken));
-        }
-        await r.insertSession({
-          tokenHash: hashSessionToken(token),
-          userId: user.id,
-          createdAt: nowIso,
-          expiresAt: expiresAt.toISOString(),
-          idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
-          ip: ctx.ip?.slice(0, 100) ?? null,
-          userAgent: ctx.userAgent?.slice(0, 300) ?? null,
-        });
-        await r.setLastLogin(user.id, now);
-        await writeAudit(trx, { actorEmail: user.email, action: 'auth.login', ip: ctx.ip, at: now });
-      });
-      return { token, user: toSessionUser(user), expiresAt };
+      const email = normalizeEmail(identity.email);
+      const user = await repo.findUserByEmail(email);
+      if (!user || user.disabled) {
+        const reason = !user ? 'unknown_email' : 'disabled';
+        ctx.log.info({ reason }, 'firebase sign-in refused');
+        await recordFailure([addressKey], email, ctx, now, { provider: 'firebase', reason });
+        throw Unauthorized(authMessages.invalidCredentials);
+      }
+      // The address counter is not reset by a success, as with passwords: one good account must not
+      // buy unlimited tries for others.
+      return openSession(user, ctx, now, [], { provider: 'firebase' });
     },
 
     /** The user of a live session token, or null. Keeps an active session from going idle. */

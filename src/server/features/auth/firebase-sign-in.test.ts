@@ -1,0 +1,301 @@
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FirebaseContractServer,
+  startFirebaseContractServer,
+} from '../../../../tests/support/firebase-contract-server';
+import { authMessages } from '../../../shared/auth';
+import type { AuthProviderConfig } from '../../config';
+import { createUser, TEST_PASSWORD } from '../../testing/auth-helpers';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../../testing/test-app';
+import { listAudit } from '../audit/audit.repository';
+import { createAuthService, THROTTLE } from './auth.service';
+
+const PROJECT = 'comando-pruebas';
+const API_KEY = 'clave-web-de-prueba';
+let firebase: FirebaseContractServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  firebase = await startFirebaseContractServer({ projectId: PROJECT, apiKey: API_KEY, accounts: [] });
+});
+afterAll(async () => firebase?.close());
+afterEach(async () => t?.close());
+
+const firebaseAuth = (overrides: Partial<Extract<AuthProviderConfig, { provider: 'firebase' }>> = {}) =>
+  ({
+    provider: 'firebase',
+    projectId: PROJECT,
+    apiKey: API_KEY,
+    emulatorUrl: undefined,
+    jwksUrl: firebase.jwksUrl,
+    ...overrides,
+  }) as const;
+
+async function firebaseApp(overrides: Parameters<typeof firebaseAuth>[0] = {}) {
+  t = await createTestApp({ auth: firebaseAuth(overrides) });
+  await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
+  await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+  return t;
+}
+
+const exchange = (idToken: unknown, remoteAddress = '127.0.0.1') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/firebase',
+    remoteAddress,
+    headers: { origin: TEST_ORIGIN },
+    payload: { idToken } as object,
+  });
+
+const sessionRows = async () =>
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const nowS = () => Math.floor(Date.now() / 1000);
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** The claims of a genuine token for `email`, to sign with keys the test controls. */
+function claimsFor(email: string, overrides: Record<string, unknown> = {}) {
+  const now = nowS();
+  return {
+    iss: `https://securetoken.google.com/${PROJECT}`,
+    aud: PROJECT,
+    auth_time: now,
+    user_id: 'uid-ana',
+    sub: 'uid-ana',
+    iat: now,
+    exp: now + 3600,
+    email,
+    email_verified: false,
+    firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+    ...overrides,
+  };
+}
+
+async function expectRefused(idToken: unknown) {
+  const res = await exchange(idToken);
+  expect(res.statusCode).toBe(401);
+  expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Error en usuario o contraseña.' });
+  expect(res.headers['set-cookie']).toBeUndefined();
+  expect(await sessionRows()).toBe(0);
+}
+
+describe('POST /api/auth/firebase', () => {
+  it('opens our own session for a genuine token of a known account; the cookie works and the menu is ours', async () => {
+    await firebaseApp();
+    const res = await exchange(await firebase.idTokenFor('Ana@Example.org'));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toMatchObject({
+      user: { email: 'ana@example.org', role: 'staff' },
+      menu: [{ title: 'Cabimas', path: '/validation/cabimas' }],
+      home: '/validation/cabimas',
+    });
+    const cookie = res.cookies.find((c) => c.name === 'comando_sesion');
+    expect(cookie?.httpOnly).toBe(true);
+    const me = await t.request({ url: '/api/auth/session', headers: { cookie: `comando_sesion=${cookie?.value}` } });
+    expect(me.json().user).toEqual({ email: 'ana@example.org', role: 'staff' });
+    const [row] = await listAudit(t.db.kysely, { action: 'auth.login' });
+    expect(row?.actor_email).toBe('ana@example.org');
+    expect(JSON.parse(row?.details ?? '{}')).toEqual({ provider: 'firebase' });
+    const users = await createAuthService(t.db.kysely, () => new Date()).listUsers();
+    expect(users.find((u) => u.email === 'ana@example.org')?.lastLoginAt).not.toBeNull();
+  });
+
+  it('admins land on Resultados, as with a password', async () => {
+    await firebaseApp();
+    const res = await exchange(await firebase.idTokenFor('jefa@example.org'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().home).toBe('/resultados');
+  });
+
+  it('fetches the signing keys once and keeps them for later sign-ins', async () => {
+    await firebaseApp();
+    const before = firebase.jwksFetches;
+    for (let i = 0; i < 3; i++)
+      expect((await exchange(await firebase.idTokenFor('ana@example.org'))).statusCode).toBe(200);
+    expect(firebase.jwksFetches - before).toBe(1);
+  });
+
+  describe('never opens a session for', () => {
+    it('a token signed by another key under the published key id (forged signature)', async () => {
+      await firebaseApp();
+      const { privateKey } = await generateKeyPair('RS256');
+      const forged = await new SignJWT(claimsFor('ana@example.org'))
+        .setProtectedHeader({ alg: 'RS256', kid: firebase.kid, typ: 'JWT' })
+        .sign(privateKey);
+      await expectRefused(forged);
+    });
+
+    it('a token signed by a key that is not published (unknown kid)', async () => {
+      await firebaseApp();
+      const { privateKey, publicKey } = await generateKeyPair('RS256');
+      const kid = (await exportJWK(publicKey)).n?.slice(0, 16) ?? 'otra';
+      const token = await new SignJWT(claimsFor('ana@example.org'))
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .sign(privateKey);
+      await expectRefused(token);
+    });
+
+    it('an unsigned token (alg none, as the official emulator issues)', async () => {
+      await firebaseApp();
+      await expectRefused(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claimsFor('ana@example.org'))}.`);
+    });
+
+    it('a token signed with HS256 (algorithm confusion)', async () => {
+      await firebaseApp();
+      const token = await new SignJWT(claimsFor('ana@example.org'))
+        .setProtectedHeader({ alg: 'HS256', kid: firebase.kid, typ: 'JWT' })
+        .sign(new TextEncoder().encode('un-secreto-cualquiera-de-32-bytes!!'));
+      await expectRefused(token);
+    });
+
+    it('an expired token', async () => {
+      await firebaseApp();
+      const now = nowS();
+      await expectRefused(
+        await firebase.idTokenFor('ana@example.org', { iat: now - 3700, auth_time: now - 3700, exp: now - 100 }),
+      );
+    });
+
+    it('a token issued in the future', async () => {
+      await firebaseApp();
+      await expectRefused(await firebase.idTokenFor('ana@example.org', { iat: nowS() + 600 }));
+    });
+
+    it('a token whose sign-in time is in the future', async () => {
+      await firebaseApp();
+      await expectRefused(await firebase.idTokenFor('ana@example.org', { auth_time: nowS() + 600 }));
+    });
+
+    it('a token of another Firebase project', async () => {
+      await firebaseApp();
+      await expectRefused(
+        await firebase.idTokenFor('ana@example.org', {
+          aud: 'otro-proyecto',
+          iss: 'https://securetoken.google.com/otro-proyecto',
+        }),
+      );
+    });
+
+    it('a token with our audience but another issuer', async () => {
+      await firebaseApp();
+      await expectRefused(
+        await firebase.idTokenFor('ana@example.org', { iss: 'https://securetoken.google.com/otro-proyecto' }),
+      );
+      await expectRefused(await firebase.idTokenFor('ana@example.org', { iss: 'https://accounts.google.com' }));
+    });
+
+    it('a token without an e-mail, or without a subject', async () => {
+      await firebaseApp();
+      await expectRefused(await firebase.idTokenFor('ana@example.org', { email: undefined }));
+      await expectRefused(await firebase.idTokenFor('ana@example.org', { sub: '' }));
+    });
+
+    it('a token from another sign-in method than e-mail and password', async () => {
+      await firebaseApp();
+      await expectRefused(
+        await firebase.idTokenFor('ana@example.org', { firebase: { identities: {}, sign_in_provider: 'anonymous' } }),
+      );
+    });
+
+    it('something that is not a token at all', async () => {
+      await firebaseApp();
+      await expectRefused('no-es-un-token');
+      const empty = await exchange('');
+      expect(empty.statusCode).toBe(400);
+      expect(await sessionRows()).toBe(0);
+    });
+
+    it('a genuine token of an e-mail we have no account for', async () => {
+      await firebaseApp();
+      await expectRefused(await firebase.idTokenFor('nadie@example.org'));
+    });
+
+    it('a genuine token of a disabled account', async () => {
+      await firebaseApp();
+      await createAuthService(t.db.kysely, () => new Date()).setDisabled('ana@example.org', true, {
+        email: 'x',
+        ip: null,
+      });
+      await expectRefused(await firebase.idTokenFor('ana@example.org'));
+      const reasons = (await listAudit(t.db.kysely, { action: 'auth.login_failed' })).map((r) =>
+        JSON.parse(r.details!),
+      );
+      expect(reasons).toEqual([{ provider: 'firebase', reason: 'disabled' }]);
+    });
+  });
+
+  it('slows down an address that keeps sending bad tokens, even with a good one next', async () => {
+    await firebaseApp();
+    for (let i = 0; i < THROTTLE.addressLimit; i++) {
+      expect((await exchange(`malo-${i}`, '10.9.9.9')).statusCode).toBe(401);
+    }
+    const blocked = await exchange(await firebase.idTokenFor('ana@example.org'), '10.9.9.9');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/^Demasiados intentos de inicio de sesión/);
+    expect((await exchange(await firebase.idTokenFor('ana@example.org'), '10.9.9.10')).statusCode).toBe(200);
+  });
+
+  it('answers 503, not a wrong password, when the signing keys cannot be fetched', async () => {
+    await firebaseApp({ jwksUrl: `${firebase.url}/no-hay-claves` });
+    const res = await exchange(await firebase.idTokenFor('ana@example.org'));
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toBe(authMessages.providerUnavailable);
+    expect(await sessionRows()).toBe(0);
+  });
+
+  it('does not exist while passwords are checked here', async () => {
+    t = await createTestApp();
+    const res = await exchange(await firebase.idTokenFor('ana@example.org'));
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('refuses a request from another origin, like every change', async () => {
+    await firebaseApp();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase',
+      headers: { origin: 'https://otro.example' },
+      payload: { idToken: await firebase.idTokenFor('ana@example.org') },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(await sessionRows()).toBe(0);
+  });
+});
+
+describe('password sign-in while Firebase checks passwords', () => {
+  it('is refused before any password is looked at', async () => {
+    await firebaseApp();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'ana@example.org', password: TEST_PASSWORD },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe(authMessages.wrongProvider);
+    expect(await sessionRows()).toBe(0);
+  });
+});
+
+describe('GET /api/auth/provider', () => {
+  it('says local when passwords are checked here', async () => {
+    t = await createTestApp();
+    expect((await t.request({ url: '/api/auth/provider' })).json()).toEqual({ provider: 'local' });
+  });
+
+  it('gives the browser the web API key (and the emulator, when set) and nothing else', async () => {
+    await firebaseApp({ emulatorUrl: 'http://127.0.0.1:9099' });
+    const res = await t.request({ url: '/api/auth/provider' });
+    expect(res.json()).toEqual({ provider: 'firebase', apiKey: API_KEY, emulatorUrl: 'http://127.0.0.1:9099' });
+    expect(res.body).not.toContain(PROJECT);
+    expect(res.body).not.toContain('jwk');
+  });
+});
