@@ -64,6 +64,16 @@ describe('S3 photo storage', () => {
     expect(s3.listKeys().filter((k) => k.startsWith('cut/'))).toEqual([]);
   });
 
+  it('leaves no object when the stream fails after the first part of a multipart upload', async () => {
+    const storage = createS3Storage(s3.config('cut-big/'));
+    const source = new PassThrough();
+    const pending = storage.put(source, jpeg);
+    source.write(randomBytes(6 * 1024 * 1024));
+    setTimeout(() => source.destroy(new Error('cortado a mitad')), 200);
+    await expect(pending).rejects.toThrow('cortado a mitad');
+    expect(s3.listKeys().filter((k) => k.startsWith('cut-big/'))).toEqual([]);
+  });
+
   it('answers unknown and foreign keys as absent, and never writes outside its keys', async () => {
     const storage = createS3Storage(s3.config('bad/'));
     for (const key of [`ab/${'c'.repeat(32)}.jpg`, '../secreto.txt', '', 'demo:gobernador:1', '/etc/passwd']) {
