@@ -155,6 +155,7 @@ export async function startDropboxContractServer(options: DropboxContractOptions
   };
 
   const lower = (path: string) => path.toLowerCase();
+  const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
   const nextRev = () => (++counter).toString(16).padStart(9, '0');
   const isFolder = (path: string) => {
     const prefix = `${lower(path)}/`;
@@ -163,7 +164,7 @@ export async function startDropboxContractServer(options: DropboxContractOptions
   };
 
   function fileMetadata(file: StoredFile) {
-    const name = file.pathDisplay.slice(file.pathDisplay.lastIndexOf('/') + 1);
+    const name = baseName(file.pathDisplay);
     return {
       '.tag': 'file',
       name,
@@ -185,7 +186,7 @@ export async function startDropboxContractServer(options: DropboxContractOptions
       '.tag': 'file',
       url: link.url,
       id: link.id,
-      name: link.pathLower.slice(link.pathLower.lastIndexOf('/') + 1),
+      name: baseName(file?.pathDisplay ?? link.pathLower),
       path_lower: link.pathLower,
       link_permissions: {
         resolved_visibility: { '.tag': 'public' },
@@ -225,7 +226,7 @@ export async function startDropboxContractServer(options: DropboxContractOptions
 
   function addLink(pathLower: string): Link {
     const id = randomBytes(12).toString('hex');
-    const name = encodeURIComponent(pathLower.slice(pathLower.lastIndexOf('/') + 1));
+    const name = encodeURIComponent(baseName(files.get(pathLower)?.pathDisplay ?? pathLower));
     const link = {
       url: `https://www.dropbox.com/scl/fi/${id}/${name}?rlkey=${randomBytes(8).toString('hex')}&dl=0`,
       pathLower,
