@@ -124,13 +124,23 @@ export const suite: BenchSuite = {
       name: 'GET página de 100 registros',
       connections: 50,
       targetP99: 15,
-      requests: async (origin) => [
-        {
-          method: 'GET',
-          path: `/api/validation/${SLUG}/records?after=${ids[Math.floor(ids.length / 4)]}`,
-          headers: { cookie: await signIn(origin) },
-        },
-      ],
+      requests: async (origin) => {
+        // Validators scrolling the list: each request asks for one of the first 50 pages (the cursor
+        // of a page is the last id of the page before it).
+        const cursors = Array.from({ length: 50 }, (_, page) => (page === 0 ? '' : `?after=${ids[page * 100 - 1]}`));
+        let next = 0;
+        return [
+          {
+            method: 'GET',
+            path: `/api/validation/${SLUG}/records`,
+            headers: { cookie: await signIn(origin) },
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/validation/${SLUG}/records${cursors[next++ % cursors.length]}`,
+            }),
+          },
+        ];
+      },
     },
   ],
   async extra(origin, serverPid) {

@@ -23,6 +23,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { notasAdminRoutes } from './features/notas/notas.admin.routes';
 import { notasRoutes } from './features/notas/notas.routes';
 import { photosRoutes } from './features/photos/photos.routes';
+import { createRecordListCache, type RecordListCache } from './features/records/record-list-cache';
 import { recordsAdminRoutes } from './features/records/records.admin.routes';
 import { recordsRoutes } from './features/records/records.routes';
 import type { RecordChangeHooks } from './features/records/records.service';
@@ -40,6 +41,8 @@ declare module 'fastify' {
     db: Db;
     /** Work done inside each vote's and photo's transaction (the Airtable write-back outbox). */
     recordHooks: RecordChangeHooks;
+    /** The validators' lists, shared for a second and dropped by any change made through this instance. */
+    recordLists: RecordListCache;
   }
 }
 
@@ -90,6 +93,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onReady', async () => writeback.worker.start());
     app.addHook('onClose', async () => writeback.worker.stop());
   }
+
+  const recordLists = createRecordListCache();
+  app.decorate('recordLists', recordLists);
+  app.addHook('onSend', async (request, _reply, payload) => {
+    recordLists.afterRequest(request.method, request.url);
+    return payload;
+  });
 
   await registerSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });

@@ -146,6 +146,36 @@ describe('GET /api/validation/:slug/records', () => {
       expect(res.json().message).not.toMatch(/Invalid|expected/);
     }
   });
+  it('shows a vote and an admin correction at once, even right after the same page was read', async () => {
+    const c = await setup();
+    const [first, second] = await addRecords(t, SLUG_A, [
+      { nombre: 'Primera', comunidad: 'C1', ubch: 'U1', telefono: '0414-1111111' },
+      { nombre: 'Segunda', comunidad: 'C2', ubch: 'U2', telefono: '0414-2222222' },
+    ]);
+    const list = async () => {
+      const res = await t.request({ url: `/api/validation/${SLUG_A}/records`, headers: { cookie: c.validatorA } });
+      expect(res.statusCode).toBe(200);
+      return res.json().items as { id: number; nombre: string; votes: string[] }[];
+    };
+    expect((await list()).find((r) => r.id === first)?.votes).toEqual([]);
+    expect((await vote(SLUG_A, first!, ['FA'], c.validatorA)).statusCode).toBe(201);
+    expect((await list()).find((r) => r.id === first)?.votes).toEqual(['FA']);
+
+    const fix = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${second}`,
+      headers: { cookie: c.admin },
+      payload: {
+        department: SLUG_A,
+        comunidad: 'C2',
+        nombre: 'Segunda Corregida',
+        ubch: 'U2',
+        telefono: '0414-2222222',
+      },
+    });
+    expect(fix.statusCode).toBe(200);
+    expect((await list()).find((r) => r.id === second)?.nombre).toBe('Segunda Corregida');
+  });
 });
 
 describe('GET /api/validation/:slug/summary', () => {

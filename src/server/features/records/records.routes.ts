@@ -3,6 +3,7 @@ import { apiErrorSchema } from '../../../shared/errors';
 import {
   candidatesSchema,
   departmentParamsSchema,
+  type RecordsPage,
   recordParamsSchema,
   recordsMessages,
   recordsPageSchema,
@@ -22,6 +23,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createRecordsRepository(db);
   const votes = createVoteWriter(db, app.db.dialect, app.recordHooks);
+  const lists = app.recordLists;
 
   app.get(
     '/api/candidates',
@@ -50,16 +52,24 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recordsPageSchema, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // Access first, always: the cache below only ever holds what the department's list shows.
       const department = await requireValidationDepartment(db, request.user, request.params.slug);
       const { q, validated, after, limit } = request.query;
-      const page = await repo.listPage(department.id, {
-        includeValidated: validated,
-        pattern: searchPattern(q),
-        after,
-        limit,
-      });
-      return { items: page.rows.map(presentRecord), nextCursor: page.nextCursor };
+      const pattern = searchPattern(q);
+      // Searches are each their own; the shared pages (the list as everyone scrolls it) are cached.
+      const key = pattern === undefined ? `${validated}:${after ?? ''}:${limit}` : undefined;
+      let body = key === undefined ? undefined : lists.get(department.slug, key);
+      if (body === undefined) {
+        const generation = lists.generation(department.slug);
+        const page = await repo.listPage(department.id, { includeValidated: validated, pattern, after, limit });
+        body = JSON.stringify(
+          recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
+        );
+        if (key !== undefined) lists.set(department.slug, key, body, generation);
+      }
+      // Checked against the schema above; Fastify sends a JSON string as it is.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as RecordsPage);
     },
   );
 
