@@ -3,7 +3,7 @@ export interface StorageTables {
   storage_copies: StorageCopiesTable;
 }
 
-/** One file `storage:migrate` copied to `target` (a driver name) and verified by its sha256. */
+/** One file `storage:migrate` copied to `target` (a storage location) and verified by its sha256. */
 export interface StorageCopiesTable {
   target: string;
   key: string;

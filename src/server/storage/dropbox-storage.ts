@@ -101,6 +101,7 @@ export function createDropboxStorage(
 
   return {
     driver: 'dropbox',
+    location: `dropbox:${config.appKey}`,
 
     async put(body, { suffix, readablePath }) {
       const key = newStorageKey(suffix);

@@ -46,6 +46,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
 
   return {
     driver: 'local',
+    location: `local:${path.resolve(root)}`,
 
     async put(body, { suffix }) {
       const key = newStorageKey(suffix);

@@ -29,6 +29,8 @@ export interface StoredFile {
  */
 export interface PhotoStorage {
   readonly driver: StorageDriver;
+  /** Where the files are (`s3:<endpoint>/<bucket>/<prefix>`…): copies are remembered per location. */
+  readonly location: string;
   /** Stores a whole stream under a new key. A failed or cut-off stream leaves nothing behind. */
   put(body: Readable | Buffer, options: PutOptions): Promise<StoredFile>;
   /**

@@ -94,6 +94,7 @@ export function createS3Storage(config: S3Config): PhotoStorage {
 
   return {
     driver: 's3',
+    location: `s3:${config.endpoint ?? 'aws'}/${config.bucket}/${config.prefix}`,
 
     async put(body, { suffix, contentType }) {
       const key = newStorageKey(suffix);

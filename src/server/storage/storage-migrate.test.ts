@@ -127,7 +127,7 @@ describe('storage:migrate', () => {
     expect(s3.listKeys().filter((k) => k.startsWith('cli/'))).toEqual(stored.map((k) => `cli/${k}`));
     const target = createS3Storage(s3.config('cli/'));
     const copies = await t.db.kysely.selectFrom('storage_copies').selectAll().orderBy('key').execute();
-    expect(copies.map((c) => [c.target, c.key])).toEqual(stored.map((k) => ['s3', k]));
+    expect(copies.map((c) => [c.target, c.key])).toEqual(stored.map((k) => [target.location, k]));
     for (const key of stored) {
       const original = await buffer((await source.get(key))!.stream);
       const copy = await buffer((await target.get(key))!.stream);
@@ -164,6 +164,14 @@ describe('storage:migrate', () => {
     expect(healthy.calls()).toBe(stored.length - 3);
     expect(second).toMatchObject({ total: stored.length + 1, alreadyCopied: 3, copied: stored.length - 3, failed: [] });
     expect(s3.listKeys().filter((k) => k.startsWith('resume/'))).toEqual(stored.map((k) => `resume/${k}`));
+  });
+
+  it('copies everything again to another place of the same driver', async () => {
+    const { source, stored } = await localPhotos();
+    const first = await migratePhotos({ db: t.db.kysely, source, target: createS3Storage(s3.config('una/')) });
+    expect(first.copied).toBe(stored.length);
+    const other = await migratePhotos({ db: t.db.kysely, source, target: createS3Storage(s3.config('otra/')) });
+    expect(other).toMatchObject({ alreadyCopied: 0, copied: stored.length, failed: [] });
   });
 
   it('detects a copy that differs from the original and exits with 1', async () => {

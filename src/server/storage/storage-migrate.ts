@@ -116,7 +116,7 @@ export async function migratePhotos(options: MigrateOptions): Promise<MigrateRep
   const now = options.now ?? (() => new Date());
   const repo = createStorageMigrateRepository(db);
   const all = await keysToCopy(db);
-  const copiedBefore = await repo.listCopied(target.driver);
+  const copiedBefore = await repo.listCopied(target.location);
   const pending = all.filter((key) => !copiedBefore.has(key));
   const report: MigrateReport = {
     total: all.length,
@@ -141,7 +141,7 @@ export async function migratePhotos(options: MigrateOptions): Promise<MigrateRep
       }
       if (outcome.kind === 'copied') {
         await repo.recordCopy({
-          target: target.driver,
+          target: target.location,
           key,
           sha256: outcome.sha256,
           size_bytes: outcome.size,

@@ -11,7 +11,7 @@ export function storageMigration() {
       await db.schema.alterTable('photos').addColumn('shared_url', 'varchar(500)').execute();
       await db.schema
         .createTable('storage_copies')
-        .addColumn('target', 'varchar(20)', (c) => c.notNull())
+        .addColumn('target', 'varchar(300)', (c) => c.notNull())
         .addColumn('key', 'varchar(400)', (c) => c.notNull())
         .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
         .addColumn('size_bytes', 'integer', (c) => c.notNull())
