@@ -1,16 +1,37 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginBody, Session } from '../../../../shared/auth';
-import { apiFetch } from '../../../lib/api-client';
+import { messages } from '../../../../shared/messages';
+import { ApiError, apiFetch } from '../../../lib/api-client';
+import { loadFirebaseSignIn } from '../firebase-session';
+import { getAuthProviderQueryOptions } from './get-auth-provider';
 import { SESSION_QUERY_KEY } from './get-session';
+import { loginWithFirebase } from './login-with-firebase';
 
 export const login = (body: LoginBody) =>
   apiFetch<Session>('/api/auth/login', { method: 'POST', body: JSON.stringify(body) });
 
-/** Signs in; on success the session the server answered becomes the app's session at once. */
+/**
+ * Signs in; on success the session the server answered becomes the app's session at once. Where
+ * Firebase checks passwords, the SDK signs in first and its ID token is exchanged for our session.
+ */
 export const useLogin = () => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: login,
+    mutationFn: async (body: LoginBody) => {
+      const provider = await queryClient.fetchQuery(getAuthProviderQueryOptions());
+      if (provider.provider === 'local') return login(body);
+      const sdk = await loadFirebaseSignIn().catch(() => {
+        throw new ApiError(0, messages.api.network);
+      });
+      const idToken = await sdk.firebaseIdToken(provider, body.email, body.password);
+      try {
+        return await loginWithFirebase({ idToken });
+      } catch (error) {
+        // Refused here (no account, disabled): the SDK must not keep holding that person.
+        await sdk.signOutOfFirebase().catch(() => undefined);
+        throw error;
+      }
+    },
     onSuccess: (session) => queryClient.setQueryData(SESSION_QUERY_KEY, session),
   });
 };

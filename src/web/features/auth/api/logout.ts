@@ -2,9 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { LogoutResponse } from '../../../../shared/auth';
 import { apiFetch } from '../../../lib/api-client';
+import { signOutOfFirebaseIfLoaded } from '../firebase-session';
 import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from './get-session';
 
 export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });
+
+/** Ends our session, then the Firebase SDK's, if this tab signed in with it. */
+async function logoutEverywhere(): Promise<LogoutResponse> {
+  const answer = await logout();
+  await signOutOfFirebaseIfLoaded().catch((error: unknown) => console.error(error));
+  return answer;
+}
 
 /** Public data the app keeps after logout; everything else belonged to the person who left. */
 const PUBLIC_QUERIES = new Set(['session', 'site', 'agenda', 'notas']);
@@ -16,7 +24,7 @@ export const useLogout = () => {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: logout,
+    mutationFn: logoutEverywhere,
     onSuccess: (answer) => {
       navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true });
       queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERIES.has(String(q.queryKey[0])) });

@@ -1,11 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
-import type { Session } from '../../../../shared/auth';
+import type { AuthProvider, Session } from '../../../../shared/auth';
 import { AppProvider } from '../../../app/provider';
 import { LoginPage } from './login-page';
 
@@ -25,7 +25,35 @@ function Where() {
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }
 
-function renderLogin(route = '/login') {
+const LOCAL: AuthProvider = { provider: 'local' };
+const FIREBASE: AuthProvider = { provider: 'firebase', apiKey: 'clave-web', emulatorUrl: 'http://127.0.0.1:9099' };
+
+// The Firebase SDK's boundary: signing in, its auth-state listener and signing out. Nothing else is mocked.
+const sdk = vi.hoisted(() => ({
+  listener: undefined as ((user: unknown) => void) | undefined,
+  signIn: vi.fn(),
+  signOut: vi.fn(),
+  emulator: vi.fn(),
+}));
+vi.mock('firebase/auth', () => ({
+  initializeAuth: () => ({ currentUser: null }),
+  inMemoryPersistence: { type: 'NONE' },
+  connectAuthEmulator: sdk.emulator,
+  onAuthStateChanged: (_auth: unknown, listener: (user: unknown) => void) => {
+    sdk.listener = listener;
+    return () => {};
+  },
+  signInWithEmailAndPassword: sdk.signIn,
+  signOut: sdk.signOut,
+}));
+afterEach(() => {
+  sdk.listener?.(null); // the SDK module outlives a test: it starts the next one holding nobody
+  sdk.signIn.mockReset();
+  sdk.signOut.mockReset();
+});
+
+function renderLogin(route = '/login', provider: AuthProvider = LOCAL) {
+  server.use(http.get('*/api/auth/provider', () => HttpResponse.json(provider)));
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <AppProvider queryClient={queryClient}>
@@ -150,5 +178,115 @@ describe('LoginPage', () => {
     expect(await screen.findByText(/no tiene acceso a ningún departamento/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByLabelText('Correo electrónico')).not.toBeInTheDocument());
+  });
+});
+
+describe('LoginPage where Firebase checks passwords', () => {
+  const signedInAs = (idToken: string) => {
+    const user = { getIdToken: async () => idToken };
+    sdk.signIn.mockImplementation(async () => {
+      sdk.listener?.(user);
+      return { user };
+    });
+    sdk.signOut.mockImplementation(async () => sdk.listener?.(null));
+  };
+  const sdkRefuses = async (code: string) => {
+    const { FirebaseError } = await import('firebase/app');
+    sdk.signIn.mockRejectedValue(new FirebaseError(code, `Firebase: Error (${code}).`));
+  };
+
+  async function fillAndSubmit(email: string, password: string) {
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Correo electrónico'), email);
+    if (password) await user.type(screen.getByLabelText('Contraseña'), password);
+    await user.click(screen.getByRole('button', { name: 'Entrar' }));
+  }
+
+  it('signs in with the SDK (against the emulator when given), sends the ID token once and follows our session', async () => {
+    sessionIs(VISITOR);
+    signedInAs('id-token-1');
+    const bodies: unknown[] = [];
+    const passwordPosts = vi.fn();
+    server.use(
+      http.post('*/api/auth/firebase', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json(VALIDATOR);
+      }),
+      http.post('*/api/auth/login', () => {
+        passwordPosts();
+        return HttpResponse.json(VALIDATOR);
+      }),
+    );
+    renderLogin('/login', FIREBASE);
+    await fillAndSubmit('ana@example.org', 'secreto123');
+    expect(await screen.findByTestId('where')).toHaveTextContent('/validation/coquivacoa');
+    expect(sdk.signIn).toHaveBeenCalledWith(expect.anything(), 'ana@example.org', 'secreto123');
+    expect(sdk.emulator).toHaveBeenCalledWith(expect.anything(), 'http://127.0.0.1:9099', { disableWarnings: true });
+    expect(bodies).toEqual([{ idToken: 'id-token-1' }]);
+    expect(passwordPosts).not.toHaveBeenCalled();
+  });
+
+  it('checks the form in the browser before the SDK is asked', async () => {
+    sessionIs(VISITOR);
+    renderLogin('/login', FIREBASE);
+    await fillAndSubmit('ana@example.org', '12345');
+    expect(await screen.findByText('La contraseña debe tener al menos 6 caracteres.')).toBeInTheDocument();
+    expect(sdk.signIn).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['auth/invalid-credential', 'Error en usuario o contraseña.'],
+    ['auth/wrong-password', 'Error en usuario o contraseña.'],
+    ['auth/user-not-found', 'Error en usuario o contraseña.'],
+    ['auth/user-disabled', 'Error en usuario o contraseña.'],
+    ['auth/too-many-requests', 'Demasiados intentos de inicio de sesión. Intenta de nuevo más tarde.'],
+    [
+      'auth/network-request-failed',
+      'No se pudo contactar el servicio de inicio de sesión. Revisa tu conexión e intenta de nuevo.',
+    ],
+  ])('shows %s as "%s" and sends nothing to our server', async (code, message) => {
+    sessionIs(VISITOR);
+    await sdkRefuses(code);
+    const posted = vi.fn();
+    server.use(
+      http.post('*/api/auth/firebase', () => {
+        posted();
+        return HttpResponse.json(VALIDATOR);
+      }),
+    );
+    renderLogin('/login', FIREBASE);
+    await fillAndSubmit('ana@example.org', 'secreto123');
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('signs the SDK out again when our server refuses the person', async () => {
+    sessionIs(VISITOR);
+    signedInAs('id-token-2');
+    server.use(
+      http.post('*/api/auth/firebase', () =>
+        HttpResponse.json(
+          { statusCode: 401, error: 'Unauthorized', message: 'Error en usuario o contraseña.' },
+          { status: 401 },
+        ),
+      ),
+    );
+    renderLogin('/login', FIREBASE);
+    await fillAndSubmit('nadie@example.org', 'secreto123');
+    expect(await screen.findByText('Error en usuario o contraseña.')).toBeInTheDocument();
+    await waitFor(() => expect(sdk.signOut).toHaveBeenCalledTimes(1));
+  });
+
+  it('signs the SDK out when the form shows, that is when our session is gone', async () => {
+    sessionIs(VISITOR);
+    sdk.signOut.mockImplementation(async () => sdk.listener?.(null));
+    renderLogin('/login', FIREBASE);
+    await screen.findByLabelText('Correo electrónico');
+    // The SDK was loaded by an earlier sign-in of this tab and still holds that person.
+    sdk.listener?.({ getIdToken: async () => 'viejo' });
+    cleanup();
+    renderLogin('/login', FIREBASE);
+    await screen.findByLabelText('Correo electrónico');
+    await waitFor(() => expect(sdk.signOut).toHaveBeenCalledTimes(1));
   });
 });

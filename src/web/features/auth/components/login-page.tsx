@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { authMessages, loginBodySchema, safeNextPath } from '../../../../shared/auth';
@@ -6,9 +6,11 @@ import { LoadingCover } from '../../../components/ui/loading-cover';
 import { ErrorNotice, Page } from '../../../components/ui/page';
 import { ApiError } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useAuthProvider } from '../api/get-auth-provider';
 import { useSession } from '../api/get-session';
 import { useLogin } from '../api/login';
 import { useLogout } from '../api/logout';
+import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '../firebase-session';
 import { PasswordField } from './password-field';
 
 /** One toast per message at a time: pressing 'Entrar' twice does not stack copies. */
@@ -45,6 +47,14 @@ function LoginForm() {
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const signIn = useLogin();
+  const provider = useAuthProvider();
+
+  // Where Firebase checks passwords, its SDK downloads while the person types.
+  useEffect(() => preloadFirebaseSignIn(provider.data), [provider.data]);
+  // The form shows only without a session of ours: the SDK must not hold anybody either.
+  useEffect(() => {
+    signOutOfFirebaseIfLoaded().catch(() => undefined);
+  }, []);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

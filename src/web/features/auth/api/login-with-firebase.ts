@@ -1,0 +1,6 @@
+import type { FirebaseLoginBody, Session } from '../../../../shared/auth';
+import { apiFetch } from '../../../lib/api-client';
+
+/** Sends the Firebase ID token once; the server verifies it and answers our own session. */
+export const loginWithFirebase = (body: FirebaseLoginBody) =>
+  apiFetch<Session>('/api/auth/firebase', { method: 'POST', body: JSON.stringify(body) });
