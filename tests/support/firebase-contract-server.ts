@@ -35,6 +35,8 @@ export interface FirebaseContractOptions {
   apiKey: string;
   accounts: FirebaseAccount[];
   port?: number;
+  /** Print each request on stderr (to find out what the SDK asks for). */
+  log?: boolean;
 }
 
 export interface FirebaseContractServer {
@@ -126,6 +128,7 @@ export async function startFirebaseContractServer(options: FirebaseContractOptio
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     state.requests.push(`${req.method} ${url.pathname}`);
+    if (options.log) process.stderr.write(`firebase-contract: ${req.method} ${url.pathname}\n`);
     // The browser calls from the app's origin: answer CORS the way Google does (any origin).
     const cors = {
       'access-control-allow-origin': req.headers.origin ?? '*',
@@ -283,6 +286,7 @@ if (process.argv[1]?.endsWith('firebase-contract-server.ts')) {
     port: Number(process.argv[2] ?? FIREBASE_CONTRACT.port),
     projectId: FIREBASE_CONTRACT.projectId,
     apiKey: FIREBASE_CONTRACT.apiKey,
+    log: process.env.FIREBASE_CONTRACT_LOG === '1',
     accounts: [
       ...Object.values(E2E_ACCOUNTS).map((a) => ({ email: a.email, password: a.password })),
       ...Object.values(RECORDS_ACCOUNTS).map((a) => ({ email: a.email, password: RECORDS_PASSWORD })),
