@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
 import { useIsMobile, useIsScrolled } from '../../lib/use-window-flags';
@@ -32,9 +32,30 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
   const visible = entries.filter((e) => e.path !== location.pathname);
   const showLogin = loginWanted && location.pathname !== paths.login;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every navigation is the point
-  useEffect(() => {
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // The address the menu was opened on. A page that was still loading when the menu opened arrives
+  // with the address already in the bar: that is not a navigation away from the menu.
+  const openedOn = useRef<string | null>(null);
+  const openMenu = () => {
+    openedOn.current = window.location.pathname;
+    setOpen(true);
+  };
+  // Escape or a tap outside: the focus goes back to the button that opened the menu (a link followed
+  // moves on instead). Only once the dialog is gone: while it is open the rest of the page is inert.
+  const focusButtonAfterClose = useRef(false);
+  const closeMenu = () => {
+    focusButtonAfterClose.current = true;
     setOpen(false);
+  };
+  useEffect(() => {
+    if (open || !focusButtonAfterClose.current) return;
+    focusButtonAfterClose.current = false;
+    menuButton.current?.focus();
+  }, [open]);
+
+  // Following a link of the menu closes it.
+  useEffect(() => {
+    if (location.pathname !== openedOn.current) setOpen(false);
   }, [location.pathname]);
 
   // On phones, fetch the menu's code once the page has settled, so the first tap opens it at once.
@@ -65,7 +86,7 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
         {isMobile ? (
           <div className="flex items-center gap-1">
             {showLogin && <LoginLink />}
-            <MenuButton open={open} onOpen={() => setOpen(true)} />
+            <MenuButton ref={menuButton} open={open} onOpen={openMenu} />
           </div>
         ) : (
           <div className="flex items-center gap-1">
@@ -89,28 +110,23 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
             )}
             {showLogin && <LoginLink />}
             {/* The spec's menu icon is on every screen: here it opens the same slide-over menu. */}
-            <MenuButton open={open} onOpen={() => setOpen(true)} />
+            <MenuButton ref={menuButton} open={open} onOpen={openMenu} />
           </div>
         )}
       </nav>
       {open && (
         <Suspense fallback={null}>
-          <MobileMenu
-            open={open}
-            onClose={() => setOpen(false)}
-            entries={visible}
-            onLogout={onLogout}
-            showLogin={showLogin}
-          />
+          <MobileMenu open={open} onClose={closeMenu} entries={visible} onLogout={onLogout} showLogin={showLogin} />
         </Suspense>
       )}
     </header>
   );
 }
 
-function MenuButton({ open, onOpen }: { open: boolean; onOpen: () => void }) {
+function MenuButton({ ref, open, onOpen }: { ref: Ref<HTMLButtonElement>; open: boolean; onOpen: () => void }) {
   return (
     <button
+      ref={ref}
       type="button"
       onClick={onOpen}
       className="rounded-md p-2 text-stone-700 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"

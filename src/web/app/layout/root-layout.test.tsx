@@ -98,4 +98,15 @@ describe('navbar fed by the session', () => {
     expect(within(menu).getByRole('link', { name: 'Notas' })).toBeInTheDocument();
     expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
   });
+
+  it('closes the menu on Escape and gives the focus back to its button', async () => {
+    const user = userEvent.setup();
+    renderLayout('/resultados', ADMIN);
+    const button = await within(nav()).findByRole('button', { name: 'Abrir menú' });
+    await user.click(button);
+    await screen.findByTestId('mobile-menu');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('mobile-menu')).not.toBeInTheDocument());
+    expect(button).toHaveFocus();
+  });
 });
