@@ -1,5 +1,5 @@
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from '../config';
 
 /**
@@ -12,10 +12,13 @@ function firebaseOrigins(config: Config): string[] {
   return ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
 }
 
-/** Security headers with a strict Content-Security-Policy: scripts only from our own origin. */
+/**
+ * Security headers with a strict Content-Security-Policy: scripts only from our own origin. Helmet's
+ * middleware is built once: the Fastify wrapper rebuilt it, and parsed the policy again, on every request.
+ */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const https = config.publicOrigin?.startsWith('https://') ?? false;
-  await app.register(helmet, {
+  const setHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -42,5 +45,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     hsts: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    setHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
   });
 }
