@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { paths } from '../../config/paths';
+import { useSession } from '../../features/auth/api/get-session';
 import { RequireAccess } from '../../features/auth/components/require-access';
 import { ValidationPage } from '../../features/records/components/validation-page';
 import { NotFoundScreen } from './not-found';
@@ -9,9 +10,15 @@ export const validationTitle = (slug: string) => slug.replace(/-/g, ' ').toUpper
 
 export default function ValidationRoute() {
   const { slug = '' } = useParams();
+  const session = useSession();
   return (
     <RequireAccess path={paths.validation(slug)} notFound={<NotFoundScreen />}>
-      <ValidationPage slug={slug} title={validationTitle(slug)} />
+      <ValidationPage
+        slug={slug}
+        title={validationTitle(slug)}
+        // The server decides; this only offers admins the button for what it allows them.
+        canReplacePhotos={session.data?.user?.role === 'admin'}
+      />
     </RequireAccess>
   );
 }

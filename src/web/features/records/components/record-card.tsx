@@ -7,6 +7,8 @@ export interface RecordCardProps {
   record: ProcedureRecord;
   onVote: (record: ProcedureRecord) => void;
   onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
+  /** Admins may replace a filled photo; validators fill each slot once. */
+  canReplacePhotos?: boolean;
   /** While another vote or upload is on its way. */
   busy: boolean;
 }
@@ -35,23 +37,43 @@ function CheckIcon({ className = 'h-4 w-4' }: { className?: string }) {
 const slotBox =
   'flex min-h-16 flex-col items-center justify-center gap-1 rounded-lg border-2 px-1 py-1.5 text-sm font-semibold';
 
+function FileInput({ label, busy, onFile }: { label: string; busy: boolean; onFile: (file: File) => void }) {
+  return (
+    <input
+      type="file"
+      accept={PHOTO_ACCEPT}
+      className="sr-only"
+      disabled={busy}
+      aria-label={label}
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        // Cleared so choosing the same file again after a failure fires a change.
+        event.target.value = '';
+        if (file) onFile(file);
+      }}
+    />
+  );
+}
+
 function PhotoButton({
   record,
   kind,
   slot,
   busy,
+  canReplace,
   onUpload,
 }: {
   record: ProcedureRecord;
   kind: PhotoKind;
   slot: PhotoSlot | null;
   busy: boolean;
+  canReplace: boolean;
   onUpload: RecordCardProps['onUpload'];
 }) {
   const label = PHOTO_KIND_LABELS[kind];
   if (slot) {
-    // Filled: no more uploads from here; the thumbnail opens the photo.
-    return (
+    // Filled: the thumbnail opens the photo; only an admin may put another one in its place.
+    const view = (
       <a
         href={slot.url}
         target="_blank"
@@ -75,6 +97,24 @@ function PhotoButton({
         <span>{label}</span>
       </a>
     );
+    if (!canReplace) return view;
+    return (
+      <div className="flex flex-col gap-1">
+        {view}
+        <label
+          className={`cursor-pointer rounded-md px-1 py-1 text-center text-xs font-semibold text-brand underline underline-offset-2 focus-within:outline-2 focus-within:outline-brand hover:text-brand-dark ${
+            busy ? 'pointer-events-none opacity-60' : ''
+          }`}
+        >
+          <FileInput
+            label={`Reemplazar foto ${label} de ${record.nombre}`}
+            busy={busy}
+            onFile={(file) => onUpload(record, kind, file)}
+          />
+          Reemplazar
+        </label>
+      </div>
+    );
   }
   return (
     <label
@@ -82,18 +122,10 @@ function PhotoButton({
         busy ? 'pointer-events-none opacity-60' : ''
       }`}
     >
-      <input
-        type="file"
-        accept={PHOTO_ACCEPT}
-        className="sr-only"
-        disabled={busy}
-        aria-label={`Subir foto ${label} de ${record.nombre}`}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          // Cleared so choosing the same file again after a failure fires a change.
-          event.target.value = '';
-          if (file) onUpload(record, kind, file);
-        }}
+      <FileInput
+        label={`Subir foto ${label} de ${record.nombre}`}
+        busy={busy}
+        onFile={(file) => onUpload(record, kind, file)}
       />
       <CameraIcon />
       <span>{label}</span>
@@ -102,7 +134,13 @@ function PhotoButton({
 }
 
 /** One procedure record: who (community, UBCH, name, phone), the vote and the three ballot photos. */
-export const RecordCard = memo(function RecordCard({ record, onVote, onUpload, busy }: RecordCardProps) {
+export const RecordCard = memo(function RecordCard({
+  record,
+  onVote,
+  onUpload,
+  canReplacePhotos = false,
+  busy,
+}: RecordCardProps) {
   const voted = record.votedAt !== null;
   return (
     <article
@@ -160,6 +198,7 @@ export const RecordCard = memo(function RecordCard({ record, onVote, onUpload, b
             kind={kind}
             slot={record.photos[kind]}
             busy={busy}
+            canReplace={canReplacePhotos}
             onUpload={onUpload}
           />
         ))}

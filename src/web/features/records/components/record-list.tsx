@@ -11,6 +11,7 @@ export interface RecordListProps {
   fetchNextPage: () => void;
   onVote: (record: ProcedureRecord) => void;
   onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
+  canReplacePhotos: boolean;
   busy: boolean;
 }
 
@@ -30,6 +31,7 @@ export function RecordList({
   fetchNextPage,
   onVote,
   onUpload,
+  canReplacePhotos,
   busy,
 }: RecordListProps) {
   const listRef = useRef<HTMLUListElement>(null);
@@ -79,7 +81,13 @@ export function RecordList({
               className="absolute top-0 left-0 w-full pb-3"
               style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
             >
-              <RecordCard record={record} onVote={onVote} onUpload={onUpload} busy={busy} />
+              <RecordCard
+                record={record}
+                onVote={onVote}
+                onUpload={onUpload}
+                canReplacePhotos={canReplacePhotos}
+                busy={busy}
+              />
             </li>
           );
         })}

@@ -239,6 +239,34 @@ describe('ValidationPage', () => {
     expect(screen.getByLabelText('Subir foto AN de Persona 1')).toBeEnabled();
   });
 
+  it('offers admins, and only admins, to replace a filled photo', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1, { photos: { gobernador: slot(5), an: null, clez: null } })] });
+    let replaced = false;
+    server.use(
+      http.post('*/api/validation/cabimas/records/1/photos/gobernador', () => {
+        replaced = true;
+        return HttpResponse.json(
+          { statusCode: 400, error: 'Bad Request', message: 'La foto no se pudo leer.' },
+          { status: 400 },
+        );
+      }),
+    );
+    const { unmount } = renderPage();
+    expect(await screen.findByRole('link', { name: 'Ver foto Gobernador de Persona 1' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Reemplazar foto Gobernador de Persona 1')).not.toBeInTheDocument();
+    unmount();
+
+    renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" canReplacePhotos />, {
+      route: '/validation/cabimas',
+    });
+    const input = await screen.findByLabelText('Reemplazar foto Gobernador de Persona 1');
+    expect(screen.queryByLabelText('Reemplazar foto AN de Persona 1')).not.toBeInTheDocument();
+    await user.upload(input, new File([new Uint8Array([0xff, 0xd8, 0xff])], 'nueva.jpg', { type: 'image/jpeg' }));
+    expect(await screen.findByText('La foto no se pudo leer.')).toBeInTheDocument();
+    expect(replaced).toBe(true);
+  });
+
   it('refuses other file types before sending them', async () => {
     api({ records: [record(1)] });
     renderPage();

@@ -22,6 +22,8 @@ export interface ValidationPageProps {
   slug: string;
   /** The spec's title: the slug with hyphens as spaces, in uppercase. */
   title: string;
+  /** Admins may replace a filled photo (the old one stays as evidence). */
+  canReplacePhotos?: boolean;
 }
 
 const ALLOWED_EXTENSIONS = /\.(jpe?g|heic)$/i;
@@ -40,7 +42,7 @@ function useDebounced<T>(value: T, delayMs: number): T {
  * The validator's screen for one municipality or parish: progress, search, the pending records with
  * their vote and three ballot photos, and the completion screen once every record is validated.
  */
-export function ValidationPage({ slug, title }: ValidationPageProps) {
+export function ValidationPage({ slug, title, canReplacePhotos = false }: ValidationPageProps) {
   useDocumentTitle(title);
   const searchId = useId();
   const summary = useRecordsSummary(slug);
@@ -222,6 +224,7 @@ export function ValidationPage({ slug, title }: ValidationPageProps) {
                 fetchNextPage={fetchMore}
                 onVote={openVote}
                 onUpload={startUpload}
+                canReplacePhotos={canReplacePhotos}
                 busy={busy}
               />
             )}
