@@ -16,7 +16,7 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 
 async function startServer(dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
       PORT: String(PORT),

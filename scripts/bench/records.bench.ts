@@ -67,7 +67,7 @@ async function upload(origin: string, cookie: string, id: number, file: Buffer, 
   return performance.now() - started;
 }
 
-/** Resident memory (MB) of a process and of its whole tree (children: converters, the tsx launcher's child). */
+/** Resident memory (MB) of the server process and of its whole tree (with the photo converters). */
 function memoryMb(rootPid: number): { largest: number; tree: number } {
   const out = execFileSync('ps', ['-eo', 'pid=,ppid=,rss='], { encoding: 'utf8' });
   const rows = out

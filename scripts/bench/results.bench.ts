@@ -86,7 +86,7 @@ async function startSmallServer(): Promise<{ origin: string; stop: () => Promise
   await seedResults(db, now, SMALL_RECORDS);
   await db.close();
   const origin = `http://127.0.0.1:${SMALL_PORT}`;
-  const child: ChildProcess = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
       PORT: String(SMALL_PORT),

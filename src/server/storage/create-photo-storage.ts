@@ -4,7 +4,6 @@ import type { StorageConfig } from '../config';
 import { createDropboxStorage } from './dropbox-storage';
 import { createLocalDiskStorage } from './local-disk-storage';
 import type { PhotoStorage } from './photo-storage';
-import { createS3Storage } from './s3-storage';
 
 /** DATA_DIR, or a temporary folder when none is configured (API-only tests on PostgreSQL). */
 export function dataRoot(dataDir: string): string {
@@ -32,7 +31,10 @@ export function createPhotoStorage(options: { dataDir: string; storage?: Storage
 export function photoStorageFor(config: StorageConfig, dataDir: string): PhotoStorage {
   switch (config.driver) {
     case 's3':
-      return createS3Storage(config);
+      // The AWS SDK weighs ~20 MB in memory: loaded on first use, never on the other drivers.
+      return lazyStorage('s3', `s3:${config.endpoint ?? 'aws'}/${config.bucket}/${config.prefix}`, async () =>
+        (await import('./s3-storage')).createS3Storage(config),
+      );
     case 'dropbox':
       return createDropboxStorage(config);
     default:
@@ -43,4 +45,26 @@ export function photoStorageFor(config: StorageConfig, dataDir: string): PhotoSt
 /** Where uploads are received before they are checked and stored (same disk as the data). */
 export function uploadTempDir(dataDir: string): string {
   return path.join(dataRoot(dataDir), 'uploads');
+}
+
+/** A driver whose module is loaded on its first call; the calls wait for it. */
+function lazyStorage(
+  driver: PhotoStorage['driver'],
+  location: string,
+  load: () => Promise<PhotoStorage>,
+): PhotoStorage {
+  let loaded: Promise<PhotoStorage> | undefined;
+  const real = () => {
+    loaded ??= load();
+    return loaded;
+  };
+  return {
+    driver,
+    location,
+    put: async (body, options) => (await real()).put(body, options),
+    putAt: async (key, body, options) => (await real()).putAt(key, body, options),
+    get: async (key) => (await real()).get(key),
+    delete: async (key) => (await real()).delete(key),
+    exists: async (key) => (await real()).exists(key),
+  };
 }

@@ -16,7 +16,6 @@ import { Forbidden, NotFound } from '../../plugins/errors';
 import { menuFor } from '../access/access.service';
 import { createSettingsRepository } from '../site/settings.repository';
 import { createAuthService } from './auth.service';
-import { createFirebaseTokenVerifier } from './firebase-token';
 
 const requestContext = (request: FastifyRequest) => ({
   ip: request.ip,
@@ -41,7 +40,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createAuthService(app.db.kysely, app.config.now);
   const provider = app.config.auth;
   // One verifier per app: it holds the cached signing keys.
-  const verifyFirebaseIdToken = provider.provider === 'firebase' ? createFirebaseTokenVerifier(provider) : undefined;
+  // Loaded only with Firebase on: the JOSE library is not needed otherwise.
+  const verifyFirebaseIdToken =
+    provider.provider === 'firebase'
+      ? (await import('./firebase-token')).createFirebaseTokenVerifier(provider)
+      : undefined;
   const providerView: AuthProvider =
     provider.provider === 'firebase'
       ? {

@@ -23,7 +23,7 @@ import {
 } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
 import { createAuthRepository, type UserRow } from './auth.repository';
-import { type FirebaseIdentity, FirebaseTokenError } from './firebase-token';
+import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
 
 /** A session ends after this long without use... */
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;

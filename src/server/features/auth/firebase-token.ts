@@ -1,4 +1,7 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
+
+export { type FirebaseIdentity, FirebaseTokenError };
 
 /** Seconds of clock difference tolerated between Google's servers and ours. */
 export const FIREBASE_CLOCK_TOLERANCE_S = 30;
@@ -6,23 +9,6 @@ export const FIREBASE_CLOCK_TOLERANCE_S = 30;
 const FIREBASE_TOKEN_MAX_AGE_S = 60 * 60;
 /** Google rotates these keys about daily and publishes new ones hours ahead: refetching hourly is plenty. */
 const JWKS_CACHE_MAX_AGE_MS = 60 * 60 * 1000;
-
-export interface FirebaseIdentity {
-  uid: string;
-  email: string;
-}
-
-/** Why a token was refused: for the log only; the person always sees the same message. */
-export class FirebaseTokenError extends Error {
-  constructor(
-    public readonly reason: string,
-    /** True when Google's keys could not be fetched: our outage, not a bad token. */
-    public readonly keysUnavailable = false,
-  ) {
-    super(reason);
-    this.name = 'FirebaseTokenError';
-  }
-}
 
 export interface FirebaseTokenVerifierOptions {
   projectId: string;
