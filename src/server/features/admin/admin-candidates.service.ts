@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { type AdminCandidate, CANDIDATE_PHOTOS_PATH } from '../../../shared/admin';
 import { photosMessages } from '../../../shared/photos';
 import { BadRequest } from '../../plugins/errors';
@@ -43,7 +42,9 @@ export async function storeCandidatePhoto(
     if (error instanceof ImageProcessingError) throw BadRequest(photosMessages.damaged);
     throw error;
   }
-  // The pipeline's browser copy is already upright JPEG; a portrait needs far fewer pixels.
+  // The pipeline's browser copy is already upright JPEG; a portrait needs far fewer pixels. sharp (libvips)
+  // is loaded here, for this rare admin task, so the server's own memory never holds it otherwise.
+  const { default: sharp } = await import('sharp');
   const { data: jpeg, info } = await sharp(display)
     .resize(CANDIDATE_PHOTO_MAX_PX, CANDIDATE_PHOTO_MAX_PX, { fit: 'inside', withoutEnlargement: true })
     .jpeg({ quality: 85 })
