@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { PHOTO_KINDS, type PhotoKind } from '../../../../shared/constants';
 import { PHOTO_ACCEPT } from '../../../../shared/photos';
 import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '../../../../shared/records';
@@ -37,21 +37,37 @@ function CheckIcon({ className = 'h-4 w-4' }: { className?: string }) {
 const slotBox =
   'flex min-h-16 flex-col items-center justify-center gap-1 rounded-lg border-2 px-1 py-1.5 text-sm font-semibold';
 
-function FileInput({ label, busy, onFile }: { label: string; busy: boolean; onFile: (file: File) => void }) {
+/** A file picker dressed as its label: the whole box is the target, the input stays for screen readers. */
+function FilePicker({
+  label,
+  busy,
+  className,
+  onFile,
+  children,
+}: {
+  label: string;
+  busy: boolean;
+  className: string;
+  onFile: (file: File) => void;
+  children: ReactNode;
+}) {
   return (
-    <input
-      type="file"
-      accept={PHOTO_ACCEPT}
-      className="sr-only"
-      disabled={busy}
-      aria-label={label}
-      onChange={(event) => {
-        const file = event.target.files?.[0];
-        // Cleared so choosing the same file again after a failure fires a change.
-        event.target.value = '';
-        if (file) onFile(file);
-      }}
-    />
+    <label className={`${className} ${busy ? 'pointer-events-none opacity-60' : ''}`}>
+      <input
+        type="file"
+        accept={PHOTO_ACCEPT}
+        className="sr-only"
+        disabled={busy}
+        aria-label={label}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          // Cleared so choosing the same file again after a failure fires a change.
+          event.target.value = '';
+          if (file) onFile(file);
+        }}
+      />
+      {children}
+    </label>
   );
 }
 
@@ -101,35 +117,27 @@ function PhotoButton({
     return (
       <div className="flex flex-col gap-1">
         {view}
-        <label
-          className={`cursor-pointer rounded-md px-1 py-1 text-center text-xs font-semibold text-brand underline underline-offset-2 focus-within:outline-2 focus-within:outline-brand hover:text-brand-dark ${
-            busy ? 'pointer-events-none opacity-60' : ''
-          }`}
+        <FilePicker
+          label={`Reemplazar foto ${label} de ${record.nombre}`}
+          busy={busy}
+          className="cursor-pointer rounded-md px-1 py-1 text-center text-xs font-semibold text-brand underline underline-offset-2 focus-within:outline-2 focus-within:outline-brand hover:text-brand-dark"
+          onFile={(file) => onUpload(record, kind, file)}
         >
-          <FileInput
-            label={`Reemplazar foto ${label} de ${record.nombre}`}
-            busy={busy}
-            onFile={(file) => onUpload(record, kind, file)}
-          />
           Reemplazar
-        </label>
+        </FilePicker>
       </div>
     );
   }
   return (
-    <label
-      className={`${slotBox} cursor-pointer border-dashed border-stone-400 bg-white text-stone-800 focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand hover:border-brand hover:text-brand ${
-        busy ? 'pointer-events-none opacity-60' : ''
-      }`}
+    <FilePicker
+      label={`Subir foto ${label} de ${record.nombre}`}
+      busy={busy}
+      className={`${slotBox} cursor-pointer border-dashed border-stone-400 bg-white text-stone-800 focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand hover:border-brand hover:text-brand`}
+      onFile={(file) => onUpload(record, kind, file)}
     >
-      <FileInput
-        label={`Subir foto ${label} de ${record.nombre}`}
-        busy={busy}
-        onFile={(file) => onUpload(record, kind, file)}
-      />
       <CameraIcon />
       <span>{label}</span>
-    </label>
+    </FilePicker>
   );
 }
 
