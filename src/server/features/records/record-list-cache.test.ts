@@ -3,44 +3,68 @@ import { createRecordListCache } from './record-list-cache';
 
 afterEach(() => vi.useRealTimers());
 
+const loader = (body: string) => {
+  const load = vi.fn(async () => body);
+  return load;
+};
+
 describe('the validators’ list cache', () => {
-  it('serves a page for its time to live, then forgets it', () => {
+  it('serves a page for about its time to live, then reads it again', async () => {
     vi.useFakeTimers();
     const cache = createRecordListCache({ ttlMs: 1_000 });
-    cache.set('mara', 'p1', '{"a":1}', cache.generation('mara'));
-    expect(cache.get('mara', 'p1')).toBe('{"a":1}');
-    expect(cache.get('cabimas', 'p1')).toBeUndefined();
+    const load = loader('{"a":1}');
+    expect(await cache.get('mara', 'p1', load)).toBe('{"a":1}');
+    expect(await cache.get('mara', 'p1', load)).toBe('{"a":1}');
+    expect(load).toHaveBeenCalledTimes(1);
+    await cache.get('cabimas', 'p1', load);
+    expect(load).toHaveBeenCalledTimes(2);
     vi.advanceTimersByTime(1_000);
-    expect(cache.get('mara', 'p1')).toBeUndefined();
+    await cache.get('mara', 'p1', load);
+    expect(load).toHaveBeenCalledTimes(3);
   });
 
-  it('drops a department’s pages on any change under its validation path, and everything on admin changes', () => {
+  it('reads a page once however many ask for it while it is being read', async () => {
     const cache = createRecordListCache();
-    const fill = () => {
-      for (const slug of ['mara', 'cabimas']) cache.set(slug, 'p1', slug, cache.generation(slug));
+    let release!: (body: string) => void;
+    const load = vi.fn(() => new Promise<string>((resolve) => (release = resolve)));
+    const asked = Array.from({ length: 20 }, () => cache.get('mara', 'p1', load));
+    release('página');
+    expect(await Promise.all(asked)).toEqual(Array(20).fill('página'));
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('drops a department’s pages on any change under its validation path, and everything on admin changes', async () => {
+    const cache = createRecordListCache();
+    const mara = loader('mara');
+    const cabimas = loader('cabimas');
+    const fill = async () => {
+      await cache.get('mara', 'p1', mara);
+      await cache.get('cabimas', 'p1', cabimas);
     };
-    fill();
+    await fill();
     cache.afterRequest('GET', '/api/validation/mara/records');
     cache.afterRequest('POST', '/api/auth/login');
-    expect(cache.get('mara', 'p1')).toBe('mara');
+    await fill();
+    expect([mara.mock.calls.length, cabimas.mock.calls.length]).toEqual([1, 1]);
     cache.afterRequest('POST', '/api/validation/mara/records/7/vote');
-    expect(cache.get('mara', 'p1')).toBeUndefined();
-    expect(cache.get('cabimas', 'p1')).toBe('cabimas');
-    fill();
-    cache.afterRequest('PATCH', '/api/admin/records/9');
-    expect(cache.get('mara', 'p1')).toBeUndefined();
-    expect(cache.get('cabimas', 'p1')).toBeUndefined();
+    await fill();
+    expect([mara.mock.calls.length, cabimas.mock.calls.length]).toEqual([2, 1]);
+    cache.afterRequest('PUT', '/api/admin/records/9');
+    await fill();
+    expect([mara.mock.calls.length, cabimas.mock.calls.length]).toEqual([3, 2]);
   });
 
-  it('never stores what a read started before a change found', () => {
+  it('never keeps, nor shares, what a read started before a change found', async () => {
     const cache = createRecordListCache();
-    const before = cache.generation('mara');
+    let release!: (body: string) => void;
+    const slow = vi.fn(() => new Promise<string>((resolve) => (release = resolve)));
+    const before = cache.get('mara', 'p1', slow);
     cache.afterRequest('POST', '/api/validation/mara/records/7/photos/an');
-    cache.set('mara', 'p1', 'old', before);
-    expect(cache.get('mara', 'p1')).toBeUndefined();
-    const beforeAll = cache.generation('mara');
-    cache.afterRequest('POST', '/api/admin/records/import');
-    cache.set('mara', 'p1', 'old', beforeAll);
-    expect(cache.get('mara', 'p1')).toBeUndefined();
+    // Asked after the change: a read of its own, not the one already under way.
+    const after = cache.get('mara', 'p1', loader('nuevo'));
+    release('viejo');
+    expect(await before).toBe('viejo');
+    expect(await after).toBe('nuevo');
+    expect(await cache.get('mara', 'p1', loader('otra lectura'))).toBe('nuevo');
   });
 });

@@ -59,15 +59,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       const pattern = searchPattern(q);
       // Searches are each their own; the shared pages (the list as everyone scrolls it) are cached.
       const key = pattern === undefined ? `${validated}:${after ?? ''}:${limit}` : undefined;
-      let body = key === undefined ? undefined : lists.get(department.slug, key);
-      if (body === undefined) {
-        const generation = lists.generation(department.slug);
+      const read = async () => {
         const page = await repo.listPage(department.id, { includeValidated: validated, pattern, after, limit });
-        body = JSON.stringify(
+        return JSON.stringify(
           recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
         );
-        if (key !== undefined) lists.set(department.slug, key, body, generation);
-      }
+      };
+      const body = key === undefined ? await read() : await lists.get(department.slug, key, read);
       // Checked against the schema above; Fastify sends a JSON string as it is.
       return reply.type('application/json; charset=utf-8').send(body as unknown as RecordsPage);
     },
