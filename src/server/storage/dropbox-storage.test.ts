@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DropboxContractServer, startDropboxContractServer } from '../../../tests/support/dropbox-contract-server';
-import { FIXTURES_DIR, fixture, multipart } from '../features/photos/photos.test-support';
+import { FIXTURES_DIR, fixture, uploadPhoto } from '../features/photos/photos.test-support';
 import { addRecords, SLUG_A, signInPeople } from '../features/records/records.test-support';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { createDropboxStorage, dropboxKeyPath } from './dropbox-storage';
@@ -191,13 +191,12 @@ describe('Dropbox storage behind the photo routes', () => {
     const c = await signInPeople(t);
     const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
     const original = fixture('ballot.jpg');
-    const body = multipart({ data: original, filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
-    const res = await t.request({
-      method: 'POST',
-      url: `/api/validation/${SLUG_A}/records/${id}/photos/gobernador`,
-      headers: { ...body.headers, cookie: c.validatorA },
-      payload: body.payload,
-    });
+    const res = await uploadPhoto(
+      t,
+      { slug: SLUG_A, recordId: id, kind: 'gobernador' },
+      { data: original, filename: 'IMG_0001.JPG', contentType: 'image/jpeg' },
+      c.validatorA,
+    );
     expect(res.statusCode).toBe(201);
 
     const row = await t.db.kysely.selectFrom('photos').selectAll().executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, multipart } from '../features/photos/photos.test-support';
+import { fixture, uploadPhoto } from '../features/photos/photos.test-support';
 import { addRecords, SLUG_A, signInPeople } from '../features/records/records.test-support';
 import { type S3Local, startS3Local } from '../testing/s3-local';
 import { createTestApp } from '../testing/test-app';
@@ -119,13 +119,12 @@ describe('photos through the app with STORAGE=s3', () => {
       const c = await signInPeople(t);
       const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
       const original = fixture('ballot.jpg');
-      const body = multipart({ data: original, filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
-      const res = await t.request({
-        method: 'POST',
-        url: `/api/validation/${SLUG_A}/records/${id}/photos/gobernador`,
-        headers: { ...body.headers, cookie: c.validatorA },
-        payload: body.payload,
-      });
+      const res = await uploadPhoto(
+        t,
+        { slug: SLUG_A, recordId: id, kind: 'gobernador' },
+        { data: original, filename: 'IMG_0001.JPG', contentType: 'image/jpeg' },
+        c.validatorA,
+      );
       expect(res.statusCode).toBe(201);
       const photoId: number = res.json().photo.id;
 

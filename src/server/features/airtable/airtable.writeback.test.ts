@@ -12,7 +12,7 @@ import { migrateToLatest } from '../../db/database';
 import { seedReferenceData } from '../../db/seed/reference';
 import { createUser, loginAs } from '../../testing/auth-helpers';
 import { createTestDb, TEST_ORIGIN, type TestApp, type TestDb, testConfig } from '../../testing/test-app';
-import { fixture, multipart } from '../photos/photos.test-support';
+import { fixture, uploadPhoto } from '../photos/photos.test-support';
 import { createRecordsRepository } from '../records/records.repository';
 import { createAirtableClient } from './airtable.client';
 import type { AirtableWritebackOverrides } from './airtable.writeback';
@@ -185,13 +185,12 @@ describe('Airtable write-back', () => {
     const cookie = await loginAs(t, VALIDATOR);
     s.mode = 'down';
     await vote(t, cookie, ids[0] as number, ['FA']);
-    const body = multipart({ data: fixture('ballot.jpg'), filename: 'foto.jpg', contentType: 'image/jpeg' });
-    const res = await t.request({
-      method: 'POST',
-      url: `/api/validation/${SLUG}/records/${ids[0]}/photos/gobernador`,
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
+    const res = await uploadPhoto(
+      t,
+      { slug: SLUG, recordId: ids[0] as number, kind: 'gobernador' },
+      { data: fixture('ballot.jpg'), filename: 'foto.jpg', contentType: 'image/jpeg' },
+      cookie,
+    );
     expect(res.statusCode).toBe(201);
     const photoId = res.json().photo.id as number;
     await vote(t, cookie, localId, ['LC']);

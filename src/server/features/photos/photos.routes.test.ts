@@ -10,7 +10,7 @@ import { listAudit } from '../audit/audit.repository';
 import { createRecordsRepository } from '../records/records.repository';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '../records/records.test-support';
 import { createPhotosRepository } from './photos.repository';
-import { fixture, multipart } from './photos.test-support';
+import { fixture, multipart, uploadPhoto } from './photos.test-support';
 
 let t: TestApp;
 let dataDir: string;
@@ -28,21 +28,13 @@ async function setup(): Promise<Cookies> {
   return signInPeople(t);
 }
 
-function upload(
+const upload = (
   slug: string,
   id: number,
   kind: string,
   file: { data: Buffer; filename: string; contentType?: string },
   cookie?: string,
-) {
-  const body = multipart(file);
-  return t.request({
-    method: 'POST',
-    url: `/api/validation/${slug}/records/${id}/photos/${kind}`,
-    headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
-    payload: body.payload,
-  });
-}
+) => uploadPhoto(t, { slug, recordId: id, kind }, file, cookie);
 
 const jpeg = () => ({ data: fixture('ballot.jpg'), filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
 

@@ -32,6 +32,22 @@ export function multipart(
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** Uploads one ballot photo through the API, as the validation page does. */
+export function uploadPhoto(
+  t: TestApp,
+  target: { slug: string; recordId: number; kind: string },
+  file: { data: Buffer; filename: string; contentType?: string },
+  cookie?: string,
+) {
+  const body = multipart(file);
+  return t.request({
+    method: 'POST',
+    url: `/api/validation/${target.slug}/records/${target.recordId}/photos/${target.kind}`,
+    headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+    payload: body.payload,
+  });
+}
+
 /** Puts the JPEG fixture in the app's storage as a record's current photo, as an upload would. */
 export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKind): Promise<number> {
   const storage = createPhotoStorage(t.config);
