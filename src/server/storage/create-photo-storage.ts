@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { StorageConfig } from '../config';
 import { createDropboxStorage } from './dropbox-storage';
 import { createLocalDiskStorage } from './local-disk-storage';
-import type { PhotoStorage } from './photo-storage';
+import { type PhotoStorage, s3Location } from './photo-storage';
 
 /** DATA_DIR, or a temporary folder when none is configured (API-only tests on PostgreSQL). */
 export function dataRoot(dataDir: string): string {
@@ -32,9 +32,7 @@ export function photoStorageFor(config: StorageConfig, dataDir: string): PhotoSt
   switch (config.driver) {
     case 's3':
       // The AWS SDK weighs ~20 MB in memory: loaded on first use, never on the other drivers.
-      return lazyStorage('s3', `s3:${config.endpoint ?? 'aws'}/${config.bucket}/${config.prefix}`, async () =>
-        (await import('./s3-storage')).createS3Storage(config),
-      );
+      return lazyStorage('s3', s3Location(config), async () => (await import('./s3-storage')).createS3Storage(config));
     case 'dropbox':
       return createDropboxStorage(config);
     default:

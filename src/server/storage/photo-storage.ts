@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { StorageConfig } from '../config';
 
 export type StorageDriver = 'local' | 's3' | 'dropbox';
 
@@ -57,4 +58,9 @@ export function newStorageKey(suffix: string): string {
   if (!/^[a-z0-9]{2,5}$/.test(suffix)) throw new Error(`Extensión inválida: ${suffix}`);
   const id = randomBytes(17).toString('hex');
   return `${id.slice(0, 2)}/${id.slice(2)}.${suffix}`;
+}
+
+/** Where a bucket's files are, as `PhotoStorage.location` says it (without loading the AWS SDK). */
+export function s3Location(config: Extract<StorageConfig, { driver: 's3' }>): string {
+  return `s3:${config.endpoint ?? 'aws'}/${config.bucket}/${config.prefix}`;
 }

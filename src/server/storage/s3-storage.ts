@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageConfig } from '../config';
-import { isStorageKey, newStorageKey, type PhotoStorage } from './photo-storage';
+import { isStorageKey, newStorageKey, type PhotoStorage, s3Location } from './photo-storage';
 
 type S3Config = Extract<StorageConfig, { driver: 's3' }>;
 
@@ -94,7 +94,7 @@ export function createS3Storage(config: S3Config): PhotoStorage {
 
   return {
     driver: 's3',
-    location: `s3:${config.endpoint ?? 'aws'}/${config.bucket}/${config.prefix}`,
+    location: s3Location(config),
 
     async put(body, { suffix, contentType }) {
       const key = newStorageKey(suffix);
