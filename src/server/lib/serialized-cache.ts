@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 
 /**
@@ -16,4 +17,12 @@ export function createSerializedCache<Source extends object, Schema extends z.Zo
     cache.set(source, { variant, body });
     return body;
   };
+}
+
+/**
+ * Sends JSON already checked against the route's response schema and serialised (above). Fastify sends
+ * a JSON string as it is; the type provider only knows the schema's object type, hence the cast.
+ */
+export function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body as never);
 }

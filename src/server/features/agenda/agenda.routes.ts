@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type AgendaToday, agendaTodaySchema } from '../../../shared/agenda';
+import { agendaTodaySchema } from '../../../shared/agenda';
 import { dateInTimeZone, hourSortKey } from '../../../shared/format';
-import { createSerializedCache } from '../../lib/serialized-cache';
+import { createSerializedCache, sendSerialized } from '../../lib/serialized-cache';
 import { createSettingsRepository } from '../site/settings.repository';
 import { type AgendaEventRow, createAgendaRepository } from './agenda.repository';
 
@@ -30,8 +30,7 @@ export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
           .map((r) => ({ id: r.id, fecha: r.fecha, hora24h: r.hora_24h, descripcion: r.descripcion, lugar: r.lugar }))
           .sort((a, b) => hourSortKey(a.hora24h) - hourSortKey(b.hora24h) || a.id - b.id),
       }));
-      // A JSON string is sent unchanged by Fastify; the type provider only knows the object type.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as AgendaToday);
+      return sendSerialized(reply, body);
     },
   );
 };

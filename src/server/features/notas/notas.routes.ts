@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type NotasPage, notasMessages, notasPageSchema, notasQuerySchema } from '../../../shared/notas';
-import { createSerializedCache } from '../../lib/serialized-cache';
+import { createSerializedCache, sendSerialized } from '../../lib/serialized-cache';
 import { createNotasRepository, type NotaRow } from './notas.repository';
 import { sanitizeNotaHtmlCached } from './notas.sanitize';
 import { createWordpressSource } from './wordpress.source';
@@ -59,8 +59,7 @@ export const notasRoutes: FastifyPluginAsyncZod = async (app) => {
       if (wordpress) return fromWordpress(page, pageSize);
       const listed = await repo.listPublished(page, pageSize);
       const body = serialize(listed, `${page}:${pageSize}`, () => presentPage(listed, page, pageSize));
-      // A JSON string is sent unchanged by Fastify; the type provider only knows the page's object type.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as NotasPage);
+      return sendSerialized(reply, body);
     },
   );
 };

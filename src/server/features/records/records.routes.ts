@@ -3,7 +3,6 @@ import { apiErrorSchema } from '../../../shared/errors';
 import {
   candidatesSchema,
   departmentParamsSchema,
-  type RecordsPage,
   recordParamsSchema,
   recordsMessages,
   recordsPageSchema,
@@ -12,6 +11,7 @@ import {
   voteBodySchema,
   voteResultSchema,
 } from '../../../shared/records';
+import { sendSerialized } from '../../lib/serialized-cache';
 import { requireUser } from '../../plugins/auth';
 import { createRecordsRepository } from './records.repository';
 import { searchPattern } from './records.search';
@@ -66,8 +66,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       };
       const body = key === undefined ? await read() : await lists.get(department.slug, key, read);
-      // Checked against the schema above; Fastify sends a JSON string as it is.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as RecordsPage);
+      return sendSerialized(reply, body);
     },
   );
 
