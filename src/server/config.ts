@@ -100,28 +100,22 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
   })
   .superRefine((env, ctx) => {
-    if (env.NOTAS_SOURCE === 'wordpress' && !env.WORDPRESS_URL) {
-      ctx.addIssue({ code: 'custom', path: ['WORDPRESS_URL'], message: 'es obligatoria con NOTAS_SOURCE=wordpress' });
-    }
-    if (env.AIRTABLE_WRITEBACK) {
-      const required = 'es obligatoria con AIRTABLE_WRITEBACK=1';
-      for (const name of ['AIRTABLE_TOKEN', 'AIRTABLE_BASE_ID'] as const) {
-        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: required });
-      }
-      if (!env.PUBLIC_ORIGIN) {
-        // The photo links written into Airtable are built from it.
-        ctx.addIssue({
-          code: 'custom',
-          path: ['PUBLIC_ORIGIN'],
-          message: `${required} (forma los enlaces de las fotos)`,
-        });
-      }
-    }
-    const requireWith = (setting: string, names: readonly (keyof typeof env)[]) => {
+    const requireWith = (setting: string, names: readonly (keyof typeof env)[], why = '') => {
       for (const name of names) {
-        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `es obligatoria con ${setting}` });
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `es obligatoria con ${setting}${why}` });
       }
     };
+    const refuseInProduction = (name: 'FIREBASE_AUTH_EMULATOR_URL' | 'COMANDO_NOW') => {
+      if (env[name] && env.NODE_ENV === 'production') {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'no se permite con NODE_ENV=production' });
+      }
+    };
+    if (env.NOTAS_SOURCE === 'wordpress') requireWith('NOTAS_SOURCE=wordpress', ['WORDPRESS_URL']);
+    if (env.AIRTABLE_WRITEBACK) {
+      requireWith('AIRTABLE_WRITEBACK=1', ['AIRTABLE_TOKEN', 'AIRTABLE_BASE_ID']);
+      // The photo links written into Airtable are built from it.
+      requireWith('AIRTABLE_WRITEBACK=1', ['PUBLIC_ORIGIN'], ' (forma los enlaces de las fotos)');
+    }
     if (env.STORAGE === 's3') {
       requireWith('STORAGE=s3', ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
     }
@@ -131,20 +125,8 @@ const envSchema = z
     if (env.AUTH_PROVIDER === 'firebase') {
       requireWith('AUTH_PROVIDER=firebase', ['FIREBASE_PROJECT_ID', 'FIREBASE_API_KEY']);
     }
-    if (env.FIREBASE_AUTH_EMULATOR_URL && env.NODE_ENV === 'production') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['FIREBASE_AUTH_EMULATOR_URL'],
-        message: 'no se permite con NODE_ENV=production',
-      });
-    }
-    if (env.COMANDO_NOW && env.NODE_ENV === 'production') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['COMANDO_NOW'],
-        message: 'no se permite con NODE_ENV=production',
-      });
-    }
+    refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
+    refuseInProduction('COMANDO_NOW');
   });
 
 export interface Config {
