@@ -1,48 +1,19 @@
 // `npm run bench`: for each suite in scripts/bench/*.bench.ts, starts the real server on a throwaway
 // SQLite database with the suite's data, drives each case with autocannon from this process (after a
 // warm-up run) and prints one table against the targets. `npm run bench -- <suite words>` filters.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { migrateToLatest, openDatabase } from '../src/server/db/database';
 import { seedReferenceData } from '../src/server/db/seed/reference';
+import { type ServerProcess, startServerProcess } from '../src/server/testing/server-process';
 import type { BenchCase, BenchSuite } from './bench/types';
 
 const PORT = 4390;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const filter = process.argv.slice(2).join(' ').toLowerCase();
-
-async function startServer(dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      COMANDO_DEMO: '0',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      PUBLIC_ORIGIN: ORIGIN,
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${ORIGIN}/api/ready`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error('El servidor de pruebas de rendimiento no arrancó en 60 s');
-}
 
 async function runCase(suite: string, c: BenchCase) {
   const requests = await c.requests(ORIGIN);
@@ -78,7 +49,7 @@ for (const file of fs
 const rows: Record<string, unknown>[] = [];
 for (const suite of suites) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-bench-'));
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   try {
     const db = await openDatabase({ dataDir, databaseUrl: undefined });
     const now = new Date();
@@ -88,12 +59,16 @@ for (const suite of suites) {
     await suite.seed?.(db, now);
     await db.close();
     console.log(`${suite.name}: datos listos en ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
-    server = await startServer(dataDir, suite.env ?? {});
+    server = await startServerProcess({
+      port: PORT,
+      dataDir,
+      name: 'de pruebas de rendimiento',
+      env: { NODE_ENV: 'production', ...suite.env },
+    });
     for (const c of suite.cases) rows.push(await runCase(suite.name, c));
-    if (suite.extra && server.pid) rows.push(...(await suite.extra(ORIGIN, server.pid)));
+    if (suite.extra && server.child.pid) rows.push(...(await suite.extra(ORIGIN, server.child.pid)));
   } finally {
-    server?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

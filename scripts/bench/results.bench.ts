@@ -1,7 +1,6 @@
 // Results at election-day scale: the totals endpoint with a million records (and the same with a
 // thousand, to show the cost does not grow with them), and 2,000 open live streams while votes arrive
 // at 500 per second.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,6 +11,7 @@ import { seedReferenceData } from '../../src/server/db/seed/reference';
 import { grantDepartment } from '../../src/server/features/access/access.service';
 import { createAuthService } from '../../src/server/features/auth/auth.service';
 import { seedSyntheticResults, unvotedRecordIds } from '../../src/server/features/results/results.synthetic';
+import { startServerProcess } from '../../src/server/testing/server-process';
 import type { BenchSuite } from './types';
 
 const PASSWORD = 'clave-bench-2026';
@@ -85,40 +85,22 @@ async function startSmallServer(): Promise<{ origin: string; stop: () => Promise
   await seedReferenceData(db, now);
   await seedResults(db, now, SMALL_RECORDS);
   await db.close();
-  const origin = `http://127.0.0.1:${SMALL_PORT}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(SMALL_PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      COMANDO_DEMO: '0',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      PUBLIC_ORIGIN: origin,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+  try {
+    const server = await startServerProcess({
+      port: SMALL_PORT,
+      dataDir,
+      name: 'pequeño',
+      env: { NODE_ENV: 'production' },
+    });
+    const stop = async () => {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    };
+    return { origin: server.origin, stop };
+  } catch (error) {
     fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${origin}/api/ready`)).ok) return { origin, stop };
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    throw error;
   }
-  await stop();
-  throw new Error('El servidor pequeño no arrancó en 60 s');
 }
 
 /** Resident memory (MB) of a process and its descendants, the largest single one (the server). */

@@ -1,12 +1,11 @@
 // A server of its own for each back-office spec: the same seeded data as the shared "main" e2e server,
 // on a throwaway database, so what an admin changes here (settings, candidates, titles, accounts) can
 // never change what another spec sees.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { freePort, startServerProcess } from '../../src/server/testing/server-process';
 import { signIn } from './support/login';
 import { seedE2E } from './support/seed';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
@@ -23,55 +22,20 @@ export interface AdminServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 export async function startAdminServer(): Promise<AdminServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-admin-'));
   await seedE2E(dataDir);
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      COMANDO_DEMO: '0',
-      COMANDO_NOW: E2E_NOW,
-      LOG_LEVEL: 'warn',
-      PUBLIC_ORIGIN: origin,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startServerProcess({
+    port: await freePort(),
+    dataDir,
+    name: 'de administración',
+    env: { NODE_ENV: 'test', COMANDO_NOW: E2E_NOW },
   });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${origin}/api/ready`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error('El servidor de administración no arrancó');
-    await new Promise((r) => setTimeout(r, 200));
-  }
   return {
-    origin,
+    origin: server.origin,
     dataDir,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,8 +1,6 @@
 // The Resultados page against its own server on a database with known totals, so the numbers on screen
 // are exact whatever other specs vote on the shared e2e servers.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
@@ -11,6 +9,7 @@ import { seedReferenceData } from '../../src/server/db/seed/reference';
 import { grantDepartment } from '../../src/server/features/access/access.service';
 import { createAuthService } from '../../src/server/features/auth/auth.service';
 import { seedSyntheticResults } from '../../src/server/features/results/results.synthetic';
+import { freePort, type ServerProcess, startServerProcess } from '../../src/server/testing/server-process';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 
@@ -29,22 +28,12 @@ const BALLOTS = [
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess | undefined;
+let server: ServerProcess | undefined;
 let dataDir: string;
 let origin: string;
 let port: number;
 /** Records still to vote on in Cabimas, by name, used one per vote. */
 let nextVoter = 1;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
@@ -69,39 +58,13 @@ test.beforeAll(async () => {
 
 /** The real server entry point on this spec's database (started again by the restart test). */
 async function startServer(): Promise<void> {
-  server = spawn(path.join('node_modules', '.bin', 'tsx'), ['src/server/server.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      COMANDO_DEMO: '0',
-      LOG_LEVEL: 'warn',
-      PUBLIC_ORIGIN: origin,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${origin}/api/ready`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('El servidor de resultados no arrancó');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  server = await startServerProcess({ port, dataDir, name: 'de resultados', env: { NODE_ENV: 'test' } });
 }
 
 /** Stops the server as an operator would (SIGTERM); resolves with how long it took to exit. */
 async function stopServer(): Promise<number> {
-  if (!server || server.exitCode !== null) return 0;
   const started = Date.now();
-  const exited = new Promise((r) => server?.once('exit', r));
-  server.kill('SIGTERM');
-  await exited;
+  await server?.stop();
   return Date.now() - started;
 }
 

@@ -1,0 +1,68 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ServerProcess {
+  origin: string;
+  child: ChildProcess;
+  /** SIGTERM, as an operator would, and wait until the process has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The real server entry point (`node --import tsx src/server/server.ts`, as `npm start` runs it) on a
+ * data folder prepared by the caller, without demo content; resolves once `/api/ready` answers.
+ * End-to-end specs with a server of their own and the benchmarks use it.
+ */
+export async function startServerProcess(options: {
+  port: number;
+  dataDir: string;
+  /** Named in the error when it does not start. */
+  name: string;
+  env?: Record<string, string>;
+}): Promise<ServerProcess> {
+  const origin = `http://127.0.0.1:${options.port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: options.dataDir,
+      DATABASE_URL: '',
+      COMANDO_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_ORIGIN: origin,
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/ready`)).ok) return { origin, child, stop };
+    } catch {
+      // not up yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`El servidor ${options.name} no arrancó en 60 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
