@@ -9,6 +9,7 @@ import { fakeRecords, seededRandom } from '../../src/server/features/records/rec
 import { writeImportCsv } from '../../src/server/features/records/records.import-fixtures';
 import { createRecordsRepository } from '../../src/server/features/records/records.repository';
 import { createUser } from '../../src/server/testing/auth-helpers';
+import { statusKb } from './process-memory';
 import type { BenchSuite } from './types';
 
 const EMAIL = 'bench.registros@comando.example';
@@ -29,42 +30,6 @@ async function signIn(origin: string): Promise<string> {
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
   if (!cookie) throw new Error('login sin cookie');
   return cookie;
-}
-
-/** The server's own Node process: the largest one under the process the bench started (tsx). */
-function serverProcess(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  let best = rootPid;
-  let bestKb = -1;
-  const visit = (pid: number) => {
-    const kb = statusKb(pid, 'VmRSS');
-    if (kb > bestKb) {
-      best = pid;
-      bestKb = kb;
-    }
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(rootPid);
-  return best;
-}
-
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
 }
 
 /** Sends the file from disk as multipart/form-data, never holding it whole; answers status and body. */
@@ -113,26 +78,25 @@ async function measureImport(origin: string, serverPid: number): Promise<Record<
   try {
     const bytes = await writeImportCsv(file, ROWS, { departments: DEPARTMENTS, start: 1_000_000 });
     const cookie = await signIn(origin);
-    const pid = serverProcess(serverPid);
-    console.log(`servidor en reposo: RSS ${(statusKb(pid, 'VmRSS') / 1024).toFixed(0)} MB`);
+    console.log(`servidor en reposo: RSS ${(statusKb(serverPid, 'VmRSS') / 1024).toFixed(0)} MB`);
     const rows: Record<string, unknown>[] = [];
     for (const mode of ['simulacion', 'importar'] as const) {
-      let peakKb = statusKb(pid, 'VmRSS');
+      let peakKb = statusKb(serverPid, 'VmRSS');
       const sampler = setInterval(() => {
-        peakKb = Math.max(peakKb, statusKb(pid, 'VmRSS'));
+        peakKb = Math.max(peakKb, statusKb(serverPid, 'VmRSS'));
       }, 20);
       const started = performance.now();
       const res = await upload(origin, cookie, file, mode);
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
-      peakKb = Math.max(peakKb, statusKb(pid, 'VmRSS'));
+      peakKb = Math.max(peakKb, statusKb(serverPid, 'VmRSS'));
       const report = res.status < 300 ? JSON.parse(res.body).report : undefined;
       const expected = mode === 'simulacion' ? 200 : 201;
       const complete = res.status === expected && report?.valid === ROWS && report?.invalid === 0;
       const peakMb = peakKb / 1024;
       console.log(
         `importación ${mode}: ${ROWS.toLocaleString('es')} filas (${(bytes / 1024 / 1024).toFixed(1)} MB) en ${seconds.toFixed(2)} s, ` +
-          `RSS máx. del servidor ${peakMb.toFixed(0)} MB (VmHWM de por vida ${(statusKb(pid, 'VmHWM') / 1024).toFixed(0)} MB)` +
+          `RSS máx. del servidor ${peakMb.toFixed(0)} MB (VmHWM de por vida ${(statusKb(serverPid, 'VmHWM') / 1024).toFixed(0)} MB)` +
           (complete ? '' : ` — respuesta ${res.status}: ${res.body.slice(0, 300)}`),
       );
       rows.push({

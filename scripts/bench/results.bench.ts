@@ -12,6 +12,7 @@ import { grantDepartment } from '../../src/server/features/access/access.service
 import { createAuthService } from '../../src/server/features/auth/auth.service';
 import { seedSyntheticResults, unvotedRecordIds } from '../../src/server/features/results/results.synthetic';
 import { startServerProcess } from '../../src/server/testing/server-process';
+import { memoryMb } from './process-memory';
 import type { BenchSuite } from './types';
 
 const PASSWORD = 'clave-bench-2026';
@@ -103,34 +104,6 @@ async function startSmallServer(): Promise<{ origin: string; stop: () => Promise
   }
 }
 
-/** Resident memory (MB) of a process and its descendants, the largest single one (the server). */
-function serverRssMb(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let largest = 0;
-  const visit = (pid: number) => {
-    try {
-      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      largest = Math.max(largest, kb / 1024);
-    } catch {
-      // gone
-    }
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(rootPid);
-  return largest;
-}
-
 interface StreamProbe {
   /** Highest ballot count seen. */
   ballots: number;
@@ -214,9 +187,9 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
   const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const voteAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-  let peakMb = serverRssMb(serverPid);
+  let peakMb = memoryMb(serverPid).server;
   const sampler = setInterval(() => {
-    peakMb = Math.max(peakMb, serverRssMb(serverPid));
+    peakMb = Math.max(peakMb, memoryMb(serverPid).server);
   }, 250);
 
   // Latency: for each vote (in sending order), when it was sent; a stream that first shows the ballot
