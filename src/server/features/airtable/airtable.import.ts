@@ -12,6 +12,7 @@ import { createPhotosRepository } from '../photos/photos.repository';
 import { parseMaxBytes, storePhoto } from '../photos/photos.service';
 import { createRecordsRepository } from '../records/records.repository';
 import { createVoteWriter } from '../records/records.service';
+import { createRecordsAdminRepository } from '../records/records-admin.repository';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import {
   type AirtableAgendaRow,
@@ -231,11 +232,11 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
       for (let i = 0; i < toUpdate.length; i += WRITE_BATCH) {
         const batch = toUpdate.slice(i, i + WRITE_BATCH);
         await db.transaction().execute(async (trx) => {
-          const tx = createAirtableRepository(trx);
+          const tx = createRecordsAdminRepository(trx);
           const counts = createRecordsRepository(trx);
           for (const { row, local, target } of batch) {
             const moves = target.department_id !== local.department_id;
-            const done = await tx.updateRecordFields(
+            const done = await tx.updateFields(
               local.id,
               { departmentId: target.department_id, ...row.fields },
               now(),

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { RecordStatus } from '../../db/schema-records';
-import { recordSearchText } from '../records/records.search';
 
 /** A record that came from Airtable, as the import compares it with Airtable's row. */
 export interface ImportedRecordRow {
@@ -69,34 +68,6 @@ export function createAirtableRepository(db: Kysely<Database>) {
         rows.push(...(found as ImportedRecordRow[]));
       }
       return rows;
-    },
-
-    /**
-     * New fields (and municipality) of a record still pending; false when it is not, or, with
-     * `unvotedOnly` (a move), when it was voted meanwhile: a voted record never changes municipality.
-     */
-    async updateRecordFields(
-      id: number,
-      fields: { departmentId: number; comunidad: string; nombre: string; ubch: string; telefono: string },
-      now: Date,
-      unvotedOnly: boolean,
-    ): Promise<boolean> {
-      let query = db
-        .updateTable('records')
-        .set({
-          department_id: fields.departmentId,
-          comunidad: fields.comunidad,
-          nombre: fields.nombre,
-          ubch: fields.ubch,
-          telefono: fields.telefono,
-          search_text: recordSearchText(fields),
-          updated_at: now.toISOString(),
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'pendiente');
-      if (unvotedOnly) query = query.where('voted_at', 'is', null);
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
     },
 
     async agendaBySource(sourceIds: string[]): Promise<ImportedAgendaRow[]> {
