@@ -8,13 +8,13 @@ import {
   auditFiltersSchema,
 } from '../../../../shared/admin';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui/back-office';
+import { fieldErrors } from '../../../components/ui/fields';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { auditCsvUrl, useAudit } from '../api/get-audit';
 import { useDepartments } from '../api/get-departments';
 import { formatDateTime } from '../format';
 import { useDebouncedValue } from '../use-debounced-value';
-import { fieldErrors } from './form-field';
 import { Pager } from './pager';
 
 const EMPTY = { person: '', action: '', department: '', from: '', to: '' };

@@ -7,8 +7,8 @@ import {
   bulkAccessBodySchema,
 } from '../../../../shared/admin';
 import { badgeClass, buttonClass, inputClass, labelClass } from '../../../components/ui/back-office';
+import { fieldErrors } from '../../../components/ui/fields';
 import { useBulkAccess } from '../api/bulk-access';
-import { fieldErrors } from './form-field';
 
 export interface BulkAccessFormProps {
   departments: Pick<AdminDepartment, 'slug' | 'title'>[];

@@ -8,10 +8,10 @@ import {
   updateCandidateBodySchema,
 } from '../../../../shared/admin';
 import { buttonClass, inputClass, labelClass } from '../../../components/ui/back-office';
+import { fieldErrors, TextField } from '../../../components/ui/fields';
 import { Modal } from '../../../components/ui/modal';
 import { useCreateCandidate } from '../api/create-candidate';
 import { useUpdateCandidate } from '../api/update-candidate';
-import { fieldErrors, TextField } from './form-field';
 
 export interface CandidateDialogProps {
   open: boolean;

@@ -2,10 +2,10 @@ import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartment, type CreateUserResult, createUserBodySchema } from '../../../../shared/admin';
 import { buttonClass, labelClass } from '../../../components/ui/back-office';
+import { fieldErrors, TextField } from '../../../components/ui/fields';
 import { Modal } from '../../../components/ui/modal';
 import { useCreateUser } from '../api/create-user';
 import { DepartmentChecklist } from './department-checklist';
-import { fieldErrors, TextField } from './form-field';
 
 export interface CreateUserDialogProps {
   open: boolean;

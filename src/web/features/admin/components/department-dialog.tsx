@@ -2,13 +2,13 @@ import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '../../../../shared/admin';
 import { badgeClass, buttonClass } from '../../../components/ui/back-office';
+import { fieldErrors, TextField } from '../../../components/ui/fields';
 import { Modal } from '../../../components/ui/modal';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDepartment } from '../api/get-department';
 import { useRemoveDepartmentMember } from '../api/remove-department-member';
 import { useUpdateDepartment } from '../api/update-department';
 import { BulkAccessForm } from './bulk-access-form';
-import { fieldErrors, TextField } from './form-field';
 
 export interface DepartmentDialogProps {
   /** Null while closed. */

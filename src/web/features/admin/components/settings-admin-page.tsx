@@ -2,11 +2,11 @@ import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '../../../../shared/admin';
 import { buttonClass, cardClass } from '../../../components/ui/back-office';
+import { fieldErrors, TextField } from '../../../components/ui/fields';
 import { ErrorNotice, Spinner } from '../../../components/ui/page';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
-import { fieldErrors, TextField } from './form-field';
 
 type Draft = { [K in keyof AdminSettings]: string };
 
