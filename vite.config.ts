@@ -39,8 +39,9 @@ export default defineConfig({
           name: 'server-postgres',
           environment: 'node',
           include: ['src/server/**/*.test.ts'],
-          // Process and configuration tests do not touch the database: they run once, on SQLite.
-          exclude: ['src/server/server.test.ts', 'src/server/config.test.ts'],
+          // Process and configuration tests do not touch the database: they run once, on SQLite, with
+          // the *.sqlite.test.ts that exercise machinery of the embedded database only.
+          exclude: ['src/server/server.test.ts', 'src/server/config.test.ts', '**/*.sqlite.test.ts'],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['tests/support/postgres-global-setup.ts'],
           testTimeout: 20_000,

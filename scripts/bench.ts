@@ -13,6 +13,8 @@ import type { BenchCase, BenchSuite } from './bench/types';
 const PORT = 4390;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+// BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 
 async function runCase(suite: string, c: BenchCase) {
@@ -64,6 +66,7 @@ for (const suite of suites) {
       dataDir,
       name: 'de pruebas de rendimiento',
       env: { NODE_ENV: 'production', ...suite.env },
+      nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [],
     });
     for (const c of suite.cases) rows.push(await runCase(suite.name, c));
     if (suite.extra && server.child.pid) rows.push(...(await suite.extra(ORIGIN, server.child.pid)));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { changesAccess, createAccessVersion, registerAccessVersion } from './access-version';
 import { migrationProvider } from './migrations/index';
 import type { Database } from './schema';
 
@@ -60,14 +61,15 @@ function openSqlite(dataDir: string): Db {
   } catch (error) {
     throw new DatabaseStartupError(`No se pudo abrir la base de datos ${file}: ${(error as Error).message}`);
   }
+  const access = createAccessVersion(sqlite);
   // Kysely prepares every query anew; SQLite statements are reusable, so keep the recent ones.
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, SQLiteStatement>();
   const database = {
     prepare(source: string) {
       let statement = statements.get(source);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
-        statement = sqlite.prepare(source);
+        statement = watchAccess(sqlite.prepare(source), source, access.bump);
         statements.set(source, statement);
       }
       return statement;
@@ -78,6 +80,7 @@ function openSqlite(dataDir: string): Db {
     },
   };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  registerAccessVersion(kysely, access.version);
   return {
     kysely,
     dialect: 'sqlite',
@@ -87,6 +90,30 @@ function openSqlite(dataDir: string): Db {
     async close() {
       await kysely.destroy();
     },
+  };
+}
+
+/** What Kysely's SQLite driver uses of a prepared statement. */
+type SQLiteStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
+/**
+ * A writing statement that may change who can open what moves the access version each time it runs
+ * (with `returning`, SQLite runs a write through `all`).
+ */
+function watchAccess(statement: SQLite.Statement, source: string, bump: () => void): SQLiteStatement {
+  if (!changesAccess(source)) return statement;
+  const bumped = <T>(run: () => T): T => {
+    try {
+      return run();
+    } finally {
+      bump();
+    }
+  };
+  return {
+    reader: statement.reader,
+    all: (...params) => bumped(() => statement.all(...params)),
+    iterate: (...params) => bumped(() => statement.iterate(...params)),
+    run: (...params) => bumped(() => statement.run(...params)),
   };
 }
 

@@ -30,9 +30,11 @@ export async function startServerProcess(options: {
   /** Named in the error when it does not start. */
   name: string;
   env?: Record<string, string>;
+  /** Extra Node.js flags, e.g. `--cpu-prof` for a benchmark profile. */
+  nodeArgs?: string[];
 }): Promise<ServerProcess> {
   const origin = `http://127.0.0.1:${options.port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
       PORT: String(options.port),

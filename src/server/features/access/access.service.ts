@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '../../../shared/access';
 import { authMessages, normalizeEmail } from '../../../shared/auth';
+import { createAccessCache } from '../../db/access-version';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
 import { NotFound, Unauthorized } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
 import { type Actor, checkEmail } from '../auth/auth.service';
-import { type AccessRepository, createAccessRepository, type DepartmentRow } from './access.repository';
+import { createAccessRepository, type DepartmentRow } from './access.repository';
 
 export type Department = DepartmentRow;
 
@@ -17,15 +18,31 @@ export interface MenuEntry {
   sections?: AdminSection[];
 }
 
-// One repository per database: its prepared queries are compiled once (see preparedQuery).
-const repositories = new WeakMap<Kysely<Database>, AccessRepository>();
-function repositoryFor(db: Kysely<Database>): AccessRepository {
-  let repo = repositories.get(db);
-  if (!repo) {
-    repo = createAccessRepository(db);
-    repositories.set(db, repo);
+/** The access reads of every signed-in request, kept while the access version stands (access-version.ts). */
+interface AccessReads {
+  findDepartment(slug: string): Promise<DepartmentRow | undefined>;
+  isMember(departmentId: number, email: string): Promise<boolean>;
+  listOpenDepartments(email: string, withPages: boolean): Promise<readonly DepartmentRow[]>;
+}
+
+// One per database: its prepared queries are compiled once (see preparedQuery) and its answers kept.
+const readers = new WeakMap<Kysely<Database>, AccessReads>();
+function readsFor(db: Kysely<Database>): AccessReads {
+  let reads = readers.get(db);
+  if (!reads) {
+    const repo = createAccessRepository(db);
+    const departments = createAccessCache<DepartmentRow | undefined>(db, { keep: (d) => d !== undefined });
+    const members = createAccessCache<boolean>(db);
+    const open = createAccessCache<DepartmentRow[]>(db);
+    reads = {
+      findDepartment: (slug) => departments(slug, () => repo.findDepartment(slug)),
+      isMember: (departmentId, email) => members(`${departmentId} ${email}`, () => repo.isMember(departmentId, email)),
+      listOpenDepartments: (email, withPages) =>
+        open(`${withPages} ${email}`, () => repo.listOpenDepartments(email, withPages)),
+    };
+    readers.set(db, reads);
   }
-  return repo;
+  return reads;
 }
 
 /** The client route of a department: the staff pages live at the root, municipalities under /validation. */
@@ -52,7 +69,7 @@ export async function requireDepartmentAccess(
   slug: string,
 ): Promise<Department> {
   if (!user) throw Unauthorized(authMessages.signInRequired);
-  const repo = repositoryFor(db);
+  const repo = readsFor(db);
   const department = await repo.findDepartment(slug);
   if (!department) throw NotFound();
   if (mayOpen(department, user, false)) return department;
@@ -81,25 +98,35 @@ export async function requireAdminSection(
   if (!user) throw Unauthorized(authMessages.signInRequired);
   if (user.role === 'admin') return user;
   if (!(LIST_ADMIN_SECTIONS as readonly string[]).includes(section)) throw NotFound();
-  const repo = repositoryFor(db);
+  const repo = readsFor(db);
   const department = await repo.findDepartment(section);
   if (department && (await repo.isMember(department.id, user.email))) return user;
   throw NotFound();
 }
 
+// Menus built from one kept department list (the same array while the access version stands), per role.
+const menus = new WeakMap<readonly DepartmentRow[], Partial<Record<SessionUser['role'], readonly MenuEntry[]>>>();
+
 /**
  * The menu entries a user may open, in the spec's order, then 'Administración' when the user may use
- * some part of the back office (with those sections).
+ * some part of the back office (with those sections). While nothing about access changes, the same
+ * (frozen) array comes back for the same user, so its serialisation can be kept too.
  */
-export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<MenuEntry[]> {
-  const departments = await repositoryFor(db).listOpenDepartments(user.email, user.role === 'admin');
+export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<readonly MenuEntry[]> {
+  const departments = await readsFor(db).listOpenDepartments(user.email, user.role === 'admin');
+  const byRole = menus.get(departments) ?? {};
+  const kept = byRole[user.role];
+  if (kept) return kept;
   const entries: MenuEntry[] = departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
   const sections = adminSectionsFor(
     user,
     departments.map((d) => d.slug),
   );
   if (sections.length > 0) entries.push({ ...ADMIN_MENU_ENTRY, sections });
-  return entries;
+  const menu = Object.freeze(entries);
+  byRole[user.role] = menu;
+  menus.set(departments, byRole);
+  return menu;
 }
 
 /** Puts an e-mail on a department's list (audited). False when it was already there. */

@@ -309,6 +309,8 @@ describe('sessions', () => {
     await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
     const phone = await loginAs(t, 'ana@example.org');
     const laptop = await loginAs(t, 'ana@example.org');
+    expect((await session(t, phone)).json().user?.email).toBe('ana@example.org');
+    expect((await session(t, laptop)).json().user?.email).toBe('ana@example.org');
     const auth = createAuthService(t.db.kysely, () => new Date());
     await auth.setDisabled('ANA@example.org', true, { email: 'cli:root', ip: null });
     expect((await session(t, phone)).json().user).toBeNull();
@@ -322,6 +324,7 @@ describe('sessions', () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
     const cookie = await loginAs(t, 'ana@example.org');
+    expect((await session(t, cookie)).json().user?.email).toBe('ana@example.org');
     await createAuthService(t.db.kysely, () => new Date()).setPassword('ana@example.org', 'nueva-clave-456', {
       email: 'cli:root',
       ip: null,
@@ -339,9 +342,12 @@ describe('sessions', () => {
     });
     await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
     const cookie = await loginAs(t, 'ana@example.org');
+    expect((await session(t, cookie)).json().user.email).toBe('ana@example.org');
     const other = await extra.inject({ url: '/api/auth/session', headers: { cookie } });
     expect(other.json().user.email).toBe('ana@example.org');
     await extra.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: TEST_ORIGIN } });
+    // On SQLite the other instance's commit is noticed within a millisecond (access-version.ts).
+    await new Promise((resolve) => setTimeout(resolve, 3));
     expect((await session(t, cookie)).json().user).toBeNull();
   });
 });

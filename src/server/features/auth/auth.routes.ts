@@ -11,9 +11,10 @@ import {
   sessionSchema,
 } from '../../../shared/auth';
 import { apiErrorSchema } from '../../../shared/errors';
+import { createSerializedCache, sendSerialized } from '../../lib/serialized-cache';
 import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '../../plugins/auth';
 import { Forbidden, NotFound } from '../../plugins/errors';
-import { menuFor } from '../access/access.service';
+import { type MenuEntry, menuFor } from '../access/access.service';
 import { createSettingsRepository } from '../site/settings.repository';
 import { createAuthService } from './auth.service';
 
@@ -22,19 +23,34 @@ const requestContext = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
+const NO_MENU: readonly MenuEntry[] = Object.freeze([]);
+
 /** The session as the browser sees it: who, which departments, where to go. */
 export async function sessionView(app: FastifyInstance, user: SessionUser | null): Promise<Session> {
+  const { menu, settings } = await sessionParts(app, user);
+  return viewOf(user, menu, settings.logoutRoute);
+}
+
+async function sessionParts(app: FastifyInstance, user: SessionUser | null) {
   const [menu, settings] = await Promise.all([
-    user ? menuFor(app.db.kysely, user) : Promise.resolve([]),
+    user ? menuFor(app.db.kysely, user) : NO_MENU,
     createSettingsRepository(app.db.kysely).getAll(),
   ]);
+  return { menu, settings };
+}
+
+function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRoute: string): Session {
   return {
     user: user ? { email: user.email, role: user.role } : null,
-    menu,
+    menu: [...menu],
     home: menu[0]?.path ?? null,
-    logoutRoute: settings.logoutRoute,
+    logoutRoute,
   };
 }
+
+// The session check runs on every page load: its answer is serialised once per menu (the same array
+// while nothing about access changes, see menuFor) and sent as a string.
+const sessionBodies = createSerializedCache<readonly MenuEntry[], typeof sessionSchema>(sessionSchema);
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createAuthService(app.db.kysely, app.config.now);
@@ -154,7 +170,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return sessionView(app, request.user);
+      const user = request.user;
+      const { menu, settings } = await sessionParts(app, user);
+      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${settings.logoutRoute}`;
+      return sendSerialized(
+        reply,
+        sessionBodies(menu, variant, () => viewOf(user, menu, settings.logoutRoute)),
+      );
     },
   );
 };

@@ -11,6 +11,7 @@ import {
   tooManyAttemptsMessage,
 } from '../../../shared/auth';
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
+import { createAccessCache } from '../../db/access-version';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
 import {
@@ -22,7 +23,7 @@ import {
   Unauthorized,
 } from '../../plugins/errors';
 import { writeAudit } from '../audit/audit.repository';
-import { createAuthRepository, type UserRow } from './auth.repository';
+import { createAuthRepository, type SessionLookup, type UserRow } from './auth.repository';
 import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
 
 /** A session ends after this long without use... */
@@ -122,6 +123,14 @@ export interface SignInResult {
 
 export function createAuthService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
+  // Live sessions, while nothing that could end one has changed (access-version.ts).
+  const liveSessions = createAccessCache<SessionLookup | undefined>(db, {
+    keep: (found) => found !== undefined,
+    fresh: (found) => {
+      const nowIso = clock().toISOString();
+      return found !== undefined && found.expires_at > nowIso && found.idle_expires_at > nowIso;
+    },
+  });
   const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role'>): SessionUser => ({
     id: u.id,
     email: u.email,
@@ -282,11 +291,15 @@ export function createAuthService(db: Kysely<Database>, clock: () => Date) {
     async authenticate(token: string | undefined): Promise<SessionUser | null> {
       if (!token || !TOKEN_SHAPE.test(token)) return null;
       const now = clock();
-      const found = await repo.findLiveSession(hashSessionToken(token), now.toISOString());
+      const tokenHash = hashSessionToken(token);
+      const found = await liveSessions(tokenHash, () => repo.findLiveSession(tokenHash, now.toISOString()));
       if (!found) return null;
       const idleTarget = Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(found.expires_at));
       if (idleTarget - Date.parse(found.idle_expires_at) > SESSION_TOUCH_MS) {
-        await repo.extendSession(found.session_id, new Date(idleTarget).toISOString());
+        const idleExpiresAt = new Date(idleTarget).toISOString();
+        await repo.extendSession(found.session_id, idleExpiresAt);
+        // The kept answer may be this very row: it stays live until the new idle expiry.
+        found.idle_expires_at = idleExpiresAt;
       }
       return { id: found.user_id, email: found.email, role: found.role };
     },
