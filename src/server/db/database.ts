@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { changesAccess, createAccessVersion, registerAccessVersion } from './access-version';
+import { changesAccess, createChangeVersions, registerChangeVersions, writes } from './change-version';
 import { migrationProvider } from './migrations/index';
 import type { Database } from './schema';
 
@@ -61,7 +61,7 @@ function openSqlite(dataDir: string): Db {
   } catch (error) {
     throw new DatabaseStartupError(`No se pudo abrir la base de datos ${file}: ${(error as Error).message}`);
   }
-  const access = createAccessVersion(sqlite);
+  const versions = createChangeVersions(sqlite);
   // Kysely prepares every query anew; SQLite statements are reusable, so keep the recent ones.
   const statements = new Map<string, SQLiteStatement>();
   const database = {
@@ -69,7 +69,7 @@ function openSqlite(dataDir: string): Db {
       let statement = statements.get(source);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
-        statement = watchAccess(sqlite.prepare(source), source, access.bump);
+        statement = watchWrites(sqlite.prepare(source), source, versions.wrote);
         statements.set(source, statement);
       }
       return statement;
@@ -80,7 +80,7 @@ function openSqlite(dataDir: string): Db {
     },
   };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  registerAccessVersion(kysely, access.version);
+  registerChangeVersions(kysely, versions);
   return {
     kysely,
     dialect: 'sqlite',
@@ -97,23 +97,28 @@ function openSqlite(dataDir: string): Db {
 type SQLiteStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
 
 /**
- * A writing statement that may change who can open what moves the access version each time it runs
- * (with `returning`, SQLite runs a write through `all`).
+ * A writing statement moves the change versions each time it runs (change-version.ts); with
+ * `returning`, SQLite runs a write through `all`.
  */
-function watchAccess(statement: SQLite.Statement, source: string, bump: () => void): SQLiteStatement {
-  if (!changesAccess(source)) return statement;
-  const bumped = <T>(run: () => T): T => {
+function watchWrites(
+  statement: SQLite.Statement,
+  source: string,
+  wrote: (changedAccess: boolean) => void,
+): SQLiteStatement {
+  if (!writes(source)) return statement;
+  const changedAccess = changesAccess(source);
+  const counted = <T>(run: () => T): T => {
     try {
       return run();
     } finally {
-      bump();
+      wrote(changedAccess);
     }
   };
   return {
     reader: statement.reader,
-    all: (...params) => bumped(() => statement.all(...params)),
-    iterate: (...params) => bumped(() => statement.iterate(...params)),
-    run: (...params) => bumped(() => statement.run(...params)),
+    all: (...params) => counted(() => statement.all(...params)),
+    iterate: (...params) => counted(() => statement.iterate(...params)),
+    run: (...params) => counted(() => statement.run(...params)),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '../../../shared/access';
 import { authMessages, normalizeEmail } from '../../../shared/auth';
-import { createAccessCache } from '../../db/access-version';
+import { createAccessCache } from '../../db/change-version';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
 import { NotFound, Unauthorized } from '../../plugins/errors';
@@ -18,7 +18,7 @@ export interface MenuEntry {
   sections?: AdminSection[];
 }
 
-/** The access reads of every signed-in request, kept while the access version stands (access-version.ts). */
+/** The access reads of every signed-in request, kept while the access version stands (change-version.ts). */
 interface AccessReads {
   findDepartment(slug: string): Promise<DepartmentRow | undefined>;
   isMember(departmentId: number, email: string): Promise<boolean>;

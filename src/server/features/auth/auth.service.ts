@@ -11,7 +11,7 @@ import {
   tooManyAttemptsMessage,
 } from '../../../shared/auth';
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
-import { createAccessCache } from '../../db/access-version';
+import { createAccessCache } from '../../db/change-version';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
 import {
@@ -123,7 +123,7 @@ export interface SignInResult {
 
 export function createAuthService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
-  // Live sessions, while nothing that could end one has changed (access-version.ts).
+  // Live sessions, while nothing that could end one has changed (change-version.ts).
   const liveSessions = createAccessCache<SessionLookup | undefined>(db, {
     keep: (found) => found !== undefined,
     fresh: (found) => {

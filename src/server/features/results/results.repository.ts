@@ -88,12 +88,6 @@ export function createResultsRepository(db: Kysely<Database>) {
      * (its one connection's change count) or by another one (the file's data version). Two tiny
      * queries, against the handful the totals take.
      */
-    async sqliteChangeStamp(): Promise<string> {
-      const mine = await sql<{ changes: number }>`select total_changes() as changes`.execute(db);
-      const others = await sql<{ data_version: number }>`pragma data_version`.execute(db);
-      return `${mine.rows[0]?.changes}:${others.rows[0]?.data_version}`;
-    },
-
     async ballots(): Promise<number> {
       const row = await db
         .selectFrom('vote_totals')

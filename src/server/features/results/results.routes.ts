@@ -32,8 +32,8 @@ function attachment(reply: FastifyReply, name: string): FastifyReply {
 export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createResultsRepository(db);
-  const read = createResultsReader(db, app.db.dialect, app.config.now);
-  const readBreakdownNow = createBreakdownReader(db, app.db.dialect, app.config.now);
+  const read = createResultsReader(db, app.config.now);
+  const readBreakdownNow = createBreakdownReader(db, app.config.now);
   const live = createLiveResults({
     read,
     source:

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Breakdown, type Results, resultPercent } from '../../../shared/results';
+import { dataVersionOf } from '../../db/change-version';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
 import { requireDepartmentAccess } from '../access/access.service';
@@ -40,26 +41,26 @@ export async function readResults(db: Kysely<Database>, now: Date): Promise<Resu
 }
 
 /**
- * Keeps what `read` returns until the database changes. On SQLite a cheap check per call tells (this
- * process's writes and any other connection's), so the answer is never stale, even right after a
- * vote, and a burst of readers costs one read. On PostgreSQL other instances write too and nothing
- * cheap tells, so every call reads. `refresh` adapts a kept value (its timestamp) before it is reused.
+ * Keeps what `read` returns until the database changes. On SQLite the data version tells (this
+ * process's writes at once, any other connection's within a millisecond: change-version.ts), so the
+ * answer is never stale, even right after a vote, and a burst of readers costs one read. On
+ * PostgreSQL other instances write too and nothing cheap tells, so every call reads. `refresh` adapts
+ * a kept value (its timestamp) before it is reused.
  */
 export function untilDatabaseChanges<T>(
   db: Kysely<Database>,
-  dialect: 'sqlite' | 'postgres',
   read: () => Promise<T>,
   refresh: (kept: T) => T = (kept) => kept,
 ): () => Promise<T> {
-  if (dialect !== 'sqlite') return read;
-  const repo = createResultsRepository(db);
-  let kept: { stamp: string; value: T } | undefined;
+  const version = dataVersionOf(db);
+  if (!version) return read;
+  let kept: { version: number; value: T } | undefined;
   return async () => {
-    // The stamp first: a write landing during the read below only costs one more read next time.
-    const stamp = await repo.sqliteChangeStamp();
-    if (kept?.stamp === stamp) return refresh(kept.value);
+    // The version first: a write landing during the read below only costs one more read next time.
+    const before = version();
+    if (kept?.version === before) return refresh(kept.value);
     const value = await read();
-    kept = { stamp, value };
+    kept = { version: before, value };
     return value;
   };
 }
@@ -69,12 +70,12 @@ const stampedNow =
   <T extends { computedAt: string }>(kept: T): T => ({ ...kept, computedAt: clock().toISOString() });
 
 /** The totals for the hot paths: the endpoint under load and the stream's poll. */
-export const createResultsReader = (db: Kysely<Database>, dialect: 'sqlite' | 'postgres', clock: () => Date) =>
-  untilDatabaseChanges(db, dialect, () => readResults(db, clock()), stampedNow(clock));
+export const createResultsReader = (db: Kysely<Database>, clock: () => Date) =>
+  untilDatabaseChanges(db, () => readResults(db, clock()), stampedNow(clock));
 
 /** The breakdown, read again only when something changed. */
-export const createBreakdownReader = (db: Kysely<Database>, dialect: 'sqlite' | 'postgres', clock: () => Date) =>
-  untilDatabaseChanges(db, dialect, () => readBreakdown(db, clock()), stampedNow(clock));
+export const createBreakdownReader = (db: Kysely<Database>, clock: () => Date) =>
+  untilDatabaseChanges(db, () => readBreakdown(db, clock()), stampedNow(clock));
 
 /** Per municipality: records, voted, validated (vote and three photos), percent complete, votes. */
 export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Breakdown> {

@@ -5,7 +5,7 @@ import { createAuthRepository } from '../features/auth/auth.repository';
 import { createAuthService } from '../features/auth/auth.service';
 import { createUser, loginAs } from '../testing/auth-helpers';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { accessVersionOf, changesAccess, createAccessCache } from './access-version';
+import { accessVersionOf, changesAccess, createAccessCache, dataVersionOf } from './change-version';
 import { type Db, openDatabase } from './database';
 
 let t: TestApp;
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 const actor = { email: 'pruebas', ip: null };
-// Another process's commit is noticed within a millisecond (access-version.ts).
+// Another process's commit is noticed within a millisecond (change-version.ts).
 const aMomentLater = () => new Promise((resolve) => setTimeout(resolve, 3));
 
 describe('changesAccess', () => {
@@ -94,17 +94,33 @@ describe('the access version of the embedded database', () => {
     expect(moved()).toBe(true);
   });
 
+  it('has a data version that moves with every write, the audit trail included', async () => {
+    t = await createTestApp();
+    const data = dataVersionOf(t.db.kysely);
+    const access = accessVersionOf(t.db.kysely);
+    if (!data || !access) throw new Error('SQLite must have change versions');
+    const [dataBefore, accessBefore] = [data(), access()];
+    await t.db.kysely.selectFrom('records').select('id').execute();
+    expect(data()).toBe(dataBefore);
+    await writeAudit(t.db.kysely, { actorEmail: actor.email, action: 'prueba' });
+    expect(data()).toBe(dataBefore + 1);
+    expect(access()).toBe(accessBefore);
+  });
+
   it('moves when another connection to the same file commits, as the command line does', async () => {
     t = await createTestApp();
     const version = accessVersionOf(t.db.kysely);
     if (!version) throw new Error('SQLite must have an access version');
     other = await openDatabase({ dataDir: t.config.dataDir, databaseUrl: undefined });
-    const before = version();
+    const data = dataVersionOf(t.db.kysely);
+    if (!data) throw new Error('SQLite must have change versions');
+    const [before, dataBefore] = [version(), data()];
     await aMomentLater();
-    expect(version()).toBe(before);
+    expect([version(), data()]).toEqual([before, dataBefore]);
     await writeAudit(other.kysely, { actorEmail: actor.email, action: 'prueba' });
     await aMomentLater();
     expect(version()).not.toBe(before);
+    expect(data()).not.toBe(dataBefore);
   });
 
   it('disables the session of a user at once when the command line disables them from another process', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { accessVersionOf, createAccessCache } from './access-version';
+import { accessVersionOf, createAccessCache } from './change-version';
 
 let t: TestApp;
 afterEach(async () => t?.close());

@@ -16,65 +16,89 @@ import type { Database } from './schema';
  * made by another process within a millisecond.
  * PostgreSQL has no such counter across instances, so there nothing is cached (see decision 015).
  */
-export interface AccessVersion {
+export interface ChangeVersion {
   /** The current version; reading it also notices commits made by other connections. */
   (): number;
 }
 
+const WRITE = /^\s*(?:insert|update|delete|replace|drop|alter|create)\b/i;
 const ACCESS_TABLES = /"?\b(?:users|departments|department_members)\b"?/i;
 const SESSIONS = /"?\bsessions\b"?/i;
 // The only writes to sessions that cannot end one: a new row, and the idle expiry pushed forward.
 const SESSION_KEEPS =
   /^\s*(?:insert\s+into\s+"?sessions"?\s|update\s+"?sessions"?\s+set\s+"?idle_expires_at"?\s*=\s*\?\s+where\s)/i;
 
-const WRITE = /^\s*(?:insert|update|delete|replace|drop|alter|create)\b/i;
-
 /** Whether running this statement may change an answer derived from the access tables. */
 export function changesAccess(source: string): boolean {
-  if (!WRITE.test(source)) return false;
+  if (!writes(source)) return false;
   if (ACCESS_TABLES.test(source)) return true;
   return SESSIONS.test(source) && !SESSION_KEEPS.test(source);
 }
 
+/** Whether a statement writes (and so may change what a kept answer says). */
+export function writes(source: string): boolean {
+  return WRITE.test(source);
+}
+
 /**
- * The access version of one SQLite connection: `bump()` is called after every write statement for
- * which `changesAccess` holds; `version()` adds the commits of other connections.
+ * The versions of one SQLite connection. `wrote(source)` is called after every writing statement
+ * runs; `access()` moves with the writes for which `changesAccess` holds, `data()` with every write;
+ * both move with the commits of other connections.
  */
-export function createAccessVersion(sqlite: SQLite.Database) {
+export function createChangeVersions(sqlite: SQLite.Database) {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   let lastSeen = dataVersion.get();
   let checkedAt = Date.now();
-  let version = 0;
+  let elsewhere = 0;
+  let accessWrites = 0;
+  let dataWrites = 0;
+  const pollOtherConnections = () => {
+    // The pragma costs three system calls (a lock, an unlock and a stat): once per millisecond is
+    // plenty to notice a command-line change before the next request that could follow it.
+    const now = Date.now();
+    if (now === checkedAt) return;
+    checkedAt = now;
+    const seen = dataVersion.get();
+    if (seen !== lastSeen) {
+      lastSeen = seen;
+      elsewhere++;
+    }
+  };
   return {
-    bump(): void {
-      version++;
+    wrote(changedAccess: boolean): void {
+      dataWrites++;
+      if (changedAccess) accessWrites++;
     },
-    version: (() => {
-      // The pragma costs three system calls (a lock, an unlock and a stat): once per millisecond is
-      // plenty to notice a command-line change before the next request that could follow it.
-      const now = Date.now();
-      if (now !== checkedAt) {
-        checkedAt = now;
-        const seen = dataVersion.get();
-        if (seen !== lastSeen) {
-          lastSeen = seen;
-          version++;
-        }
-      }
-      return version;
-    }) as AccessVersion,
+    access: (() => {
+      pollOtherConnections();
+      return accessWrites + elsewhere;
+    }) as ChangeVersion,
+    data: (() => {
+      pollOtherConnections();
+      return dataWrites + elsewhere;
+    }) as ChangeVersion,
   };
 }
 
-const versions = new WeakMap<Kysely<Database>, AccessVersion>();
+const accessVersions = new WeakMap<Kysely<Database>, ChangeVersion>();
+const dataVersions = new WeakMap<Kysely<Database>, ChangeVersion>();
 
-export function registerAccessVersion(db: Kysely<Database>, version: AccessVersion): void {
-  versions.set(db, version);
+export function registerChangeVersions(
+  db: Kysely<Database>,
+  versions: { access: ChangeVersion; data: ChangeVersion },
+): void {
+  accessVersions.set(db, versions.access);
+  dataVersions.set(db, versions.data);
 }
 
-/** The access version of a database, or undefined where answers must not be cached (PostgreSQL, a transaction). */
-export function accessVersionOf(db: Kysely<Database>): AccessVersion | undefined {
-  return versions.get(db);
+/** The access version of a database, or undefined where answers must not be kept (PostgreSQL, a transaction). */
+export function accessVersionOf(db: Kysely<Database>): ChangeVersion | undefined {
+  return accessVersions.get(db);
+}
+
+/** A version that moves with every change to a database, or undefined where there is none (PostgreSQL). */
+export function dataVersionOf(db: Kysely<Database>): ChangeVersion | undefined {
+  return dataVersions.get(db);
 }
 
 const MAX_ENTRIES = 10_000;
