@@ -1,3 +1,4 @@
+import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authMessages } from '../../../shared/auth';
@@ -6,7 +7,15 @@ import { openDatabase } from '../../db/database';
 import { createUser, loginAs, TEST_PASSWORD } from '../../testing/auth-helpers';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../testing/test-app';
 import { listAudit } from '../audit/audit.repository';
-import { createAuthService, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, THROTTLE } from './auth.service';
+import {
+  ARGON2_OPTIONS,
+  createAuthService,
+  getDummyHash,
+  needsRehash,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  THROTTLE,
+} from './auth.service';
 
 let t: TestApp;
 let extra: FastifyInstance | undefined;
@@ -190,6 +199,38 @@ describe('POST /api/auth/login', () => {
     });
     expect(logout.statusCode).toBe(403);
     expect((await session(t, cookie)).json().user).not.toBeNull();
+  });
+});
+
+describe('password hashes', () => {
+  const storedHash = async (email: string) =>
+    (await t.db.kysely.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow())
+      .password_hash;
+
+  it('are argon2id with the chosen settings, and so is the stand-in checked for unknown e-mails', async () => {
+    t = await createTestApp();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const params = `$argon2id$v=19$m=${ARGON2_OPTIONS.memoryCost},t=${ARGON2_OPTIONS.timeCost},p=1$`;
+    expect((await storedHash('ana@example.org')).slice(0, params.length)).toBe(params);
+    // The same work for an unknown e-mail as for a known one.
+    expect(needsRehash(await getDummyHash())).toBe(false);
+  });
+
+  it('made with older settings still let the person in, and are made again with the current ones', async () => {
+    t = await createTestApp();
+    const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    // @node-rs/argon2's defaults (19 MiB, 2 passes), which earlier versions used.
+    await t.db.kysely
+      .updateTable('users')
+      .set({ password_hash: await hash(TEST_PASSWORD) })
+      .where('id', '=', ana.id)
+      .execute();
+    expect(needsRehash(await storedHash('ana@example.org'))).toBe(true);
+    expect((await login(t, { email: 'ana@example.org', password: 'otra-clave-999' })).statusCode).toBe(401);
+    expect(needsRehash(await storedHash('ana@example.org'))).toBe(true);
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
+    expect(needsRehash(await storedHash('ana@example.org'))).toBe(false);
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createLimiter } from '../../lib/limiter';
 import { convertImage, ImageConvertError } from './image-converter';
 import type { ImageType } from './image-type';
 
@@ -25,30 +26,6 @@ export class ImageProcessingError extends Error {
     super(message);
     this.name = 'ImageProcessingError';
   }
-}
-
-/** At most `limit` tasks at once; the rest wait their turn in arrival order. */
-export function createLimiter(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-      active++;
-      try {
-        return await task();
-      } finally {
-        active--;
-        waiting.shift()?.();
-      }
-    },
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return waiting.length;
-    },
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLimiter } from './image-pipeline';
+import { createLimiter } from './limiter';
 
 describe('createLimiter', () => {
   it('never runs more than its limit at once and runs everything in arrival order', async () => {
