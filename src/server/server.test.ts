@@ -1,12 +1,16 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+// The server as `npm start` runs it.
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root });
+});
 
 function start(env: Record<string, string>) {
-  return spawnSync(tsx, ['src/server/server.ts'], {
+  return spawnSync(process.execPath, ['dist-server/server.mjs'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     encoding: 'utf8',

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import net from 'node:net';
 
 /** A free TCP port on the loopback interface. */
@@ -19,10 +19,22 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+let built: Promise<void> | undefined;
+
+/** The server bundle `npm start` runs, built once per process (scripts/build-server.mjs). */
+function buildServerOnce(): Promise<void> {
+  built ??= new Promise((resolve, reject) => {
+    execFile(process.execPath, ['scripts/build-server.mjs'], (error, _stdout, stderr) =>
+      error ? reject(new Error(`No se pudo compilar el servidor: ${stderr || error.message}`)) : resolve(),
+    );
+  });
+  return built;
+}
+
 /**
- * The real server entry point (`node --import tsx src/server/server.ts`, as `npm start` runs it) on a
- * data folder prepared by the caller, without demo content; resolves once `/api/ready` answers.
- * End-to-end specs with a server of their own and the benchmarks use it.
+ * The real server as `npm start` runs it (`node dist-server/server.mjs`) on a data folder prepared
+ * by the caller, without demo content; resolves once `/api/ready` answers. End-to-end specs with a
+ * server of their own and the benchmarks use it.
  */
 export async function startServerProcess(options: {
   port: number;
@@ -34,7 +46,8 @@ export async function startServerProcess(options: {
   nodeArgs?: string[];
 }): Promise<ServerProcess> {
   const origin = `http://127.0.0.1:${options.port}`;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/server/server.ts'], {
+  await buildServerOnce();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist-server/server.mjs'], {
     env: {
       ...process.env,
       PORT: String(options.port),

@@ -16,6 +16,22 @@ describe('convertImage', () => {
     expect(await sharp(heic.thumb).metadata()).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
   });
 
+  it('keeps the colours of a HEIC: red, green and blue in their places, rows where they belong', async () => {
+    const heic = await convertImage(at('ballot.heic'), 'heic', options);
+    const { data, info } = await sharp(heic.display).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const near = (actual: number[], expected: number[]) =>
+      expect(
+        actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= 32),
+        `${actual} ≈ ${expected}`,
+      ).toBe(true);
+    // The fixture: a #f5f5f0 sheet with a #7c3aed frame 8 px in (tests/fixtures/make-fixtures.ts).
+    near(pixel(2, 2), [0xf5, 0xf5, 0xf0]);
+    near(pixel(8, 120), [0x7c, 0x3a, 0xed]);
+    near(pixel(160, 8), [0x7c, 0x3a, 0xed]);
+    near(pixel(312, 232), [0x7c, 0x3a, 0xed]);
+  });
+
   it('refuses pictures larger than the limit before decoding them', async () => {
     await expect(convertImage(at('ballot.jpg'), 'jpeg', { ...options, maxPixels: 1000 })).rejects.toBeInstanceOf(
       ImageConvertError,
