@@ -112,7 +112,8 @@ export function generateOneTimePassword(): string {
 }
 
 export const newSessionToken = () => crypto.randomBytes(32).toString('base64url');
-export const hashSessionToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+// One call instead of createHash/update/digest: it runs on every signed-in request.
+export const hashSessionToken = (token: string) => crypto.hash('sha256', token, 'hex');
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export function blockDurationMs(failures: number, limit: number): number {
