@@ -14,7 +14,9 @@ import type { Database } from './schema';
  *   SQLite reports through `PRAGMA data_version`, read at most once per millisecond.
  * The database stays the only authority: a revocation made here is seen by the very next request, one
  * made by another process within a millisecond.
- * PostgreSQL has no such counter across instances, so there nothing is cached (see decision 015).
+ * The *data version* moves with every write and every other connection's commit: the results keep their
+ * totals while it stands.
+ * PostgreSQL has no such counter across instances, so there nothing is kept (see decision 015).
  */
 export interface ChangeVersion {
   /** The current version; reading it also notices commits made by other connections. */
@@ -41,9 +43,9 @@ export function writes(source: string): boolean {
 }
 
 /**
- * The versions of one SQLite connection. `wrote(source)` is called after every writing statement
- * runs; `access()` moves with the writes for which `changesAccess` holds, `data()` with every write;
- * both move with the commits of other connections.
+ * The versions of one SQLite connection. `wrote(changedAccess)` is called after every writing
+ * statement runs, with `changesAccess` of its source; `access()` moves with the writes that changed
+ * access, `data()` with every write; both move with the commits of other connections.
  */
 export function createChangeVersions(sqlite: SQLite.Database) {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
