@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { AgendaEvent } from '../../../../shared/agenda';
 import { agendaEventBodySchema } from '../../../../shared/agenda-admin';
 import { buttonClass } from '../../../components/ui/back-office';
-import { fieldErrors, TextAreaField, TextField } from '../../../components/ui/fields';
+import { TextAreaField, TextField } from '../../../components/ui/fields';
 import { Modal } from '../../../components/ui/modal';
+import { useDraftForm } from '../../../components/ui/use-draft-form';
 
 export interface AgendaEventDraft {
   fecha: string;
@@ -33,33 +34,11 @@ const draftOf = (event: AgendaEvent | null, day: string): AgendaEventDraft => ({
 
 /** Creates or edits an event: date, 24-hour time, description and place. */
 export function AgendaEventDialog({ open, event, day, pending, serverError, onSave, onClose }: AgendaEventDialogProps) {
-  const [draft, setDraft] = useState<AgendaEventDraft>(() => draftOf(event, day));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useDraftForm(agendaEventBodySchema, () => draftOf(event, day));
+  const { reset, field } = form;
   useEffect(() => {
-    if (open) {
-      setDraft(draftOf(event, day));
-      setErrors({});
-    }
-  }, [open, event, day]);
-
-  const field = (key: keyof AgendaEventDraft) => ({
-    name: key,
-    value: draft[key],
-    error: errors[key],
-    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      setDraft({ ...draft, [key]: e.target.value }),
-  });
-
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = agendaEventBodySchema.safeParse(draft);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    onSave(parsed.data);
-  };
+    if (open) reset(draftOf(event, day));
+  }, [open, event, day, reset]);
 
   return (
     <Modal
@@ -68,7 +47,7 @@ export function AgendaEventDialog({ open, event, day, pending, serverError, onSa
       title={event ? 'Editar evento' : 'Nuevo evento'}
       testId="agenda-event-dialog"
     >
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={form.submit(onSave)} className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="Fecha" type="date" required {...field('fecha')} />
           <TextField

@@ -7,8 +7,9 @@ import {
   recordBodySchema,
 } from '../../../../shared/records-admin';
 import { buttonClass } from '../../../components/ui/back-office';
-import { fieldErrors, SelectField, TextField } from '../../../components/ui/fields';
+import { SelectField, TextField } from '../../../components/ui/fields';
 import { Modal } from '../../../components/ui/modal';
+import { useDraftForm } from '../../../components/ui/use-draft-form';
 
 type Draft = { department: string; comunidad: string; nombre: string; ubch: string; telefono: string };
 
@@ -43,34 +44,14 @@ export function RecordDialog({
   onSave,
   onClose,
 }: RecordDialogProps) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(record, department));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useDraftForm(recordBodySchema, () => draftOf(record, department));
+  const { field } = form;
   const [shown, setShown] = useState<{ open: boolean; record: RecordAdmin | null }>({ open: false, record: null });
   if (shown.open !== open || shown.record !== record) {
     setShown({ open, record });
-    if (open) {
-      setDraft(draftOf(record, department));
-      setErrors({});
-    }
+    if (open) form.reset(draftOf(record, department));
   }
   const voted = record?.votedAt != null;
-  const field = (key: keyof Draft) => ({
-    name: key,
-    value: draft[key],
-    error: errors[key],
-    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-      setDraft({ ...draft, [key]: e.target.value }),
-  });
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = recordBodySchema.safeParse(draft);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    onSave(parsed.data);
-  };
 
   return (
     <Modal
@@ -80,7 +61,7 @@ export function RecordDialog({
       wide
       testId="record-dialog"
     >
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={form.submit(onSave)} className="flex flex-col gap-4">
         <SelectField
           label="Municipio o parroquia"
           hint={voted ? 'Este registro ya tiene voto: no puede cambiar de municipio.' : undefined}
