@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/server/testing/server-process';
 
 /** Finds the PostgreSQL server binaries installed by Debian's packages (or on PATH). */
 export function findPostgresBin(): string | undefined {
@@ -21,16 +21,6 @@ export function findPostgresBin(): string | undefined {
     // not on PATH
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export interface PostgresCluster {
