@@ -106,16 +106,15 @@ export function dataVersionOf(db: Kysely<Database>): ChangeVersion | undefined {
 const MAX_ENTRIES = 10_000;
 
 /**
- * A read-through cache of answers derived from the access tables, valid while the access version
- * stands. A load that overlaps a change is returned but not kept. `keep` says which answers to keep
- * (a session cache keeps only live sessions, so made-up tokens cannot fill it); `fresh` rejects a kept
- * answer that has since expired by the clock.
+ * A read-through cache valid while `version` stands; without a version (PostgreSQL) every call loads.
+ * A load that overlaps a change is returned but not kept. `keep` says which answers to keep (a session
+ * cache keeps only live sessions, so made-up tokens cannot fill it); `fresh` rejects a kept answer that
+ * has since expired by the clock.
  */
-export function createAccessCache<Value>(
-  db: Kysely<Database>,
+export function createVersionedCache<Value>(
+  version: ChangeVersion | undefined,
   options: { keep?: (value: Value) => boolean; fresh?: (value: Value) => boolean } = {},
 ) {
-  const version = accessVersionOf(db);
   const entries = new Map<string, Value>();
   let entriesVersion = -1;
   return async (key: string, load: () => Promise<Value>): Promise<Value> => {
@@ -135,3 +134,9 @@ export function createAccessCache<Value>(
     return value;
   };
 }
+
+/** Answers derived from the access tables, kept while the access version stands. */
+export const createAccessCache = <Value>(
+  db: Kysely<Database>,
+  options?: { keep?: (value: Value) => boolean; fresh?: (value: Value) => boolean },
+) => createVersionedCache<Value>(accessVersionOf(db), options);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Breakdown, type Results, resultPercent } from '../../../shared/results';
-import { dataVersionOf } from '../../db/change-version';
+import { createVersionedCache, dataVersionOf } from '../../db/change-version';
 import type { Database } from '../../db/schema';
 import type { SessionUser } from '../../plugins/auth';
 import { requireDepartmentAccess } from '../access/access.service';
@@ -43,7 +43,7 @@ export async function readResults(db: Kysely<Database>, now: Date): Promise<Resu
 /**
  * Keeps what `read` returns until the database changes. On SQLite the data version tells (this
  * process's writes at once, any other connection's within a millisecond: change-version.ts), so the
- * answer is never stale, even right after a vote, and a burst of readers costs one read. On
+ * answer is never stale, even right after a vote, and the readers between two changes share one read. On
  * PostgreSQL other instances write too and nothing cheap tells, so every call reads. `refresh` adapts
  * a kept value (its timestamp) before it is reused.
  */
@@ -54,15 +54,8 @@ export function untilDatabaseChanges<T>(
 ): () => Promise<T> {
   const version = dataVersionOf(db);
   if (!version) return read;
-  let kept: { version: number; value: T } | undefined;
-  return async () => {
-    // The version first: a write landing during the read below only costs one more read next time.
-    const before = version();
-    if (kept?.version === before) return refresh(kept.value);
-    const value = await read();
-    kept = { version: before, value };
-    return value;
-  };
+  const kept = createVersionedCache<T>(version);
+  return async () => refresh(await kept('', read));
 }
 
 const stampedNow =
