@@ -6,31 +6,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-export const SERVER_BUNDLE = 'dist-server/server.mjs';
-
-/** Builds the bundle under `root` and returns its path; safe when several processes build at once. */
-export async function buildServer(root = process.cwd()) {
-  const outfile = path.join(root, SERVER_BUNDLE);
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: ['src/server/server.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    // No source map: loading one costs ~25 MB. The bundle is not minified, and notes each file's path.
-    sourcemap: false,
-    write: false,
-    logLevel: 'warning',
-    outfile,
-  });
-  fs.mkdirSync(path.dirname(outfile), { recursive: true });
-  // Written aside, then renamed: a process starting meanwhile sees the old file or the new one, whole.
-  const temporary = `${outfile}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, result.outputFiles[0].contents);
-  fs.renameSync(temporary, outfile);
-  return outfile;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) await buildServer();
+const outfile = 'dist-server/server.mjs';
+const result = await build({
+  entryPoints: ['src/server/server.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  // No source map: loading one costs ~25 MB. The bundle is not minified, and notes each file's path.
+  sourcemap: false,
+  write: false,
+  logLevel: 'warning',
+  outfile,
+});
+fs.mkdirSync(path.dirname(outfile), { recursive: true });
+// Written aside, then renamed: a process starting meanwhile sees the old file or the new one, whole;
+// several test processes may build at once.
+const temporary = `${outfile}.${process.pid}.tmp`;
+fs.writeFileSync(temporary, result.outputFiles[0].contents);
+fs.renameSync(temporary, outfile);

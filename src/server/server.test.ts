@@ -1,13 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildServerOnce } from './testing/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 // The server as `npm start` runs it.
-beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root });
-});
+beforeAll(() => buildServerOnce());
 
 function start(env: Record<string, string>) {
   return spawnSync(process.execPath, ['dist-server/server.mjs'], {

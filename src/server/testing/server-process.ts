@@ -22,7 +22,7 @@ export interface ServerProcess {
 let built: Promise<void> | undefined;
 
 /** The server bundle `npm start` runs, built once per process (scripts/build-server.mjs). */
-function buildServerOnce(): Promise<void> {
+export function buildServerOnce(): Promise<void> {
   built ??= new Promise((resolve, reject) => {
     execFile(process.execPath, ['scripts/build-server.mjs'], (error, _stdout, stderr) =>
       error ? reject(new Error(`No se pudo compilar el servidor: ${stderr || error.message}`)) : resolve(),
