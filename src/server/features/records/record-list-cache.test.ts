@@ -3,10 +3,7 @@ import { createRecordListCache } from './record-list-cache';
 
 afterEach(() => vi.useRealTimers());
 
-const loader = (body: string) => {
-  const load = vi.fn(async () => body);
-  return load;
-};
+const loader = (body: string) => vi.fn(async () => body);
 
 describe('the validators’ list cache', () => {
   it('serves a page for about its time to live, then reads it again', async () => {
