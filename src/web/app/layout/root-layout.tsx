@@ -3,7 +3,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { Spinner } from '../../components/ui/page';
-import { SESSION_QUERY_KEY, useSession } from '../../features/auth/api/get-session';
+import { type ClientSession, SESSION_QUERY_KEY, useSession } from '../../features/auth/api/get-session';
 import { useLogout } from '../../features/auth/api/logout';
 import { ApiError } from '../../lib/api-client';
 import { useSiteInfo } from './get-site-info';
@@ -35,6 +35,10 @@ function KeepSessionFresh() {
       first.current = false;
       return;
     }
+    // Arrived somewhere after this tab's own logout: from here on, a protected page goes to /login.
+    queryClient.setQueryData<ClientSession>(SESSION_QUERY_KEY, (held) =>
+      held?.signedOut ? { ...held, signedOut: undefined } : held,
+    );
     void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
   }, [pathname]);
 

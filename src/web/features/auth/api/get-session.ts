@@ -6,7 +6,8 @@ export const SESSION_QUERY_KEY = ['session'] as const;
 
 /**
  * The session as the app holds it. `signedOut` marks the anonymous session set by this tab's own logout,
- * until the server is asked again: the page being left must not send the person to /login meanwhile.
+ * until the app has moved to another page: the page being left must not send the person to /login
+ * meanwhile, not even when the server is asked again before it is gone (KeepSessionFresh drops it).
  */
 export type ClientSession = Session & { signedOut?: true };
 
@@ -18,7 +19,11 @@ export const getSession = (): Promise<ClientSession> => apiFetch<Session>('/api/
 export const getSessionQueryOptions = () =>
   queryOptions({
     queryKey: SESSION_QUERY_KEY,
-    queryFn: getSession,
+    queryFn: async ({ client }): Promise<ClientSession> => {
+      const session = await getSession();
+      const held = client.getQueryData<ClientSession>(SESSION_QUERY_KEY);
+      return session.user === null && held?.signedOut ? { ...session, signedOut: true } : session;
+    },
     // The server decides; the layout asks again at every route change.
     staleTime: 0,
     refetchOnWindowFocus: true,

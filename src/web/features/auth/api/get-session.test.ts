@@ -1,0 +1,29 @@
+import { QueryClient } from '@tanstack/react-query';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { server } from '../../../../../tests/support/msw-server';
+import type { Session } from '../../../../shared/auth';
+import { ANONYMOUS_SESSION, type ClientSession, getSessionQueryOptions, SESSION_QUERY_KEY } from './get-session';
+
+const answer = (session: Session) => server.use(http.get('*/api/auth/session', () => HttpResponse.json(session)));
+
+describe('the session query', () => {
+  it('keeps the mark of this tab’s own logout when the server, asked again, answers nobody', async () => {
+    const client = new QueryClient();
+    client.setQueryData<ClientSession>(SESSION_QUERY_KEY, { ...ANONYMOUS_SESSION, signedOut: true });
+    answer(ANONYMOUS_SESSION);
+    // Asked again while the page being left is still on screen: it must not send the person to /login.
+    expect(await client.fetchQuery(getSessionQueryOptions())).toEqual({ ...ANONYMOUS_SESSION, signedOut: true });
+  });
+
+  it('has no such mark otherwise, nor once someone is signed in again', async () => {
+    const client = new QueryClient();
+    answer(ANONYMOUS_SESSION);
+    expect(await client.fetchQuery(getSessionQueryOptions())).toEqual(ANONYMOUS_SESSION);
+
+    const signedIn: Session = { ...ANONYMOUS_SESSION, user: { email: 'ana@example.org', role: 'staff' } };
+    client.setQueryData<ClientSession>(SESSION_QUERY_KEY, { ...ANONYMOUS_SESSION, signedOut: true });
+    answer(signedIn);
+    expect(await client.fetchQuery({ ...getSessionQueryOptions(), staleTime: 0 })).toEqual(signedIn);
+  });
+});
