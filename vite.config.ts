@@ -1,11 +1,22 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const src = (folder: string) => fileURLToPath(new URL(`./src/${folder}/`, import.meta.url));
 
 const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // The same subpath aliases as tsconfig.json's `paths` (esbuild, tsx and Playwright read those).
+  resolve: {
+    alias: [
+      { find: /^#shared\//, replacement: src('shared') },
+      { find: /^#server\//, replacement: src('server') },
+      { find: /^#web\//, replacement: src('web') },
+    ],
+  },
   // Only variables with this prefix may reach the browser bundle; none is a secret.
   envPrefix: 'COMANDO_PUBLIC_',
   build: {
@@ -41,7 +52,7 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts'],
           // Process and configuration tests do not touch the database: they run once, on SQLite, with
           // the *.sqlite.test.ts that exercise machinery of the embedded database only.
-          exclude: ['src/server/server.test.ts', 'src/server/config.test.ts', '**/*.sqlite.test.ts'],
+          exclude: ['src/server/server.test.ts', 'src/server/platform/config/config.test.ts', '**/*.sqlite.test.ts'],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['tests/support/postgres-global-setup.ts'],
           testTimeout: 20_000,

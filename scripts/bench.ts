@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { migrateToLatest, openDatabase } from '../src/server/db/database';
-import { seedReferenceData } from '../src/server/db/seed/reference';
-import { type ServerProcess, startServerProcess } from '../src/server/testing/server-process';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import type { BenchCase, BenchSuite } from './bench/types';
 
 const PORT = 4390;

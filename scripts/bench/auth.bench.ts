@@ -1,4 +1,4 @@
-import { createUser } from '../../src/server/testing/auth-helpers';
+import { createUser } from '#server/testing/auth-helpers';
 import type { BenchSuite } from './types';
 
 const EMAIL = 'bench.admin@comando.example';

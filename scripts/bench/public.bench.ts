@@ -1,6 +1,6 @@
-import { createAgendaRepository } from '../../src/server/features/agenda/agenda.repository';
-import { createNotasRepository } from '../../src/server/features/notas/notas.repository';
-import { dateInTimeZone } from '../../src/shared/format';
+import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
+import { createNotasRepository } from '#server/features/notas/notas.repository';
+import { dateInTimeZone } from '#shared/platform/format';
 import type { BenchSuite } from './types';
 
 export const suite: BenchSuite = {

@@ -6,12 +6,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { type Db, migrateToLatest, openDatabase } from '../../src/server/db/database';
-import { seedReferenceData } from '../../src/server/db/seed/reference';
-import { grantDepartment } from '../../src/server/features/access/access.service';
-import { createAuthService } from '../../src/server/features/auth/auth.service';
-import { seedSyntheticResults, unvotedRecordIds } from '../../src/server/features/results/results.synthetic';
-import { startServerProcess } from '../../src/server/testing/server-process';
+import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { grantDepartment } from '#server/platform/access/access.service';
+import { createAuthService } from '#server/platform/session/session.service';
+import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
+import { startServerProcess } from '#server/testing/server-process';
 import { memoryMb } from './process-memory';
 import type { BenchSuite } from './types';
 

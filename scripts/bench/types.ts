@@ -1,5 +1,5 @@
 import type autocannon from 'autocannon';
-import type { Db } from '../../src/server/db/database';
+import type { Db } from '#server/platform/db/database';
 
 /** One measured request pattern. */
 export interface BenchCase {

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
-import { migrateToLatest } from './db/database';
-import { loadDemoData } from './db/seed/demo';
-import { seedReferenceData } from './db/seed/reference';
-import { createTestApp, createTestDb, type TestApp, testConfig } from './testing/test-app';
+import { migrateToLatest } from '#server/platform/db/database';
+import { loadDemoData } from '#server/integrations/demo/demo';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createTestApp, createTestDb, type TestApp, testConfig } from '#server/testing/test-app';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -8,32 +8,32 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import '../shared/validation';
-import type { Config } from './config';
-import { type Db, migrateToLatest, openDatabase } from './db/database';
-import { loadDemoData } from './db/seed/demo';
-import { seedReferenceData } from './db/seed/reference';
-import { accessRoutes } from './features/access/access.routes';
-import { adminRoutes } from './features/admin/admin.routes';
-import { agendaAdminRoutes } from './features/agenda/agenda.admin.routes';
-import { agendaRoutes } from './features/agenda/agenda.routes';
-import { type AirtableWritebackOverrides, createAirtableWriteback } from './features/airtable/airtable.writeback';
-import { authRoutes } from './features/auth/auth.routes';
-import { healthRoutes } from './features/health/health.routes';
-import { notasAdminRoutes } from './features/notas/notas.admin.routes';
-import { notasRoutes } from './features/notas/notas.routes';
-import { photosRoutes } from './features/photos/photos.routes';
-import { createRecordListCache, type RecordListCache } from './features/records/record-list-cache';
-import { recordsAdminRoutes } from './features/records/records.admin.routes';
-import { recordsRoutes } from './features/records/records.routes';
-import type { RecordChangeHooks } from './features/records/records.service';
-import { resultsRoutes } from './features/results/results.routes';
-import { siteRoutes } from './features/site/site.routes';
-import { registerAuth } from './plugins/auth';
-import { registerErrorHandling } from './plugins/errors';
-import { registerOriginCheck } from './plugins/origin-check';
-import { registerSecurityHeaders } from './plugins/security';
-import { registerSpa } from './plugins/spa';
+import '#shared/platform/zod-spanish';
+import type { Config } from '#server/platform/config/config';
+import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { loadDemoData } from '#server/integrations/demo/demo';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { accessRoutes } from '#server/features/departments/departments.access.routes';
+import { adminRoutes } from './admin.routes';
+import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
+import { agendaRoutes } from '#server/features/agenda/agenda.routes';
+import { type AirtableWritebackOverrides, createAirtableWriteback } from '#server/integrations/airtable/airtable.writeback';
+import { authRoutes } from '#server/features/auth/auth.routes';
+import { healthRoutes } from '#server/features/health/health.routes';
+import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
+import { notasRoutes } from '#server/features/notas/notas.routes';
+import { photosRoutes } from '#server/features/records/photos.routes';
+import { createRecordListCache, type RecordListCache } from '#server/features/records/record-list-cache';
+import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
+import { recordsRoutes } from '#server/features/records/records.routes';
+import type { RecordChangeHooks } from '#server/features/records/records.service';
+import { resultsRoutes } from '#server/features/results/results.routes';
+import { siteRoutes } from '#server/features/settings/settings.routes';
+import { registerAuth } from '#server/platform/session/session.plugin';
+import { registerErrorHandling } from '#server/platform/http/errors';
+import { registerOriginCheck } from '#server/platform/http/origin-check';
+import { registerSecurityHeaders } from '#server/platform/http/security';
+import { registerSpa } from '#server/platform/http/spa';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,17 +3,17 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
-import { ConfigError, loadConfig } from './config';
-import { DatabaseStartupError, migrateToLatest, openDatabase } from './db/database';
-import type { Database } from './db/schema';
-import { seedReferenceData } from './db/seed/reference';
-import { createAccessRepository } from './features/access/access.repository';
-import { grantDepartment, listDepartmentEmails, revokeDepartment } from './features/access/access.service';
-import { AIRTABLE_HELP, runAirtableCommand } from './features/airtable/airtable.cli';
-import { type Actor, createAuthService } from './features/auth/auth.service';
-import { runResultsCheck } from './features/results/results.cli';
-import { HttpError } from './plugins/errors';
-import { runStorageMigrate, STORAGE_HELP } from './storage/storage-migrate.cli';
+import { ConfigError, loadConfig } from '#server/platform/config/config';
+import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/platform/db/database';
+import type { Database } from '#server/platform/db/schema';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createAccessRepository } from '#server/platform/access/access.repository';
+import { grantDepartment, listDepartmentEmails, revokeDepartment } from '#server/platform/access/access.service';
+import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
+import { type Actor, createAuthService } from '#server/platform/session/session.service';
+import { runResultsCheck } from '#server/features/results/results.cli';
+import { HttpError } from '#server/platform/http/errors';
+import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildServerOnce } from './testing/server-process';
+import { buildServerOnce } from '#server/testing/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'react-toastify/dist/ReactToastify.css';
 import './styles.css';
-import { App } from './app/app';
+import { App } from '#web/app/app';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Falta el elemento #root');

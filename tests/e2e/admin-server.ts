@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { freePort, startServerProcess } from '../../src/server/testing/server-process';
+import { freePort, startServerProcess } from '#server/testing/server-process';
 import { signIn } from './support/login';
 import { seedE2E } from './support/seed';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';

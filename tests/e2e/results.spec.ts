@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { migrateToLatest, openDatabase } from '../../src/server/db/database';
-import { seedReferenceData } from '../../src/server/db/seed/reference';
-import { grantDepartment } from '../../src/server/features/access/access.service';
-import { createAuthService } from '../../src/server/features/auth/auth.service';
-import { seedSyntheticResults } from '../../src/server/features/results/results.synthetic';
-import { freePort, type ServerProcess, startServerProcess } from '../../src/server/testing/server-process';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { grantDepartment } from '#server/platform/access/access.service';
+import { createAuthService } from '#server/platform/session/session.service';
+import { seedSyntheticResults } from '#server/testing/results-synthetic';
+import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/server/testing/server-process';
+import { freePort } from '#server/testing/server-process';
 
 /** Finds the PostgreSQL server binaries installed by Debian's packages (or on PATH). */
 export function findPostgresBin(): string | undefined {

@@ -1,7 +1,7 @@
 // The end-to-end tests' S3-compatible server: s3rver on 127.0.0.1:<port> (first argument), a fresh
 // temporary folder and the bucket of S3_LOCAL. `GET /` lists the buckets (Playwright waits for it).
 // Usage: npx tsx tests/support/s3-local-server.ts <port>
-import { startS3Local } from '../../src/server/testing/s3-local';
+import { startS3Local } from '#server/testing/s3-local';
 import { S3_LOCAL } from '../e2e/support/servers';
 
 const port = Number(process.argv[2]);

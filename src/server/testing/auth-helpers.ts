@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/database';
-import type { Database } from '../db/schema';
-import { grantDepartment } from '../features/access/access.service';
-import { createAuthService } from '../features/auth/auth.service';
-import type { SessionUser } from '../plugins/auth';
+import type { Db } from '#server/platform/db/database';
+import type { Database } from '#server/platform/db/schema';
+import { grantDepartment } from '#server/platform/access/access.service';
+import { createAuthService } from '#server/platform/session/session.service';
+import type { SessionUser } from '#server/platform/session/session.plugin';
 import type { TestApp } from './test-app';
 
 /** The password test accounts get unless a test says otherwise. */

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { StorageConfig } from '../config';
+import type { StorageConfig } from '#server/platform/config/config';
 
 // s3rver ships no type declarations: this is the part of its API we use.
 interface S3rverInstance {

@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../app';
-import type { Config } from '../config';
-import { type Db, openDatabase } from '../db/database';
+import { buildApp } from '#server/app';
+import type { Config } from '#server/platform/config/config';
+import { type Db, openDatabase } from '#server/platform/db/database';
 
 /** Which database this run of the server suite uses (set per Vitest project). */
 export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';

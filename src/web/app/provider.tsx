@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { ToastContainer } from 'react-toastify/unstyled';
-import { TOAST_AUTO_CLOSE_MS } from '../../shared/constants';
+import { TOAST_AUTO_CLOSE_MS } from '#shared/platform/constants';
 
 export function createQueryClient() {
   return new QueryClient({

@@ -1,16 +1,16 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
-import { RootLayout } from './layout/root-layout';
+import { RootLayout } from '#web/app/layout/root-layout';
 
 // Route-level code splitting: each page is its own chunk.
-const HomePage = lazy(() => import('./routes/home'));
-const AgendaPage = lazy(() => import('./routes/agenda'));
-const NotasPage = lazy(() => import('./routes/notas'));
-const LoginPage = lazy(() => import('./routes/login'));
-const ResultadosPage = lazy(() => import('./routes/resultados'));
-const ValidationPage = lazy(() => import('./routes/validation'));
-const AdminPage = lazy(() => import('./routes/admin'));
-const NotFoundScreen = lazy(() => import('./routes/not-found'));
+const HomePage = lazy(() => import('#web/app/routes/home'));
+const AgendaPage = lazy(() => import('#web/app/routes/agenda'));
+const NotasPage = lazy(() => import('#web/app/routes/notas'));
+const LoginPage = lazy(() => import('#web/app/routes/login'));
+const ResultadosPage = lazy(() => import('#web/app/routes/resultados'));
+const ValidationPage = lazy(() => import('#web/app/routes/validation'));
+const AdminPage = lazy(() => import('#web/app/routes/admin'));
+const NotFoundScreen = lazy(() => import('#web/app/routes/not-found'));
 
 export function AppRoutes() {
   return (

@@ -1,6 +1,6 @@
-import type { Db } from '../../../src/server/db/database';
-import { grantDepartment } from '../../../src/server/features/access/access.service';
-import { createAuthService } from '../../../src/server/features/auth/auth.service';
+import type { Db } from '#server/platform/db/database';
+import { grantDepartment } from '#server/platform/access/access.service';
+import { createAuthService } from '#server/platform/session/session.service';
 
 /** Every e2e account signs in with this password (the disabled one too: it must still be refused). */
 export const E2E_PASSWORD = 'clave-e2e-2026';

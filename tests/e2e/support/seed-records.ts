@@ -1,11 +1,11 @@
-import type { Db } from '../../../src/server/db/database';
-import { grantDepartment } from '../../../src/server/features/access/access.service';
-import { createAuthService } from '../../../src/server/features/auth/auth.service';
-import { demoPhotoPlaceholder } from '../../../src/server/features/photos/photos.demo';
-import { createPhotosRepository } from '../../../src/server/features/photos/photos.repository';
-import { fakeRecords, seededRandom } from '../../../src/server/features/records/records.fake';
-import { createRecordsRepository, type NewRecord } from '../../../src/server/features/records/records.repository';
-import { PHOTO_KINDS } from '../../../src/shared/constants';
+import type { Db } from '#server/platform/db/database';
+import { grantDepartment } from '#server/platform/access/access.service';
+import { createAuthService } from '#server/platform/session/session.service';
+import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
+import { createPhotosRepository } from '#server/features/records/photos.repository';
+import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
+import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
+import { PHOTO_KINDS } from '#shared/platform/constants';
 
 export const RECORDS_PASSWORD = 'clave-registros-2026';
 

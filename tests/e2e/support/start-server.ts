@@ -28,4 +28,4 @@ if (server.seeded) {
   const { seedE2E } = await import('./seed');
   await seedE2E(dataDir);
 }
-await import('../../../src/server/server');
+await import('#server/server');

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AgendaEvent } from '../../../shared/agenda';
+import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import {
   agendaAdminListSchema,
   agendaAdminMessages,
@@ -11,12 +11,12 @@ import {
   agendaEventParamsSchema,
   agendaEventResultSchema,
   agendaRangeQuerySchema,
-} from '../../../shared/agenda-admin';
-import { apiErrorSchema } from '../../../shared/errors';
-import { hourSortKey } from '../../../shared/format';
-import { NotFound } from '../../plugins/errors';
-import { requireDepartmentAccess } from '../access/access.service';
-import { writeAudit } from '../audit/audit.repository';
+} from '#shared/features/agenda/agenda.admin';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { hourSortKey } from '#shared/platform/format';
+import { NotFound } from '#server/platform/http/errors';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { type AgendaEventRow, createAgendaRepository } from './agenda.repository';
 
 /** The Agenda page's allow-list also opens its editor (admins are its base group). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createAgendaRepository } from './agenda.repository';
 
 let t: TestApp;

@@ -1,61 +1,63 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import type { AuditRow } from '#server/platform/audit/audit.repository';
+import { containsPattern } from '#server/features/people/people.repository';
 
-export interface AuditEntry {
-  /** Who did it: a signed-in e-mail, the e-mail tried at a failed sign-in, or 'cli:<os user>'. */
-  actorEmail: string | null;
-  /** Dotted verb, e.g. 'auth.login', 'access.grant', 'record.vote'. */
-  action: string;
-  departmentSlug?: string | null;
-  /** What it was done to (an e-mail, a record id...). */
-  target?: string | null;
-  ip?: string | null;
-  /** Anything else worth keeping; objects are stored as JSON. */
-  details?: string | Record<string, unknown> | null;
-  /** Defaults to the current time. */
-  at?: Date;
+export interface AuditFilter {
+  /** Part of the e-mail of who acted or of the target. */
+  person?: string | undefined;
+  /** Exact action, or a family ending in '*'. */
+  action?: string | undefined;
+  department?: string | undefined;
+  /** Instants (ISO, UTC): from included, until excluded. */
+  fromIso?: string | undefined;
+  untilIso?: string | undefined;
 }
 
-const cut = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
+const COLUMNS = ['id', 'at', 'actor_email', 'action', 'department_slug', 'target', 'ip', 'details'] as const;
 
-/** Appends one row to the audit log. Accepts the app's database or an open transaction. */
-export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  const details =
-    entry.details == null ? null : typeof entry.details === 'string' ? entry.details : JSON.stringify(entry.details);
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: (entry.at ?? new Date()).toISOString(),
-      actor_email: cut(entry.actorEmail, 320),
-      action: entry.action.slice(0, 100),
-      department_slug: cut(entry.departmentSlug, 100),
-      target: cut(entry.target, 2000),
-      ip: cut(entry.ip, 100),
-      details,
-    })
-    .execute();
-}
+export function createAdminAuditRepository(db: Kysely<Database>) {
+  const filtered = (f: AuditFilter) => {
+    let query = db.selectFrom('audit_log');
+    if (f.person) {
+      const pattern = containsPattern(f.person);
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`lower(actor_email)`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`lower(target)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    if (f.action?.endsWith('*')) {
+      const prefix = f.action.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
+      query = query.where(sql<boolean>`action like ${`${prefix}%`} escape '\\'`);
+    } else if (f.action) {
+      query = query.where('action', '=', f.action);
+    }
+    if (f.department) query = query.where('department_slug', '=', f.department);
+    if (f.fromIso) query = query.where('at', '>=', f.fromIso);
+    if (f.untilIso) query = query.where('at', '<', f.untilIso);
+    return query;
+  };
 
-export interface AuditRow {
-  id: number;
-  at: string;
-  actor_email: string | null;
-  action: string;
-  department_slug: string | null;
-  target: string | null;
-  ip: string | null;
-  details: string | null;
-}
+  return {
+    /** Newest first. */
+    async page(f: AuditFilter, limit: number, offset: number): Promise<AuditRow[]> {
+      return filtered(f).select(COLUMNS).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    },
 
-/** The most recent rows first (operators and tests). */
-export async function listAudit(
-  db: Kysely<Database>,
-  filter: { action?: string; limit?: number } = {},
-): Promise<AuditRow[]> {
-  let query = db.selectFrom('audit_log').selectAll();
-  if (filter.action) query = query.where('action', '=', filter.action);
-  return query
-    .orderBy('id', 'desc')
-    .limit(filter.limit ?? 100)
-    .execute();
+    async count(f: AuditFilter): Promise<number> {
+      const row = await filtered(f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Newest first, after a keyset cursor (the last id read): exports read page by page. */
+    async exportPage(f: AuditFilter, beforeId: number | null, limit: number): Promise<AuditRow[]> {
+      let query = filtered(f).select(COLUMNS);
+      if (beforeId !== null) query = query.where('id', '<', beforeId);
+      return query.orderBy('id', 'desc').limit(limit).execute();
+    },
+  };
 }

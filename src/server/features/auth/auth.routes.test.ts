@@ -1,12 +1,12 @@
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authMessages } from '../../../shared/auth';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db/database';
-import { createUser, loginAs, TEST_PASSWORD } from '../../testing/auth-helpers';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../testing/test-app';
-import { listAudit } from '../audit/audit.repository';
+import { authMessages } from '#shared/features/auth/auth';
+import { buildApp } from '#server/app';
+import { openDatabase } from '#server/platform/db/database';
+import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
 import {
   ARGON2_OPTIONS,
   createAuthService,
@@ -15,7 +15,7 @@ import {
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   THROTTLE,
-} from './auth.service';
+} from '#server/platform/session/session.service';
 
 let t: TestApp;
 let extra: FastifyInstance | undefined;

@@ -9,14 +9,14 @@ import {
   logoutResponseSchema,
   type Session,
   sessionSchema,
-} from '../../../shared/auth';
-import { apiErrorSchema } from '../../../shared/errors';
-import { createSerializedCache, sendSerialized } from '../../lib/serialized-cache';
-import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '../../plugins/auth';
-import { Forbidden, NotFound } from '../../plugins/errors';
-import { type MenuEntry, menuFor } from '../access/access.service';
-import { createSettingsRepository } from '../site/settings.repository';
-import { createAuthService } from './auth.service';
+} from '#shared/features/auth/auth';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
+import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '#server/platform/session/session.plugin';
+import { Forbidden, NotFound } from '#server/platform/http/errors';
+import { type MenuEntry, menuFor } from '#server/platform/access/access.service';
+import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { createAuthService } from '#server/platform/session/session.service';
 
 const requestContext = (request: FastifyRequest) => ({
   ip: request.ip,

@@ -4,12 +4,12 @@ import {
   type FirebaseContractServer,
   startFirebaseContractServer,
 } from '../../../../tests/support/firebase-contract-server';
-import { authMessages } from '../../../shared/auth';
-import type { AuthProviderConfig } from '../../config';
-import { createUser, TEST_PASSWORD } from '../../testing/auth-helpers';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../testing/test-app';
-import { listAudit } from '../audit/audit.repository';
-import { createAuthService, THROTTLE } from './auth.service';
+import { authMessages } from '#shared/features/auth/auth';
+import type { AuthProviderConfig } from '#server/platform/config/config';
+import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { createAuthService, THROTTLE } from '#server/platform/session/session.service';
 
 const PROJECT = 'comando-pruebas';
 const API_KEY = 'clave-web-de-prueba';

@@ -3,10 +3,10 @@ import {
   startWordpressContractServer,
   type WordpressContractServer,
 } from '../../../../tests/support/wordpress-contract-server';
-import type { Config } from '../../config';
-import { createUser, loginAs } from '../../testing/auth-helpers';
-import { createTestApp, type TestApp } from '../../testing/test-app';
-import { listAudit } from '../audit/audit.repository';
+import type { Config } from '#server/platform/config/config';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
 
 let t: TestApp | undefined;
 let wp: WordpressContractServer | undefined;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../shared/errors';
+import { apiErrorSchema } from '#shared/platform/errors';
 import {
   type NotaAdmin,
   notaCreateBodySchema,
@@ -11,10 +11,10 @@ import {
   notasAdminPageSchema,
   notasAdminQuerySchema,
   notaUpdateBodySchema,
-} from '../../../shared/notas-admin';
-import { BadRequest, Conflict, NotFound } from '../../plugins/errors';
-import { requireDepartmentAccess } from '../access/access.service';
-import { writeAudit } from '../audit/audit.repository';
+} from '#shared/features/notas/notas.admin';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createNotasRepository, type NotaAdminRow } from './notas.repository';
 import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema';
-import { createReadCache } from '../../lib/read-cache';
+import type { Database } from '#server/platform/db/schema';
+import { createReadCache } from '#server/platform/cache/read-cache';
 import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 export interface NotaRow {

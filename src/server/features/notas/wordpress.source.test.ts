@@ -5,7 +5,7 @@ import {
   startWordpressContractServer,
   type WordpressContractServer,
 } from '../../../../tests/support/wordpress-contract-server';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 let wp: WordpressContractServer | undefined;
 let t: TestApp | undefined;

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema';
-import type { RecordStatus } from '../../db/schema-records';
+import type { Database } from '#server/platform/db/schema';
+import type { RecordStatus } from '#server/platform/db/schema-records';
 import { recordSearchText } from './records.search';
 
 /** A record as the back office reads it, with its department. */

@@ -4,10 +4,10 @@ import {
   type RecordFields,
   type RecordStatusValue,
   recordsAdminMessages,
-} from '../../../shared/records-admin';
-import type { Database } from '../../db/schema';
-import { BadRequest, Conflict, NotFound } from '../../plugins/errors';
-import { writeAudit } from '../audit/audit.repository';
+} from '#shared/features/records/records.admin';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { normalizedPhone, personKey } from './records.identity';
 import { createRecordsRepository } from './records.repository';
 import {

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUser, loginAs } from '../../testing/auth-helpers';
-import { createTestApp, type TestApp } from '../../testing/test-app';
-import { listAudit } from '../audit/audit.repository';
-import { addStoredPhoto } from '../photos/photos.test-support';
-import { checkTotals } from '../results/results.service';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { addStoredPhoto } from '#server/testing/photos';
+import { checkTotals } from '#server/features/results/results.service';
 import { createCsvReader } from './records.csv';
-import { multipartFile } from './records.import-fixtures';
+import { multipartFile } from '#server/testing/records-import-fixtures';
 import { createRecordsRepository } from './records.repository';
-import { addRecords } from './records.test-support';
+import { addRecords } from '#server/testing/records';
 
 let t: TestApp;
 afterEach(async () => t?.close());

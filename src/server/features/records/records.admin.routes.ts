@@ -3,9 +3,9 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../shared/errors';
-import { dateInTimeZone } from '../../../shared/format';
-import { messages } from '../../../shared/messages';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { dateInTimeZone } from '#shared/platform/format';
+import { messages } from '#shared/platform/messages';
 import {
   IMPORT_MAX_BYTES,
   type ImportEvent,
@@ -23,12 +23,12 @@ import {
   recordsDepartmentsSchema,
   recordsExportQuerySchema,
   voidRecordBodySchema,
-} from '../../../shared/records-admin';
-import { CSV_BOM, csvLine } from '../../lib/csv';
-import { requireAdmin } from '../../plugins/auth';
-import { BadRequest, HttpError } from '../../plugins/errors';
-import { dataRoot } from '../../storage/create-photo-storage';
-import { writeAudit } from '../audit/audit.repository';
+} from '#shared/features/records/records.admin';
+import { CSV_BOM, csvLine } from '#server/platform/lib/csv';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { BadRequest, HttpError } from '#server/platform/http/errors';
+import { dataRoot } from '#server/platform/storage/create-photo-storage';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { importRecords, receiveCsv, removeStaleImports } from './records.import';
 import { searchPattern } from './records.search';
 import { createRecordsAdminRepository } from './records-admin.repository';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, unguardCell } from '../../lib/csv';
+import { csvCell, csvLine, unguardCell } from '#server/platform/lib/csv';
 import { CsvFileError, createCsvReader } from './records.csv';
 
 function read(chunks: string[], maxRowChars = 1_000) {

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ImportEvent, ImportResult } from '../../../shared/records-admin';
-import { createUser, loginAs } from '../../testing/auth-helpers';
-import { createTestApp, type TestApp, testDialect } from '../../testing/test-app';
-import { listAudit } from '../audit/audit.repository';
-import { checkTotals } from '../results/results.service';
-import { importCsv, multipartFile } from './records.import-fixtures';
+import type { ImportEvent, ImportResult } from '#shared/features/records/records.admin';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { checkTotals } from '#server/features/results/results.service';
+import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { createRecordsRepository } from './records.repository';
-import { addRecords } from './records.test-support';
+import { addRecords } from '#server/testing/records';
 
 let t: TestApp;
 let admin: string;

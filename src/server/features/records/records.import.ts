@@ -17,11 +17,11 @@ import {
   type ImportResult,
   recordFieldProblem,
   recordsAdminMessages,
-} from '../../../shared/records-admin';
-import type { Database } from '../../db/schema';
-import { unguardCell } from '../../lib/csv';
-import { HttpError } from '../../plugins/errors';
-import { writeAudit } from '../audit/audit.repository';
+} from '#shared/features/records/records.admin';
+import type { Database } from '#server/platform/db/schema';
+import { unguardCell } from '#server/platform/lib/csv';
+import { HttpError } from '#server/platform/http/errors';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
 import { personFingerprint } from './records.identity';
 import { createRecordsRepository } from './records.repository';

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query';
-import type { Database } from '../../db/schema';
-import type { RecordsTable } from '../../db/schema-records';
+import { compiledQuery } from '#server/platform/db/compiled-query';
+import type { Database } from '#server/platform/db/schema';
+import type { RecordsTable } from '#server/platform/db/schema-records';
 import { recordSearchText } from './records.search';
 
 export type RecordRow = Pick<

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../shared/errors';
+import { apiErrorSchema } from '#shared/platform/errors';
 import {
   candidatesSchema,
   departmentParamsSchema,
@@ -10,9 +10,9 @@ import {
   recordsSummarySchema,
   voteBodySchema,
   voteResultSchema,
-} from '../../../shared/records';
-import { sendSerialized } from '../../lib/serialized-cache';
-import { requireUser } from '../../plugins/auth';
+} from '#shared/features/records/records';
+import { sendSerialized } from '#server/platform/cache/serialized-cache';
+import { requireUser } from '#server/platform/session/session.plugin';
 import { createRecordsRepository } from './records.repository';
 import { searchPattern } from './records.search';
 import { createVoteWriter, presentRecord, requireValidationDepartment } from './records.service';

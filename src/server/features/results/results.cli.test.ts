@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli';
-import { migrateToLatest } from '../../db/database';
-import { seedReferenceData } from '../../db/seed/reference';
-import { createTestDb, type TestDb } from '../../testing/test-app';
-import { seedSyntheticResults } from './results.synthetic';
+import { runCli } from '#server/cli';
+import { migrateToLatest } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createTestDb, type TestDb } from '#server/testing/test-app';
+import { seedSyntheticResults } from '#server/testing/results-synthetic';
 
 let testDb: TestDb | undefined;
 afterEach(async () => {

@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import { messages } from '../../../shared/messages';
+import { messages } from '#shared/platform/messages';
 import {
   RESULTS_EVENT,
   RESULTS_HEARTBEAT_MS,
   RESULTS_PING_EVENT,
   type Results,
   resultsSchema,
-} from '../../../shared/results';
-import { ServiceUnavailable } from '../../plugins/errors';
+} from '#shared/features/results/results';
+import { ServiceUnavailable } from '#server/platform/http/errors';
 import { listenToResultsChannel, type ResultsChannel } from './results.repository';
 
 export interface LiveResultsOptions {

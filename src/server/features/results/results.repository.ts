@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { RESULTS_CHANNEL } from '../../db/migrations/004-results';
-import type { Database } from '../../db/schema';
+import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
+import type { Database } from '#server/platform/db/schema';
 
 export interface CandidateVotesRow {
   id: number;

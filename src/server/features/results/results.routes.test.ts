@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Breakdown, Results } from '../../../shared/results';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db/database';
-import { createUser, loginAs } from '../../testing/auth-helpers';
-import { createTestApp, type TestApp, testConfig, testDialect } from '../../testing/test-app';
-import { listAudit } from '../audit/audit.repository';
-import { createSettingsRepository } from '../site/settings.repository';
+import type { Breakdown, Results } from '#shared/features/results/results';
+import { buildApp } from '#server/app';
+import { openDatabase } from '#server/platform/db/database';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import { checkTotals } from './results.service';
-import { seedSyntheticResults, unvotedRecordIds } from './results.synthetic';
-import { openSse, resultsOf, votesIn } from './results.testing';
+import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
+import { openSse, resultsOf, votesIn } from '#server/testing/sse';
 
 const ADMIN = 'jefa.resultados@example.org';
 const LISTED = 'analista.resultados@example.org';

@@ -1,18 +1,18 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../shared/errors';
-import { dateInTimeZone } from '../../../shared/format';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { dateInTimeZone } from '#shared/platform/format';
 import {
   breakdownSchema,
   csvFileSchema,
   resultsMessages,
   resultsSchema,
   resultsStreamSchema,
-} from '../../../shared/results';
-import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '../../lib/csv';
-import { HttpError } from '../../plugins/errors';
-import { writeAudit } from '../audit/audit.repository';
+} from '#shared/features/results/results';
+import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '#server/platform/lib/csv';
+import { HttpError } from '#server/platform/http/errors';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
 import { createBreakdownReader, createResultsReader, requireResultsAccess } from './results.service';

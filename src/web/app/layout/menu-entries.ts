@@ -1,4 +1,4 @@
-import { paths } from '../../config/paths';
+import { paths } from '#web/platform/paths';
 
 export interface MenuEntry {
   title: string;

@@ -1,6 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { NavLink } from 'react-router';
-import { paths } from '../../config/paths';
+import { paths } from '#web/platform/paths';
 import { CloseIcon } from './icons';
 import type { MenuEntry } from './menu-entries';
 

@@ -5,8 +5,8 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { server } from '../../../../tests/support/msw-server';
-import type { Session } from '../../../shared/auth';
-import { AppProvider } from '../provider';
+import type { Session } from '#shared/features/auth/auth';
+import { AppProvider } from '#web/app/provider';
 import { RootLayout } from './root-layout';
 
 const ADMIN: Session = {

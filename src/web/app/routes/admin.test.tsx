@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../tests/support/msw-server';
-import type { Session } from '../../../shared/auth';
-import { AppProvider } from '../provider';
+import type { Session } from '#shared/features/auth/auth';
+import { AppProvider } from '#web/app/provider';
 import AdminRoute from './admin';
 
 function renderAdmin(session: Session) {

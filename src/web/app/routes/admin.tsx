@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
-import { Page, Spinner } from '../../components/ui/page';
-import { paths } from '../../config/paths';
-import { useSession } from '../../features/auth/api/get-session';
-import { RequireAccess } from '../../features/auth/components/require-access';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { Page, Spinner } from '#web/platform/ui/page';
+import { paths } from '#web/platform/paths';
+import { useSession } from '#web/features/auth/api/get-session';
+import { RequireAccess } from '#web/features/auth/components/require-access';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { NotFoundScreen } from './not-found';
 
 /** Back-office sections; each is its own chunk. The server decides who may use each API. */
@@ -12,34 +12,34 @@ const SECTIONS = [
   {
     path: 'personas',
     title: 'Personas',
-    Page: lazy(() => import('../../features/admin/components/people-admin-page')),
+    Page: lazy(() => import('#web/features/people/components/people-admin-page')),
   },
   {
     path: 'departamentos',
     title: 'Departamentos',
-    Page: lazy(() => import('../../features/admin/components/departments-admin-page')),
+    Page: lazy(() => import('#web/features/departments/components/departments-admin-page')),
   },
   {
     path: 'candidatos',
     title: 'Candidatos',
-    Page: lazy(() => import('../../features/admin/components/candidates-admin-page')),
+    Page: lazy(() => import('#web/features/candidates/components/candidates-admin-page')),
   },
-  { path: 'agenda', title: 'Agenda', Page: lazy(() => import('../../features/agenda/components/agenda-admin-page')) },
-  { path: 'notas', title: 'Notas', Page: lazy(() => import('../../features/notas/components/notas-admin-page')) },
+  { path: 'agenda', title: 'Agenda', Page: lazy(() => import('#web/features/agenda/components/agenda-admin-page')) },
+  { path: 'notas', title: 'Notas', Page: lazy(() => import('#web/features/notas/components/notas-admin-page')) },
   {
     path: 'registros',
     title: 'Registros',
-    Page: lazy(() => import('../../features/records/components/records-admin-page')),
+    Page: lazy(() => import('#web/features/records/components/records-admin-page')),
   },
   {
     path: 'ajustes',
     title: 'Ajustes',
-    Page: lazy(() => import('../../features/admin/components/settings-admin-page')),
+    Page: lazy(() => import('#web/features/settings/components/settings-admin-page')),
   },
   {
     path: 'auditoria',
     title: 'Auditoría',
-    Page: lazy(() => import('../../features/admin/components/audit-admin-page')),
+    Page: lazy(() => import('#web/features/audit/components/audit-admin-page')),
   },
 ] as const;
 

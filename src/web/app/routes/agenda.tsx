@@ -1,3 +1,3 @@
-import { AgendaPage } from '../../features/agenda/components/agenda-page';
+import { AgendaPage } from '#web/features/agenda/components/agenda-page';
 
 export default AgendaPage;

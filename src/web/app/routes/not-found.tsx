@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { messages } from '../../../shared/messages';
-import { Page } from '../../components/ui/page';
-import { paths } from '../../config/paths';
+import { messages } from '#shared/platform/messages';
+import { Page } from '#web/platform/ui/page';
+import { paths } from '#web/platform/paths';
 
 export function NotFoundScreen() {
   return (

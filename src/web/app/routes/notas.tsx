@@ -1,3 +1,3 @@
-import { NotasPage } from '../../features/notas/components/notas-page';
+import { NotasPage } from '#web/features/notas/components/notas-page';
 
 export default NotasPage;

@@ -1,6 +1,6 @@
-import type { AgendaToday } from '../../../shared/agenda';
-import { formatHour12, spanishDayTitle } from '../../../shared/format';
-import { messages } from '../../../shared/messages';
+import type { AgendaToday } from '#shared/features/agenda/agenda';
+import { formatHour12, spanishDayTitle } from '#shared/platform/format';
+import { messages } from '#shared/platform/messages';
 
 export interface DisplayEvent {
   id: number;

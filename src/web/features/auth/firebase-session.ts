@@ -1,4 +1,4 @@
-import type { AuthProvider } from '../../../shared/auth';
+import type { AuthProvider } from '#shared/features/auth/auth';
 
 /**
  * The Firebase SDK (about 26 KB gzipped) is fetched only when the server says Firebase checks passwords, and

@@ -10,9 +10,9 @@ import {
   signOut,
   type User,
 } from 'firebase/auth';
-import { type AuthProvider, authMessages } from '../../../shared/auth';
-import { messages } from '../../../shared/messages';
-import { ApiError } from '../../lib/api-client';
+import { type AuthProvider, authMessages } from '#shared/features/auth/auth';
+import { messages } from '#shared/platform/messages';
+import { ApiError } from '#web/platform/lib/api-client';
 
 type FirebaseProvider = Extract<AuthProvider, { provider: 'firebase' }>;
 

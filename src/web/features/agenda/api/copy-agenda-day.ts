@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AgendaCopyBody, AgendaCopyResult } from '../../../../shared/agenda-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { AgendaCopyBody, AgendaCopyResult } from '#shared/features/agenda/agenda.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { agendaAdminKeys } from './agenda-admin-keys';
 
 export const copyAgendaDay = (body: AgendaCopyBody) =>

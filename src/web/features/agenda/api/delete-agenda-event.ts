@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { agendaAdminKeys } from './agenda-admin-keys';
 
 export const deleteAgendaEvent = (id: number) =>

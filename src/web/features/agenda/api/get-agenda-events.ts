@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AgendaAdminList } from '../../../../shared/agenda-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { AgendaAdminList } from '#shared/features/agenda/agenda.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { agendaAdminKeys } from './agenda-admin-keys';
 
 export const getAgendaEvents = (from: string, to: string) =>

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AgendaToday } from '../../../../shared/agenda';
-import { apiFetch } from '../../../lib/api-client';
+import type { AgendaToday } from '#shared/features/agenda/agenda';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export const getAgendaToday = () => apiFetch<AgendaToday>('/api/agenda/today');
 

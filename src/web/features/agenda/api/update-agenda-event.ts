@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AgendaEventBody, AgendaEventResult } from '../../../../shared/agenda-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { AgendaEventBody, AgendaEventResult } from '#shared/features/agenda/agenda.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { agendaAdminKeys } from './agenda-admin-keys';
 
 export const updateAgendaEvent = (id: number, body: AgendaEventBody) =>

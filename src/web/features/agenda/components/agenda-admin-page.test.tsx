@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { AgendaEvent } from '../../../../shared/agenda';
-import { addDays, dateInTimeZone } from '../../../../shared/format';
+import type { AgendaEvent } from '#shared/features/agenda/agenda';
+import { addDays, dateInTimeZone } from '#shared/platform/format';
 import AgendaAdminPage from './agenda-admin-page';
 
 /** A small agenda API: the events live here and every request is remembered. */

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import type { AgendaEvent } from '../../../../shared/agenda';
-import { agendaEventBodySchema } from '../../../../shared/agenda-admin';
-import { buttonClass } from '../../../components/ui/back-office';
-import { TextAreaField, TextField } from '../../../components/ui/fields';
-import { Modal } from '../../../components/ui/modal';
-import { useDraftForm } from '../../../components/ui/use-draft-form';
+import type { AgendaEvent } from '#shared/features/agenda/agenda';
+import { agendaEventBodySchema } from '#shared/features/agenda/agenda.admin';
+import { buttonClass } from '#web/platform/ui/back-office';
+import { TextAreaField, TextField } from '#web/platform/ui/fields';
+import { Modal } from '#web/platform/ui/modal';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 
 export interface AgendaEventDraft {
   fecha: string;

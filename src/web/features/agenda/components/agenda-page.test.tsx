@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { AgendaToday } from '../../../../shared/agenda';
+import type { AgendaToday } from '#shared/features/agenda/agenda';
 import { AgendaPage } from './agenda-page';
 
 const agenda = (events: AgendaToday['events']): AgendaToday => ({

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuthProvider } from '../../../../shared/auth';
-import { apiFetch } from '../../../lib/api-client';
+import type { AuthProvider } from '#shared/features/auth/auth';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export const getAuthProvider = () => apiFetch<AuthProvider>('/api/auth/provider');
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Session } from '../../../../shared/auth';
-import { apiFetch } from '../../../lib/api-client';
+import type { Session } from '#shared/features/auth/auth';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 

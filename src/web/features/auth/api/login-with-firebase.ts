@@ -1,5 +1,5 @@
-import type { FirebaseLoginBody, Session } from '../../../../shared/auth';
-import { apiFetch } from '../../../lib/api-client';
+import type { FirebaseLoginBody, Session } from '#shared/features/auth/auth';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 /** Sends the Firebase ID token once; the server verifies it and answers our own session. */
 export const loginWithFirebase = (body: FirebaseLoginBody) =>

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LoginBody, Session } from '../../../../shared/auth';
-import { messages } from '../../../../shared/messages';
-import { ApiError, apiFetch } from '../../../lib/api-client';
-import { loadFirebaseSignIn } from '../firebase-session';
+import type { LoginBody, Session } from '#shared/features/auth/auth';
+import { messages } from '#shared/platform/messages';
+import { ApiError, apiFetch } from '#web/platform/lib/api-client';
+import { loadFirebaseSignIn } from '#web/features/auth/firebase-session';
 import { getAuthProviderQueryOptions } from './get-auth-provider';
 import { SESSION_QUERY_KEY } from './get-session';
 import { loginWithFirebase } from './login-with-firebase';

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { LogoutResponse } from '../../../../shared/auth';
-import { apiFetch } from '../../../lib/api-client';
-import { signOutOfFirebaseIfLoaded } from '../firebase-session';
+import type { LogoutResponse } from '#shared/features/auth/auth';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { signOutOfFirebaseIfLoaded } from '#web/features/auth/firebase-session';
 import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from './get-session';
 
 export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });

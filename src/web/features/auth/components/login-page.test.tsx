@@ -5,8 +5,8 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
-import type { AuthProvider, Session } from '../../../../shared/auth';
-import { AppProvider } from '../../../app/provider';
+import type { AuthProvider, Session } from '#shared/features/auth/auth';
+import { AppProvider } from '#web/app/provider';
 import { LoginPage } from './login-page';
 
 const VISITOR: Session = { user: null, menu: [], home: null, logoutRoute: '/' };

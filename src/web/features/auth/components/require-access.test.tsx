@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
-import type { Session } from '../../../../shared/auth';
-import { AppProvider } from '../../../app/provider';
+import type { Session } from '#shared/features/auth/auth';
+import { AppProvider } from '#web/app/provider';
 import { RequireAccess } from './require-access';
 
 function Where() {

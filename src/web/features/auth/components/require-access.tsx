@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { LoadingCover } from '../../../components/ui/loading-cover';
-import { ErrorNotice, Page } from '../../../components/ui/page';
-import { paths } from '../../../config/paths';
-import { useSession } from '../api/get-session';
+import { LoadingCover } from '#web/platform/ui/loading-cover';
+import { ErrorNotice, Page } from '#web/platform/ui/page';
+import { paths } from '#web/platform/paths';
+import { useSession } from '#web/features/auth/api/get-session';
 
 export interface RequireAccessProps {
   /** The client route of the department (/resultados, /validation/{slug}...). */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotaCreateBody, NotaResult } from '../../../../shared/notas-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { NotaCreateBody, NotaResult } from '#shared/features/notas/notas.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { notasAdminKeys } from './notas-admin-keys';
 
 export const createNota = (body: NotaCreateBody) =>

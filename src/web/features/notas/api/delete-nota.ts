@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { notasAdminKeys } from './notas-admin-keys';
 
 export const deleteNota = (id: number) => apiFetch<{ message: string }>(`/api/admin/notas/${id}`, { method: 'DELETE' });

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { NotaAdmin } from '../../../../shared/notas-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { NotaAdmin } from '#shared/features/notas/notas.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { notasAdminKeys } from './notas-admin-keys';
 
 export const getNotaAdmin = (id: number) => apiFetch<NotaAdmin>(`/api/admin/notas/${id}`);

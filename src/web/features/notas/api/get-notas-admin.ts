@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { NotasAdminPage, NotasAdminQuery } from '../../../../shared/notas-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { NotasAdminPage, NotasAdminQuery } from '#shared/features/notas/notas.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { notasAdminKeys } from './notas-admin-keys';
 
 export const getNotasAdmin = (query: NotasAdminQuery) => {

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { NOTAS_PAGE_SIZE } from '../../../../shared/constants';
-import type { NotasPage } from '../../../../shared/notas';
-import { apiFetch } from '../../../lib/api-client';
+import { NOTAS_PAGE_SIZE } from '#shared/platform/constants';
+import type { NotasPage } from '#shared/features/notas/notas';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export const getNotas = (page: number, pageSize: number = NOTAS_PAGE_SIZE) =>
   apiFetch<NotasPage>(`/api/notas?page=${page}&pageSize=${pageSize}`);

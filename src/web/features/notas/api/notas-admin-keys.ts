@@ -1,4 +1,4 @@
-import type { NotasAdminQuery } from '../../../../shared/notas-admin';
+import type { NotasAdminQuery } from '#shared/features/notas/notas.admin';
 
 /** Query keys of the notas editor, under the notas' own tree so a change refreshes the public list too. */
 export const notasAdminKeys = {

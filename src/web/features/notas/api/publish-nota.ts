@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotaResult } from '../../../../shared/notas-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { NotaResult } from '#shared/features/notas/notas.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { notasAdminKeys } from './notas-admin-keys';
 
 export const publishNota = (id: number) => apiFetch<NotaResult>(`/api/admin/notas/${id}/publish`, { method: 'POST' });

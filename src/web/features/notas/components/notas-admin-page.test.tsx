@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { NotaAdmin } from '../../../../shared/notas-admin';
+import type { NotaAdmin } from '#shared/features/notas/notas.admin';
 import NotasAdminPage from './notas-admin-page';
 
 const WORDPRESS =

@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { NotasPage as NotasPageBody } from '../../../../shared/notas';
+import type { NotasPage as NotasPageBody } from '#shared/features/notas/notas';
 import { NotasPage } from './notas-page';
 
 function page(n: number, totalPages: number): NotasPageBody {

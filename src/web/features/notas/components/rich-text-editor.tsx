@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { buttonClass } from '../../../components/ui/back-office';
-import { TextField } from '../../../components/ui/fields';
-import { Modal } from '../../../components/ui/modal';
+import { buttonClass } from '#web/platform/ui/back-office';
+import { TextField } from '#web/platform/ui/fields';
+import { Modal } from '#web/platform/ui/modal';
 
 export interface RichTextEditorProps {
   /** The id of the element that names the editor (its label). */

@@ -1,4 +1,4 @@
-import type { RecordsAdminFilter } from '../../../../shared/records-admin';
+import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
 
 /**
  * The CSV download of a municipality's records (UTF-8 with BOM, for Excel). A plain link: the browser

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CandidatesList } from '../../../../shared/records';
-import { apiFetch } from '../../../lib/api-client';
+import type { CandidatesList } from '#shared/features/records/records';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export const getCandidates = () => apiFetch<CandidatesList>('/api/candidates');
 

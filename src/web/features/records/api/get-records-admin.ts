@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import type { RecordsAdminPage } from '../../../../shared/records-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { RecordsAdminPage } from '#shared/features/records/records.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { type RecordsAdminFilters, recordsAdminKeys } from './records-admin-keys';
 
 export const getRecordsAdmin = (filters: RecordsAdminFilters, after?: number) => {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecordsDepartment } from '../../../../shared/records-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { RecordsDepartment } from '#shared/features/records/records.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 
 export const getRecordsDepartments = () => apiFetch<{ items: RecordsDepartment[] }>('/api/admin/records/departments');

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecordsSummary } from '../../../../shared/records';
-import { apiFetch } from '../../../lib/api-client';
+import type { RecordsSummary } from '#shared/features/records/records';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { recordsKeys } from './get-records';
 
 export const getRecordsSummary = (slug: string) =>

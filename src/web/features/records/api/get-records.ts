@@ -1,6 +1,6 @@
 import { type InfiniteData, infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
-import type { ProcedureRecord, RecordsPage } from '../../../../shared/records';
-import { apiFetch } from '../../../lib/api-client';
+import type { ProcedureRecord, RecordsPage } from '#shared/features/records/records';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export interface RecordsFilters {
   q: string;

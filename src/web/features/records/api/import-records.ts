@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { messages } from '../../../../shared/messages';
+import { messages } from '#shared/platform/messages';
 import {
   type ImportEvent,
   type ImportMode,
   type ImportResult,
   recordsAdminMessages,
-} from '../../../../shared/records-admin';
-import { ApiError } from '../../../lib/api-client';
+} from '#shared/features/records/records.admin';
+import { ApiError } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 
 export interface ImportRecordsInput {

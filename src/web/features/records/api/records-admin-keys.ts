@@ -1,4 +1,4 @@
-import type { RecordsAdminFilter } from '../../../../shared/records-admin';
+import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
 
 export interface RecordsAdminFilters {
   department: string;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecordBody, RecordResult } from '../../../../shared/records-admin';
-import { apiFetch } from '../../../lib/api-client';
+import type { RecordBody, RecordResult } from '#shared/features/records/records.admin';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 
 export const updateRecord = (id: number, body: RecordBody) =>

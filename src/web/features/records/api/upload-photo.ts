@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PhotoKind } from '../../../../shared/constants';
-import type { PhotoUploadResult } from '../../../../shared/photos';
-import { ApiError } from '../../../lib/api-client';
-import { uploadWithProgress } from '../../../lib/upload-with-progress';
+import type { PhotoKind } from '#shared/platform/constants';
+import type { PhotoUploadResult } from '#shared/features/records/photos';
+import { ApiError } from '#web/platform/lib/api-client';
+import { uploadWithProgress } from '#web/platform/lib/upload-with-progress';
 import { recordsKeys, replaceRecordInLists } from './get-records';
 
 export interface UploadPhotoInput {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { VoteResult } from '../../../../shared/records';
-import { ApiError, apiFetch } from '../../../lib/api-client';
+import type { VoteResult } from '#shared/features/records/records';
+import { ApiError, apiFetch } from '#web/platform/lib/api-client';
 import { recordsKeys, replaceRecordInLists } from './get-records';
 
 export const voteRecord = (slug: string, recordId: number, candidates: string[]) =>

@@ -1,5 +1,5 @@
-import type { ImportReport } from '../../../../shared/records-admin';
-import { cardClass } from '../../../components/ui/back-office';
+import type { ImportReport } from '#shared/features/records/records.admin';
+import { cardClass } from '#web/platform/ui/back-office';
 
 const number = (n: number) => n.toLocaleString('es-VE');
 const size = (bytes: number) =>

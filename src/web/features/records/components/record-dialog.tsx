@@ -5,11 +5,11 @@ import {
   type RecordBody,
   type RecordsDepartment,
   recordBodySchema,
-} from '../../../../shared/records-admin';
-import { buttonClass } from '../../../components/ui/back-office';
-import { SelectField, TextField } from '../../../components/ui/fields';
-import { Modal } from '../../../components/ui/modal';
-import { useDraftForm } from '../../../components/ui/use-draft-form';
+} from '#shared/features/records/records.admin';
+import { buttonClass } from '#web/platform/ui/back-office';
+import { SelectField, TextField } from '#web/platform/ui/fields';
+import { Modal } from '#web/platform/ui/modal';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 
 type Draft = { department: string; comunidad: string; nombre: string; ubch: string; telefono: string };
 

@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { ImportEvent, ImportReport, RecordAdmin } from '../../../../shared/records-admin';
+import type { ImportEvent, ImportReport, RecordAdmin } from '#shared/features/records/records.admin';
 import RecordsAdminPage from './records-admin-page';
 
 const DEPARTMENTS = [

@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { PhotoUploadResult } from '../../../../shared/photos';
-import type { ProcedureRecord, RecordsPage, RecordsSummary } from '../../../../shared/records';
+import type { PhotoUploadResult } from '#shared/features/records/photos';
+import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/features/records/records';
 import { ValidationPage } from './validation-page';
 
 const CANDIDATES = {

@@ -1,5 +1,5 @@
 import { Description, Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { Candidate, ProcedureRecord } from '../../../../shared/records';
+import type { Candidate, ProcedureRecord } from '#shared/features/records/records';
 
 export interface VoteDialogProps {
   /** The record being voted; null while the dialog is closed. */

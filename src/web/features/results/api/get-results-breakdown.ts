@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Breakdown } from '../../../../shared/results';
-import { apiFetch } from '../../../lib/api-client';
+import type { Breakdown } from '#shared/features/results/results';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { resultsKeys } from './get-results';
 
 export const getResultsBreakdown = () => apiFetch<Breakdown>('/api/results/breakdown', { cache: 'no-store' });

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { RESULTS_POLL_MS } from '../../../../shared/constants';
-import type { Results } from '../../../../shared/results';
-import { apiFetch } from '../../../lib/api-client';
+import { RESULTS_POLL_MS } from '#shared/platform/constants';
+import type { Results } from '#shared/features/results/results';
+import { apiFetch } from '#web/platform/lib/api-client';
 
 export const resultsKeys = {
   all: ['results'] as const,

@@ -1,5 +1,5 @@
-import { formatCount, formatPercent } from '../../../../shared/format';
-import { type CandidateResult, resultsMessages } from '../../../../shared/results';
+import { formatCount, formatPercent } from '#shared/platform/format';
+import { type CandidateResult, resultsMessages } from '#shared/features/results/results';
 
 export interface CandidateResultsProps {
   candidates: CandidateResult[];

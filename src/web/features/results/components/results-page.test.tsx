@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
-import type { Breakdown, Results } from '../../../../shared/results';
+import type { Breakdown, Results } from '#shared/features/results/results';
 import { ResultsPage } from './results-page';
 
 const CANDIDATES = [

@@ -1,0 +1,479 @@
+/**
+ * Authorisation matrix: every operation of /api/openapi.json, asked by each kind of person, and the
+ * status each must get. A route that is not listed here fails the test: a new feature adds its rows.
+ *
+ * People: a visitor, a validator of municipality A, a validator of municipality B, a signed-in staff
+ * member on no list, and an admin (on no municipality's list).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { addCandidatePhoto, freshEmail, userId } from '#server/testing/admin';
+import { AGENDA_EVENT, addAgendaEvent } from '#server/testing/agenda';
+import { createAuthService } from '#server/platform/session/session.service';
+import { addNota } from '#server/testing/notas';
+import { addStoredPhoto } from '#server/testing/photos';
+import { addRecords } from '#server/testing/records';
+import { newRecordBody } from '#server/testing/records-admin';
+
+const PEOPLE = ['anonymous', 'validatorA', 'validatorB', 'noDepartment', 'admin'] as const;
+type Person = (typeof PEOPLE)[number];
+
+const FIXTURES = {
+  slugA: 'cabimas',
+  slugB: 'lagunillas',
+  emails: {
+    validatorA: 'validador.a@example.org',
+    validatorB: 'validador.b@example.org',
+    noDepartment: 'sin.departamento@example.org',
+    admin: 'jefa@example.org',
+  },
+} as const;
+
+interface Request {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+interface Case {
+  /** What this case checks, when an operation has several. */
+  name?: string;
+  /** Builds the request; it runs once per person, so it may create fresh data each time. */
+  request?: (t: TestApp, person: Person) => Request | Promise<Request>;
+  expect: Record<Person, number>;
+}
+
+const everyone = (status: number): Record<Person, number> => ({
+  anonymous: status,
+  validatorA: status,
+  validatorB: status,
+  noDepartment: status,
+  admin: status,
+});
+/** Open to signed-in admins only; everyone else signed in gets the unknown-resource 404. */
+const adminOnly = (okStatus = 200): Record<Person, number> => ({
+  anonymous: 401,
+  validatorA: 404,
+  validatorB: 404,
+  noDepartment: 404,
+  admin: okStatus,
+});
+
+const MATRIX: Record<string, Case[]> = {
+  // --- public --------------------------------------------------------------------------------------
+  'GET /api/health': [{ expect: everyone(200) }],
+  'GET /api/ready': [{ expect: everyone(200) }],
+  'GET /api/site': [{ expect: everyone(200) }],
+  'GET /api/agenda/today': [{ expect: everyone(200) }],
+  'GET /api/notas': [{ expect: everyone(200) }],
+
+  // --- session -------------------------------------------------------------------------------------
+  'POST /api/auth/login': [
+    {
+      name: 'with valid credentials (of another account)',
+      request: () => ({ body: { email: 'matriz@example.org', password: TEST_PASSWORD } }),
+      expect: everyone(200),
+    },
+    {
+      name: 'with a wrong password',
+      request: () => ({ body: { email: 'matriz2@example.org', password: 'incorrecta' } }),
+      expect: everyone(401),
+    },
+  ],
+  'POST /api/auth/firebase': [
+    {
+      name: 'while passwords are checked here (Firebase sign-in has its own tests)',
+      request: () => ({ body: { idToken: 'no-es-un-token' } }),
+      expect: everyone(404),
+    },
+  ],
+  'GET /api/auth/provider': [{ expect: everyone(200) }],
+  'POST /api/auth/logout': [{ expect: everyone(200) }],
+  'GET /api/auth/session': [{ expect: everyone(200) }],
+
+  // --- access ----------------------------------------------------------------------------------------
+  'GET /api/access/departments/{slug}': [
+    {
+      name: 'municipality A',
+      request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'municipality B',
+      request: () => ({ params: { slug: FIXTURES.slugB } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 200, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'a municipality on nobody’s list',
+      request: () => ({ params: { slug: 'sucre' } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'the Resultados page',
+      request: () => ({ params: { slug: 'resultados' } }),
+      expect: adminOnly(),
+    },
+    {
+      name: 'a department that does not exist',
+      request: () => ({ params: { slug: 'no-existe' } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'GET /api/access/departments': [{ expect: adminOnly() }],
+  'POST /api/access/departments/{slug}/members': [
+    {
+      request: () => ({ params: { slug: 'sucre' }, body: { email: 'nuevo@example.org' } }),
+      expect: adminOnly(),
+    },
+  ],
+  'DELETE /api/access/departments/{slug}/members/{email}': [
+    {
+      request: () => ({ params: { slug: 'sucre', email: 'nuevo@example.org' } }),
+      expect: adminOnly(),
+    },
+  ],
+
+  // --- records (validation) ------------------------------------------------------------------------
+  'GET /api/candidates': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/validation/{slug}/records': [
+    {
+      name: 'municipality A',
+      request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'a staff page holds no records',
+      request: () => ({ params: { slug: 'resultados' } }),
+      expect: { ...everyone(404), anonymous: 401 },
+    },
+  ],
+  'GET /api/validation/{slug}/summary': [
+    {
+      request: () => ({ params: { slug: FIXTURES.slugB } }),
+      expect: { anonymous: 401, validatorA: 404, validatorB: 200, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'POST /api/validation/{slug}/records/{id}/vote': [
+    {
+      name: 'a fresh record of A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return { params: { slug: FIXTURES.slugA, id: String(id) }, body: { candidates: ['FA'] } };
+      },
+      expect: { anonymous: 401, validatorA: 201, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+    {
+      name: 'a record of B asked for under A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { slug: FIXTURES.slugA, id: String(id) }, body: { candidates: [] } };
+      },
+      expect: { ...everyone(404), anonymous: 401 },
+    },
+  ],
+  'POST /api/validation/{slug}/records/{id}/photos/{kind}': [
+    {
+      // No body: who gets in is decided before the file is read (those let in are asked for a file).
+      name: 'without a file',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return { params: { slug: FIXTURES.slugA, id: String(id), kind: 'gobernador' } };
+      },
+      expect: { anonymous: 401, validatorA: 400, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'GET /api/photos/{id}': [
+    {
+      name: 'a photo of A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return { params: { id: String(await addStoredPhoto(t, id as number, 'an')) } };
+      },
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+
+  // --- results (the Resultados allow-list; admins are its base group) -------------------------------
+  'GET /api/results': [{ expect: adminOnly() }],
+  'GET /api/results/stream': [
+    {
+      // app.inject cannot hold a stream open: it does not ask for one, so the allowed person gets 406.
+      name: 'without Accept: text/event-stream',
+      expect: adminOnly(406),
+    },
+  ],
+  'GET /api/results/breakdown': [{ expect: adminOnly() }],
+  'GET /api/results/breakdown.csv': [{ expect: adminOnly() }],
+  'GET /api/results/validated.csv': [{ expect: adminOnly() }],
+
+  // --- back office: people, departments, candidates, settings, audit log -----------------------------
+  'GET /api/admin/users': [{ expect: adminOnly() }],
+  'POST /api/admin/users': [
+    { request: () => ({ body: { email: freshEmail('matriz'), role: 'staff' } }), expect: adminOnly(201) },
+    {
+      name: 'with an invalid body: refused before it is read',
+      request: () => ({ body: { email: 'no-es-correo' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'PATCH /api/admin/users/{id}': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: { disabled: true } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/users/{id}/password': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: {} };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'PUT /api/admin/users/{id}/departments': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: { departments: ['sucre'] } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/access/bulk': [
+    {
+      request: () => ({ body: { text: 'lista@example.org', slug: 'sucre', action: 'grant', dryRun: true } }),
+      expect: adminOnly(),
+    },
+  ],
+  'GET /api/admin/departments': [{ expect: adminOnly() }],
+  'GET /api/admin/departments/{slug}': [{ request: () => ({ params: { slug: FIXTURES.slugA } }), expect: adminOnly() }],
+  'PATCH /api/admin/departments/{slug}': [
+    { request: () => ({ params: { slug: 'sucre' }, body: { title: 'Sucre' } }), expect: adminOnly() },
+  ],
+  'GET /api/admin/candidates': [{ expect: adminOnly() }],
+  'POST /api/admin/candidates': [
+    {
+      request: (_t, person) => ({
+        body: { code: `M${'ABCDE'[PEOPLE.indexOf(person)]}`, name: 'Candidata de prueba', colour: '#123456' },
+      }),
+      expect: adminOnly(201),
+    },
+  ],
+  'PATCH /api/admin/candidates/{id}': [
+    { request: () => ({ params: { id: '1' }, body: { colour: '#1D4ED8' } }), expect: adminOnly() },
+  ],
+  'DELETE /api/admin/candidates/{id}': [
+    {
+      name: 'a candidate that does not exist',
+      request: () => ({ params: { id: '999999' } }),
+      expect: adminOnly(404),
+    },
+  ],
+  'POST /api/admin/candidates/{id}/photo': [
+    {
+      // No body: who gets in is decided before the file is read (an admin is asked for a file).
+      name: 'without a file',
+      request: () => ({ params: { id: '1' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'GET /api/admin/settings': [{ expect: adminOnly() }],
+  'PUT /api/admin/settings': [
+    {
+      request: () => ({
+        body: {
+          campaignName: 'Comando Pruebas',
+          leaderName: 'Gabriela Urdaneta',
+          resultsDenominator: 5373,
+          logoutRoute: '/',
+          photoMaxMb: 20,
+        },
+      }),
+      expect: adminOnly(),
+    },
+  ],
+  'GET /api/admin/audit': [{ expect: adminOnly() }],
+  'GET /api/admin/audit.csv': [{ expect: adminOnly() }],
+  // --- agenda and notas editors (admins and each page's own list; the lists' people are checked in
+  // agenda.admin.routes.test.ts and notas.admin.routes.test.ts) -------------------------------------------
+  'GET /api/admin/agenda': [
+    { request: () => ({ query: { from: '2026-12-01', to: '2026-12-31' } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/agenda': [{ request: () => ({ body: AGENDA_EVENT }), expect: adminOnly(201) }],
+  'PUT /api/admin/agenda/{id}': [
+    {
+      request: async (t) => ({ params: { id: String(await addAgendaEvent(t)) }, body: AGENDA_EVENT }),
+      expect: adminOnly(),
+    },
+  ],
+  'DELETE /api/admin/agenda/{id}': [
+    { request: async (t) => ({ params: { id: String(await addAgendaEvent(t)) } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/agenda/copy': [
+    {
+      request: async (t) => {
+        await addAgendaEvent(t, { fecha: '2026-12-05' });
+        return { body: { from: '2026-12-05', to: '2026-12-06' } };
+      },
+      expect: adminOnly(201),
+    },
+  ],
+  'GET /api/admin/notas': [{ expect: adminOnly() }],
+  'GET /api/admin/notas/{id}': [
+    { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/notas': [
+    { request: () => ({ body: { title: 'Matriz', contentHtml: '<p>texto</p>' } }), expect: adminOnly(201) },
+  ],
+  'PUT /api/admin/notas/{id}': [
+    {
+      request: async (t) => ({
+        params: { id: String(await addNota(t)) },
+        body: { title: 'Cambio', contentHtml: '<p>otro</p>' },
+      }),
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/notas/{id}/publish': [
+    { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
+  ],
+  'POST /api/admin/notas/{id}/unpublish': [
+    { request: async (t) => ({ params: { id: String(await addNota(t, { published: true })) } }), expect: adminOnly() },
+  ],
+  'DELETE /api/admin/notas/{id}': [
+    { request: async (t) => ({ params: { id: String(await addNota(t)) } }), expect: adminOnly() },
+  ],
+
+  // --- records back office (admins only) ----------------------------------------------------------------
+  'GET /api/admin/records/departments': [{ expect: adminOnly() }],
+  'GET /api/admin/records': [{ request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() }],
+  'POST /api/admin/records': [{ request: () => ({ body: newRecordBody(FIXTURES.slugB) }), expect: adminOnly(201) }],
+  'PUT /api/admin/records/{id}': [
+    {
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { id: String(id) }, body: newRecordBody(FIXTURES.slugB) };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/records/{id}/void': [
+    {
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { id: String(id) }, body: { reason: 'Matriz' } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/records/import': [
+    {
+      // No body: who gets in is decided before the file is read (an admin is asked for a file).
+      name: 'without a file',
+      expect: adminOnly(400),
+    },
+  ],
+  'GET /api/admin/records/export.csv': [
+    { request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
+  ],
+  // Candidate photos are public campaign material (the results page shows them).
+  'GET /api/candidate-photos/{dir}/{file}': [
+    {
+      request: async (t) => {
+        const [dir, file] = (await addCandidatePhoto(t, 'LC')).split('/').slice(-2) as [string, string];
+        return { params: { dir, file } };
+      },
+      expect: everyone(200),
+    },
+  ],
+};
+
+let t: TestApp;
+let operations: string[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await createUser(t.db, { email: FIXTURES.emails.validatorA, role: 'staff', departments: [FIXTURES.slugA] });
+  await createUser(t.db, { email: FIXTURES.emails.validatorB, role: 'staff', departments: [FIXTURES.slugB] });
+  await createUser(t.db, { email: FIXTURES.emails.noDepartment, role: 'staff' });
+  await createUser(t.db, { email: FIXTURES.emails.admin, role: 'admin' });
+  await createUser(t.db, { email: 'matriz@example.org', role: 'staff' });
+  const spec = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  operations = Object.entries(spec.paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
+});
+afterAll(async () => t?.close());
+
+/** A fresh session for each request, so a logout in one case cannot affect another. */
+async function cookieFor(person: Person): Promise<string | undefined> {
+  if (person === 'anonymous') return undefined;
+  const auth = createAuthService(t.db.kysely, () => new Date());
+  const { token } = await auth.signIn({ email: FIXTURES.emails[person], password: TEST_PASSWORD }, { ip: '127.0.0.9' });
+  return `comando_sesion=${token}`;
+}
+
+function urlFor(path: string, request: Request): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = request.params?.[name];
+    if (value === undefined) throw new Error(`Falta el parámetro ${name} para ${path}`);
+    return encodeURIComponent(value);
+  });
+  const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
+  return `${filled}${query}`;
+}
+
+describe('authorisation matrix', () => {
+  it('lists every operation of the API, and nothing that is not one', () => {
+    const missing = operations.filter((op) => !(op in MATRIX));
+    const stale = Object.keys(MATRIX).filter((op) => !operations.includes(op));
+    expect(missing, 'operations without rows in the authorisation matrix').toEqual([]);
+    expect(stale, 'rows for operations the API no longer has').toEqual([]);
+  });
+
+  it('answers each person exactly as the matrix says', async () => {
+    const failures: string[] = [];
+    for (const op of operations) {
+      const [method, path] = op.split(' ') as [string, string];
+      for (const c of MATRIX[op] ?? []) {
+        for (const person of PEOPLE) {
+          const request = (await c.request?.(t, person)) ?? {};
+          const cookie = await cookieFor(person);
+          const res = await t.request({
+            method: method as 'GET',
+            url: urlFor(path, request),
+            headers: cookie ? { cookie } : {},
+            ...(request.body === undefined ? {} : { payload: request.body as object }),
+          });
+          const expected = c.expect[person];
+          if (res.statusCode !== expected) {
+            failures.push(
+              `${op}${c.name ? ` (${c.name})` : ''} as ${person}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 120)}`,
+            );
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('gives a signed-in person the same 404 for a department they may not see as for one that does not exist', async () => {
+    const cookie = await cookieFor('validatorA');
+    const hidden = await t.request({ url: `/api/access/departments/${FIXTURES.slugB}`, headers: { cookie } });
+    const unknown = await t.request({ url: '/api/access/departments/no-existe', headers: { cookie } });
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.body).toBe(unknown.body);
+  });
+});

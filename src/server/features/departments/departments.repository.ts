@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+
+export interface AdminDepartmentRow {
+  id: number;
+  slug: string;
+  title: string;
+  kind: 'page' | 'municipality';
+  members: number;
+  total: number;
+  voted: number;
+  validated: number;
+}
+
+export interface MemberAccountRow {
+  email: string;
+  disabled: number | null;
+  role: 'admin' | 'staff' | null;
+}
+
+export function createAdminDepartmentsRepository(db: Kysely<Database>) {
+  const withCounts = () =>
+    db
+      .selectFrom('departments')
+      .leftJoin('record_counts', 'record_counts.department_id', 'departments.id')
+      .select((eb) => [
+        'departments.id',
+        'departments.slug',
+        'departments.title',
+        'departments.kind',
+        eb
+          .selectFrom('department_members')
+          .select((m) => m.fn.countAll<number>().as('n'))
+          .whereRef('department_members.department_id', '=', 'departments.id')
+          .as('members'),
+        eb.fn.coalesce('record_counts.total', eb.lit(0)).as('total'),
+        eb.fn.coalesce('record_counts.voted', eb.lit(0)).as('voted'),
+        eb.fn.coalesce('record_counts.validated', eb.lit(0)).as('validated'),
+      ]);
+
+  const toRow = (r: {
+    id: number;
+    slug: string;
+    title: string;
+    kind: 'page' | 'municipality';
+    members: number | null;
+    total: number;
+    voted: number;
+    validated: number;
+  }): AdminDepartmentRow => ({
+    ...r,
+    members: Number(r.members ?? 0),
+    total: Number(r.total),
+    voted: Number(r.voted),
+    validated: Number(r.validated),
+  });
+
+  return {
+    /** Every department in menu order, with its allow-list size and record progress. */
+    async list(): Promise<AdminDepartmentRow[]> {
+      const rows = await withCounts().orderBy('departments.position').execute();
+      return rows.map(toRow);
+    },
+
+    async find(slug: string): Promise<AdminDepartmentRow | undefined> {
+      const row = await withCounts().where('departments.slug', '=', slug).executeTakeFirst();
+      return row && toRow(row);
+    },
+
+    /** The allow-list, with the account (if any) behind each e-mail. */
+    async members(departmentId: number): Promise<MemberAccountRow[]> {
+      return db
+        .selectFrom('department_members')
+        .leftJoin('users', 'users.email', 'department_members.email')
+        .select(['department_members.email', 'users.disabled', 'users.role'])
+        .where('department_members.department_id', '=', departmentId)
+        .orderBy('department_members.email')
+        .execute();
+    },
+
+    async setTitle(departmentId: number, title: string): Promise<void> {
+      await db.updateTable('departments').set({ title }).where('id', '=', departmentId).execute();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { addStoredPhoto } from '#server/testing/photos';
+import { addRecords } from '#server/testing/records';
+
+let t: TestApp;
+let admin: string;
+let validator: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+  await createUser(t.db, { email: 'val@example.org', role: 'staff', departments: ['cabimas'] });
+  await createUser(t.db, { email: 'apagada@example.org', role: 'staff', departments: ['cabimas'] });
+  await t.db.kysely.updateTable('users').set({ disabled: 1 }).where('email', '=', 'apagada@example.org').execute();
+  await t.request({
+    method: 'POST',
+    url: '/api/access/departments/cabimas/members',
+    headers: { cookie: await loginAs(t, 'jefa@example.org') },
+    payload: { email: 'sin.cuenta@example.org' },
+  });
+  admin = await loginAs(t, 'jefa@example.org');
+  validator = await loginAs(t, 'val@example.org');
+
+  // Cabimas: 4 records; two voted, one of them with its three photos (validated).
+  const ids = await addRecords(t, 'cabimas', 4);
+  for (const id of ids.slice(0, 2)) {
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/validation/cabimas/records/${id}/vote`,
+      headers: { cookie: validator },
+      payload: { candidates: ['FA'] },
+    });
+    expect(res.statusCode).toBe(201);
+  }
+  for (const kind of ['gobernador', 'an', 'clez'] as const) await addStoredPhoto(t, ids[0] as number, kind);
+});
+afterAll(async () => t?.close());
+
+describe('GET /api/admin/departments', () => {
+  it('lists every department in menu order with its list size and progress from the records', async () => {
+    const res = await t.request({ url: '/api/admin/departments', headers: { cookie: admin } });
+    expect(res.statusCode).toBe(200);
+    const items = res.json().items;
+    expect(items).toHaveLength(40);
+    expect(items.slice(0, 3).map((d: { path: string }) => d.path)).toEqual(['/resultados', '/notas', '/agenda']);
+    expect(items.find((d: { slug: string }) => d.slug === 'cabimas')).toEqual({
+      slug: 'cabimas',
+      title: 'Cabimas',
+      kind: 'municipality',
+      path: '/validation/cabimas',
+      members: 3,
+      total: 4,
+      voted: 2,
+      validated: 1,
+    });
+    expect(items.find((d: { slug: string }) => d.slug === 'sucre')).toMatchObject({
+      members: 0,
+      total: 0,
+      validated: 0,
+    });
+  });
+
+  it('is for admins only', async () => {
+    expect((await t.request({ url: '/api/admin/departments' })).statusCode).toBe(401);
+    expect((await t.request({ url: '/api/admin/departments', headers: { cookie: validator } })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/admin/departments/:slug', () => {
+  it('shows the allow-list with the account behind each e-mail', async () => {
+    const res = await t.request({ url: '/api/admin/departments/cabimas', headers: { cookie: admin } });
+    expect(res.json()).toMatchObject({ slug: 'cabimas', members: 3, total: 4, validated: 1 });
+    expect(res.json().emails).toEqual([
+      { email: 'apagada@example.org', account: 'disabled', role: 'staff' },
+      { email: 'sin.cuenta@example.org', account: null, role: null },
+      { email: 'val@example.org', account: 'active', role: 'staff' },
+    ]);
+    const unknown = await t.request({ url: '/api/admin/departments/no-existe', headers: { cookie: admin } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('El departamento no existe.');
+  });
+});
+
+describe('PATCH /api/admin/departments/:slug', () => {
+  it('renames a department (audited); the menu shows the new title at once', async () => {
+    const res = await t.request({
+      method: 'PATCH',
+      url: '/api/admin/departments/cabimas',
+      headers: { cookie: admin },
+      payload: { title: '  Cabimas (Costa Oriental)  ' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().title).toBe('Cabimas (Costa Oriental)');
+    const menu = (await t.request({ url: '/api/auth/session', headers: { cookie: validator } })).json().menu;
+    expect(menu[0]).toEqual({ title: 'Cabimas (Costa Oriental)', path: '/validation/cabimas' });
+    const [audit] = await listAudit(t.db.kysely, { action: 'department.update', limit: 1 });
+    expect(audit).toMatchObject({ actor_email: 'jefa@example.org', department_slug: 'cabimas', ip: '127.0.0.1' });
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ title: { from: 'Cabimas', to: 'Cabimas (Costa Oriental)' } });
+
+    // The same title again changes nothing and writes nothing.
+    await t.request({
+      method: 'PATCH',
+      url: '/api/admin/departments/cabimas',
+      headers: { cookie: admin },
+      payload: { title: 'Cabimas (Costa Oriental)' },
+    });
+    expect(await listAudit(t.db.kysely, { action: 'department.update' })).toHaveLength(1);
+  });
+
+  it('refuses an empty or too long title in Spanish', async () => {
+    for (const [title, message] of [
+      ['   ', 'Indica el título.'],
+      ['x'.repeat(201), 'El título no puede tener más de 200 caracteres.'],
+    ]) {
+      const res = await t.request({
+        method: 'PATCH',
+        url: '/api/admin/departments/sucre',
+        headers: { cookie: admin },
+        payload: { title },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+  });
+});

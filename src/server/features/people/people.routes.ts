@@ -1,0 +1,115 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  adminUserSchema,
+  bulkAccessBodySchema,
+  bulkAccessResultSchema,
+  createUserBodySchema,
+  createUserResultSchema,
+  resetPasswordBodySchema,
+  resetPasswordResultSchema,
+  setUserDepartmentsBodySchema,
+  updateUserBodySchema,
+  userIdParamsSchema,
+  usersPageSchema,
+  usersQuerySchema,
+} from '#shared/features/people/people';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { createAdminPeopleService } from './people.service';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+
+/** The signed-in admin, as the audit log names them. */
+const adminActor = (request: FastifyRequest) => ({ ...requireAdmin(request), ip: request.ip });
+
+export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
+  const people = createAdminPeopleService(app.db.kysely, app.config.now);
+
+  app.get(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Personas con cuenta: búsqueda por correo, rol, estado y departamento, de 50 en 50',
+        querystring: usersQuerySchema,
+        response: { 200: usersPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return people.list(request.query);
+    },
+  );
+
+  app.post(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Crea una cuenta; sin contraseña, el servidor genera una temporal que se muestra una sola vez',
+        body: createUserBodySchema,
+        response: { 201: createUserResultSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await people.create(request.body, adminActor(request));
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.patch(
+    '/api/admin/users/:id',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Cambia el rol o desactiva/activa una cuenta (desactivar cierra sus sesiones)',
+        params: userIdParamsSchema,
+        body: updateUserBodySchema,
+        response: { 200: adminUserSchema, ...errors },
+      },
+    },
+    async (request) => people.update(request.params.id, request.body, adminActor(request)),
+  );
+
+  app.post(
+    '/api/admin/users/:id/password',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Restablece la contraseña (la indicada o una temporal mostrada una sola vez) y cierra sus sesiones',
+        params: userIdParamsSchema,
+        body: resetPasswordBodySchema,
+        response: { 200: resetPasswordResultSchema, ...errors },
+      },
+    },
+    async (request) => people.resetPassword(request.params.id, request.body.password, adminActor(request)),
+  );
+
+  app.put(
+    '/api/admin/users/:id/departments',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Fija los departamentos de una persona: concede y retira la diferencia',
+        params: userIdParamsSchema,
+        body: setUserDepartmentsBodySchema,
+        response: { 200: adminUserSchema, ...errors },
+      },
+    },
+    async (request) => people.setDepartments(request.params.id, request.body.departments, adminActor(request)),
+  );
+
+  app.post(
+    '/api/admin/access/bulk',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Concede o retira un departamento a una lista pegada de correos, con informe por línea',
+        body: bulkAccessBodySchema,
+        response: { 200: bulkAccessResultSchema, ...errors },
+      },
+    },
+    async (request) => people.bulkAccess(request.body, adminActor(request)),
+  );
+};

@@ -1,0 +1,431 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from './records.repository';
+import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
+import { createPhotosRepository } from './photos.repository';
+import { fixture, multipart, uploadPhoto } from '#server/testing/photos';
+
+let t: TestApp;
+let dataDir: string;
+afterEach(async () => {
+  await t?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Cookies = Awaited<ReturnType<typeof signInPeople>>;
+
+async function setup(): Promise<Cookies> {
+  // Photos go under DATA_DIR: a folder of this test's own, on either database.
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-photos-test-'));
+  t = await createTestApp({ dataDir });
+  return signInPeople(t);
+}
+
+const upload = (
+  slug: string,
+  id: number,
+  kind: string,
+  file: { data: Buffer; filename: string; contentType?: string },
+  cookie?: string,
+) => uploadPhoto(t, { slug, recordId: id, kind }, file, cookie);
+
+const jpeg = () => ({ data: fixture('ballot.jpg'), filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
+
+/** Every file under DATA_DIR/photos and DATA_DIR/uploads. */
+function filesOnDisk(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.push(path.relative(dataDir, full));
+    }
+  };
+  walk(path.join(dataDir, 'photos'));
+  walk(path.join(dataDir, 'uploads'));
+  return out.sort();
+}
+
+async function get(url: string, cookie?: string) {
+  return t.request({ url, headers: cookie ? { cookie } : {} });
+}
+
+async function expectNothingLeft(recordId: number) {
+  expect(filesOnDisk()).toEqual([]);
+  expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(0);
+  const row = await t.db.kysely.selectFrom('records').selectAll().where('id', '=', recordId).executeTakeFirstOrThrow();
+  expect([row.gobernador_photo_id, row.an_photo_id, row.clez_photo_id]).toEqual([null, null, null]);
+  expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toEqual([]);
+}
+
+describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
+  it('stores a JPEG: original kept byte for byte, a browser JPEG and a thumbnail, the facts and an audit row', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
+    const res = await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    const original = fixture('ballot.jpg');
+    expect(body.message).toBe('Foto cargada con éxito');
+    expect(body.warning).toBeNull();
+    expect(body.photo).toMatchObject({
+      kind: 'gobernador',
+      sizeBytes: original.length,
+      contentType: 'image/jpeg',
+      width: 480,
+      height: 360,
+      uploadedBy: PEOPLE.validatorA,
+      path: '/Cabimas/Gobernador/María Pérez.jpg',
+    });
+    expect(body.photo.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const slot = body.record.photos.gobernador;
+    expect(slot).toEqual({
+      id: body.photo.id,
+      url: `/api/photos/${body.photo.id}`,
+      thumbUrl: `/api/photos/${body.photo.id}?variant=thumb`,
+    });
+    expect(body.record.photos.an).toBeNull();
+
+    const shown = await get(slot.url, c.validatorA);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toBe('image/jpeg');
+    expect(shown.headers['cache-control']).toContain('private');
+    expect(shown.headers['content-disposition']).toContain(
+      "filename*=UTF-8''Cabimas%20-%20Gobernador%20-%20Mar%C3%ADa%20P%C3%A9rez.jpg",
+    );
+    expect((await sharp(shown.rawPayload).metadata()).format).toBe('jpeg');
+    const thumb = await get(slot.thumbUrl, c.validatorA);
+    const thumbMeta = await sharp(thumb.rawPayload).metadata();
+    expect(Math.max(thumbMeta.width ?? 0, thumbMeta.height ?? 0)).toBeLessThanOrEqual(240);
+    const kept = await get(`${slot.url}?variant=original&download=1`, c.validatorA);
+    expect(kept.rawPayload.equals(original)).toBe(true);
+    expect(kept.headers['content-disposition']).toMatch(/^attachment;/);
+
+    const audit = await listAudit(t.db.kysely, { action: 'photo.upload' });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_email: PEOPLE.validatorA, department_slug: SLUG_A, target: `record:${id}` });
+    expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ kind: 'gobernador', sha256: body.photo.sha256 });
+    // Original, browser copy and thumbnail; no temporary file left.
+    expect(filesOnDisk().filter((f) => f.startsWith('photos'))).toHaveLength(3);
+    expect(filesOnDisk().filter((f) => f.startsWith('uploads'))).toEqual([]);
+  });
+
+  it('accepts HEIC by its content, keeps it and serves a JPEG for browsers', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const heic = fixture('ballot.heic');
+    const res = await upload(
+      SLUG_A,
+      id,
+      'an',
+      { data: heic, filename: 'IMG_0002.HEIC', contentType: 'image/heic' },
+      c.validatorA,
+    );
+    expect(res.statusCode).toBe(201);
+    expect(res.json().photo).toMatchObject({ contentType: 'image/heic', width: 320, height: 240 });
+    expect(res.json().photo.path).toBe('/Cabimas/AN/Persona 1.heic');
+    const url = res.json().record.photos.an.url;
+    const shown = await get(url, c.validatorA);
+    expect(shown.headers['content-type']).toBe('image/jpeg');
+    expect(await sharp(shown.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 240 });
+    const kept = await get(`${url}?variant=original`, c.validatorA);
+    expect(kept.headers['content-type']).toBe('image/heic');
+    expect(kept.rawPayload.equals(heic)).toBe(true);
+  });
+
+  it('applies the EXIF orientation: a sideways phone photo is served upright', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const data = fixture('rotated-exif6.jpg');
+    expect(await sharp(data).metadata()).toMatchObject({ width: 240, height: 160, orientation: 6 });
+    const res = await upload(SLUG_A, id, 'clez', { data, filename: 'lado.jpeg' }, c.validatorA);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().photo).toMatchObject({ width: 160, height: 240 });
+    const shown = await get(res.json().record.photos.clez.url, c.validatorA);
+    const meta = await sharp(shown.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([160, 240]);
+    expect(meta.orientation ?? 1).toBe(1);
+  });
+
+  it('refuses a text file named .jpg with 415 and leaves nothing behind', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const res = await upload(
+      SLUG_A,
+      id,
+      'gobernador',
+      { data: fixture('not-an-image.jpg'), filename: 'foto.jpg', contentType: 'image/jpeg' },
+      c.validatorA,
+    );
+    expect(res.statusCode).toBe(415);
+    expect(res.json().message).toBe('Formato no permitido: solo JPG, JPEG o HEIC');
+    for (const data of [Buffer.from('GIF89a'), Buffer.from('\x89PNG\r\n\x1a\n0000000000000000'), Buffer.alloc(0)]) {
+      const other = await upload(SLUG_A, id, 'gobernador', { data, filename: 'x.heic' }, c.validatorA);
+      expect(other.statusCode).toBe(415);
+    }
+    await expectNothingLeft(id);
+  });
+
+  it('refuses a cut-off JPEG with a clear message and leaves nothing behind', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const res = await upload(
+      SLUG_A,
+      id,
+      'gobernador',
+      { data: fixture('truncated.jpg'), filename: 'a.jpg' },
+      c.validatorA,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('La imagen está dañada o incompleta. Tómala de nuevo e intenta otra vez.');
+    await expectNothingLeft(id);
+  });
+
+  it('stops an upload larger than the setting with 413 in Spanish, default 20 MB, leaving nothing behind', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const header = fixture('ballot.jpg').subarray(0, 100);
+    const big = Buffer.concat([header, Buffer.alloc(20 * 1024 * 1024)]);
+    const res = await upload(SLUG_A, id, 'gobernador', { data: big, filename: 'grande.jpg' }, c.validatorA);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe(
+      'La foto es demasiado grande: el máximo es 20 MB. Toma la foto con menos resolución e intenta de nuevo.',
+    );
+    await expectNothingLeft(id);
+
+    await t.db.kysely
+      .insertInto('settings')
+      .values({ key: PHOTO_MAX_BYTES_SETTING, value: String(2 * 1024 * 1024), updated_at: new Date().toISOString() })
+      .execute();
+    const small = Buffer.concat([header, Buffer.alloc(2 * 1024 * 1024)]);
+    const limited = await upload(SLUG_A, id, 'gobernador', { data: small, filename: 'b.jpg' }, c.validatorA);
+    expect(limited.statusCode).toBe(413);
+    expect(limited.json().message).toContain('el máximo es 2 MB');
+    expect((await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA)).statusCode).toBe(201);
+  });
+
+  it('leaves no file and an empty slot when the upload is cut off on the way', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const body = multipart(jpeg());
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/photos/gobernador`,
+      headers: { ...body.headers, cookie: c.validatorA },
+      // The connection drops halfway through the file: no closing boundary ever arrives.
+      payload: body.payload.subarray(0, Math.floor(body.payload.length / 2)),
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    await expectNothingLeft(id);
+  });
+
+  it('cleans up after a real connection dropped mid-file', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    const body = multipart({ data: fixture('ballot.jpg'), filename: 'a.jpg' });
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      [
+        `POST /api/validation/${SLUG_A}/records/${id}/photos/gobernador HTTP/1.1`,
+        'Host: 127.0.0.1',
+        'Origin: http://comando.test',
+        `Cookie: ${c.validatorA}`,
+        `Content-Type: ${body.headers['content-type']}`,
+        `Content-Length: ${body.payload.length}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    socket.write(body.payload.subarray(0, 5000));
+    // Wait until the server has started writing the temporary file, then drop the connection.
+    for (let i = 0; i < 100 && !filesOnDisk().some((f) => f.startsWith('uploads')); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    socket.destroy();
+    for (let i = 0; i < 100 && filesOnDisk().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await expectNothingLeft(id);
+  });
+
+  it('asks for a file when the request has none', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const url = `/api/validation/${SLUG_A}/records/${id}/photos/gobernador`;
+    const json = await t.request({ method: 'POST', url, headers: { cookie: c.validatorA }, payload: { file: 'x' } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().message).toBe('Debes adjuntar una foto.');
+    const boundary = 'xyz';
+    const onlyField = await t.request({
+      method: 'POST',
+      url,
+      headers: { cookie: c.validatorA, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="nota"\r\n\r\nhola\r\n--${boundary}--\r\n`,
+    });
+    expect(onlyField.statusCode).toBe(400);
+    expect(onlyField.json().message).toBe('Debes adjuntar una foto.');
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: url.replace('gobernador', 'alcalde'),
+          headers: { cookie: c.validatorA },
+        })
+      ).statusCode,
+    ).toBe(400);
+    await expectNothingLeft(id);
+  });
+
+  it('fills a slot once for validators, even when two uploads race; the loser leaves no file', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const [first, second] = await Promise.all([
+      upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA),
+      upload(SLUG_A, id, 'gobernador', { data: fixture('ballot.heic'), filename: 'b.heic' }, c.validatorA),
+    ]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([201, 409]);
+    const loser = first.statusCode === 409 ? first : second;
+    expect(loser.json().message).toBe('Esta foto ya fue cargada.');
+    expect(filesOnDisk()).toHaveLength(3);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    const later = await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
+    expect(later.statusCode).toBe(409);
+    expect(filesOnDisk()).toHaveLength(3);
+  });
+
+  it('counts a record as validated when its vote and last photo are in, once', async () => {
+    const c = await setup();
+    const [id, other] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    const summary = async () =>
+      (await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } })).json();
+    await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
+    await upload(SLUG_A, id, 'an', jpeg(), c.validatorA);
+    expect(await summary()).toEqual({ total: 2, voted: 0, validated: 0 });
+    const vote = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+      headers: { cookie: c.validatorA },
+      payload: { candidates: ['LC'] },
+    });
+    expect(vote.json().record.validated).toBe(false);
+    const last = await upload(SLUG_A, id, 'clez', jpeg(), c.validatorA);
+    expect(last.json().record.validated).toBe(true);
+    expect(await summary()).toEqual({ total: 2, voted: 1, validated: 1 });
+    // An admin's replacement does not count it twice.
+    expect((await upload(SLUG_A, id, 'clez', jpeg(), c.admin)).statusCode).toBe(201);
+    // Photos first, vote last: the vote completes it.
+    for (const kind of ['gobernador', 'an', 'clez']) await upload(SLUG_A, other, kind, jpeg(), c.validatorA);
+    const lastVote = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${other}/vote`,
+      headers: { cookie: c.validatorA },
+      payload: { candidates: [] },
+    });
+    expect(lastVote.json().record.validated).toBe(true);
+    expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
+    await createRecordsRepository(t.db.kysely).recountProgress();
+    expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
+  });
+
+  it('lets an admin replace a photo; the old one stays as evidence, named in the audit trail', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const before = (await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA)).json().photo.id as number;
+    const res = await upload(
+      SLUG_A,
+      id,
+      'gobernador',
+      { data: fixture('ballot.heic'), filename: 'nueva.heic' },
+      c.admin,
+    );
+    expect(res.statusCode).toBe(201);
+    const after = res.json().record.photos.gobernador.id;
+    expect(after).not.toBe(before);
+    const old = await createPhotosRepository(t.db.kysely).find(before);
+    expect(old).toMatchObject({ replaced_by: PEOPLE.admin });
+    expect(old?.replaced_at).toEqual(expect.any(String));
+    expect((await get(`/api/photos/${before}`, c.admin)).statusCode).toBe(200);
+    const audit = await listAudit(t.db.kysely, { action: 'photo.replace' });
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ replacedPhotoId: before, photoId: after });
+    expect(filesOnDisk().filter((f) => f.startsWith('photos'))).toHaveLength(6);
+  });
+
+  it('keeps a name with ../ and slashes inside its folder, in the path and in the download name', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, [{ nombre: '../../etc/passwd\\..\\x' }])) as [number];
+    const res = await upload(SLUG_A, id, 'an', jpeg(), c.validatorA);
+    expect(res.statusCode).toBe(201);
+    const photoPath: string = res.json().photo.path;
+    expect(photoPath.split('/')).toEqual(['', 'Cabimas', 'AN', 'etc passwd . x.jpg']);
+    const shown = await get(res.json().record.photos.an.url, c.validatorA);
+    const disposition = String(shown.headers['content-disposition']);
+    expect(disposition).toBe(
+      `inline; filename="Cabimas - AN - etc passwd . x.jpg"; filename*=UTF-8''Cabimas%20-%20AN%20-%20etc%20passwd%20.%20x.jpg`,
+    );
+    expect(filesOnDisk().every((f) => f.startsWith('photos/') || f.startsWith(`photos${path.sep}`))).toBe(true);
+  });
+
+  it('warns, without refusing, when the same image was already used for another record', async () => {
+    const c = await setup();
+    const [a, b] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    expect((await upload(SLUG_A, a, 'gobernador', jpeg(), c.validatorA)).json().warning).toBeNull();
+    expect((await upload(SLUG_A, a, 'an', jpeg(), c.validatorA)).json().warning).toBeNull();
+    const second = await upload(SLUG_A, b, 'gobernador', jpeg(), c.validatorA);
+    expect(second.statusCode).toBe(201);
+    expect(second.json().warning).toBe('Atención: esta misma imagen ya se usó en otro trámite.');
+  });
+
+  it('answers 401 to visitors and the same 404 for unknown records and other departments, before reading the file', async () => {
+    const c = await setup();
+    const [idA] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const [idB] = (await addRecords(t, SLUG_B, 1)) as [number];
+    expect((await upload(SLUG_A, idA, 'gobernador', jpeg())).statusCode).toBe(401);
+    const unknown = await upload(SLUG_A, 999_999, 'gobernador', jpeg(), c.validatorA);
+    const otherRecord = await upload(SLUG_A, idB, 'gobernador', jpeg(), c.validatorA);
+    const otherDepartment = await upload(SLUG_B, idB, 'gobernador', jpeg(), c.validatorA);
+    for (const res of [unknown, otherRecord]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toBe(unknown.body);
+    }
+    expect(otherDepartment.statusCode).toBe(404);
+    expect(filesOnDisk()).toEqual([]);
+  });
+
+  it('converts eight HEIC uploads arriving at once, through the bounded queue', async () => {
+    const c = await setup();
+    const ids = await addRecords(t, SLUG_A, 8);
+    const heic = fixture('ballot.heic');
+    const answers = await Promise.all(
+      ids.map((id) => upload(SLUG_A, id, 'gobernador', { data: heic, filename: 'x.heic' }, c.validatorA)),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+    expect(answers.filter((r) => r.json().warning !== null)).toHaveLength(7);
+  });
+});
+
+describe('GET /api/photos/:id', () => {
+  it('serves a photo only to people who may see its department', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = (await upload(SLUG_A, id, 'clez', jpeg(), c.validatorA)).json().photo.id;
+    expect((await get(`/api/photos/${photo}`)).statusCode).toBe(401);
+    const outsider = await get(`/api/photos/${photo}?variant=thumb`, c.validatorB);
+    const unknown = await get('/api/photos/987654?variant=thumb', c.validatorB);
+    expect(outsider.statusCode).toBe(404);
+    expect(outsider.body).toBe(unknown.body);
+    expect(outsider.headers['content-type']).toContain('application/json');
+    expect((await get(`/api/photos/${photo}`, c.admin)).statusCode).toBe(200);
+    expect((await get(`/api/photos/${photo}?variant=grande`, c.validatorA)).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { PhotoKind } from '#shared/platform/constants';
+import { DEFAULT_PHOTO_MAX_BYTES, type PhotoInfo, photosMessages } from '#shared/features/records/photos';
+import type { Database } from '#server/platform/db/schema';
+import type { SessionUser } from '#server/platform/session/session.plugin';
+import { BadRequest, Conflict } from '#server/platform/http/errors';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from './records.repository';
+import type { RecordChangeHooks } from './records.service';
+import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
+import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
+import { photoReadablePath } from './photo-names';
+import { createPhotosRepository, type PhotoRow } from './photos.repository';
+import type { ReceivedUpload } from '#server/platform/images/receive-upload';
+
+/** The upload limit in bytes: the `photo_max_bytes` setting, or 20 MB. */
+export function parseMaxBytes(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_PHOTO_MAX_BYTES;
+}
+
+export function presentPhoto(photo: PhotoRow, departmentTitle: string, recordName: string): PhotoInfo {
+  const ext = photo.content_type === 'image/heic' ? 'heic' : 'jpg';
+  return {
+    id: photo.id,
+    kind: photo.kind,
+    sha256: photo.sha256,
+    sizeBytes: photo.size_bytes,
+    contentType: photo.content_type,
+    width: photo.width,
+    height: photo.height,
+    uploadedBy: photo.uploaded_by,
+    uploadedAt: photo.uploaded_at,
+    path: photoReadablePath(departmentTitle, photo.kind, recordName, ext),
+  };
+}
+
+export interface StorePhotoInput {
+  department: { id: number; slug: string; title: string };
+  record: { id: number; nombre: string };
+  kind: PhotoKind;
+  /** The photo the slot held when the upload began (null: empty). Only admins replace. */
+  current: number | null;
+  upload: ReceivedUpload;
+  user: SessionUser;
+  ip: string | null;
+  now: Date;
+}
+
+/**
+ * Converts, stores and records an accepted upload: original, browser JPEG and thumbnail go to storage,
+ * then one transaction adds the photo, fills the record's slot (only if it is still as it was: a slot
+ * fills once, a replacement replaces what the admin saw) and writes the audit row. If anything fails,
+ * the stored files are removed again: an empty slot and no stray file.
+ */
+export async function storePhoto(
+  deps: { db: Kysely<Database>; storage: PhotoStorage; images: ImagePipeline; hooks?: RecordChangeHooks },
+  input: StorePhotoInput,
+): Promise<{ photo: PhotoRow; warning: string | null }> {
+  const { db, storage, images } = deps;
+  const { upload, kind, record, user } = input;
+
+  let processed: Awaited<ReturnType<ImagePipeline['process']>>;
+  try {
+    processed = await images.process(upload.file, upload.type);
+  } catch (error) {
+    if (error instanceof ImageProcessingError) throw BadRequest(photosMessages.damaged);
+    throw error;
+  }
+
+  const stored: string[] = [];
+  try {
+    const original = await storage.put(fs.createReadStream(upload.file), {
+      suffix: IMAGE_EXTENSIONS[upload.type],
+      contentType: IMAGE_CONTENT_TYPES[upload.type],
+      readablePath: photoReadablePath(input.department.title, kind, record.nombre, IMAGE_EXTENSIONS[upload.type]),
+    });
+    stored.push(original.key);
+    const display = await storage.put(processed.display, { suffix: 'jpg', contentType: 'image/jpeg' });
+    stored.push(display.key);
+    const thumb = await storage.put(processed.thumb, { suffix: 'jpg', contentType: 'image/jpeg' });
+    stored.push(thumb.key);
+
+    const repo = createPhotosRepository(db);
+    const sameImage = await repo.findSameImageElsewhere(upload.sha256, record.id);
+    const at = input.now.toISOString();
+    const row: Omit<PhotoRow, 'id'> = {
+      record_id: record.id,
+      kind,
+      original_key: original.key,
+      display_key: display.key,
+      thumb_key: thumb.key,
+      sha256: upload.sha256,
+      size_bytes: upload.size,
+      content_type: IMAGE_CONTENT_TYPES[upload.type],
+      width: processed.width,
+      height: processed.height,
+      uploaded_by: user.email,
+      uploaded_at: at,
+      replaced_at: null,
+      replaced_by: null,
+      shared_url: original.sharedUrl ?? null,
+    };
+
+    const photoId = await db.transaction().execute(async (trx) => {
+      const tx = createPhotosRepository(trx);
+      const id = await tx.insert({ ...row });
+      const filled = await tx.fillSlot(record.id, kind, id, input.current, at);
+      if (!filled) throw Conflict(photosMessages.slotFilled);
+      if (input.current !== null) {
+        await tx.markReplaced(input.current, user.email, at);
+      } else if (filled.completed === 1) {
+        // This photo filled the last empty slot of a voted record: it is validated now, and only now.
+        await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
+      }
+      await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at });
+      await writeAudit(trx, {
+        actorEmail: user.email,
+        action: input.current === null ? 'photo.upload' : 'photo.replace',
+        departmentSlug: input.department.slug,
+        target: `record:${record.id}`,
+        ip: input.ip,
+        details: {
+          kind,
+          photoId: id,
+          sha256: upload.sha256,
+          sizeBytes: upload.size,
+          contentType: row.content_type,
+          ...(input.current !== null ? { replacedPhotoId: input.current } : {}),
+          ...(sameImage ? { sameImageAsRecord: sameImage.record_id } : {}),
+        },
+        at: input.now,
+      });
+      return id;
+    });
+    return { photo: { id: photoId, ...row }, warning: sameImage ? photosMessages.duplicate : null };
+  } catch (error) {
+    await Promise.all(stored.map((key) => storage.delete(key).catch(() => {})));
+    throw error;
+  }
+}

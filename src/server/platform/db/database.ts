@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { changesAccess, createChangeVersions, registerChangeVersions, writes } from '#server/platform/cache/change-version';
+import { migrationProvider } from '#server/platform/db/migrations/index';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl: string | undefined;
+}
+
+/** A startup problem with the database, told in one plain sentence. */
+export class DatabaseStartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseStartupError';
+  }
+}
+
+// PostgreSQL returns bigint (COUNT, SUM) as strings by default; our counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+const STATEMENT_CACHE_MAX = 500;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Db> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+}
+
+function openSqlite(dataDir: string): Db {
+  const file = path.join(dataDir, 'comando.sqlite');
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (error) {
+    throw new DatabaseStartupError(
+      `No se puede escribir en DATA_DIR (${dataDir}): ${(error as NodeJS.ErrnoException).code ?? String(error)}. ` +
+        'Elige una carpeta con permiso de escritura o crea esta con el usuario que ejecuta el servidor.',
+    );
+  }
+  let sqlite: SQLite.Database;
+  try {
+    sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    // FULL: a vote, once acknowledged, survives a power cut.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+  } catch (error) {
+    throw new DatabaseStartupError(`No se pudo abrir la base de datos ${file}: ${(error as Error).message}`);
+  }
+  const versions = createChangeVersions(sqlite);
+  // Kysely prepares every query anew; SQLite statements are reusable, so keep the recent ones.
+  const statements = new Map<string, SQLiteStatement>();
+  const database = {
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+        statement = watchWrites(sqlite.prepare(source), source, versions.wrote);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  registerChangeVersions(kysely, versions);
+  return {
+    kysely,
+    dialect: 'sqlite',
+    async ping() {
+      sqlite.prepare('select 1').get();
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+/** What Kysely's SQLite driver uses of a prepared statement. */
+type SQLiteStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
+/**
+ * A writing statement moves the change versions each time it runs (change-version.ts); with
+ * `returning`, SQLite runs a write through `all`.
+ */
+function watchWrites(
+  statement: SQLite.Statement,
+  source: string,
+  wrote: (changedAccess: boolean) => void,
+): SQLiteStatement {
+  if (!writes(source)) return statement;
+  const changedAccess = changesAccess(source);
+  const counted = <T>(run: () => T): T => {
+    try {
+      return run();
+    } finally {
+      wrote(changedAccess);
+    }
+  };
+  return {
+    reader: statement.reader,
+    all: (...params) => counted(() => statement.all(...params)),
+    iterate: (...params) => counted(() => statement.iterate(...params)),
+    run: (...params) => counted(() => statement.run(...params)),
+  };
+}
+
+async function openPostgres(connectionString: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: 20, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const safeUrl = connectionString.replace(/\/\/[^@/]*@/, '//***@');
+    throw new DatabaseStartupError(
+      `No se pudo conectar con PostgreSQL en ${safeUrl}: ${(error as Error).message}. ` +
+        'Revisa DATABASE_URL y que el servidor de PostgreSQL esté en marcha.',
+    );
+  }
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+/** Brings the schema up to date. Safe to run at every start and from `npm run db:migrate`. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'error desconocido');
+    throw new DatabaseStartupError(
+      `La migración ${failed?.migrationName ?? ''} falló: ${reason}`.replace(/\s+/g, ' ').trim(),
+    );
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,21 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '#server/platform/db/database';
+import { initial } from './001-initial';
+import { authMigration } from './002-auth';
+import { recordsMigration } from './003-records';
+import { resultsMigration } from './004-results';
+import { airtableMigration } from './005-airtable';
+import { storageMigration } from './006-storage';
+
+/** Every migration, in order. Names never change once released. */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '001-initial': initial(dialect),
+    '002-auth': authMigration(dialect),
+    '003-records': recordsMigration(dialect),
+    '004-results': resultsMigration(dialect),
+    '005-airtable': airtableMigration(dialect),
+    '006-storage': storageMigration(),
+  };
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,90 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { messages } from '#shared/platform/messages';
+
+/** An error whose message is Spanish and safe to show to a person. */
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const BadRequest = (message: string = messages.api.badRequest) => new HttpError(400, message);
+export const Unauthorized = (message: string) => new HttpError(401, message);
+export const Forbidden = (message: string) => new HttpError(403, message);
+export const NotFound = (message: string = messages.api.notFound) => new HttpError(404, message);
+export const Conflict = (message: string) => new HttpError(409, message);
+export const TooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const ServiceUnavailable = (message: string) => new HttpError(503, message);
+
+function body(statusCode: number, message: string, details?: { path: string; message: string }[]) {
+  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) };
+}
+
+/** One error path for the whole API: Spanish messages out, internals only in the log. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      return reply.code(error.statusCode).headers(error.headers).send(body(error.statusCode, error.message));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((v) => ({
+        path: `${error.validationContext ?? ''}${v.instancePath}`.replace(/\//g, '.'),
+        message: v.message ?? messages.api.badRequest,
+      }));
+      // The first problem is the one a person sees; all of them travel in `details`.
+      return reply.code(400).send(body(400, details[0]?.message ?? messages.api.badRequest, details));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return reply.code(500).send(body(500, messages.api.internal));
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send(body(500, messages.api.internal));
+    }
+    // Fastify's own 4xx (bad JSON, body too large, unsupported content type): say it plainly.
+    request.log.info({ err: error }, 'client error');
+    return reply.code(status).send(body(status, clientErrorMessage(error, status)));
+  });
+}
+
+function clientErrorMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'El cuerpo de la solicitud no es un JSON válido.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'La solicitud es demasiado grande.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Tipo de contenido no admitido.';
+    default:
+      return status === 404 ? messages.api.notFound : messages.api.badRequest;
+  }
+}
+
+/** JSON 404 for unknown API paths; anything else is a client-side route of the SPA. */
+export function apiNotFoundBody() {
+  return body(404, messages.api.notFound);
+}

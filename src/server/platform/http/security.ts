@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
+import type { Config } from '#server/platform/config/config';
+
+/**
+ * Where the Firebase Auth SDK sends its requests from the browser: Google's sign-in and token services,
+ * or only the emulator when one is configured (tests and local trials).
+ */
+function firebaseOrigins(config: Config): string[] {
+  if (config.auth.provider !== 'firebase') return [];
+  if (config.auth.emulatorUrl) return [new URL(config.auth.emulatorUrl).origin];
+  return ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
+}
+
+/**
+ * Security headers with a strict Content-Security-Policy: scripts only from our own origin. Helmet's
+ * middleware is built once: the Fastify wrapper rebuilt it, and parsed the policy again, on every request.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const https = config.publicOrigin?.startsWith('https://') ?? false;
+  const setHeaders = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Notas show images from their WordPress site, or linked by URL in the editor (https only).
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...(config.notas.source === 'wordpress' ? [new URL(config.notas.url).origin] : ['https:']),
+        ],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...firebaseOrigins(config)],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    hsts: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    setHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
+  });
+}

@@ -1,0 +1,47 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { convertImage, ImageConvertError } from './image-converter';
+import { FIXTURES_DIR } from '#server/testing/photos';
+
+const options = { maxPixels: 80_000_000, displayMaxPx: 2000, thumbMaxPx: 240 };
+const at = (name: string) => `${FIXTURES_DIR}/${name}`;
+
+describe('convertImage', () => {
+  it('makes an upright JPEG and a thumbnail from a JPEG and from a HEIC', async () => {
+    const jpeg = await convertImage(at('rotated-exif6.jpg'), 'jpeg', options);
+    expect([jpeg.width, jpeg.height]).toEqual([160, 240]);
+    expect(await sharp(jpeg.display).metadata()).toMatchObject({ format: 'jpeg', width: 160, height: 240 });
+    const heic = await convertImage(at('ballot.heic'), 'heic', { ...options, thumbMaxPx: 100 });
+    expect([heic.width, heic.height]).toEqual([320, 240]);
+    expect(await sharp(heic.thumb).metadata()).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
+  });
+
+  it('keeps the colours of a HEIC: red, green and blue in their places, rows where they belong', async () => {
+    const heic = await convertImage(at('ballot.heic'), 'heic', options);
+    const { data, info } = await sharp(heic.display).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const near = (actual: number[], expected: number[]) =>
+      expect(
+        actual.every((v, i) => Math.abs(v - (expected[i] ?? 0)) <= 32),
+        `${actual} ≈ ${expected}`,
+      ).toBe(true);
+    // The fixture: a #f5f5f0 sheet with a #7c3aed frame 8 px in (tests/fixtures/make-fixtures.ts).
+    near(pixel(2, 2), [0xf5, 0xf5, 0xf0]);
+    near(pixel(8, 120), [0x7c, 0x3a, 0xed]);
+    near(pixel(160, 8), [0x7c, 0x3a, 0xed]);
+    near(pixel(312, 232), [0x7c, 0x3a, 0xed]);
+  });
+
+  it('refuses pictures larger than the limit before decoding them', async () => {
+    await expect(convertImage(at('ballot.jpg'), 'jpeg', { ...options, maxPixels: 1000 })).rejects.toBeInstanceOf(
+      ImageConvertError,
+    );
+    await expect(convertImage(at('ballot.heic'), 'heic', { ...options, maxPixels: 1000 })).rejects.toThrow(/too large/);
+  });
+
+  it('stops a conversion that takes too long', async () => {
+    await expect(convertImage(at('ballot.heic'), 'heic', { ...options, timeoutMs: 1 })).rejects.toThrow(
+      'la conversión tardó demasiado',
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authMessages } from '#shared/features/auth/auth';
+import { createAuthService, getDummyHash, SESSION_ABSOLUTE_MS } from './session.service';
+import { NotFound, Unauthorized } from '#server/platform/http/errors';
+
+/**
+ * The signed-in person as every route sees it. Contract shared by all features:
+ * - `request.user` is set (or null) before any handler runs;
+ * - `requireUser(request)` returns the user or throws 401;
+ * - `requireAdmin(request)` returns an admin; a visitor gets 401 and any other user the same 404 as an
+ *   unknown resource.
+ */
+export interface SessionUser {
+  id: number;
+  email: string;
+  role: 'admin' | 'staff';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/** The session cookie's name; over HTTPS the __Host- prefix pins it to this exact origin. */
+export function sessionCookieName(app: FastifyInstance): string {
+  return isHttps(app) ? '__Host-comando_sesion' : 'comando_sesion';
+}
+
+function isHttps(app: FastifyInstance): boolean {
+  return app.config.publicOrigin?.startsWith('https://') ?? false;
+}
+
+export function readSessionToken(request: FastifyRequest): string | undefined {
+  return request.cookies[sessionCookieName(request.server)];
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date): void {
+  const app = reply.server;
+  reply.setCookie(sessionCookieName(app), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(app),
+    expires: expiresAt,
+    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  const app = reply.server;
+  reply.clearCookie(sessionCookieName(app), { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps(app) });
+}
+
+/**
+ * Reads the session cookie of every API request and sets `request.user` (or null). The session lives
+ * in the database, so every instance sharing it agrees; nothing is cached in memory.
+ */
+export async function registerAuth(app: FastifyInstance): Promise<void> {
+  await app.register(cookie);
+  app.decorateRequest('user', null);
+  const auth = createAuthService(app.db.kysely, app.config.now);
+  await getDummyHash();
+
+  app.addHook('onRequest', async (request) => {
+    request.user = null;
+    // Static files and the SPA's HTML never look at the user: only the API pays for the lookup.
+    if (!request.url.startsWith('/api/')) return;
+    const token = readSessionToken(request);
+    if (token) request.user = await auth.authenticate(token);
+  });
+
+  // Housekeeping: dead sessions and old throttle counters go away. Harmless if several instances do it.
+  const timer = setInterval(() => {
+    auth.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session pruning failed'));
+  }, PRUNE_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw Unauthorized(authMessages.signInRequired);
+  return request.user;
+}
+
+export function requireAdmin(request: FastifyRequest): SessionUser {
+  const user = requireUser(request);
+  if (user.role !== 'admin') throw NotFound();
+  return user;
+}

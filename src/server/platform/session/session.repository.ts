@@ -1,0 +1,221 @@
+import type { Kysely } from 'kysely';
+import { preparedQuery } from '#server/platform/db/compiled-query';
+import type { Database } from '#server/platform/db/schema';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  password_hash: string;
+  role: 'admin' | 'staff';
+  disabled: number;
+  last_login_at: string | null;
+  created_at: string;
+}
+
+export interface SessionLookup {
+  session_id: number;
+  idle_expires_at: string;
+  expires_at: string;
+  user_id: number;
+  email: string;
+  role: 'admin' | 'staff';
+}
+
+export interface NewSession {
+  tokenHash: string;
+  userId: number;
+  createdAt: string;
+  expiresAt: string;
+  idleExpiresAt: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface ThrottleRow {
+  key: string;
+  failures: number;
+  blocked_until: string | null;
+}
+
+const USER_COLUMNS = ['id', 'email', 'password_hash', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
+
+export function createAuthRepository(db: Kysely<Database>) {
+  const liveSession = preparedQuery(db, (tokenHash: string, nowIso: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.idle_expires_at',
+        'sessions.expires_at',
+        'users.id as user_id',
+        'users.email',
+        'users.role',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', nowIso)
+      .where('sessions.idle_expires_at', '>', nowIso)
+      .where('users.disabled', '=', 0),
+  );
+
+  return {
+    // --- users ---------------------------------------------------------------------------------------
+    async findUserByEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).executeTakeFirst();
+    },
+
+    async findUserById(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+    },
+
+    async listUsers(): Promise<UserRow[]> {
+      return db.selectFrom('users').select(USER_COLUMNS).orderBy('email').execute();
+    },
+
+    async insertUser(user: { email: string; passwordHash: string; role: 'admin' | 'staff' }, now: Date) {
+      const at = now.toISOString();
+      const row = await db
+        .insertInto('users')
+        .values({
+          email: user.email,
+          password_hash: user.passwordHash,
+          role: user.role,
+          disabled: 0,
+          last_login_at: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async updatePasswordHash(userId: number, passwordHash: string, now: Date): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: now.toISOString() })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    async setDisabled(userId: number, disabled: boolean, now: Date): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ disabled: disabled ? 1 : 0, updated_at: now.toISOString() })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    async setRole(userId: number, role: 'admin' | 'staff', now: Date): Promise<void> {
+      await db.updateTable('users').set({ role, updated_at: now.toISOString() }).where('id', '=', userId).execute();
+    },
+
+    async setLastLogin(userId: number, now: Date): Promise<void> {
+      await db.updateTable('users').set({ last_login_at: now.toISOString() }).where('id', '=', userId).execute();
+    },
+
+    // --- sessions ------------------------------------------------------------------------------------
+    async insertSession(s: NewSession): Promise<void> {
+      await db
+        .insertInto('sessions')
+        .values({
+          token_hash: s.tokenHash,
+          user_id: s.userId,
+          created_at: s.createdAt,
+          expires_at: s.expiresAt,
+          idle_expires_at: s.idleExpiresAt,
+          ip: s.ip,
+          user_agent: s.userAgent,
+        })
+        .execute();
+    },
+
+    /** A live session of an enabled user, or undefined. One indexed lookup: it runs on every API call. */
+    async findLiveSession(tokenHash: string, nowIso: string): Promise<SessionLookup | undefined> {
+      const [row] = await liveSession(tokenHash, nowIso);
+      return row;
+    },
+
+    async extendSession(sessionId: number, idleExpiresAt: string): Promise<void> {
+      await db.updateTable('sessions').set({ idle_expires_at: idleExpiresAt }).where('id', '=', sessionId).execute();
+    },
+
+    async deleteSessionByHash(tokenHash: string): Promise<void> {
+      await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    async deleteSessionsOfUser(userId: number): Promise<number> {
+      const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async deleteDeadSessions(nowIso: string): Promise<number> {
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('idle_expires_at', '<=', nowIso)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    // --- sign-in throttling --------------------------------------------------------------------------
+    async findThrottles(keys: string[]): Promise<ThrottleRow[]> {
+      return db
+        .selectFrom('login_throttle')
+        .select(['key', 'failures', 'blocked_until'])
+        .where('key', 'in', keys)
+        .execute();
+    },
+
+    /**
+     * Counts one failure for a key, atomically (several instances may count at once). A window that
+     * started before `windowCutoffIso` starts again at one.
+     */
+    async countFailure(key: string, nowIso: string, windowCutoffIso: string): Promise<number> {
+      const row = await db
+        .insertInto('login_throttle')
+        .values({ key, failures: 1, window_started_at: nowIso, blocked_until: null })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet((eb) => ({
+            failures: eb
+              .case()
+              .when('login_throttle.window_started_at', '<', windowCutoffIso)
+              .then(1)
+              .else(eb('login_throttle.failures', '+', 1))
+              .end(),
+            window_started_at: eb
+              .case()
+              .when('login_throttle.window_started_at', '<', windowCutoffIso)
+              .then(nowIso)
+              .else(eb.ref('login_throttle.window_started_at'))
+              .end(),
+          })),
+        )
+        .returning('failures')
+        .executeTakeFirstOrThrow();
+      return Number(row.failures);
+    },
+
+    async setBlockedUntil(key: string, blockedUntilIso: string): Promise<void> {
+      // Never shortens a block another instance has just set.
+      await db
+        .updateTable('login_throttle')
+        .set({ blocked_until: blockedUntilIso })
+        .where('key', '=', key)
+        .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', blockedUntilIso)]))
+        .execute();
+    },
+
+    async deleteStaleThrottles(windowCutoffIso: string, nowIso: string): Promise<void> {
+      await db
+        .deleteFrom('login_throttle')
+        .where('window_started_at', '<', windowCutoffIso)
+        .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', nowIso)]))
+        .execute();
+    },
+
+    async clearThrottle(key: string): Promise<void> {
+      await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+    },
+  };
+}
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

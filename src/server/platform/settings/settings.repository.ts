@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import { DEFAULT_RESULTS_DENOMINATOR, TIME_ZONE } from '#shared/platform/constants';
+import type { Database } from '#server/platform/db/schema';
+import { DEFAULT_SETTINGS } from '#server/platform/db/seed/reference';
+
+export interface Settings {
+  campaignName: string;
+  leaderName: string;
+  resultsDenominator: number;
+  timeZone: string;
+  logoutRoute: string;
+}
+
+// Settings are read on hot public paths and change rarely. Each process keeps them for a moment;
+// a change made here is seen at once, one made by another instance within SETTINGS_TTL_MS.
+const SETTINGS_TTL_MS = 2_000;
+const cache = new WeakMap<Kysely<Database>, { value: Settings; at: number }>();
+
+export function createSettingsRepository(db: Kysely<Database>) {
+  return {
+    async getAll(): Promise<Settings> {
+      const hit = cache.get(db);
+      if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
+      const value = await this.readAll();
+      cache.set(db, { value, at: Date.now() });
+      return value;
+    },
+
+    async readAll(): Promise<Settings> {
+      const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+      const map = new Map(rows.map((r) => [r.key, r.value]));
+      const get = (key: string) => map.get(key) ?? DEFAULT_SETTINGS[key] ?? '';
+      const denominator = Number(get('results_denominator'));
+      return {
+        campaignName: get('campaign_name'),
+        leaderName: get('leader_name'),
+        resultsDenominator: Number.isFinite(denominator) && denominator > 0 ? denominator : DEFAULT_RESULTS_DENOMINATOR,
+        timeZone: get('time_zone') || TIME_ZONE,
+        logoutRoute: get('logout_route') || '/',
+      };
+    },
+
+    async set(key: string, value: string, now: Date): Promise<void> {
+      cache.delete(db);
+      await db
+        .insertInto('settings')
+        .values({ key, value, updated_at: now.toISOString() })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
+        .execute();
+      cache.delete(db);
+    },
+  };
+}
+export type SettingsRepository = ReturnType<typeof createSettingsRepository>;

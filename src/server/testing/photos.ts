@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PhotoKind } from '#shared/platform/constants';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import type { TestApp } from './test-app';
+import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createPhotosRepository } from '#server/features/records/photos.repository';
+
+/** Builders for the photo tests (not a test file itself). */
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../../../tests/fixtures');
+export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES_DIR, name));
+
+/** A multipart/form-data body with one file part, written by hand (no form-data library). */
+export function multipart(
+  file: { data: Buffer; filename: string; contentType?: string; field?: string },
+  extraFields: Record<string, string> = {},
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----comando${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(extraFields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\n` +
+        `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+    ),
+    file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Uploads one ballot photo through the API, as the validation page does. */
+export function uploadPhoto(
+  t: TestApp,
+  target: { slug: string; recordId: number; kind: string },
+  file: { data: Buffer; filename: string; contentType?: string },
+  cookie?: string,
+) {
+  const body = multipart(file);
+  return t.request({
+    method: 'POST',
+    url: `/api/validation/${target.slug}/records/${target.recordId}/photos/${target.kind}`,
+    headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+    payload: body.payload,
+  });
+}
+
+/** Puts the JPEG fixture in the app's storage as a record's current photo, as an upload would. */
+export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKind): Promise<number> {
+  const storage = createPhotoStorage(t.config);
+  const data = fixture('ballot.jpg');
+  const meta = { suffix: 'jpg', contentType: 'image/jpeg' };
+  const keys = await Promise.all([storage.put(data, meta), storage.put(data, meta), storage.put(data, meta)]);
+  const repo = createPhotosRepository(t.db.kysely);
+  const id = await repo.insert({
+    record_id: recordId,
+    kind,
+    original_key: keys[0].key,
+    display_key: keys[1].key,
+    thumb_key: keys[2].key,
+    sha256: randomBytes(32).toString('hex'),
+    size_bytes: data.length,
+    content_type: 'image/jpeg',
+    width: 480,
+    height: 360,
+    uploaded_by: 'pruebas',
+    uploaded_at: new Date().toISOString(),
+  });
+  await repo.fillSlot(recordId, kind, id, null, new Date().toISOString());
+  await createRecordsRepository(t.db.kysely).recountProgress();
+  return id;
+}

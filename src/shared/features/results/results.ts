@@ -1,0 +1,89 @@
+import { z } from '#shared/platform/zod-spanish';
+
+/** Sentences of the Resultados page and its downloads, shared by the API and the web. */
+export const resultsMessages = {
+  title: 'RESULTADOS POSTULACIONES',
+  live: 'En vivo',
+  connecting: 'Conectando…',
+  polling: 'Sin conexión en vivo: se actualiza cada 5 segundos',
+  updatedAt: (time: string) => `Actualizado a las ${time}`,
+  denominator: (count: string) => `Porcentajes sobre ${count} electores`,
+  ballots: (count: string) => `${count} trámites votados`,
+  votes: (count: string) => `${count} votos`,
+  projectorEnter: 'Modo proyector',
+  projectorLeave: 'Salir del modo proyector',
+  fullscreen: 'Pantalla completa',
+  breakdownTitle: 'Avance por municipio',
+  breakdownEmpty: 'No hay municipios para mostrar.',
+  downloadBreakdown: 'Descargar tabla (CSV)',
+  downloadValidated: 'Descargar trámites validados (CSV)',
+  refresh: 'Actualizar',
+  streamOnly: 'Esta dirección solo envía un flujo de eventos (Accept: text/event-stream).',
+} as const;
+
+/** Name of the server-sent event that carries new totals, and of the keep-alive event. */
+export const RESULTS_EVENT = 'resultados';
+export const RESULTS_PING_EVENT = 'ping';
+/** The server sends a ping at least this often; a stream silent for much longer is dead. */
+export const RESULTS_HEARTBEAT_MS = 15_000;
+
+export const candidateResultSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  colour: z.string(),
+  photoUrl: z.string(),
+  /** Records whose vote includes this candidate ("FA,LC" counts once for each). */
+  votes: z.number().int().nonnegative(),
+  /** votes / denominator × 100, unrounded; the page shows two decimals. */
+  percent: z.number().nonnegative(),
+});
+export type CandidateResult = z.infer<typeof candidateResultSchema>;
+
+export const resultsSchema = z.object({
+  /** The three candidates, in the ballot's order. */
+  candidates: z.array(candidateResultSchema),
+  /** The fixed number percentages are taken over (setting `results_denominator`, 5373 by default). */
+  denominator: z.number().positive(),
+  /** Records voted so far, including votes for no candidate. */
+  ballots: z.number().int().nonnegative(),
+  /** When the server read these totals (ISO 8601). */
+  computedAt: z.string(),
+});
+export type Results = z.infer<typeof resultsSchema>;
+
+/** The percentage of the spec: votes over the fixed denominator, times 100. */
+export function resultPercent(votes: number, denominator: number): number {
+  return denominator > 0 ? (votes / denominator) * 100 : 0;
+}
+
+export const breakdownRowSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  /** Pending records of the municipality (the validators' list, finished or not). */
+  total: z.number().int().nonnegative(),
+  voted: z.number().int().nonnegative(),
+  /** Voted and with all three photos. */
+  validated: z.number().int().nonnegative(),
+  /** validated / total × 100; 0 when there are no records. */
+  percentComplete: z.number().nonnegative(),
+  /** Votes per candidate code. */
+  votes: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
+
+export const breakdownSchema = z.object({
+  candidates: z.array(z.object({ code: z.string(), name: z.string(), colour: z.string() })),
+  rows: z.array(breakdownRowSchema),
+  computedAt: z.string(),
+});
+export type Breakdown = z.infer<typeof breakdownSchema>;
+
+/** The body of the two CSV downloads, as the OpenAPI document describes it. */
+export const csvFileSchema = z.string().describe('Archivo CSV (UTF-8 con BOM, separado por punto y coma)');
+
+/** The event stream, as the OpenAPI document describes it. */
+export const resultsStreamSchema = z
+  .string()
+  .describe(
+    `text/event-stream: un evento "${RESULTS_EVENT}" con los totales (el mismo cuerpo que GET /api/results) al conectar y tras cada cambio, y "${RESULTS_PING_EVENT}" cada ${RESULTS_HEARTBEAT_MS / 1000} s`,
+  );

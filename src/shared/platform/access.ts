@@ -1,0 +1,57 @@
+import { z } from './zod-spanish';
+
+/**
+ * Back-office sections. Admins use all of them; the e-mails on the Agenda list only 'agenda' and those
+ * on the Notas list only 'notas' (spec section 6). The server enforces the same rule on every call.
+ */
+export const ADMIN_SECTIONS = [
+  'personas',
+  'departamentos',
+  'candidatos',
+  'agenda',
+  'notas',
+  'registros',
+  'ajustes',
+  'auditoria',
+] as const;
+export const adminSectionSchema = z.enum(ADMIN_SECTIONS);
+export type AdminSection = z.infer<typeof adminSectionSchema>;
+/** The staff pages whose allow-lists also open their own back-office section. */
+export const LIST_ADMIN_SECTIONS = ['agenda', 'notas'] as const satisfies readonly AdminSection[];
+/** The back office's entry in the menu. */
+export const ADMIN_MENU_ENTRY = { title: 'Administración', path: '/admin' } as const;
+
+export const departmentKindSchema = z.enum(['page', 'municipality']);
+
+export const departmentSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  kind: departmentKindSchema,
+  /** The client route: /resultados, /notas, /agenda or /validation/{slug}. */
+  path: z.string(),
+});
+export type Department = z.infer<typeof departmentSchema>;
+
+export const departmentSlugParamsSchema = z.object({
+  slug: z.string().min(1).max(100),
+});
+
+/** A department with its allow-list, as admins manage it. */
+export const departmentAccessSchema = departmentSchema.extend({ emails: z.array(z.string()) });
+export type DepartmentAccess = z.infer<typeof departmentAccessSchema>;
+
+export const departmentAccessListSchema = z.object({ departments: z.array(departmentAccessSchema) });
+
+export const accessMemberBodySchema = z.object({
+  email: z
+    .string({ error: 'Indica el correo electrónico.' })
+    .trim()
+    .toLowerCase()
+    .min(1, 'Indica el correo electrónico.')
+    .max(320)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'El formato del email es inválido.'),
+});
+
+export const accessMemberParamsSchema = departmentSlugParamsSchema.extend({
+  email: z.string().min(1).max(320),
+});

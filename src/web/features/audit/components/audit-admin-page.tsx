@@ -1,0 +1,224 @@
+import { useRef, useState } from 'react';
+import {
+  AUDIT_ACTION_FAMILIES,
+  AUDIT_ACTION_LABELS,
+  type AuditEntry,
+  type AuditFilters,
+  auditActionLabel,
+  auditFiltersSchema,
+} from '#shared/features/people/people';
+import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { fieldErrors } from '#web/platform/ui/fields';
+import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { auditCsvUrl, useAudit } from '#web/features/audit/api/get-audit';
+import { useDepartments } from '#web/features/departments/api/get-departments';
+import { formatDateTime } from '#web/platform/lib/format';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
+import { Pager } from '#web/platform/ui/pager';
+
+const EMPTY = { person: '', action: '', department: '', from: '', to: '' };
+
+/** The audit log: who did what, where and when; filters, pages and the CSV of the same rows. */
+export default function AuditAdminPage() {
+  useDocumentTitle('Auditoría · Administración');
+  const [draft, setDraft] = useState(EMPTY);
+  const [page, setPage] = useState(1);
+  const departments = useDepartments();
+  const person = useDebouncedValue(draft.person.trim());
+  const parsed = auditFiltersSchema.safeParse({ ...draft, person });
+  const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
+  // Only valid filters are asked for: while the dates are wrong, the last valid result stays.
+  const lastValid = useRef<AuditFilters>({});
+  if (parsed.success) lastValid.current = parsed.data;
+  const wanted = lastValid.current;
+  const audit = useAudit(wanted, page);
+
+  const titles = new Map((departments.data?.items ?? []).map((d) => [d.slug, d.title]));
+  const set = (key: keyof typeof EMPTY) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    setDraft({ ...draft, [key]: e.target.value });
+    setPage(1);
+  };
+
+  return (
+    <section aria-labelledby="auditoria-titulo" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="auditoria-titulo" className="text-2xl font-bold text-stone-900">
+          Auditoría
+        </h2>
+        <a href={auditCsvUrl(wanted)} download className={buttonClass.secondary}>
+          Descargar CSV
+        </a>
+      </div>
+      <search>
+        <form className="grid grid-cols-2 gap-3 lg:grid-cols-6" onSubmit={(e) => e.preventDefault()}>
+          <div className="col-span-2 flex flex-col gap-1.5">
+            <label htmlFor="auditoria-persona" className={labelClass}>
+              Persona
+            </label>
+            <input
+              id="auditoria-persona"
+              type="search"
+              className={inputClass}
+              value={draft.person}
+              onChange={set('person')}
+              aria-describedby="auditoria-persona-ayuda"
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+            <p id="auditoria-persona-ayuda" className="text-sm text-stone-600">
+              Parte del correo de quien actuó o de la persona afectada.
+            </p>
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="auditoria-accion" className={labelClass}>
+              Acción
+            </label>
+            <select id="auditoria-accion" className={inputClass} value={draft.action} onChange={set('action')}>
+              <option value="">Todas</option>
+              <optgroup label="Grupos">
+                {AUDIT_ACTION_FAMILIES.map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.label} (todas)
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="Acciones">
+                {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="auditoria-departamento" className={labelClass}>
+              Departamento
+            </label>
+            <select
+              id="auditoria-departamento"
+              className={inputClass}
+              value={draft.department}
+              onChange={set('department')}
+            >
+              <option value="">Todos</option>
+              {(departments.data?.items ?? []).map((d) => (
+                <option key={d.slug} value={d.slug}>
+                  {d.title}
+                </option>
+              ))}
+            </select>
+          </div>
+          <DateField id="auditoria-desde" label="Desde" value={draft.from} onChange={set('from')} error={errors.from} />
+          <DateField id="auditoria-hasta" label="Hasta" value={draft.to} onChange={set('to')} error={errors.to} />
+          <div className="col-span-2 flex items-end lg:col-span-6">
+            <button
+              type="button"
+              className={buttonClass.secondary}
+              onClick={() => {
+                setDraft(EMPTY);
+                setPage(1);
+              }}
+            >
+              Limpiar filtros
+            </button>
+          </div>
+        </form>
+      </search>
+      <p className="text-sm text-stone-600">Fechas y horas de Caracas.</p>
+
+      {audit.isPending ? (
+        <Spinner />
+      ) : audit.isError ? (
+        <ErrorNotice message={audit.error.message} onRetry={() => audit.refetch()} />
+      ) : (
+        <div aria-busy={audit.isFetching}>
+          {audit.data.items.length === 0 ? (
+            <p className="rounded-lg bg-white p-4 text-stone-700">No hay registros con estos filtros.</p>
+          ) : (
+            <ol className="flex flex-col gap-2" aria-label="Registros de auditoría">
+              {audit.data.items.map((entry) => (
+                <AuditRow key={entry.id} entry={entry} departmentTitle={titles.get(entry.departmentSlug ?? '')} />
+              ))}
+            </ol>
+          )}
+          <Pager
+            page={audit.data.page}
+            pageSize={audit.data.pageSize}
+            total={audit.data.total}
+            onPage={setPage}
+            noun="registros"
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function DateField(props: {
+  id: string;
+  label: string;
+  value: string;
+  error?: string | undefined;
+  onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={props.id} className={labelClass}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type="date"
+        className={inputClass}
+        value={props.value}
+        onChange={props.onChange}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${props.id}-error` : undefined}
+      />
+      {props.error && (
+        <p id={`${props.id}-error`} className="text-sm font-semibold text-red-800">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function prettyDetails(details: string): string {
+  try {
+    return JSON.stringify(JSON.parse(details), null, 2);
+  } catch {
+    return details;
+  }
+}
+
+function AuditRow({ entry, departmentTitle }: { entry: AuditEntry; departmentTitle: string | undefined }) {
+  return (
+    <li className={`${cardClass} grid gap-x-4 gap-y-1 p-3 md:grid-cols-[13rem_minmax(0,1fr)_minmax(0,1.2fr)]`}>
+      <p className="text-sm whitespace-nowrap text-stone-700 tabular-nums">
+        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+      </p>
+      <p className="min-w-0">
+        <span className="font-semibold text-stone-900">{auditActionLabel(entry.action)}</span>{' '}
+        <span className="font-mono text-xs text-stone-600">{entry.action}</span>
+        <br />
+        <span className="break-all text-sm text-stone-800">{entry.actorEmail ?? 'Desconocido'}</span>
+      </p>
+      <div className="min-w-0 text-sm text-stone-800">
+        {entry.departmentSlug && <p>Departamento: {departmentTitle ?? entry.departmentSlug}</p>}
+        {entry.target && <p className="break-all">Objetivo: {entry.target}</p>}
+        {entry.ip && <p className="text-stone-600">IP {entry.ip}</p>}
+        {entry.details && (
+          <details className="mt-1">
+            <summary className="cursor-pointer font-semibold text-stone-700">Detalles</summary>
+            <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all rounded bg-stone-50 p-2 text-xs">
+              {prettyDetails(entry.details)}
+            </pre>
+          </details>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminCandidate, CreateCandidateBody } from '#shared/features/people/people';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { adminKeys } from '#web/features/people/api/keys';
+
+export const createCandidate = (body: CreateCandidateBody) =>
+  apiFetch<AdminCandidate>('/api/admin/candidates', { method: 'POST', body: JSON.stringify(body) });
+
+export function useCreateCandidate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createCandidate,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.candidates() });
+      void queryClient.invalidateQueries({ queryKey: ['candidates'] });
+    },
+  });
+}

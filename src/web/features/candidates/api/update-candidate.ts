@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminCandidate, UpdateCandidateBody } from '#shared/features/people/people';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { adminKeys } from '#web/features/people/api/keys';
+
+export const updateCandidate = (id: number, body: UpdateCandidateBody) =>
+  apiFetch<AdminCandidate>(`/api/admin/candidates/${id}`, { method: 'PATCH', body: JSON.stringify(body) });
+
+export function useUpdateCandidate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: UpdateCandidateBody & { id: number }) => updateCandidate(id, body),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.candidates() });
+      void queryClient.invalidateQueries({ queryKey: ['candidates'] });
+    },
+  });
+}

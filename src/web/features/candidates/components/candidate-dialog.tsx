@@ -1,0 +1,200 @@
+import { useEffect, useId, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import {
+  type AdminCandidate,
+  contrastRatio,
+  createCandidateBodySchema,
+  readableTextOn,
+  updateCandidateBodySchema,
+} from '#shared/features/people/people';
+import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { Modal } from '#web/platform/ui/modal';
+import { useCreateCandidate } from '#web/features/candidates/api/create-candidate';
+import { useUpdateCandidate } from '#web/features/candidates/api/update-candidate';
+
+export interface CandidateDialogProps {
+  open: boolean;
+  /** The candidate being edited; null to add one. */
+  candidate: AdminCandidate | null;
+  /** How many candidates the ballot has (the choices of the position). */
+  count: number;
+  onClose: () => void;
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** Name, code, colour (with a preview that tells whether it reads well) and place on the ballot. */
+export function CandidateDialog({ open, candidate, count, onClose }: CandidateDialogProps) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  const [colour, setColour] = useState('#1D4ED8');
+  const [position, setPosition] = useState(1);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useCreateCandidate();
+  const update = useUpdateCandidate();
+  const pending = create.isPending || update.isPending;
+  const codeLocked = (candidate?.votes ?? 0) > 0;
+
+  useEffect(() => {
+    if (!open) return;
+    setName(candidate?.name ?? '');
+    setCode(candidate?.code ?? '');
+    setColour(candidate?.colour ?? '#1D4ED8');
+    setPosition(candidate?.position ?? count + 1);
+    setErrors({});
+  }, [open, candidate, count]);
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const onError = (e: Error) => setErrors({ form: e.message });
+    if (candidate) {
+      const parsed = updateCandidateBodySchema.safeParse({
+        name,
+        colour,
+        position,
+        ...(codeLocked ? {} : { code }),
+      });
+      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+      update.mutate(
+        { id: candidate.id, ...parsed.data },
+        {
+          onSuccess: (c) => {
+            toast.success(`Candidato ${c.code} guardado`);
+            onClose();
+          },
+          onError,
+        },
+      );
+    } else {
+      const parsed = createCandidateBodySchema.safeParse({ name, code, colour });
+      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+      create.mutate(parsed.data, {
+        onSuccess: (c) => {
+          toast.success(`Candidato ${c.code} añadido`);
+          onClose();
+        },
+        onError,
+      });
+    }
+  };
+
+  const valid = HEX.test(colour);
+  const shown = valid ? colour.toUpperCase() : '#FFFFFF';
+  const onWhite = valid ? contrastRatio(shown, '#FFFFFF') : 1;
+
+  return (
+    <Modal
+      open={open}
+      onClose={() => !pending && onClose()}
+      title={candidate ? `Editar ${candidate.code}` : 'Nuevo candidato'}
+      testId="candidate-dialog"
+    >
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        <TextField label="Nombre" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+        <TextField
+          label="Código"
+          value={code}
+          onChange={(e) => setCode(e.target.value.toUpperCase())}
+          error={errors.code}
+          maxLength={5}
+          autoCapitalize="characters"
+          spellCheck={false}
+          disabled={codeLocked}
+          hint={
+            codeLocked
+              ? 'Ya tiene votos: su código no cambia.'
+              : 'De 1 a 5 letras mayúsculas, por ejemplo FA. Aparece en la boleta y en los votos.'
+          }
+        />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={`${id}-color`} className={labelClass}>
+            Color
+          </label>
+          <div className="flex items-center gap-3">
+            <input
+              type="color"
+              aria-label="Elegir color"
+              className="h-11 w-14 shrink-0 cursor-pointer rounded-lg border-2 border-stone-300 bg-white p-1"
+              value={valid ? colour.toLowerCase() : '#ffffff'}
+              onChange={(e) => setColour(e.target.value.toUpperCase())}
+            />
+            <input
+              id={`${id}-color`}
+              className={`${inputClass} font-mono uppercase`}
+              value={colour}
+              onChange={(e) => setColour(e.target.value)}
+              maxLength={7}
+              spellCheck={false}
+              aria-invalid={errors.colour ? true : undefined}
+              aria-describedby={`${id}-color-ayuda${errors.colour ? ` ${id}-color-error` : ''}`}
+            />
+          </div>
+          <p id={`${id}-color-ayuda`} className="text-sm text-stone-600">
+            Hexadecimal de seis cifras, por ejemplo #1D4ED8.
+          </p>
+          {errors.colour && (
+            <p id={`${id}-color-error`} className="text-sm font-semibold text-red-800">
+              {errors.colour}
+            </p>
+          )}
+        </div>
+        <div className="rounded-lg border border-stone-200 p-3" aria-live="polite">
+          <p className="text-sm font-semibold text-stone-700">Vista previa</p>
+          <div className="mt-2 flex items-center gap-3">
+            <span
+              className="inline-flex min-w-12 items-center justify-center rounded-lg px-3 py-1.5 text-lg font-black"
+              style={{ backgroundColor: shown, color: readableTextOn(shown) }}
+            >
+              {code || 'XX'}
+            </span>
+            <div className="h-4 flex-1 overflow-hidden rounded-full bg-stone-200">
+              <div className="h-full w-2/3 rounded-full" style={{ backgroundColor: shown }} />
+            </div>
+          </div>
+          {valid && (
+            <p className={`mt-2 text-sm ${onWhite < 3 ? 'font-semibold text-amber-900' : 'text-stone-700'}`}>
+              Contraste con el fondo blanco: {onWhite.toFixed(1).replace('.', ',')}:1.{' '}
+              {onWhite < 3
+                ? 'Es un color claro: la barra de resultados se verá poco. Elige uno más oscuro.'
+                : 'Se distingue bien.'}
+            </p>
+          )}
+        </div>
+        {candidate && (
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={`${id}-lugar`} className={labelClass}>
+              Lugar en la boleta
+            </label>
+            <select
+              id={`${id}-lugar`}
+              className={inputClass}
+              value={position}
+              onChange={(e) => setPosition(Number(e.target.value))}
+            >
+              {Array.from({ length: count }, (_, i) => i + 1).map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {errors.form && (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
+            {errors.form}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={pending}>
+            Cancelar
+          </button>
+          <button type="submit" className={buttonClass.primary} disabled={pending}>
+            {candidate ? 'Guardar' : 'Añadir candidato'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

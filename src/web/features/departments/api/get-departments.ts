@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AdminDepartments } from '#shared/features/people/people';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { adminKeys } from '#web/features/people/api/keys';
+
+export const getDepartments = () => apiFetch<AdminDepartments>('/api/admin/departments');
+
+export const getDepartmentsQueryOptions = () =>
+  queryOptions({ queryKey: adminKeys.departments(), queryFn: getDepartments });
+
+/** Every department with its list size and progress (also the choices of the department pickers). */
+export const useDepartments = () => useQuery(getDepartmentsQueryOptions());

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminDepartmentDetail } from '#shared/features/people/people';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { adminKeys } from '#web/features/people/api/keys';
+
+export const updateDepartment = (slug: string, title: string) =>
+  apiFetch<AdminDepartmentDetail>(`/api/admin/departments/${encodeURIComponent(slug)}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ title }),
+  });
+
+export function useUpdateDepartment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ slug, title }: { slug: string; title: string }) => updateDepartment(slug, title),
+    onSuccess: (department) => {
+      queryClient.setQueryData(adminKeys.department(department.slug), department);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.departments() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.users() });
+      // The menu shows department titles.
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+}

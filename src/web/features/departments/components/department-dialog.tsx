@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '#shared/features/people/people';
+import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
+import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { Modal } from '#web/platform/ui/modal';
+import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDepartment } from '#web/features/departments/api/get-department';
+import { useRemoveDepartmentMember } from '#web/features/departments/api/remove-department-member';
+import { useUpdateDepartment } from '#web/features/departments/api/update-department';
+import { BulkAccessForm } from '#web/features/people/components/bulk-access-form';
+
+export interface DepartmentDialogProps {
+  /** Null while closed. */
+  slug: string | null;
+  onClose: () => void;
+}
+
+/** One department: its title, and its allow-list (remove one by one, add or remove a pasted list). */
+export function DepartmentDialog({ slug, onClose }: DepartmentDialogProps) {
+  const department = useDepartment(slug);
+  return (
+    <Modal
+      open={slug !== null}
+      onClose={onClose}
+      title={department.data ? department.data.title : 'Departamento'}
+      description={department.data ? `Ruta ${department.data.path}` : undefined}
+      wide
+      testId="department-dialog"
+    >
+      {department.isPending ? (
+        <Spinner />
+      ) : department.isError ? (
+        <ErrorNotice message={department.error.message} onRetry={() => department.refetch()} />
+      ) : (
+        <DepartmentEditor department={department.data} />
+      )}
+      <div className="mt-6 flex justify-end">
+        <button type="button" className={buttonClass.secondary} onClick={onClose}>
+          Cerrar
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function DepartmentEditor({ department }: { department: AdminDepartmentDetail }) {
+  const [title, setTitle] = useState(department.title);
+  const [error, setError] = useState<string | undefined>();
+  const update = useUpdateDepartment();
+  const remove = useRemoveDepartmentMember();
+  useEffect(() => setTitle(department.title), [department.title]);
+
+  const saveTitle = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = updateDepartmentBodySchema.safeParse({ title });
+    if (!parsed.success) {
+      setError(fieldErrors(parsed.error.issues).title);
+      return;
+    }
+    setError(undefined);
+    update.mutate(
+      { slug: department.slug, title: parsed.data.title },
+      {
+        onSuccess: (d) => toast.success(`Título guardado: ${d.title}`),
+        onError: (e) => setError(e.message),
+      },
+    );
+  };
+
+  const removeEmail = (email: string) =>
+    remove.mutate(
+      { slug: department.slug, email },
+      {
+        onSuccess: () => toast.success(`${email} ya no tiene acceso a ${department.title}`),
+        onError: (e) => toast.error(e.message),
+      },
+    );
+
+  return (
+    <div className="flex flex-col gap-6">
+      <form onSubmit={saveTitle} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
+        <div className="flex-1">
+          <TextField
+            label="Título"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            error={error}
+            maxLength={200}
+          />
+        </div>
+        <button type="submit" className={`${buttonClass.primary} sm:mt-8`} disabled={update.isPending}>
+          Guardar título
+        </button>
+      </form>
+
+      <section aria-labelledby="lista-acceso-titulo">
+        <h3 id="lista-acceso-titulo" className="text-lg font-bold text-stone-900">
+          Lista de acceso ({department.emails.length})
+        </h3>
+        <p className="text-sm text-stone-600">
+          {department.kind === 'page'
+            ? 'Los administradores entran siempre; esta lista añade a otras personas.'
+            : 'Solo estas personas ven el municipio o parroquia.'}
+        </p>
+        {department.emails.length === 0 ? (
+          <p className="mt-2 rounded-lg bg-stone-50 p-3 text-stone-700">Nadie está en la lista.</p>
+        ) : (
+          <ul className="mt-2 flex flex-col divide-y divide-stone-200 rounded-lg border border-stone-200">
+            {department.emails.map((m) => (
+              <li key={m.email} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+                <span className="min-w-0 break-all text-stone-900">{m.email}</span>
+                <span className="flex items-center gap-2">
+                  {m.account === null && <span className={badgeClass.neutral}>Sin cuenta</span>}
+                  {m.account === 'disabled' && <span className={badgeClass.danger}>Desactivada</span>}
+                  {m.role === 'admin' && <span className={badgeClass.brand}>Administrador</span>}
+                  <button
+                    type="button"
+                    className={buttonClass.small}
+                    aria-label={`Quitar: ${m.email}`}
+                    disabled={remove.isPending}
+                    onClick={() => removeEmail(m.email)}
+                  >
+                    Quitar
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="anadir-correos-titulo">
+        <h3 id="anadir-correos-titulo" className="mb-2 text-lg font-bold text-stone-900">
+          Añadir o quitar varios correos
+        </h3>
+        <BulkAccessForm departments={[department]} fixedSlug={department.slug} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { AuditFilters, UsersQuery } from '#shared/features/people/people';
+
+/** Query keys of the back office: one tree, so a change can refresh exactly what it touched. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: () => ['admin', 'users'] as const,
+  usersList: (query: UsersQuery) => ['admin', 'users', query] as const,
+  departments: () => ['admin', 'departments'] as const,
+  department: (slug: string) => ['admin', 'departments', slug] as const,
+  candidates: () => ['admin', 'candidates'] as const,
+  settings: () => ['admin', 'settings'] as const,
+  audit: () => ['admin', 'audit'] as const,
+  auditPage: (filters: AuditFilters, page: number) => ['admin', 'audit', filters, page] as const,
+};
+
+/** A query string without the empty values. */
+export function queryString(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,247 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { server } from '../../../../../tests/support/msw-server';
+import { renderWithProviders } from '../../../../../tests/support/render';
+import type { AdminUser, BulkAccessResult, CreateUserResult } from '#shared/features/people/people';
+import PeopleAdminPage from './people-admin-page';
+
+const user = (id: number, email: string, over: Partial<AdminUser> = {}): AdminUser => ({
+  id,
+  email,
+  role: 'staff',
+  disabled: false,
+  lastLoginAt: null,
+  createdAt: '2026-11-01T12:00:00.000Z',
+  departments: [],
+  ...over,
+});
+
+const USERS = [
+  user(1, 'jefa@example.org', { role: 'admin', lastLoginAt: '2026-11-22T14:05:00.000Z' }),
+  user(2, 'ana@example.org', { departments: [{ slug: 'cabimas', title: 'Cabimas' }] }),
+  user(3, 'apagada@example.org', { disabled: true }),
+];
+
+const DEPARTMENTS = {
+  items: [
+    {
+      slug: 'resultados',
+      title: 'Resultados',
+      kind: 'page',
+      path: '/resultados',
+      members: 0,
+      total: 0,
+      voted: 0,
+      validated: 0,
+    },
+    {
+      slug: 'cabimas',
+      title: 'Cabimas',
+      kind: 'municipality',
+      path: '/validation/cabimas',
+      members: 1,
+      total: 4,
+      voted: 2,
+      validated: 1,
+    },
+    {
+      slug: 'sucre',
+      title: 'Sucre',
+      kind: 'municipality',
+      path: '/validation/sucre',
+      members: 0,
+      total: 0,
+      voted: 0,
+      validated: 0,
+    },
+  ],
+};
+
+function api() {
+  const state = { queries: [] as URLSearchParams[], bodies: [] as { url: string; method: string; body: unknown }[] };
+  const record = async (request: Request) => {
+    const body = await request.json();
+    state.bodies.push({ url: new URL(request.url).pathname, method: request.method, body });
+    return body as Record<string, unknown>;
+  };
+  server.use(
+    http.get('*/api/auth/session', () =>
+      HttpResponse.json({
+        user: { email: 'jefa@example.org', role: 'admin' },
+        menu: [{ title: 'Administración', path: '/admin', sections: ['personas'] }],
+        home: '/admin',
+        logoutRoute: '/',
+      }),
+    ),
+    http.get('*/api/admin/departments', () => HttpResponse.json(DEPARTMENTS)),
+    http.get('*/api/admin/users', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      state.queries.push(params);
+      const q = params.get('q') ?? '';
+      const items = USERS.filter((u) => u.email.includes(q));
+      return HttpResponse.json({ items, total: items.length, page: 1, pageSize: 50 });
+    }),
+    http.post('*/api/admin/users', async ({ request }) => {
+      await record(request);
+      const body: CreateUserResult = {
+        user: user(9, 'nueva@example.org', { departments: [{ slug: 'sucre', title: 'Sucre' }] }),
+        oneTimePassword: 'k7mp-x2qa-9fht',
+      };
+      return HttpResponse.json(body, { status: 201 });
+    }),
+    http.patch('*/api/admin/users/:id', async ({ request, params }) => {
+      await record(request);
+      return HttpResponse.json({ ...USERS.find((u) => u.id === Number(params.id)), disabled: true });
+    }),
+    http.post('*/api/admin/users/:id/password', async ({ request }) => {
+      await record(request);
+      return HttpResponse.json({ user: USERS[1], oneTimePassword: 'abcd-efgh-jkmn', sessionsEnded: 2 });
+    }),
+    http.post('*/api/admin/access/bulk', async ({ request }) => {
+      const body = await record(request);
+      const result: BulkAccessResult = {
+        slug: 'sucre',
+        title: 'Sucre',
+        action: 'grant',
+        dryRun: body.dryRun === true,
+        lines: [
+          {
+            line: 1,
+            text: 'uno@lote.org',
+            email: 'uno@lote.org',
+            status: 'added',
+            message: 'Recibirá acceso. Todavía no tiene cuenta.',
+            hasAccount: false,
+          },
+          {
+            line: 2,
+            text: 'nada',
+            email: null,
+            status: 'invalid',
+            message: 'No es un correo válido.',
+            hasAccount: null,
+          },
+        ],
+        summary: { changed: 1, unchanged: 0, invalid: 1, duplicate: 0 },
+      };
+      return HttpResponse.json(result);
+    }),
+  );
+  return state;
+}
+
+const renderPage = () => renderWithProviders(<PeopleAdminPage />, { route: '/admin/personas' });
+
+describe('PeopleAdminPage', () => {
+  it('lists accounts with role, state, last sign-in and departments; no changes offered on one’s own account', async () => {
+    api();
+    renderPage();
+    const ana = await screen.findByRole('article', { name: 'ana@example.org' });
+    expect(within(ana).getByText('Personal')).toBeInTheDocument();
+    expect(within(ana).getByText('Cabimas')).toBeInTheDocument();
+    expect(within(ana).getByText('Nunca ha iniciado sesión')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('article', { name: 'apagada@example.org' })).getByText('Desactivada'),
+    ).toBeInTheDocument();
+    const me = screen.getByRole('article', { name: 'jefa@example.org' });
+    expect(within(me).getByText(/^Último ingreso: 22 nov/)).toBeInTheDocument();
+    expect(within(me).queryByRole('button', { name: /Desactivar/ })).not.toBeInTheDocument();
+    expect(screen.getByText('Mostrando 1–3 de 3 personas')).toBeInTheDocument();
+  });
+
+  it('searches by e-mail once typing stops', async () => {
+    const state = api();
+    renderPage();
+    await screen.findByRole('article', { name: 'ana@example.org' });
+    await userEvent.type(screen.getByLabelText('Buscar por correo'), 'ana');
+    await waitFor(() => expect(state.queries.at(-1)?.get('q')).toBe('ana'));
+    expect(state.queries.filter((q) => q.get('q') === 'a')).toHaveLength(0);
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'jefa@example.org' })).not.toBeInTheDocument());
+  });
+
+  it('creates an account: checks the e-mail first, then shows the one-time password once with a copy button', async () => {
+    const state = api();
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Nueva persona' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nueva persona' });
+    await userEvent.type(within(dialog).getByLabelText('Correo electrónico'), 'no-es-correo');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear cuenta' }));
+    expect(await within(dialog).findByText('El formato del email es inválido.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Correo electrónico')).toHaveAttribute('aria-invalid', 'true');
+    expect(state.bodies).toHaveLength(0);
+
+    await userEvent.clear(within(dialog).getByLabelText('Correo electrónico'));
+    await userEvent.type(within(dialog).getByLabelText('Correo electrónico'), ' Nueva@Example.org');
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Sucre' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear cuenta' }));
+    const secret = await screen.findByRole('dialog', { name: 'Contraseña temporal' });
+    expect(state.bodies[0]).toEqual({
+      url: '/api/admin/users',
+      method: 'POST',
+      body: { email: 'nueva@example.org', role: 'staff', password: null, departments: ['sucre'] },
+    });
+    expect(within(secret).getByTestId('one-time-password-value')).toHaveTextContent('k7mp-x2qa-9fht');
+    expect(within(secret).getByText(/no se volverá a mostrar/)).toBeInTheDocument();
+    await userEvent.click(within(secret).getByRole('button', { name: 'Copiar contraseña' }));
+    expect(writeText).toHaveBeenCalledWith('k7mp-x2qa-9fht');
+    expect(await screen.findByText('Contraseña copiada')).toBeInTheDocument();
+    await userEvent.click(within(secret).getByRole('button', { name: 'Listo' }));
+    await waitFor(() => expect(screen.queryByText('k7mp-x2qa-9fht')).not.toBeInTheDocument());
+  });
+
+  it('asks before disabling an account, and resets a password showing the new one', async () => {
+    const state = api();
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Desactivar: ana@example.org' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Desactivar cuenta' });
+    expect(within(confirm).getByText(/se cerrarán sus sesiones abiertas/)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Desactivar' }));
+    await waitFor(() =>
+      expect(state.bodies.at(-1)).toEqual({ url: '/api/admin/users/2', method: 'PATCH', body: { disabled: true } }),
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Nueva contraseña: ana@example.org' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Nueva contraseña' })).getByRole('button', {
+        name: 'Generar contraseña',
+      }),
+    );
+    const secret = await screen.findByRole('dialog', { name: 'Contraseña temporal' });
+    expect(within(secret).getByTestId('one-time-password-value')).toHaveTextContent('abcd-efgh-jkmn');
+    expect(state.bodies.at(-1)).toEqual({ url: '/api/admin/users/2/password', method: 'POST', body: {} });
+  });
+
+  it('gives access in bulk: review first, then apply, with a report per line', async () => {
+    const state = api();
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Acceso en bloque' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Acceso en bloque' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Revisar' }));
+    expect(await within(dialog).findByText('Pega al menos un correo.')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('Correos'), 'uno@lote.org{enter}nada');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Departamento'), 'sucre');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Revisar' }));
+    const report = await within(dialog).findByTestId('bulk-report');
+    expect(within(report).getByRole('status')).toHaveTextContent(
+      'Revisión (sin cambios): 1 reciben acceso en Sucre; 0 sin cambio; 1 línea inválida; 0 repetidas.',
+    );
+    expect(within(report).getByText('Se añadirá')).toBeInTheDocument();
+    expect(within(report).getByText('No es un correo válido.')).toBeInTheDocument();
+    expect(state.bodies.at(-1)?.body).toEqual({
+      text: 'uno@lote.org\nnada',
+      slug: 'sucre',
+      action: 'grant',
+      dryRun: true,
+    });
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Aplicar' }));
+    await waitFor(() => expect(within(dialog).getByText('Añadido')).toBeInTheDocument());
+    expect(state.bodies.at(-1)?.body).toMatchObject({ dryRun: false });
+    // Invalid lines stay in the box to be fixed.
+    expect(within(dialog).getByLabelText('Correos')).toHaveValue('uno@lote.org\nnada');
+  });
+});

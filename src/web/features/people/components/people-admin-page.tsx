@@ -1,0 +1,301 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import type { AdminUser } from '#shared/features/people/people';
+import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
+import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { useSession } from '#web/features/auth/api/get-session';
+import { useDepartments } from '#web/features/departments/api/get-departments';
+import { useUsers } from '#web/features/people/api/get-users';
+import { useResetPassword } from '#web/features/people/api/reset-password';
+import { useUpdateUser } from '#web/features/people/api/update-user';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
+import { BulkAccessForm } from './bulk-access-form';
+import { CreateUserDialog } from './create-user-dialog';
+import { OneTimePasswordDialog } from './one-time-password-dialog';
+import { Pager } from '#web/platform/ui/pager';
+import { type UserAction, UserCard } from './user-card';
+import { UserDepartmentsDialog } from './user-departments-dialog';
+
+type Pending = { action: Exclude<UserAction, 'departments'>; user: AdminUser } | null;
+
+/** People and access: search accounts, create them, disable, reset passwords, departments one by one or in bulk. */
+export default function PeopleAdminPage() {
+  useDocumentTitle('Personas · Administración');
+  const session = useSession();
+  const [q, setQ] = useState('');
+  const [role, setRole] = useState<'' | 'admin' | 'staff'>('');
+  const [status, setStatus] = useState<'' | 'active' | 'disabled'>('');
+  const [department, setDepartment] = useState('');
+  const [page, setPage] = useState(1);
+  const query = { q: useDebouncedValue(q.trim()), role, status, department, page };
+  const users = useUsers(query);
+  const departments = useDepartments();
+  const departmentList = departments.data?.items ?? [];
+
+  const [creating, setCreating] = useState(false);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [editing, setEditing] = useState<AdminUser | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const [secret, setSecret] = useState<{ email: string; password: string } | null>(null);
+  const update = useUpdateUser();
+  const reset = useResetPassword();
+
+  const filter =
+    <T,>(set: (v: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  const onAction = (action: UserAction, user: AdminUser) => {
+    if (action === 'departments') setEditing(user);
+    else if (action === 'toggle-disabled' && user.disabled) {
+      update.mutate(
+        { id: user.id, disabled: false },
+        {
+          onSuccess: (u) => toast.success(`Cuenta de ${u.email} activada`),
+          onError: (e) => toast.error(e.message),
+        },
+      );
+    } else setPending({ action, user });
+  };
+
+  const confirm = () => {
+    if (!pending) return;
+    const { action, user } = pending;
+    const done = () => setPending(null);
+    const onError = (e: Error) => {
+      toast.error(e.message);
+      done();
+    };
+    if (action === 'password') {
+      reset.mutate(
+        { id: user.id },
+        {
+          onSuccess: (result) => {
+            done();
+            if (result.oneTimePassword) setSecret({ email: result.user.email, password: result.oneTimePassword });
+          },
+          onError,
+        },
+      );
+    } else if (action === 'toggle-disabled') {
+      update.mutate(
+        { id: user.id, disabled: true },
+        {
+          onSuccess: (u) => {
+            done();
+            toast.success(`Cuenta de ${u.email} desactivada`);
+          },
+          onError,
+        },
+      );
+    } else {
+      const next = user.role === 'admin' ? 'staff' : 'admin';
+      update.mutate(
+        { id: user.id, role: next },
+        {
+          onSuccess: (u) => {
+            done();
+            toast.success(`${u.email} ahora es ${u.role === 'admin' ? 'administrador' : 'personal'}`);
+          },
+          onError,
+        },
+      );
+    }
+  };
+
+  const confirmText =
+    pending &&
+    {
+      password: {
+        title: 'Nueva contraseña',
+        message: (
+          <>
+            Se generará una contraseña temporal para <strong className="break-all">{pending.user.email}</strong> y se
+            cerrarán todas sus sesiones abiertas.
+          </>
+        ),
+        label: 'Generar contraseña',
+        danger: false,
+      },
+      'toggle-disabled': {
+        title: 'Desactivar cuenta',
+        message: (
+          <>
+            <strong className="break-all">{pending.user.email}</strong> no podrá iniciar sesión y se cerrarán sus
+            sesiones abiertas. Podrás activarla de nuevo.
+          </>
+        ),
+        label: 'Desactivar',
+        danger: true,
+      },
+      'toggle-role': {
+        title: pending.user.role === 'admin' ? 'Quitar administrador' : 'Hacer administrador',
+        message:
+          pending.user.role === 'admin' ? (
+            <>
+              <strong className="break-all">{pending.user.email}</strong> dejará de ver Resultados, Notas, Agenda y la
+              administración (salvo las listas en las que esté).
+            </>
+          ) : (
+            <>
+              <strong className="break-all">{pending.user.email}</strong> podrá usar toda la administración, Resultados,
+              Notas y Agenda.
+            </>
+          ),
+        label: pending.user.role === 'admin' ? 'Quitar administrador' : 'Hacer administrador',
+        danger: pending.user.role === 'admin',
+      },
+    }[pending.action];
+
+  return (
+    <section aria-labelledby="personas-titulo" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="personas-titulo" className="text-2xl font-bold text-stone-900">
+          Personas
+        </h2>
+        <div className="grid w-full grid-cols-2 gap-2 sm:flex sm:w-auto">
+          <button type="button" className={buttonClass.secondary} onClick={() => setBulkOpen(true)}>
+            Acceso en bloque
+          </button>
+          <button type="button" className={buttonClass.primary} onClick={() => setCreating(true)}>
+            Nueva persona
+          </button>
+        </div>
+      </div>
+
+      <search>
+        <form className="grid grid-cols-2 gap-3 lg:grid-cols-4" onSubmit={(e) => e.preventDefault()}>
+          <div className="col-span-2 flex flex-col gap-1.5 lg:col-span-1">
+            <label htmlFor="personas-buscar" className={labelClass}>
+              Buscar por correo
+            </label>
+            <input
+              id="personas-buscar"
+              type="search"
+              className={inputClass}
+              value={q}
+              onChange={(e) => filter(setQ)(e.target.value)}
+              autoCapitalize="none"
+              spellCheck={false}
+            />
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="personas-rol" className={labelClass}>
+              Rol
+            </label>
+            <select
+              id="personas-rol"
+              className={inputClass}
+              value={role}
+              onChange={(e) => filter(setRole)(e.target.value as typeof role)}
+            >
+              <option value="">Todos</option>
+              <option value="admin">Administradores</option>
+              <option value="staff">Personal</option>
+            </select>
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="personas-estado" className={labelClass}>
+              Estado
+            </label>
+            <select
+              id="personas-estado"
+              className={inputClass}
+              value={status}
+              onChange={(e) => filter(setStatus)(e.target.value as typeof status)}
+            >
+              <option value="">Todas</option>
+              <option value="active">Activas</option>
+              <option value="disabled">Desactivadas</option>
+            </select>
+          </div>
+          <div className="col-span-2 flex flex-col gap-1.5 lg:col-span-1">
+            <label htmlFor="personas-departamento" className={labelClass}>
+              Departamento
+            </label>
+            <select
+              id="personas-departamento"
+              className={inputClass}
+              value={department}
+              onChange={(e) => filter(setDepartment)(e.target.value)}
+            >
+              <option value="">Todos</option>
+              {departmentList.map((d) => (
+                <option key={d.slug} value={d.slug}>
+                  {d.title}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+      </search>
+
+      {users.isPending ? (
+        <Spinner />
+      ) : users.isError ? (
+        <ErrorNotice message={users.error.message} onRetry={() => users.refetch()} />
+      ) : (
+        <div aria-busy={users.isFetching}>
+          {users.data.items.length === 0 ? (
+            <p className="rounded-lg bg-white p-4 text-stone-700">Ninguna persona coincide con la búsqueda.</p>
+          ) : (
+            <ul className="grid gap-3 lg:grid-cols-2" aria-label="Personas">
+              {users.data.items.map((u) => (
+                <li key={u.id}>
+                  <UserCard user={u} isSelf={u.email === session.data?.user?.email} onAction={onAction} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pager
+            page={users.data.page}
+            pageSize={users.data.pageSize}
+            total={users.data.total}
+            onPage={setPage}
+            noun="personas"
+          />
+        </div>
+      )}
+
+      <CreateUserDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        departments={departmentList}
+        onCreated={(result) => {
+          setCreating(false);
+          if (result.oneTimePassword) setSecret({ email: result.user.email, password: result.oneTimePassword });
+        }}
+      />
+      <UserDepartmentsDialog user={editing} departments={departmentList} onClose={() => setEditing(null)} />
+      <Modal
+        open={bulkOpen}
+        onClose={() => setBulkOpen(false)}
+        title="Acceso en bloque"
+        description="Pega una lista de correos para dar o quitar acceso a un departamento. Revisa antes de aplicar."
+        wide
+      >
+        <BulkAccessForm departments={departmentList} />
+        <div className="mt-4 flex justify-end">
+          <button type="button" className={buttonClass.secondary} onClick={() => setBulkOpen(false)}>
+            Cerrar
+          </button>
+        </div>
+      </Modal>
+      <ConfirmDialog
+        open={pending !== null}
+        title={confirmText?.title ?? ''}
+        message={confirmText?.message}
+        confirmLabel={confirmText?.label ?? ''}
+        danger={confirmText?.danger}
+        pending={update.isPending || reset.isPending}
+        onConfirm={confirm}
+        onCancel={() => setPending(null)}
+      />
+      <OneTimePasswordDialog value={secret} onClose={() => setSecret(null)} />
+    </section>
+  );
+}

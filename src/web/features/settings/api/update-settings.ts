@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminSettings, AdminSettingsBody } from '#shared/features/people/people';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { adminKeys } from '#web/features/people/api/keys';
+
+export const updateSettings = (body: AdminSettingsBody) =>
+  apiFetch<AdminSettings>('/api/admin/settings', { method: 'PUT', body: JSON.stringify(body) });
+
+export function useUpdateSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSettings,
+    onSuccess: (settings) => {
+      queryClient.setQueryData(adminKeys.settings(), settings);
+      // The navbar shows the campaign name; the session carries the logout route.
+      void queryClient.invalidateQueries({ queryKey: ['site'] });
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+}

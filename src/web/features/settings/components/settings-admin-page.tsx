@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/people/people';
+import { buttonClass, cardClass } from '#web/platform/ui/back-office';
+import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { useSettings } from '#web/features/settings/api/get-settings';
+import { useUpdateSettings } from '#web/features/settings/api/update-settings';
+
+type Draft = { [K in keyof AdminSettings]: string };
+
+const toDraft = (s: AdminSettings): Draft => ({
+  campaignName: s.campaignName,
+  leaderName: s.leaderName,
+  resultsDenominator: String(s.resultsDenominator),
+  logoutRoute: s.logoutRoute,
+  photoMaxMb: String(s.photoMaxMb),
+});
+
+/** A number typed by a person: blank is not zero. */
+const asNumber = (text: string) => (text.trim() === '' ? Number.NaN : Number(text.trim().replace(',', '.')));
+
+/** Settings: campaign and leader names, results denominator, logout route, photo size limit. */
+export default function SettingsAdminPage() {
+  useDocumentTitle('Ajustes · Administración');
+  const settings = useSettings();
+  if (settings.isPending) return <Spinner />;
+  if (settings.isError) return <ErrorNotice message={settings.error.message} onRetry={() => settings.refetch()} />;
+  return <SettingsForm current={settings.data} />;
+}
+
+function SettingsForm({ current }: { current: AdminSettings }) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(current));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useUpdateSettings();
+  useEffect(() => setDraft(toDraft(current)), [current]);
+  const field = (key: keyof Draft) => ({
+    value: draft[key],
+    error: errors[key],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value }),
+  });
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = adminSettingsSchema.safeParse({
+      ...draft,
+      resultsDenominator: asNumber(draft.resultsDenominator),
+      photoMaxMb: asNumber(draft.photoMaxMb),
+    });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data, {
+      onSuccess: () => toast.success('Ajustes guardados'),
+      onError: (e) => setErrors({ form: e.message }),
+    });
+  };
+
+  return (
+    <section aria-labelledby="ajustes-titulo" className="flex max-w-2xl flex-col gap-4">
+      <h2 id="ajustes-titulo" className="text-2xl font-bold text-stone-900">
+        Ajustes
+      </h2>
+      <form noValidate onSubmit={submit} className={`${cardClass} flex flex-col gap-5`}>
+        <TextField
+          label="Nombre de la campaña"
+          {...field('campaignName')}
+          hint="Aparece en la barra superior."
+          maxLength={80}
+        />
+        <TextField
+          label="Nombre del líder"
+          {...field('leaderName')}
+          hint="Acompaña la fecha en el título de la agenda."
+          maxLength={120}
+        />
+        <TextField
+          label="Denominador de resultados"
+          {...field('resultsDenominator')}
+          inputMode="numeric"
+          hint="Los porcentajes de Resultados se calculan sobre este número de electores."
+        />
+        <TextField
+          label="Ruta al cerrar sesión"
+          {...field('logoutRoute')}
+          spellCheck={false}
+          autoCapitalize="none"
+          hint="Una ruta de este sitio, por ejemplo / o /agenda."
+        />
+        <TextField
+          label="Tamaño máximo de foto (MB)"
+          {...field('photoMaxMb')}
+          inputMode="numeric"
+          hint={`Para las fotos de boletas y de candidatos; entre ${PHOTO_MAX_MB_BOUNDS.min} y ${PHOTO_MAX_MB_BOUNDS.max} MB.`}
+        />
+        {errors.form && (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
+            {errors.form}
+          </p>
+        )}
+        <div>
+          <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+            Guardar ajustes
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

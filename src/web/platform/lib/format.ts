@@ -1,0 +1,21 @@
+import { TIME_ZONE } from '#shared/platform/constants';
+
+const dateTime = new Intl.DateTimeFormat('es-VE', {
+  timeZone: TIME_ZONE,
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** '22 nov 2026, 11:30 p. m.' in Caracas time. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+/** '30,0 %': one decimal and a decimal comma. */
+export function formatShare(percent: number): string {
+  return `${percent.toLocaleString('es-VE', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`;
+}
