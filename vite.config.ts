@@ -1,6 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const src = (folder: string) => fileURLToPath(new URL(`./src/${folder}/`, import.meta.url));
@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^#shared\//, replacement: src('shared') },
       { find: /^#server\//, replacement: src('server') },
       { find: /^#web\//, replacement: src('web') },
+      { find: /^#tests\//, replacement: fileURLToPath(new URL('./tests/', import.meta.url)) },
     ],
   },
   // Only variables with this prefix may reach the browser bundle; none is a secret.

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
-import { writeImportCsv } from '#server/testing/records-import-fixtures';
 import { createRecordsRepository } from '#server/features/records/records.repository';
+import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
 import { createUser } from '#server/testing/auth-helpers';
+import { writeImportCsv } from '#server/testing/records-import-fixtures';
 import { statusKb } from './process-memory';
 import type { BenchSuite } from './types';
 

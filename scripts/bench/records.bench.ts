@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { seedBenchRecords } from './data/records-seed';
 import { createUser } from '#server/testing/auth-helpers';
+import { seedBenchRecords } from './data/records-seed';
 import { memoryMb } from './process-memory';
 import type { BenchSuite } from './types';
 

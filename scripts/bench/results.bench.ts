@@ -6,10 +6,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { createAccountsService } from '#server/features/people/accounts.service';
+import { grantDepartment } from '#server/platform/access/access.service';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { grantDepartment } from '#server/platform/access/access.service';
-import { createAuthService } from '#server/platform/session/session.service';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { startServerProcess } from '#server/testing/server-process';
 import { memoryMb } from './process-memory';
@@ -46,7 +46,7 @@ function ballotsFor(records: number) {
 }
 
 async function seedResults(db: Db, now: Date, records: number): Promise<void> {
-  const auth = createAuthService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now);
   const actor = { email: 'bench', ip: null };
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
   await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import { adminAuditRoutes } from '#server/features/audit/audit.routes';
 import { adminCandidatesRoutes, candidatePhotoRoutes } from '#server/features/candidates/candidates.routes';
 import { adminDepartmentsRoutes } from '#server/features/departments/departments.routes';
 import { adminPeopleRoutes } from '#server/features/people/people.routes';
 import { adminSettingsRoutes } from '#server/features/settings/settings.admin.routes';
+import { requireAdmin } from '#server/platform/session/session.plugin';
 
 /**
  * The back office's API under /api/admin: people and access, departments, candidates, settings and the

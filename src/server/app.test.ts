@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from './app';
-import { migrateToLatest } from '#server/platform/db/database';
 import { loadDemoData } from '#server/integrations/demo/demo';
+import { migrateToLatest } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createTestApp, createTestDb, type TestApp, testConfig } from '#server/testing/test-app';
+import { buildApp } from './app';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -9,16 +9,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import '#shared/platform/zod-spanish';
-import type { Config } from '#server/platform/config/config';
-import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
-import { loadDemoData } from '#server/integrations/demo/demo';
-import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { accessRoutes } from '#server/features/departments/departments.access.routes';
-import { adminRoutes } from './admin.routes';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
-import { type AirtableWritebackOverrides, createAirtableWriteback } from '#server/integrations/airtable/airtable.writeback';
 import { authRoutes } from '#server/features/auth/auth.routes';
+import { accessRoutes } from '#server/features/departments/departments.access.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { notasRoutes } from '#server/features/notas/notas.routes';
@@ -29,11 +23,22 @@ import { recordsRoutes } from '#server/features/records/records.routes';
 import type { RecordChangeHooks } from '#server/features/records/records.service';
 import { resultsRoutes } from '#server/features/results/results.routes';
 import { siteRoutes } from '#server/features/settings/settings.routes';
-import { registerAuth } from '#server/platform/session/session.plugin';
+import {
+  type AirtableWritebackOverrides,
+  createAirtableWriteback,
+} from '#server/integrations/airtable/airtable.writeback';
+import { loadDemoData } from '#server/integrations/demo/demo';
+import { materializeDemoPhotos } from '#server/integrations/demo/photos.demo';
+import type { Config } from '#server/platform/config/config';
+import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
+import { registerAuth } from '#server/platform/session/session.plugin';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import { adminRoutes } from './admin.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,6 +68,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await migrateToLatest(db);
     await seedReferenceData(db, config.now(), config.campaignName);
     if (config.demo) await loadDemoData(db, config.now());
+    // Demo photo rows (demo data, end-to-end seeds) become real files in the configured storage, once.
+    await materializeDemoPhotos(db.kysely, createPhotoStorage(config));
   } catch (error) {
     if (ownsDb) await db.close();
     throw error;

@@ -6,15 +6,15 @@
  * member on no list, and an admin (on no municipality's list).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createSignInService } from '#server/features/auth/sign-in.service';
 import { addCandidatePhoto, freshEmail, userId } from '#server/testing/admin';
 import { AGENDA_EVENT, addAgendaEvent } from '#server/testing/agenda';
-import { createAuthService } from '#server/platform/session/session.service';
+import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { addNota } from '#server/testing/notas';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { newRecordBody } from '#server/testing/records-admin';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 const PEOPLE = ['anonymous', 'validatorA', 'validatorB', 'noDepartment', 'admin'] as const;
 type Person = (typeof PEOPLE)[number];
@@ -420,7 +420,7 @@ afterAll(async () => t?.close());
 /** A fresh session for each request, so a logout in one case cannot affect another. */
 async function cookieFor(person: Person): Promise<string | undefined> {
   if (person === 'anonymous') return undefined;
-  const auth = createAuthService(t.db.kysely, () => new Date());
+  const auth = createSignInService(t.db.kysely, () => new Date());
   const { token } = await auth.signIn({ email: FIXTURES.emails[person], password: TEST_PASSWORD }, { ip: '127.0.0.9' });
   return `comando_sesion=${token}`;
 }

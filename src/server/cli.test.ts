@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './cli';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { runCli } from './cli';
 
 let t: TestApp;
 afterEach(async () => t?.close());

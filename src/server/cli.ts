@@ -3,17 +3,18 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
+import { createAccountsService } from '#server/features/people/accounts.service';
+import { runResultsCheck } from '#server/features/results/results.cli';
+import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
+import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
+import { createAccessRepository } from '#server/platform/access/access.repository';
+import { grantDepartment, listDepartmentEmails, revokeDepartment } from '#server/platform/access/access.service';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createAccessRepository } from '#server/platform/access/access.repository';
-import { grantDepartment, listDepartmentEmails, revokeDepartment } from '#server/platform/access/access.service';
-import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
-import { type Actor, createAuthService } from '#server/platform/session/session.service';
-import { runResultsCheck } from '#server/features/results/results.cli';
 import { HttpError } from '#server/platform/http/errors';
-import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
+import type { Actor } from '#server/platform/session/identity';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
 
@@ -60,7 +61,7 @@ export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, no
   const flags = new Set(rest.filter((a) => a.startsWith('--')));
   const args = rest.filter((a) => !a.startsWith('--'));
   const actor: Actor = { email: `cli:${safeUsername()}`, ip: null };
-  const auth = createAuthService(db, now);
+  const auth = createAccountsService(db, now);
   const need = (n: number, usage: string) => {
     if (args.length < n) throw new UsageError(`Faltan argumentos. Uso: npm run cli -- ${usage}`);
   };

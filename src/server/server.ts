@@ -1,6 +1,6 @@
-import { buildApp } from './app';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError } from '#server/platform/db/database';
+import { buildApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { AppProvider } from '#web/app/provider';
+import { AppProvider } from '#web/platform/provider';
 
 /** Renders a page with the app's providers (a fresh query cache, toasts) at a route. */
 export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {

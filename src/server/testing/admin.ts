@@ -1,7 +1,7 @@
-import { CANDIDATE_PHOTOS_PATH } from '#shared/features/people/people';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
-import type { TestApp } from './test-app';
+import { CANDIDATE_PHOTOS_PATH } from '#shared/features/candidates/candidates';
 import { fixture } from './photos';
+import type { TestApp } from './test-app';
 
 /** Builders for the back-office tests (not a test file itself). */
 

@@ -1,5 +1,5 @@
-import type { TestApp } from './test-app';
 import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
+import type { TestApp } from './test-app';
 
 /** Data builders for the agenda tests (not a test file itself). */
 export const AGENDA_EVENT: { fecha: string; hora24h: string; descripcion: string; lugar: string } = {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
+import { createAccountsService } from '#server/features/people/accounts.service';
+import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
-import { grantDepartment } from '#server/platform/access/access.service';
-import { createAuthService } from '#server/platform/session/session.service';
-import type { SessionUser } from '#server/platform/session/session.plugin';
+import type { SessionUser } from '#server/platform/session/identity';
 import type { TestApp } from './test-app';
 
 /** The password test accounts get unless a test says otherwise. */
@@ -21,7 +21,7 @@ export async function createUser(
 ): Promise<SessionUser> {
   const kysely = kyselyOf(db);
   const actor = { email: 'pruebas', ip: null };
-  const user = await createAuthService(kysely, () => new Date()).createUser(
+  const user = await createAccountsService(kysely, () => new Date()).createUser(
     { email: options.email, password: options.password ?? TEST_PASSWORD, role: options.role },
     actor,
   );
@@ -42,3 +42,6 @@ export async function loginAs(t: TestApp, email: string, password: string = TEST
   if (!cookie) throw new Error('La respuesta de inicio de sesión no trae la cookie de sesión.');
   return `${cookie.name}=${cookie.value}`;
 }
+
+/** Account changes as the command line and the people screens make them (tests of other features). */
+export const accountsOf = (kysely: Kysely<Database>) => createAccountsService(kysely, () => new Date());

@@ -1,5 +1,5 @@
-import type { TestApp } from './test-app';
 import { createNotasRepository } from '#server/features/notas/notas.repository';
+import type { TestApp } from './test-app';
 
 /** Data builders for the notas tests (not a test file itself). */
 export async function addNota(

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PhotoKind } from '#shared/platform/constants';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
-import type { TestApp } from './test-app';
-import { createRecordsRepository } from '#server/features/records/records.repository';
 import { createPhotosRepository } from '#server/features/records/photos.repository';
+import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import type { PhotoKind } from '#shared/platform/constants';
+import type { TestApp } from './test-app';
 
 /** Builders for the photo tests (not a test file itself). */
-export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../../../tests/fixtures');
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, '#tests/fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES_DIR, name));
 
 /** A multipart/form-data body with one file part, written by hand (no form-data library). */

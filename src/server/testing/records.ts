@@ -1,6 +1,6 @@
+import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { createUser, loginAs } from './auth-helpers';
 import type { TestApp } from './test-app';
-import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 
 /** Data builders for the records and photos tests (not a test file itself). */
 export async function addRecords(

@@ -1,3 +1,4 @@
+import { emailFieldSchema } from './email';
 import { z } from './zod-spanish';
 
 /**
@@ -21,6 +22,13 @@ export const LIST_ADMIN_SECTIONS = ['agenda', 'notas'] as const satisfies readon
 /** The back office's entry in the menu. */
 export const ADMIN_MENU_ENTRY = { title: 'Administración', path: '/admin' } as const;
 
+/** A department's slug as people and forms send it. */
+export const departmentSlugSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9-]+$/, 'El departamento no es válido.');
+
 export const departmentKindSchema = z.enum(['page', 'municipality']);
 
 export const departmentSchema = z.object({
@@ -32,9 +40,8 @@ export const departmentSchema = z.object({
 });
 export type Department = z.infer<typeof departmentSchema>;
 
-export const departmentSlugParamsSchema = z.object({
-  slug: z.string().min(1).max(100),
-});
+/** `/:slug` of a department. */
+export const departmentParamsSchema = z.object({ slug: departmentSlugSchema });
 
 /** A department with its allow-list, as admins manage it. */
 export const departmentAccessSchema = departmentSchema.extend({ emails: z.array(z.string()) });
@@ -42,16 +49,8 @@ export type DepartmentAccess = z.infer<typeof departmentAccessSchema>;
 
 export const departmentAccessListSchema = z.object({ departments: z.array(departmentAccessSchema) });
 
-export const accessMemberBodySchema = z.object({
-  email: z
-    .string({ error: 'Indica el correo electrónico.' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Indica el correo electrónico.')
-    .max(320)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'El formato del email es inválido.'),
-});
+export const accessMemberBodySchema = z.object({ email: emailFieldSchema });
 
-export const accessMemberParamsSchema = departmentSlugParamsSchema.extend({
+export const accessMemberParamsSchema = departmentParamsSchema.extend({
   email: z.string().min(1).max(320),
 });

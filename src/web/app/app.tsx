@@ -1,5 +1,5 @@
 import { BrowserRouter } from 'react-router';
-import { AppProvider } from './provider';
+import { AppProvider } from '#web/platform/provider';
 import { AppRoutes } from './router';
 
 export function App() {

@@ -1,10 +1,10 @@
-import type { Db } from '#server/platform/db/database';
-import { grantDepartment } from '#server/platform/access/access.service';
-import { createAuthService } from '#server/platform/session/session.service';
-import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
+import { createAccountsService } from '#server/features/people/accounts.service';
 import { createPhotosRepository } from '#server/features/records/photos.repository';
-import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
+import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
+import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
+import { grantDepartment } from '#server/platform/access/access.service';
+import type { Db } from '#server/platform/db/database';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 
 export const RECORDS_PASSWORD = 'clave-registros-2026';
@@ -66,7 +66,7 @@ export const SANTA_RITA_RECORDS = {
 export const MARA_RECORD_COUNT = 5_000;
 
 export async function seedRecordsFixtures(db: Db, now: Date): Promise<void> {
-  const auth = createAuthService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now);
   const actor = { email: 'e2e', ip: null };
   for (const account of Object.values(RECORDS_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: RECORDS_PASSWORD, role: 'staff' }, actor);

@@ -1,7 +1,7 @@
-import { migrateToLatest, openDatabase } from '#server/platform/db/database';
-import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
 import { createNotasRepository } from '#server/features/notas/notas.repository';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { seedAuthFixtures } from './seed-auth';
 import { seedRecordsFixtures } from './seed-records';
 import { E2E_NOW, E2E_TODAY } from './servers';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { listAudit } from '#server/platform/audit/audit.repository';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { listAudit } from '#server/platform/audit/audit.repository';
 
 let t: TestApp;
 afterEach(async () => t?.close());

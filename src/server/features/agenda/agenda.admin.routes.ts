@@ -1,5 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { NotFound } from '#server/platform/http/errors';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import {
   agendaAdminListSchema,
@@ -14,9 +17,6 @@ import {
 } from '#shared/features/agenda/agenda.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { hourSortKey } from '#shared/platform/format';
-import { NotFound } from '#server/platform/http/errors';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { type AgendaEventRow, createAgendaRepository } from './agenda.repository';
 
 /** The Agenda page's allow-list also opens its editor (admins are its base group). */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
 import { createReadCache } from '#server/platform/cache/read-cache';
+import type { Database } from '#server/platform/db/schema';
 
 export interface AgendaEventRow {
   id: number;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { agendaTodaySchema } from '#shared/features/agenda/agenda';
-import { dateInTimeZone, hourSortKey } from '#shared/platform/format';
 import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { agendaTodaySchema } from '#shared/features/agenda/agenda';
+import { dateInTimeZone, hourSortKey } from '#shared/platform/format';
 import { type AgendaEventRow, createAgendaRepository } from './agenda.repository';
 
 export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
 import type { AuditRow } from '#server/platform/audit/audit.repository';
-import { containsPattern } from '#server/features/people/people.repository';
+import type { Database } from '#server/platform/db/schema';
+import { containsPattern } from '#server/platform/db/sql';
 
 export interface AuditFilter {
   /** Part of the e-mail of who acted or of the target. */

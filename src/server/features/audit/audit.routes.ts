@@ -1,19 +1,19 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type AuditRow, writeAudit } from '#server/platform/audit/audit.repository';
+import { CSV_BOM, csvDateTime, csvLine } from '#server/platform/lib/csv';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
   AUDIT_PAGE_SIZE,
   auditActionLabel,
   auditFiltersSchema,
   auditPageSchema,
   auditQuerySchema,
-} from '#shared/features/people/people';
+} from '#shared/features/audit/audit';
+import { csvFileSchema } from '#shared/features/results/results';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
-import { csvFileSchema } from '#shared/features/results/results';
-import { CSV_BOM, csvDateTime, csvLine } from '#server/platform/lib/csv';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { type AuditRow, writeAudit } from '#server/platform/audit/audit.repository';
-import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import { createAdminAuditRepository } from './audit.repository';
 import { auditFilter } from './audit.service';
 

@@ -1,21 +1,15 @@
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { authMessages } from '#shared/features/auth/auth';
 import { buildApp } from '#server/app';
-import { openDatabase } from '#server/platform/db/database';
-import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import {
-  ARGON2_OPTIONS,
-  createAuthService,
-  getDummyHash,
-  needsRehash,
-  SESSION_ABSOLUTE_MS,
-  SESSION_IDLE_MS,
-  THROTTLE,
-} from '#server/platform/session/session.service';
+import { openDatabase } from '#server/platform/db/database';
+import { ARGON2_OPTIONS, getDummyHash, needsRehash } from '#server/platform/session/passwords';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '#server/platform/session/session.service';
+import { THROTTLE } from '#server/platform/session/throttle';
+import { accountsOf, createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
+import { authMessages } from '#shared/platform/session';
 
 let t: TestApp;
 let extra: FastifyInstance | undefined;
@@ -106,7 +100,7 @@ describe('POST /api/auth/login', () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
     await createUser(t.db, { email: 'off@example.org', role: 'staff', departments: ['cabimas'] });
-    await createAuthService(t.db.kysely, () => new Date()).setDisabled('off@example.org', true, {
+    await accountsOf(t.db.kysely).setDisabled('off@example.org', true, {
       email: 'x',
       ip: null,
     });
@@ -352,7 +346,7 @@ describe('sessions', () => {
     const laptop = await loginAs(t, 'ana@example.org');
     expect((await session(t, phone)).json().user?.email).toBe('ana@example.org');
     expect((await session(t, laptop)).json().user?.email).toBe('ana@example.org');
-    const auth = createAuthService(t.db.kysely, () => new Date());
+    const auth = accountsOf(t.db.kysely);
     await auth.setDisabled('ANA@example.org', true, { email: 'cli:root', ip: null });
     expect((await session(t, phone)).json().user).toBeNull();
     expect((await session(t, laptop)).json().user).toBeNull();
@@ -366,7 +360,7 @@ describe('sessions', () => {
     await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
     const cookie = await loginAs(t, 'ana@example.org');
     expect((await session(t, cookie)).json().user?.email).toBe('ana@example.org');
-    await createAuthService(t.db.kysely, () => new Date()).setPassword('ana@example.org', 'nueva-clave-456', {
+    await accountsOf(t.db.kysely).setPassword('ana@example.org', 'nueva-clave-456', {
       email: 'cli:root',
       ip: null,
     });
@@ -500,7 +494,7 @@ describe('audit', () => {
 
   it('records account changes', async () => {
     t = await createTestApp();
-    const auth = createAuthService(t.db.kysely, () => new Date());
+    const auth = accountsOf(t.db.kysely);
     const actor = { email: 'cli:root', ip: null };
     await auth.createUser({ email: 'ana@example.org', password: 'secreto123', role: 'staff' }, actor);
     await auth.setPassword('ana@example.org', 'secreto456', actor);

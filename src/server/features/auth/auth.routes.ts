@@ -1,22 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { type MenuEntry, menuFor } from '#server/platform/access/access.service';
+import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
+import { Forbidden, NotFound } from '#server/platform/http/errors';
+import type { SessionUser } from '#server/platform/session/identity';
+import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/platform/session/session.plugin';
+import { createSessionService } from '#server/platform/session/session.service';
+import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
   type AuthProvider,
-  authMessages,
   authProviderSchema,
   firebaseLoginBodySchema,
   loginBodySchema,
-  logoutResponseSchema,
-  type Session,
-  sessionSchema,
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
-import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '#server/platform/session/session.plugin';
-import { Forbidden, NotFound } from '#server/platform/http/errors';
-import { type MenuEntry, menuFor } from '#server/platform/access/access.service';
-import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { createAuthService } from '#server/platform/session/session.service';
+import { authMessages, logoutResponseSchema, type Session, sessionSchema } from '#shared/platform/session';
+import { createSignInService } from './sign-in.service';
 
 const requestContext = (request: FastifyRequest) => ({
   ip: request.ip,
@@ -53,7 +52,8 @@ function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRout
 const sessionBodies = createSerializedCache<readonly MenuEntry[], typeof sessionSchema>(sessionSchema);
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const auth = createAuthService(app.db.kysely, app.config.now);
+  const auth = createSignInService(app.db.kysely, app.config.now);
+  const sessions = createSessionService(app.db.kysely, app.config.now);
   const provider = app.config.auth;
   // One verifier per app: it holds the cached signing keys.
   // Loaded only with Firebase on: the JOSE library is not needed otherwise.
@@ -151,7 +151,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await auth.signOut(readSessionToken(request), request.user, requestContext(request));
+      await sessions.signOut(readSessionToken(request), request.user, requestContext(request));
       clearSessionCookie(reply);
       reply.header('cache-control', 'no-store');
       const settings = await createSettingsRepository(app.db.kysely).getAll();

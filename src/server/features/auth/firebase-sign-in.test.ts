@@ -1,15 +1,12 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FirebaseContractServer,
-  startFirebaseContractServer,
-} from '../../../../tests/support/firebase-contract-server';
-import { authMessages } from '#shared/features/auth/auth';
-import type { AuthProviderConfig } from '#server/platform/config/config';
-import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createAuthService, THROTTLE } from '#server/platform/session/session.service';
+import type { AuthProviderConfig } from '#server/platform/config/config';
+import { THROTTLE } from '#server/platform/session/throttle';
+import { accountsOf, createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
+import { authMessages } from '#shared/platform/session';
+import { type FirebaseContractServer, startFirebaseContractServer } from '#tests/support/firebase-contract-server';
 
 const PROJECT = 'comando-pruebas';
 const API_KEY = 'clave-web-de-prueba';
@@ -105,7 +102,7 @@ describe('POST /api/auth/firebase', () => {
     const [row] = await listAudit(t.db.kysely, { action: 'auth.login' });
     expect(row?.actor_email).toBe('ana@example.org');
     expect(JSON.parse(row?.details ?? '{}')).toEqual({ provider: 'firebase' });
-    const users = await createAuthService(t.db.kysely, () => new Date()).listUsers();
+    const users = await accountsOf(t.db.kysely).listUsers();
     expect(users.find((u) => u.email === 'ana@example.org')?.lastLoginAt).not.toBeNull();
   });
 
@@ -221,7 +218,7 @@ describe('POST /api/auth/firebase', () => {
 
     it('a genuine token of a disabled account', async () => {
       await firebaseApp();
-      await createAuthService(t.db.kysely, () => new Date()).setDisabled('ana@example.org', true, {
+      await accountsOf(t.db.kysely).setDisabled('ana@example.org', true, {
         email: 'x',
         ip: null,
       });

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PLACEHOLDER_PHOTO } from '#shared/features/people/people';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { listAudit } from '#server/platform/audit/audit.repository';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { listAudit } from '#server/platform/audit/audit.repository';
 import { addStoredPhoto, fixture, multipart } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { CANDIDATE_PLACEHOLDER_PHOTO } from '#shared/features/candidates/candidates';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
 
 let t: TestApp;
 let dataDir: string;

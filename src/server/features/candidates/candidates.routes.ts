@@ -1,28 +1,27 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { createImagePipeline } from '#server/platform/images/image-pipeline';
+import { receiveUpload } from '#server/platform/images/receive-upload';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
+import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
   adminCandidateSchema,
   adminCandidatesSchema,
-  adminMessages,
   CANDIDATE_PHOTOS_PATH,
   CANDIDATE_PLACEHOLDER_PHOTO,
   candidateIdParamsSchema,
+  candidatesMessages,
   createCandidateBodySchema,
   updateCandidateBodySchema,
-} from '#shared/features/people/people';
-import { apiErrorSchema } from '#shared/platform/errors';
+} from '#shared/features/candidates/candidates';
 import { PHOTO_MAX_BYTES_SETTING, photosMessages } from '#shared/features/records/photos';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
-import { writeAudit } from '#server/platform/audit/audit.repository';
-import { createImagePipeline } from '#server/platform/images/image-pipeline';
-import { parseMaxBytes } from '#server/features/records/photos.service';
-import { receiveUpload } from '#server/platform/images/receive-upload';
+import { apiErrorSchema } from '#shared/platform/errors';
 import { createAdminCandidatesRepository } from './candidates.repository';
 import { presentCandidate, storageKeyOfPhotoUrl, storeCandidatePhoto } from './candidates.service';
-import { createAdminSettingsRepository } from '#server/features/settings/settings.admin.repository';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -32,7 +31,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
   const storage = createPhotoStorage(app.config);
   const images = createImagePipeline({ concurrency: 1 });
   const tempDir = uploadTempDir(app.config.dataDir);
-  const settings = createAdminSettingsRepository(db);
+  const settings = createSettingsRepository(db);
 
   // Only this plugin's photo route takes multipart bodies: one file, its byte limit set per request.
   await app.register(multipart, {
@@ -42,13 +41,13 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function candidateOrThrow(id: number) {
     const c = await repo.find(id);
-    if (!c) throw NotFound(adminMessages.candidateNotFound);
+    if (!c) throw NotFound(candidatesMessages.candidateNotFound);
     return c;
   }
 
   async function codeIsFree(code: string, exceptId?: number) {
     const other = await repo.findByCode(code);
-    if (other && other.id !== exceptId) throw Conflict(adminMessages.candidateCodeTaken(code));
+    if (other && other.id !== exceptId) throw Conflict(candidatesMessages.candidateCodeTaken(code));
   }
 
   app.get(
@@ -119,7 +118,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       if (code !== undefined && code !== before.code) {
         // Votes keep the candidates' codes: a code already on ballots stays as it is.
-        if (await repo.hasBallots(before.id)) throw Conflict(adminMessages.candidateHasVotes);
+        if (await repo.hasBallots(before.id)) throw Conflict(candidatesMessages.candidateHasVotes);
         await codeIsFree(code, before.id);
         changes.code = { from: before.code, to: code };
       }
@@ -169,7 +168,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const admin = requireAdmin(request);
       const c = await candidateOrThrow(request.params.id);
-      if (await repo.hasBallots(c.id)) throw Conflict(adminMessages.candidateHasVotes);
+      if (await repo.hasBallots(c.id)) throw Conflict(candidatesMessages.candidateHasVotes);
       await db.transaction().execute(async (trx) => {
         const tx = createAdminCandidatesRepository(trx);
         await tx.delete(c.id);

@@ -1,9 +1,9 @@
-import { type AdminCandidate, CANDIDATE_PHOTOS_PATH } from '#shared/features/people/people';
-import { photosMessages } from '#shared/features/records/photos';
 import { BadRequest } from '#server/platform/http/errors';
-import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import type { ReceivedUpload } from '#server/platform/images/receive-upload';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import { type AdminCandidate, CANDIDATE_PHOTOS_PATH } from '#shared/features/candidates/candidates';
+import { photosMessages } from '#shared/features/records/photos';
 import type { AdminCandidateRow } from './candidates.repository';
 
 /** Longest side of a candidate's portrait: sharp on a projector, light on a phone. */

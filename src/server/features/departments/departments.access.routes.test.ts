@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import { listAudit } from '#server/platform/audit/audit.repository';
 import { HttpError } from '#server/platform/http/errors';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { listAudit } from '#server/platform/audit/audit.repository';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
 
 let t: TestApp;
 afterEach(async () => t?.close());

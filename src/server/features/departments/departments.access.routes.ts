@@ -1,15 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  accessMemberBodySchema,
-  accessMemberParamsSchema,
-  departmentAccessListSchema,
-  departmentAccessSchema,
-  departmentSchema,
-  departmentSlugParamsSchema,
-} from '#shared/platform/access';
-import { apiErrorSchema } from '#shared/platform/errors';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { NotFound } from '#server/platform/http/errors';
 import { createAccessRepository } from '#server/platform/access/access.repository';
 import {
   departmentPath,
@@ -18,6 +7,17 @@ import {
   requireDepartmentAccess,
   revokeDepartment,
 } from '#server/platform/access/access.service';
+import { NotFound } from '#server/platform/http/errors';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import {
+  accessMemberBodySchema,
+  accessMemberParamsSchema,
+  departmentAccessListSchema,
+  departmentAccessSchema,
+  departmentParamsSchema,
+  departmentSchema,
+} from '#shared/platform/access';
+import { apiErrorSchema } from '#shared/platform/errors';
 
 export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
@@ -28,7 +28,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['acceso'],
         summary: 'Un departamento, si quien pregunta puede abrirlo (si no, el mismo 404 que si no existiera)',
-        params: departmentSlugParamsSchema,
+        params: departmentParamsSchema,
         response: { 200: departmentSchema, 401: apiErrorSchema, 404: apiErrorSchema },
       },
     },
@@ -80,7 +80,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['acceso'],
         summary: 'Administración: añade un correo a la lista de un departamento',
-        params: departmentSlugParamsSchema,
+        params: departmentParamsSchema,
         body: accessMemberBodySchema,
         response: { 200: departmentAccessSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
       },

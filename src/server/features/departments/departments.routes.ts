@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { departmentPath } from '#server/platform/access/access.service';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { NotFound } from '#server/platform/http/errors';
+import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   type AdminDepartment,
   type AdminDepartmentDetail,
   adminDepartmentDetailSchema,
   adminDepartmentsSchema,
-  adminMessages,
-  departmentParamsSchema,
+  departmentsMessages,
   updateDepartmentBodySchema,
-} from '#shared/features/people/people';
+} from '#shared/features/departments/departments';
+import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { NotFound } from '#server/platform/http/errors';
-import { departmentPath } from '#server/platform/access/access.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { type AdminDepartmentRow, createAdminDepartmentsRepository } from './departments.repository';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
@@ -36,7 +36,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function detail(slug: string): Promise<AdminDepartmentDetail> {
     const d = await repo.find(slug);
-    if (!d) throw NotFound(adminMessages.departmentNotFound);
+    if (!d) throw NotFound(departmentsMessages.departmentNotFound);
     const members = await repo.members(d.id);
     return {
       ...presentDepartment(d),
@@ -93,7 +93,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const admin = requireAdmin(request);
       const d = await repo.find(request.params.slug);
-      if (!d) throw NotFound(adminMessages.departmentNotFound);
+      if (!d) throw NotFound(departmentsMessages.departmentNotFound);
       const { title } = request.body;
       if (title !== d.title) {
         const now = app.config.now();

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { healthSchema, readySchema } from '#shared/features/health/health';
 import { ServiceUnavailable } from '#server/platform/http/errors';
+import { healthSchema, readySchema } from '#shared/features/health/health';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

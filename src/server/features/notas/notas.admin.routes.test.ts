@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startWordpressContractServer,
-  type WordpressContractServer,
-} from '../../../../tests/support/wordpress-contract-server';
+import { listAudit } from '#server/platform/audit/audit.repository';
 import type { Config } from '#server/platform/config/config';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { listAudit } from '#server/platform/audit/audit.repository';
+import { startWordpressContractServer, type WordpressContractServer } from '#tests/support/wordpress-contract-server';
 
 let t: TestApp | undefined;
 let wp: WordpressContractServer | undefined;

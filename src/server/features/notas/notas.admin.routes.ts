@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#shared/platform/errors';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import {
   type NotaAdmin,
   notaCreateBodySchema,
@@ -12,9 +14,7 @@ import {
   notasAdminQuerySchema,
   notaUpdateBodySchema,
 } from '#shared/features/notas/notas.admin';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { apiErrorSchema } from '#shared/platform/errors';
 import { createNotasRepository, type NotaAdminRow } from './notas.repository';
 import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 

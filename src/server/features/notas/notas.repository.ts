@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
 import { createReadCache } from '#server/platform/cache/read-cache';
+import type { Database } from '#server/platform/db/schema';
 import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 export interface NotaRow {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type NotasPage, notasMessages, notasPageSchema, notasQuerySchema } from '#shared/features/notas/notas';
 import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
+import { type NotasPage, notasMessages, notasPageSchema, notasQuerySchema } from '#shared/features/notas/notas';
 import { createNotasRepository, type NotaRow } from './notas.repository';
 import { sanitizeNotaHtmlCached } from './notas.sanitize';
 import { createWordpressSource } from './wordpress.source';

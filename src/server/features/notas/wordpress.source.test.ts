@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 import {
   type FakePost,
   makePosts,
   startWordpressContractServer,
   type WordpressContractServer,
-} from '../../../../tests/support/wordpress-contract-server';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
+} from '#tests/support/wordpress-contract-server';
 
 let wp: WordpressContractServer | undefined;
 let t: TestApp | undefined;

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
+import { containsPattern } from '#server/platform/db/sql';
 
 export interface AdminUserRow {
   id: number;
@@ -26,11 +27,6 @@ export interface DepartmentRef {
 }
 
 const USER_COLUMNS = ['id', 'email', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
-
-/** A LIKE pattern (escape character `\`) that finds `text` anywhere. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export function createAdminPeopleRepository(db: Kysely<Database>) {
   const filtered = (filter: UserFilter) => {

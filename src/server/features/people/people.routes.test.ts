@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { freshEmail, userId } from '#server/testing/admin';
+import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 let t: TestApp;
 let admin: string;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   adminUserSchema,
   bulkAccessBodySchema,
@@ -15,7 +16,6 @@ import {
   usersQuerySchema,
 } from '#shared/features/people/people';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createAdminPeopleService } from './people.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };

@@ -1,20 +1,21 @@
 import type { Kysely } from 'kysely';
+import { grantDepartment, revokeDepartment } from '#server/platform/access/access.service';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict, HttpError, NotFound } from '#server/platform/http/errors';
+import type { Actor, SessionUser } from '#server/platform/session/identity';
+import { generateOneTimePassword } from '#server/platform/session/passwords';
 import {
   type AdminUser,
-  adminMessages,
   BULK_MAX_ENTRIES,
   type BulkAccessResult,
   type BulkLineStatus,
   bulkEntryEmail,
+  peopleMessages,
   splitBulkText,
   USERS_PAGE_SIZE,
 } from '#shared/features/people/people';
-import type { Role } from '#shared/features/auth/auth';
-import type { Database } from '#server/platform/db/schema';
-import type { SessionUser } from '#server/platform/session/session.plugin';
-import { BadRequest, Conflict, HttpError, NotFound } from '#server/platform/http/errors';
-import { grantDepartment, revokeDepartment } from '#server/platform/access/access.service';
-import { type Actor, createAuthService, generateOneTimePassword } from '#server/platform/session/session.service';
+import type { Role } from '#shared/platform/session';
+import { createAccountsService } from './accounts.service';
 import {
   type AdminUserRow,
   createAdminPeopleRepository,
@@ -39,7 +40,7 @@ function presentUser(row: AdminUserRow, departments: { slug: string; title: stri
 
 export function createAdminPeopleService(db: Db, clock: () => Date) {
   const repo = createAdminPeopleRepository(db);
-  const auth = createAuthService(db, clock);
+  const auth = createAccountsService(db, clock);
 
   async function present(rows: AdminUserRow[]): Promise<AdminUser[]> {
     const memberships = await repo.departmentsOf(rows.map((r) => r.email));
@@ -54,7 +55,7 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
 
   async function userOrThrow(id: number): Promise<AdminUserRow> {
     const row = await repo.findUser(id);
-    if (!row) throw NotFound(adminMessages.userNotFound);
+    if (!row) throw NotFound(peopleMessages.userNotFound);
     return row;
   }
 
@@ -68,13 +69,13 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
     const unique = [...new Set(slugs)];
     const found = await repo.findDepartments(unique);
     const missing = unique.find((s) => !found.some((d) => d.slug === s));
-    if (missing) throw BadRequest(adminMessages.unknownDepartment(missing));
+    if (missing) throw BadRequest(peopleMessages.unknownDepartment(missing));
     return found;
   }
 
   /** An admin changes other accounts, never their own (no one locks themselves out by mistake). */
   function notSelf(row: AdminUserRow, actor: SessionUser): void {
-    if (row.id === actor.id) throw Conflict(adminMessages.notYourself);
+    if (row.id === actor.id) throw Conflict(peopleMessages.notYourself);
   }
 
   return {
@@ -114,7 +115,7 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
       } catch (error) {
         // Two admins creating the same e-mail at once: the second meets the unique index.
         if (!(error instanceof HttpError) && (await repo.accountsOf([input.email])).length > 0) {
-          throw Conflict(adminMessages.emailTaken(input.email));
+          throw Conflict(peopleMessages.emailTaken(input.email));
         }
         throw error;
       }
@@ -172,10 +173,10 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
       actor: Actor,
     ): Promise<BulkAccessResult> {
       const entries = splitBulkText(input.text);
-      if (entries.length === 0) throw BadRequest(adminMessages.bulkEmpty);
-      if (entries.length > BULK_MAX_ENTRIES) throw BadRequest(adminMessages.bulkTooMany(BULK_MAX_ENTRIES));
+      if (entries.length === 0) throw BadRequest(peopleMessages.bulkEmpty);
+      if (entries.length > BULK_MAX_ENTRIES) throw BadRequest(peopleMessages.bulkTooMany(BULK_MAX_ENTRIES));
       const [department] = await departmentsOrThrow([input.slug]);
-      if (!department) throw BadRequest(adminMessages.unknownDepartment(input.slug));
+      if (!department) throw BadRequest(peopleMessages.unknownDepartment(input.slug));
 
       const members = new Set(await repo.listMembers(department.id));
       const emails = entries.map((e) => bulkEntryEmail(e.text));

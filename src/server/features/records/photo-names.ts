@@ -1,5 +1,5 @@
-import type { PhotoKind } from '#shared/platform/constants';
 import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
+import type { PhotoKind } from '#shared/platform/constants';
 
 const MAX_SEGMENT = 120;
 

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import type { Database } from '#server/platform/db/schema';
 import type { PhotosTable } from '#server/platform/db/schema-records';
+import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 
 export type PhotoRow = Selectable<PhotosTable>;
 export type NewPhoto = Omit<PhotoRow, 'id' | 'replaced_at' | 'replaced_by' | 'shared_url'> & {

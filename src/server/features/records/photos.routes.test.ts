@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createRecordsRepository } from './records.repository';
-import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
-import { createPhotosRepository } from './photos.repository';
 import { fixture, multipart, uploadPhoto } from '#server/testing/photos';
+import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { createPhotosRepository } from './photos.repository';
+import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
 let dataDir: string;

@@ -3,7 +3,12 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema } from '#shared/platform/errors';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { createImagePipeline } from '#server/platform/images/image-pipeline';
+import { receiveUpload } from '#server/platform/images/receive-upload';
+import { requireUser } from '#server/platform/session/session.plugin';
+import { parseMaxBytes } from '#server/platform/settings/settings.repository';
+import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
   PHOTO_MAX_BYTES_SETTING,
   photoParamsSchema,
@@ -13,17 +18,12 @@ import {
   photoUploadResultSchema,
 } from '#shared/features/records/photos';
 import { recordsMessages } from '#shared/features/records/records';
-import { requireUser } from '#server/platform/session/session.plugin';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { contentDisposition, photoDownloadName } from './photo-names';
+import { createPhotosRepository } from './photos.repository';
+import { presentPhoto, storePhoto } from './photos.service';
 import { createRecordsRepository } from './records.repository';
 import { presentRecord, requireValidationDepartment } from './records.service';
-import { createImagePipeline } from '#server/platform/images/image-pipeline';
-import { contentDisposition, photoDownloadName } from './photo-names';
-import { materializeDemoPhotos } from '#server/integrations/demo/photos.demo';
-import { createPhotosRepository } from './photos.repository';
-import { parseMaxBytes, presentPhoto, storePhoto } from './photos.service';
-import { receiveUpload } from '#server/platform/images/receive-upload';
 
 /** Uploads older than this in the temporary folder are leftovers of a crash. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -47,7 +47,6 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
   const records = createRecordsRepository(db);
 
   await removeStaleUploads(tempDir);
-  await materializeDemoPhotos(db, storage);
 
   // Only this plugin's routes accept multipart bodies. One file per request; the byte limit is set per
   // request from the settings.

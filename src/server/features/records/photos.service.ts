@@ -1,25 +1,19 @@
 import fs from 'node:fs';
 import type { Kysely } from 'kysely';
-import type { PhotoKind } from '#shared/platform/constants';
-import { DEFAULT_PHOTO_MAX_BYTES, type PhotoInfo, photosMessages } from '#shared/features/records/photos';
-import type { Database } from '#server/platform/db/schema';
-import type { SessionUser } from '#server/platform/session/session.plugin';
-import { BadRequest, Conflict } from '#server/platform/http/errors';
-import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { writeAudit } from '#server/platform/audit/audit.repository';
-import { createRecordsRepository } from './records.repository';
-import type { RecordChangeHooks } from './records.service';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict } from '#server/platform/http/errors';
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
+import type { ReceivedUpload } from '#server/platform/images/receive-upload';
+import type { SessionUser } from '#server/platform/session/identity';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import { type PhotoInfo, photosMessages } from '#shared/features/records/photos';
+import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
-import type { ReceivedUpload } from '#server/platform/images/receive-upload';
-
-/** The upload limit in bytes: the `photo_max_bytes` setting, or 20 MB. */
-export function parseMaxBytes(value: string | undefined): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_PHOTO_MAX_BYTES;
-}
+import { createRecordsRepository } from './records.repository';
+import type { RecordChangeHooks } from './records.service';
 
 export function presentPhoto(photo: PhotoRow, departmentTitle: string, recordName: string): PhotoInfo {
   const ext = photo.content_type === 'image/heic' ? 'heic' : 'jpg';

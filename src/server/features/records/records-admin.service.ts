@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import {
   type RecordAdmin,
   type RecordFields,
   type RecordStatusValue,
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
-import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { normalizedPhone, personKey } from './records.identity';
 import { createRecordsRepository } from './records.repository';
 import {

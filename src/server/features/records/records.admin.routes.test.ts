@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
-import { checkTotals } from '#server/features/results/results.service';
-import { createCsvReader } from './records.csv';
-import { multipartFile } from '#server/testing/records-import-fixtures';
-import { createRecordsRepository } from './records.repository';
 import { addRecords } from '#server/testing/records';
+import { multipartFile } from '#server/testing/records-import-fixtures';
+import { checkTotals } from '#server/testing/results';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createCsvReader } from './records.csv';
+import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
 afterEach(async () => t?.close());

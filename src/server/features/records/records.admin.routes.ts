@@ -3,9 +3,11 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#shared/platform/errors';
-import { dateInTimeZone } from '#shared/platform/format';
-import { messages } from '#shared/platform/messages';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { BadRequest, HttpError } from '#server/platform/http/errors';
+import { CSV_BOM, csvLine } from '#server/platform/lib/csv';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { dataRoot } from '#server/platform/storage/create-photo-storage';
 import {
   IMPORT_MAX_BYTES,
   type ImportEvent,
@@ -24,11 +26,9 @@ import {
   recordsExportQuerySchema,
   voidRecordBodySchema,
 } from '#shared/features/records/records.admin';
-import { CSV_BOM, csvLine } from '#server/platform/lib/csv';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { BadRequest, HttpError } from '#server/platform/http/errors';
-import { dataRoot } from '#server/platform/storage/create-photo-storage';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { dateInTimeZone } from '#shared/platform/format';
+import { messages } from '#shared/platform/messages';
 import { importRecords, receiveCsv, removeStaleImports } from './records.import';
 import { searchPattern } from './records.search';
 import { createRecordsAdminRepository } from './records-admin.repository';

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ImportEvent, ImportResult } from '#shared/features/records/records.admin';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { checkTotals } from '#server/features/results/results.service';
-import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
-import { createRecordsRepository } from './records.repository';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
+import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
+import { checkTotals } from '#server/testing/results';
+import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
+import type { ImportEvent, ImportResult } from '#shared/features/records/records.admin';
+import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
 let admin: string;

@@ -5,6 +5,10 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
+import { HttpError } from '#server/platform/http/errors';
+import { unguardCell } from '#server/platform/lib/csv';
 import {
   IMPORT_MAX_LINE_CHARS,
   IMPORT_MAX_ROWS,
@@ -18,10 +22,6 @@ import {
   recordFieldProblem,
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
-import type { Database } from '#server/platform/db/schema';
-import { unguardCell } from '#server/platform/lib/csv';
-import { HttpError } from '#server/platform/http/errors';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
 import { personFingerprint } from './records.identity';
 import { createRecordsRepository } from './records.repository';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createRecordsRepository } from './records.repository';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
 afterEach(async () => t?.close());

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#shared/platform/errors';
+import { sendSerialized } from '#server/platform/cache/serialized-cache';
+import { requireUser } from '#server/platform/session/session.plugin';
 import {
   candidatesSchema,
-  departmentParamsSchema,
   recordParamsSchema,
   recordsMessages,
   recordsPageSchema,
@@ -11,8 +11,8 @@ import {
   voteBodySchema,
   voteResultSchema,
 } from '#shared/features/records/records';
-import { sendSerialized } from '#server/platform/cache/serialized-cache';
-import { requireUser } from '#server/platform/session/session.plugin';
+import { departmentParamsSchema } from '#shared/platform/access';
+import { apiErrorSchema } from '#shared/platform/errors';
 import { createRecordsRepository } from './records.repository';
 import { searchPattern } from './records.search';
 import { createVoteWriter, presentRecord, requireValidationDepartment } from './records.service';

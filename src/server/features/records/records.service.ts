@@ -1,11 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import type { PhotoKind } from '#shared/platform/constants';
-import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
-import type { Database } from '#server/platform/db/schema';
-import type { SessionUser } from '#server/platform/session/session.plugin';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import type { SessionUser } from '#server/platform/session/identity';
+import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
+import type { PhotoKind } from '#shared/platform/constants';
 import { type CandidateRow, createRecordsRepository, type RecordRow } from './records.repository';
 
 const photoSlot = (id: number | null) =>

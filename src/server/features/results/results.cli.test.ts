@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '#server/cli';
 import { migrateToLatest } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createTestDb, type TestDb } from '#server/testing/test-app';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
+import { createTestDb, type TestDb } from '#server/testing/test-app';
 
 let testDb: TestDb | undefined;
 afterEach(async () => {

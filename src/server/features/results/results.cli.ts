@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { formatCount } from '#shared/platform/format';
 import type { Database } from '#server/platform/db/schema';
+import { formatCount } from '#shared/platform/format';
 import { checkTotals } from './results.service';
 
 const COUNTER_NAMES: Record<string, string> = {

@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { openSse, votesIn } from '#server/testing/sse';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 // PostgreSQL only (the `server-postgres` project runs *.pg.test.ts; the SQLite one leaves them out).
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

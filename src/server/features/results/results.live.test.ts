@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSse, votesIn } from '#server/testing/sse';
 import type { Results } from '#shared/features/results/results';
 import { createLiveResults, type LiveResultsOptions } from './results.live';
-import { openSse, votesIn } from '#server/testing/sse';
 
 const results = (fa: number): Results => ({
   candidates: [

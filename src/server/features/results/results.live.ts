@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import { messages } from '#shared/platform/messages';
+import { ServiceUnavailable } from '#server/platform/http/errors';
 import {
   RESULTS_EVENT,
   RESULTS_HEARTBEAT_MS,
@@ -8,7 +8,7 @@ import {
   type Results,
   resultsSchema,
 } from '#shared/features/results/results';
-import { ServiceUnavailable } from '#server/platform/http/errors';
+import { messages } from '#shared/platform/messages';
 import { listenToResultsChannel, type ResultsChannel } from './results.repository';
 
 export interface LiveResultsOptions {

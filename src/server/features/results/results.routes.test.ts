@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Breakdown, Results } from '#shared/features/results/results';
 import { buildApp } from '#server/app';
-import { openDatabase } from '#server/platform/db/database';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { openDatabase } from '#server/platform/db/database';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { checkTotals } from './results.service';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { openSse, resultsOf, votesIn } from '#server/testing/sse';
+import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
+import type { Breakdown, Results } from '#shared/features/results/results';
+import { checkTotals } from './results.service';
 
 const ADMIN = 'jefa.resultados@example.org';
 const LISTED = 'analista.resultados@example.org';

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#shared/platform/errors';
-import { dateInTimeZone } from '#shared/platform/format';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import { HttpError } from '#server/platform/http/errors';
+import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '#server/platform/lib/csv';
 import {
   breakdownSchema,
   csvFileSchema,
@@ -10,9 +11,8 @@ import {
   resultsSchema,
   resultsStreamSchema,
 } from '#shared/features/results/results';
-import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '#server/platform/lib/csv';
-import { HttpError } from '#server/platform/http/errors';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { dateInTimeZone } from '#shared/platform/format';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
 import { createBreakdownReader, createResultsReader, requireResultsAccess } from './results.service';

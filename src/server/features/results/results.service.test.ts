@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { createTestDb, type TestDb } from '#server/testing/test-app';
 import { checkTotals, createResultsReader, readResults } from './results.service';
-import { seedSyntheticResults } from '#server/testing/results-synthetic';
 
 let testDb: TestDb | undefined;
 afterEach(async () => {

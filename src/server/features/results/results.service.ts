@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { type Breakdown, type Results, resultPercent } from '#shared/features/results/results';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { createVersionedCache, dataVersionOf } from '#server/platform/cache/change-version';
 import type { Database } from '#server/platform/db/schema';
-import type { SessionUser } from '#server/platform/session/session.plugin';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import type { SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { type Breakdown, type Results, resultPercent } from '#shared/features/results/results';
 import { createResultsRepository } from './results.repository';
 
 /** The allow-list of the Resultados page (admins see it too): the results, breakdown and downloads. */

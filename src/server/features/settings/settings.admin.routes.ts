@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/people/people';
-import { apiErrorSchema } from '#shared/platform/errors';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import { writeAudit } from '#server/platform/audit/audit.repository';
-import { parseMaxBytes } from '#server/features/records/photos.service';
-import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { createAdminSettingsRepository } from './settings.admin.repository';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
+import { apiErrorSchema } from '#shared/platform/errors';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 const MB = 1024 * 1024;
@@ -23,10 +21,9 @@ const KEYS: { [K in keyof AdminSettings]: { key: string; store: (v: AdminSetting
 export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const settings = createSettingsRepository(db);
-  const extra = createAdminSettingsRepository(db);
 
   async function current(): Promise<AdminSettings> {
-    const [s, photoMaxBytes] = await Promise.all([settings.readAll(), extra.get(PHOTO_MAX_BYTES_SETTING)]);
+    const [s, photoMaxBytes] = await Promise.all([settings.readAll(), settings.get(PHOTO_MAX_BYTES_SETTING)]);
     const mb = Math.round(parseMaxBytes(photoMaxBytes) / MB);
     return {
       campaignName: s.campaignName,

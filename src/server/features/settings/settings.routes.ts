@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { dateInTimeZone } from '#shared/platform/format';
-import { siteInfoSchema } from '#shared/features/settings/settings';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { siteInfoSchema } from '#shared/features/settings/settings';
+import { dateInTimeZone } from '#shared/platform/format';
 
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   const settings = createSettingsRepository(app.db.kysely);

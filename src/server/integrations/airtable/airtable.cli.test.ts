@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '#server/cli';
+import type { Config } from '#server/platform/config/config';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
 import {
   type AirtableContractServer,
   makeAirtableAgenda,
   makeAirtableRecords,
   startAirtableContractServer,
-} from '../../../../tests/support/airtable-contract-server';
-import { runCli } from '#server/cli';
-import type { Config } from '#server/platform/config/config';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
+} from '#tests/support/airtable-contract-server';
 import { runAirtableCommand } from './airtable.cli';
 import { createAirtableOutboxRepository } from './airtable-outbox.repository';
 

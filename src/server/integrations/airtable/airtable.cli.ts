@@ -1,11 +1,11 @@
 import os from 'node:os';
 import { type Kysely, PostgresAdapter } from 'kysely';
-import { formatCount } from '#shared/platform/format';
+import { createRecordsRepository } from '#server/features/records/records.repository';
 import { type Config, ConfigError, loadConfig } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
+import { formatCount } from '#shared/platform/format';
 import { type AirtableClientOptions, AirtableError, createAirtableClient } from './airtable.client';
 import { type AirtableImportReport, type ImportNote, importFromAirtable } from './airtable.import';
 import { departmentIndex, departmentKey } from './airtable.mapping';

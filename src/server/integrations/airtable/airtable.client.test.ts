@@ -3,7 +3,7 @@ import {
   type AirtableContractServer,
   makeAirtableRecords,
   startAirtableContractServer,
-} from '../../../../tests/support/airtable-contract-server';
+} from '#tests/support/airtable-contract-server';
 import { type AirtableClientOptions, AirtableError, createAirtableClient } from './airtable.client';
 import { createRateLimiter } from './airtable.rate-limit';
 

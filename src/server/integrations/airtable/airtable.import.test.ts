@@ -1,4 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createVoteWriter } from '#server/features/records/records.service';
+import { createRecordsAdminService } from '#server/features/records/records-admin.service';
+import { checkTotals } from '#server/features/results/results.service';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { createImagePipeline } from '#server/platform/images/image-pipeline';
+import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
+import { fixture } from '#server/testing/photos';
+import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { dateInTimeZone } from '#shared/platform/format';
 import {
   type AirtableContractServer,
   airtableId,
@@ -6,18 +17,7 @@ import {
   makeAirtableAgenda,
   makeAirtableRecords,
   startAirtableContractServer,
-} from '../../../../tests/support/airtable-contract-server';
-import { dateInTimeZone } from '#shared/platform/format';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { listAudit } from '#server/platform/audit/audit.repository';
-import { createImagePipeline } from '#server/platform/images/image-pipeline';
-import { fixture } from '#server/testing/photos';
-import { createRecordsRepository } from '#server/features/records/records.repository';
-import { createVoteWriter } from '#server/features/records/records.service';
-import { createRecordsAdminService } from '#server/features/records/records-admin.service';
-import { checkTotals } from '#server/features/results/results.service';
+} from '#tests/support/airtable-contract-server';
 import { createAirtableClient } from './airtable.client';
 import { type AirtableImportReport, importFromAirtable } from './airtable.import';
 

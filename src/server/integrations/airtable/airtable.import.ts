@@ -1,19 +1,20 @@
 import type { Kysely } from 'kysely';
-import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
-import type { Database } from '#server/platform/db/schema';
-import { createLimiter } from '#server/platform/lib/limiter';
-import type { SessionUser } from '#server/platform/session/session.plugin';
-import { HttpError } from '#server/platform/http/errors';
-import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
-import { writeAudit } from '#server/platform/audit/audit.repository';
-import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { createPhotosRepository } from '#server/features/records/photos.repository';
-import { parseMaxBytes, storePhoto } from '#server/features/records/photos.service';
+import { storePhoto } from '#server/features/records/photos.service';
 import { createRecordsRepository } from '#server/features/records/records.repository';
 import { createVoteWriter } from '#server/features/records/records.service';
 import { createRecordsAdminRepository } from '#server/features/records/records-admin.repository';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
+import { HttpError } from '#server/platform/http/errors';
+import type { ImagePipeline } from '#server/platform/images/image-pipeline';
+import { createLimiter } from '#server/platform/lib/limiter';
+import type { SessionUser } from '#server/platform/session/identity';
+import { parseMaxBytes } from '#server/platform/settings/settings.repository';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import {
   type AirtableAgendaRow,

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '#server/app';
+import { createRecordsRepository } from '#server/features/records/records.repository';
+import type { Config } from '#server/platform/config/config';
+import { migrateToLatest } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { fixture, uploadPhoto } from '#server/testing/photos';
+import { createTestDb, TEST_ORIGIN, type TestApp, type TestDb, testConfig } from '#server/testing/test-app';
 import {
   type AirtableContractServer,
   airtableId,
   makeAirtableRecords,
   startAirtableContractServer,
-} from '../../../../tests/support/airtable-contract-server';
-import { buildApp } from '#server/app';
-import type { Config } from '#server/platform/config/config';
-import { migrateToLatest } from '#server/platform/db/database';
-import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { createTestDb, TEST_ORIGIN, type TestApp, type TestDb, testConfig } from '#server/testing/test-app';
-import { fixture, uploadPhoto } from '#server/testing/photos';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+} from '#tests/support/airtable-contract-server';
 import { createAirtableClient } from './airtable.client';
 import type { AirtableWritebackOverrides } from './airtable.writeback';
 import { createWritebackWorker } from './airtable.writeback';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadDemoData } from './demo';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { DEMO_ACCOUNTS } from './auth.demo';
+import { loadDemoData } from './demo';
 
 let t: TestApp;
 afterEach(async () => t?.close());

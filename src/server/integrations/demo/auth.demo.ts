@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { DemoStep } from './demo-step';
+import { createAccountsService } from '#server/features/people/accounts.service';
 import { grantDepartment } from '#server/platform/access/access.service';
-import { createAuthService } from '#server/platform/session/session.service';
+import type { DemoStep } from './demo-step';
 
 /** The demo's accounts: an admin, a validator of two Maracaibo parishes and a validator of Cabimas. */
 export const DEMO_ACCOUNTS = [
@@ -27,7 +27,7 @@ function randomPassword(): string {
  * Accounts that already exist are left alone.
  */
 export const authDemoStep: DemoStep = async ({ db, now, announce }) => {
-  const auth = createAuthService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now);
   const actor = { email: 'demo', ip: null };
   const lines: string[] = [];
   for (const account of DEMO_ACCOUNTS) {

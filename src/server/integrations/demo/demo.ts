@@ -1,11 +1,11 @@
-import { addDays, dateInTimeZone } from '#shared/platform/format';
 import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
-import { authDemoStep } from './auth.demo';
 import { createNotasRepository } from '#server/features/notas/notas.repository';
-import { recordsDemoStep } from './records.demo';
 import type { Db } from '#server/platform/db/database';
+import { addDays, dateInTimeZone } from '#shared/platform/format';
+import { authDemoStep } from './auth.demo';
 import { DEMO_AGENDA, DEMO_NOTAS } from './demo.data';
 import type { DemoContext, DemoStep } from './demo-step';
+import { recordsDemoStep } from './records.demo';
 
 const agendaStep: DemoStep = async ({ db, now, today }) => {
   const repo = createAgendaRepository(db.kysely);

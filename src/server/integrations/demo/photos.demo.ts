@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { PhotoKind } from '#shared/platform/constants';
-import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
-import type { Database } from '#server/platform/db/schema';
-import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { THUMB_MAX_PX } from '#server/platform/images/image-pipeline';
 import { createPhotosRepository } from '#server/features/records/photos.repository';
+import type { Database } from '#server/platform/db/schema';
+import { THUMB_MAX_PX } from '#server/platform/images/image-pipeline';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
+import type { PhotoKind } from '#shared/platform/constants';
 
 /**
  * Demo photo rows are written with placeholder keys (`demo:<kind>:<n>`) because the demo data step

@@ -1,9 +1,9 @@
+import { createPhotosRepository, type NewPhoto } from '#server/features/records/photos.repository';
+import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import type { DemoStep } from './demo-step';
 import { DEMO_PHOTO_SIZE, DEMO_PHOTO_VARIANTS, demoPhotoPlaceholder } from './photos.demo';
-import { createPhotosRepository, type NewPhoto } from '#server/features/records/photos.repository';
 import { fakeRecords, seededRandom } from './records.fake';
-import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 
 export const DEMO_RECORDS_PER_DEPARTMENT = 150;
 export const DEMO_VALIDATOR = 'validacion.demo@comando.example';

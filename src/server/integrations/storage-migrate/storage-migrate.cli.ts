@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { formatCount } from '#shared/platform/format';
 import { type Config, ConfigError, loadConfig } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
 import { photoStorageFor } from '#server/platform/storage/create-photo-storage';
 import type { StorageDriver } from '#server/platform/storage/photo-storage';
+import { formatCount } from '#shared/platform/format';
 import { type MigrateReport, migratePhotos } from './storage-migrate';
 
 export const STORAGE_HELP = `Fotos

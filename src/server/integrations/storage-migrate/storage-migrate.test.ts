@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PHOTOS_PATH } from '#shared/features/people/people';
+import { createPhotoStorage, photoStorageFor } from '#server/platform/storage/create-photo-storage';
+import { newStorageKey, type PhotoStorage } from '#server/platform/storage/photo-storage';
+import { createS3Storage } from '#server/platform/storage/s3-storage';
 import { addStoredPhoto, fixture } from '#server/testing/photos';
 import { addRecords, SLUG_A } from '#server/testing/records';
 import { type S3Local, startS3Local } from '#server/testing/s3-local';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { createPhotoStorage, photoStorageFor } from '#server/platform/storage/create-photo-storage';
-import { newStorageKey, type PhotoStorage } from '#server/platform/storage/photo-storage';
-import { createS3Storage } from '#server/platform/storage/s3-storage';
+import { CANDIDATE_PHOTOS_PATH } from '#shared/features/candidates/candidates';
 import { keysToCopy, migratePhotos } from './storage-migrate';
 import { runStorageMigrate } from './storage-migrate.cli';
 

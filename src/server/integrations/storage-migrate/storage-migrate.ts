@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
 import { storageKeyOfPhotoUrl } from '#server/features/candidates/candidates.service';
+import type { Database } from '#server/platform/db/schema';
 import { isStorageKey, type PhotoStorage } from '#server/platform/storage/photo-storage';
 import { createStorageMigrateRepository } from './storage-migrate.repository';
 

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
-import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '#shared/platform/access';
-import { authMessages, normalizeEmail } from '#shared/features/auth/auth';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createAccessCache } from '#server/platform/cache/change-version';
 import type { Database } from '#server/platform/db/schema';
-import type { SessionUser } from '#server/platform/session/session.plugin';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
-import { writeAudit } from '#server/platform/audit/audit.repository';
-import { type Actor, checkEmail } from '#server/platform/session/session.service';
+import type { Actor, SessionUser } from '#server/platform/session/identity';
+import { checkEmail } from '#server/platform/session/passwords';
+import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '#shared/platform/access';
+import { normalizeEmail } from '#shared/platform/email';
+import { authMessages } from '#shared/platform/session';
 import { createAccessRepository, type DepartmentRow } from './access.repository';
 
 export type Department = DepartmentRow;

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { grantDepartment, revokeDepartment } from '#server/platform/access/access.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import { type Db, openDatabase } from '#server/platform/db/database';
 import { createAuthRepository } from '#server/platform/session/session.repository';
-import { createAuthService } from '#server/platform/session/session.service';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { accessVersionOf, changesAccess, createAccessCache, dataVersionOf } from './change-version';
-import { type Db, openDatabase } from '#server/platform/db/database';
 
 let t: TestApp;
 let other: Db | undefined;
@@ -142,7 +141,16 @@ describe('the access version of the embedded database', () => {
     expect((await check()).menu).toEqual([]);
     expect(await cabimas()).toBe(404);
 
-    await createAuthService(other.kysely, () => new Date()).setDisabled('ana@example.org', true, actor);
+    // What disabling an account writes (people's accounts service), done by another connection.
+    await other.kysely.transaction().execute(async (trx) => {
+      const ana = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'ana@example.org')
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('users').set({ disabled: 1 }).where('id', '=', ana.id).execute();
+      await trx.deleteFrom('sessions').where('user_id', '=', ana.id).execute();
+    });
     await aMomentLater();
     expect((await check()).user).toBeNull();
   });

@@ -3,11 +3,15 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { changesAccess, createChangeVersions, registerChangeVersions, writes } from '#server/platform/cache/change-version';
+import {
+  changesAccess,
+  createChangeVersions,
+  registerChangeVersions,
+  writes,
+} from '#server/platform/cache/change-version';
 import { migrationProvider } from '#server/platform/db/migrations/index';
+import type { Dialect } from './dialect';
 import type { Database } from './schema';
-
-export type Dialect = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { messages } from '#shared/platform/messages';
 import type { Config } from '#server/platform/config/config';
+import { messages } from '#shared/platform/messages';
 import { Forbidden } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

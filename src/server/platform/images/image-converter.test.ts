@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { convertImage, ImageConvertError } from './image-converter';
 import { FIXTURES_DIR } from '#server/testing/photos';
+import { convertImage, ImageConvertError } from './image-converter';
 
 const options = { maxPixels: 80_000_000, displayMaxPx: 2000, thumbMaxPx: 240 };
 const at = (name: string) => `${FIXTURES_DIR}/${name}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sniffImageType } from './image-type';
 import { fixture } from '#server/testing/photos';
+import { sniffImageType } from './image-type';
 
 const ftyp = (major: string, ...compatible: string[]) => {
   const size = 16 + compatible.length * 4;

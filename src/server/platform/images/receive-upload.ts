@@ -4,8 +4,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { photosMessages } from '#shared/features/records/photos';
 import { HttpError } from '#server/platform/http/errors';
+import { photosMessages } from '#shared/features/records/photos';
 import { type ImageType, SNIFF_BYTES, sniffImageType } from './image-type';
 
 export interface ReceivedUpload {

@@ -1,8 +1,10 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authMessages } from '#shared/features/auth/auth';
-import { createAuthService, getDummyHash, SESSION_ABSOLUTE_MS } from './session.service';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
+import { authMessages } from '#shared/platform/session';
+import type { SessionUser } from './identity';
+import { getDummyHash } from './passwords';
+import { createSessionService, SESSION_ABSOLUTE_MS } from './session.service';
 
 /**
  * The signed-in person as every route sees it. Contract shared by all features:
@@ -11,12 +13,6 @@ import { NotFound, Unauthorized } from '#server/platform/http/errors';
  * - `requireAdmin(request)` returns an admin; a visitor gets 401 and any other user the same 404 as an
  *   unknown resource.
  */
-export interface SessionUser {
-  id: number;
-  email: string;
-  role: 'admin' | 'staff';
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
@@ -62,7 +58,7 @@ export function clearSessionCookie(reply: FastifyReply): void {
 export async function registerAuth(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('user', null);
-  const auth = createAuthService(app.db.kysely, app.config.now);
+  const auth = createSessionService(app.db.kysely, app.config.now);
   await getDummyHash();
 
   app.addHook('onRequest', async (request) => {

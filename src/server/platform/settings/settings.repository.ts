@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import { DEFAULT_RESULTS_DENOMINATOR, TIME_ZONE } from '#shared/platform/constants';
 import type { Database } from '#server/platform/db/schema';
 import { DEFAULT_SETTINGS } from '#server/platform/db/seed/reference';
+import { DEFAULT_PHOTO_MAX_BYTES } from '#shared/features/records/photos';
+import { DEFAULT_RESULTS_DENOMINATOR, TIME_ZONE } from '#shared/platform/constants';
 
 export interface Settings {
   campaignName: string;
@@ -16,8 +17,20 @@ export interface Settings {
 const SETTINGS_TTL_MS = 2_000;
 const cache = new WeakMap<Kysely<Database>, { value: Settings; at: number }>();
 
+/** The upload limit in bytes: the `photo_max_bytes` setting, or 20 MB. */
+export function parseMaxBytes(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_PHOTO_MAX_BYTES;
+}
+
 export function createSettingsRepository(db: Kysely<Database>) {
   return {
+    /** One setting as stored (those Settings does not hold, such as the photo size limit). */
+    async get(key: string): Promise<string | undefined> {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+      return row?.value;
+    },
+
     async getAll(): Promise<Settings> {
       const hit = cache.get(db);
       if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;

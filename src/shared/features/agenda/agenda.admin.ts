@@ -1,5 +1,5 @@
-import { agendaEventSchema } from './agenda';
 import { z } from '#shared/platform/zod-spanish';
+import { agendaEventSchema } from './agenda';
 
 /** Sentences of the agenda editor, shared by the API and the screen. */
 export const agendaAdminMessages = {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { departmentParamsSchema } from '#shared/platform/access';
 import { PHOTO_KINDS, RECORDS_PAGE_SIZE } from '#shared/platform/constants';
+import { idParamsSchema } from '#shared/platform/query';
 
 /** Sentences of the validation screen, shared by the API and the web. */
 export const recordsMessages = {
@@ -57,16 +59,7 @@ export const recordSchema = z.object({
 });
 export type ProcedureRecord = z.infer<typeof recordSchema>;
 
-export const departmentParamsSchema = z.object({
-  slug: z
-    .string()
-    .max(100)
-    .regex(/^[a-z0-9-]+$/),
-});
-
-export const recordParamsSchema = departmentParamsSchema.extend({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-});
+export const recordParamsSchema = departmentParamsSchema.extend(idParamsSchema.shape);
 
 export const recordsQuerySchema = z.object({
   /** Search in name, phone, community and UBCH. */

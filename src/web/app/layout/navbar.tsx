@@ -1,7 +1,7 @@
 import { lazy, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { paths } from '#web/platform/paths';
 import { useIsMobile, useIsScrolled } from '#web/platform/lib/use-window-flags';
+import { paths } from '#web/platform/paths';
 import { LoginIcon, MenuIcon } from './icons';
 import type { MenuEntry } from './menu-entries';
 

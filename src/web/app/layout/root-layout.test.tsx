@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { server } from '../../../../tests/support/msw-server';
-import type { Session } from '#shared/features/auth/auth';
-import { AppProvider } from '#web/app/provider';
+import type { Session } from '#shared/platform/session';
+import { server } from '#tests/support/msw-server';
+import { AppProvider } from '#web/platform/provider';
 import { RootLayout } from './root-layout';
 
 const ADMIN: Session = {

@@ -2,11 +2,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { Spinner } from '#web/platform/ui/page';
-import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/features/auth/api/get-session';
 import { useLogout } from '#web/features/auth/api/logout';
-import { ApiError } from '#web/platform/lib/api-client';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
+import { ApiError } from '#web/platform/lib/api-client';
+import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
+import { Spinner } from '#web/platform/ui/page';
 import { PUBLIC_MENU } from './menu-entries';
 import { Navbar } from './navbar';
 

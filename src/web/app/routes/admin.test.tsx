@@ -3,9 +3,9 @@ import { render, screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../tests/support/msw-server';
-import type { Session } from '#shared/features/auth/auth';
-import { AppProvider } from '#web/app/provider';
+import type { Session } from '#shared/platform/session';
+import { server } from '#tests/support/msw-server';
+import { AppProvider } from '#web/platform/provider';
 import AdminRoute from './admin';
 
 function renderAdmin(session: Session) {

@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
-import { Page, Spinner } from '#web/platform/ui/page';
-import { paths } from '#web/platform/paths';
-import { useSession } from '#web/features/auth/api/get-session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { paths } from '#web/platform/paths';
+import { useSession } from '#web/platform/session/get-session';
+import { Page, Spinner } from '#web/platform/ui/page';
 import { NotFoundScreen } from './not-found';
 
 /** Back-office sections; each is its own chunk. The server decides who may use each API. */
@@ -12,12 +12,12 @@ const SECTIONS = [
   {
     path: 'personas',
     title: 'Personas',
-    Page: lazy(() => import('#web/features/people/components/people-admin-page')),
+    Page: lazy(() => import('./admin-people')),
   },
   {
     path: 'departamentos',
     title: 'Departamentos',
-    Page: lazy(() => import('#web/features/departments/components/departments-admin-page')),
+    Page: lazy(() => import('./admin-departments')),
   },
   {
     path: 'candidatos',
@@ -39,7 +39,7 @@ const SECTIONS = [
   {
     path: 'auditoria',
     title: 'Auditoría',
-    Page: lazy(() => import('#web/features/audit/components/audit-admin-page')),
+    Page: lazy(() => import('./admin-audit')),
   },
 ] as const;
 

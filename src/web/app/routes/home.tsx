@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
 import { spanishDayTitle } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
-import { Page, Spinner } from '#web/platform/ui/page';
-import { paths } from '#web/platform/paths';
 import { toDisplayEvents } from '#web/features/agenda/agenda-text';
 import { useAgendaToday } from '#web/features/agenda/api/get-agenda-today';
 import { AgendaEventList } from '#web/features/agenda/components/agenda-event-list';
 import { useNotas } from '#web/features/notas/api/get-notas';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { paths } from '#web/platform/paths';
+import { Page, Spinner } from '#web/platform/ui/page';
 
 const HOME_EVENTS = 3;
 const HOME_NOTAS = 3;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { messages } from '#shared/platform/messages';
-import { Page } from '#web/platform/ui/page';
 import { paths } from '#web/platform/paths';
+import { Page } from '#web/platform/ui/page';
 
 export function NotFoundScreen() {
   return (

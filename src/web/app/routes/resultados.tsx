@@ -1,8 +1,8 @@
-import { Page } from '#web/platform/ui/page';
-import { paths } from '#web/platform/paths';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { ResultsPage } from '#web/features/results/components/results-page';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { paths } from '#web/platform/paths';
+import { Page } from '#web/platform/ui/page';
 import { NotFoundScreen } from './not-found';
 
 function ResultadosShell() {

@@ -1,8 +1,8 @@
 import { useParams } from 'react-router';
-import { paths } from '#web/platform/paths';
-import { useSession } from '#web/features/auth/api/get-session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { ValidationPage } from '#web/features/records/components/validation-page';
+import { paths } from '#web/platform/paths';
+import { useSession } from '#web/platform/session/get-session';
 import { NotFoundScreen } from './not-found';
 
 /** The spec's title: the slug with hyphens as spaces, in uppercase. */

@@ -10,8 +10,9 @@ import {
   signOut,
   type User,
 } from 'firebase/auth';
-import { type AuthProvider, authMessages } from '#shared/features/auth/auth';
+import type { AuthProvider } from '#shared/features/auth/auth';
 import { messages } from '#shared/platform/messages';
+import { authMessages } from '#shared/platform/session';
 import { ApiError } from '#web/platform/lib/api-client';
 
 type FirebaseProvider = Extract<AuthProvider, { provider: 'firebase' }>;

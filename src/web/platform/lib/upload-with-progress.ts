@@ -1,5 +1,5 @@
-import { messages } from '#shared/platform/messages';
 import { photosMessages } from '#shared/features/records/photos';
+import { messages } from '#shared/platform/messages';
 import { ApiError } from './api-client';
 
 /**

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { messages } from '#shared/platform/messages';
-import { paths } from '#web/platform/paths';
 import { basicSafeHtml } from '#web/platform/lib/safe-html';
+import { paths } from '#web/platform/paths';
 
 export interface ConfirmationScreenProps {
   /** Success message; simple formatting (<strong>, <em>, <br>) is kept, anything else is dropped. */

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '#server/platform/db/database';
+import type { Dialect } from '#server/platform/db/dialect';
 
 /** The PostgreSQL channel told about every change of the result counters (LISTEN/NOTIFY). */
 export const RESULTS_CHANNEL = 'comando_results';

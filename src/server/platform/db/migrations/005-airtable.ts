@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '#server/platform/db/database';
+import type { Dialect } from '#server/platform/db/dialect';
 import { idColumn } from './helpers';
 
 /**

@@ -1,5 +1,5 @@
 import type { CreateTableBuilder } from 'kysely';
-import type { Dialect } from '#server/platform/db/database';
+import type { Dialect } from '#server/platform/db/dialect';
 
 /** An auto-incrementing integer primary key named `id`, spelt as each dialect wants it. */
 export function idColumn<T extends string>(table: CreateTableBuilder<T, never>, dialect: Dialect) {

@@ -1,5 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely';
-import type { Dialect } from '#server/platform/db/database';
+import type { Dialect } from '#server/platform/db/dialect';
 import { initial } from './001-initial';
 import { authMigration } from './002-auth';
 import { recordsMigration } from './003-records';

@@ -1,5 +1,5 @@
-import { DEFAULT_RESULTS_DENOMINATOR, TIME_ZONE } from '#shared/platform/constants';
 import type { Db } from '#server/platform/db/database';
+import { DEFAULT_RESULTS_DENOMINATOR, TIME_ZONE } from '#shared/platform/constants';
 import { CANDIDATES, MUNICIPALITIES, STAFF_PAGES } from './departments.data';
 
 export const DEFAULT_SETTINGS: Record<string, string> = {

@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import { addDays, dateInTimeZone } from '#shared/platform/format';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import AgendaAdminPage from './agenda-admin-page';
 
 /** A small agenda API: the events live here and every request is remembered. */

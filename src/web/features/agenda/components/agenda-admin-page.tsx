@@ -3,17 +3,17 @@ import { toast } from 'react-toastify/unstyled';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import { agendaCopyBodySchema } from '#shared/features/agenda/agenda.admin';
 import { addDays, dateInTimeZone, formatHour12, spanishDayTitle } from '#shared/platform/format';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useCopyAgendaDay } from '#web/features/agenda/api/copy-agenda-day';
-import { useCreateAgendaEvent } from '#web/features/agenda/api/create-agenda-event';
-import { useDeleteAgendaEvent } from '#web/features/agenda/api/delete-agenda-event';
-import { useAgendaEvents } from '#web/features/agenda/api/get-agenda-events';
-import { useAgendaToday } from '#web/features/agenda/api/get-agenda-today';
-import { useUpdateAgendaEvent } from '#web/features/agenda/api/update-agenda-event';
+import { useCopyAgendaDay } from '../api/copy-agenda-day';
+import { useCreateAgendaEvent } from '../api/create-agenda-event';
+import { useDeleteAgendaEvent } from '../api/delete-agenda-event';
+import { useAgendaEvents } from '../api/get-agenda-events';
+import { useAgendaToday } from '../api/get-agenda-today';
+import { useUpdateAgendaEvent } from '../api/update-agenda-event';
 import { AgendaEventDialog } from './agenda-event-dialog';
 
 /** Days ahead listed under "Próximos días". */

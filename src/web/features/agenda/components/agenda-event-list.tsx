@@ -1,4 +1,4 @@
-import type { DisplayEvent } from '#web/features/agenda/agenda-text';
+import type { DisplayEvent } from '../agenda-text';
 
 export function AgendaEventList({ events, compact = false }: { events: DisplayEvent[]; compact?: boolean }) {
   return (

@@ -2,9 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
 import type { AgendaToday } from '#shared/features/agenda/agenda';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import { AgendaPage } from './agenda-page';
 
 const agenda = (events: AgendaToday['events']): AgendaToday => ({

@@ -1,10 +1,10 @@
 import { toast } from 'react-toastify/unstyled';
 import { messages } from '#shared/platform/messages';
-import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { agendaAsText, agendaTitle, toDisplayEvents } from '#web/features/agenda/agenda-text';
-import { useAgendaToday } from '#web/features/agenda/api/get-agenda-today';
-import { copyToClipboard } from '#web/features/agenda/copy-to-clipboard';
+import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
+import { agendaAsText, agendaTitle, toDisplayEvents } from '../agenda-text';
+import { useAgendaToday } from '../api/get-agenda-today';
+import { copyToClipboard } from '../copy-to-clipboard';
 import { AgendaEventList } from './agenda-event-list';
 
 export function AgendaPage() {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditFilters, AuditPage } from '#shared/features/people/people';
+import type { AuditFilters, AuditPage } from '#shared/features/audit/audit';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys, queryString } from '#web/features/people/api/keys';
+import { adminKeys, queryString } from '#web/platform/lib/query-keys';
 
 const filterParams = (f: AuditFilters) => ({
   person: f.person,

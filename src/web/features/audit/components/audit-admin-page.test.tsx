@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
-import type { AuditEntry } from '#shared/features/people/people';
+import type { AuditEntry } from '#shared/features/audit/audit';
+import type { AdminDepartment } from '#shared/features/departments/departments';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import AuditAdminPage from './audit-admin-page';
 
 const ENTRIES: AuditEntry[] = [
@@ -30,25 +31,22 @@ const ENTRIES: AuditEntry[] = [
   },
 ];
 
+const DEPARTMENTS: AdminDepartment[] = [
+  {
+    slug: 'cabimas',
+    title: 'Cabimas',
+    kind: 'municipality',
+    path: '/validation/cabimas',
+    members: 1,
+    total: 0,
+    voted: 0,
+    validated: 0,
+  },
+];
+
 function api() {
   const queries: URLSearchParams[] = [];
   server.use(
-    http.get('*/api/admin/departments', () =>
-      HttpResponse.json({
-        items: [
-          {
-            slug: 'cabimas',
-            title: 'Cabimas',
-            kind: 'municipality',
-            path: '/validation/cabimas',
-            members: 1,
-            total: 0,
-            voted: 0,
-            validated: 0,
-          },
-        ],
-      }),
-    ),
     http.get('*/api/admin/audit', ({ request }) => {
       queries.push(new URL(request.url).searchParams);
       return HttpResponse.json({ items: ENTRIES, total: 120, page: 1, pageSize: 50 });
@@ -60,7 +58,7 @@ function api() {
 describe('AuditAdminPage', () => {
   it('shows who did what, where and when, in words, with the details on demand', async () => {
     api();
-    renderWithProviders(<AuditAdminPage />);
+    renderWithProviders(<AuditAdminPage departments={DEPARTMENTS} />);
     const rows = await screen.findByRole('list', { name: 'Registros de auditoría' });
     const [disable, vote] = within(rows).getAllByRole('listitem');
     expect(disable).toHaveTextContent('Cuenta desactivada');
@@ -74,7 +72,7 @@ describe('AuditAdminPage', () => {
 
   it('asks the server with the filters and downloads the CSV of the same rows', async () => {
     const queries = api();
-    renderWithProviders(<AuditAdminPage />);
+    renderWithProviders(<AuditAdminPage departments={DEPARTMENTS} />);
     await screen.findByRole('list', { name: 'Registros de auditoría' });
     await userEvent.type(screen.getByLabelText('Persona'), 'ana');
     await userEvent.selectOptions(screen.getByLabelText('Acción'), 'user*');
@@ -97,7 +95,7 @@ describe('AuditAdminPage', () => {
 
   it('says when the dates are the wrong way round and keeps the last valid result', async () => {
     const queries = api();
-    renderWithProviders(<AuditAdminPage />);
+    renderWithProviders(<AuditAdminPage departments={DEPARTMENTS} />);
     await screen.findByRole('list', { name: 'Registros de auditoría' });
     await userEvent.type(screen.getByLabelText('Desde'), '2026-11-20');
     await userEvent.type(screen.getByLabelText('Hasta'), '2026-11-10');

@@ -6,25 +6,24 @@ import {
   type AuditFilters,
   auditActionLabel,
   auditFiltersSchema,
-} from '#shared/features/people/people';
+} from '#shared/features/audit/audit';
+import type { AdminDepartment } from '#shared/features/departments/departments';
+import { formatDateTime } from '#web/platform/lib/format';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { fieldErrors } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { auditCsvUrl, useAudit } from '#web/features/audit/api/get-audit';
-import { useDepartments } from '#web/features/departments/api/get-departments';
-import { formatDateTime } from '#web/platform/lib/format';
-import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { Pager } from '#web/platform/ui/pager';
+import { auditCsvUrl, useAudit } from '../api/get-audit';
 
 const EMPTY = { person: '', action: '', department: '', from: '', to: '' };
 
 /** The audit log: who did what, where and when; filters, pages and the CSV of the same rows. */
-export default function AuditAdminPage() {
+export default function AuditAdminPage({ departments }: { departments: AdminDepartment[] }) {
   useDocumentTitle('Auditoría · Administración');
   const [draft, setDraft] = useState(EMPTY);
   const [page, setPage] = useState(1);
-  const departments = useDepartments();
   const person = useDebouncedValue(draft.person.trim());
   const parsed = auditFiltersSchema.safeParse({ ...draft, person });
   const errors = parsed.success ? {} : fieldErrors(parsed.error.issues);
@@ -34,7 +33,7 @@ export default function AuditAdminPage() {
   const wanted = lastValid.current;
   const audit = useAudit(wanted, page);
 
-  const titles = new Map((departments.data?.items ?? []).map((d) => [d.slug, d.title]));
+  const titles = new Map(departments.map((d) => [d.slug, d.title]));
   const set = (key: keyof typeof EMPTY) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
     setDraft({ ...draft, [key]: e.target.value });
     setPage(1);
@@ -103,7 +102,7 @@ export default function AuditAdminPage() {
               onChange={set('department')}
             >
               <option value="">Todos</option>
-              {(departments.data?.items ?? []).map((d) => (
+              {departments.map((d) => (
                 <option key={d.slug} value={d.slug}>
                   {d.title}
                 </option>

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LoginBody, Session } from '#shared/features/auth/auth';
+import type { LoginBody } from '#shared/features/auth/auth';
 import { messages } from '#shared/platform/messages';
+import type { Session } from '#shared/platform/session';
 import { ApiError, apiFetch } from '#web/platform/lib/api-client';
-import { loadFirebaseSignIn } from '#web/features/auth/firebase-session';
+import { SESSION_QUERY_KEY } from '#web/platform/session/get-session';
+import { loadFirebaseSignIn } from '../firebase-session';
 import { getAuthProviderQueryOptions } from './get-auth-provider';
-import { SESSION_QUERY_KEY } from './get-session';
 import { loginWithFirebase } from './login-with-firebase';
 
 export const login = (body: LoginBody) =>

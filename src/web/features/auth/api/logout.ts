@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { LogoutResponse } from '#shared/features/auth/auth';
+import type { LogoutResponse } from '#shared/platform/session';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { signOutOfFirebaseIfLoaded } from '#web/features/auth/firebase-session';
-import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from './get-session';
+import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from '#web/platform/session/get-session';
+import { signOutOfFirebaseIfLoaded } from '../firebase-session';
 
 export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });
 

@@ -4,9 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import type { AuthProvider, Session } from '#shared/features/auth/auth';
-import { AppProvider } from '#web/app/provider';
+import type { AuthProvider } from '#shared/features/auth/auth';
+import type { Session } from '#shared/platform/session';
+import { server } from '#tests/support/msw-server';
+import { AppProvider } from '#web/platform/provider';
 import { LoginPage } from './login-page';
 
 const VISITOR: Session = { user: null, menu: [], home: null, logoutRoute: '/' };

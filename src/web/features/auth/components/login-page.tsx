@@ -1,16 +1,17 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { authMessages, loginBodySchema, safeNextPath } from '#shared/features/auth/auth';
-import { LoadingCover } from '#web/platform/ui/loading-cover';
-import { ErrorNotice, Page } from '#web/platform/ui/page';
+import { loginBodySchema } from '#shared/features/auth/auth';
+import { authMessages, safeNextPath } from '#shared/platform/session';
 import { ApiError } from '#web/platform/lib/api-client';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useAuthProvider } from '#web/features/auth/api/get-auth-provider';
-import { useSession } from '#web/features/auth/api/get-session';
-import { useLogin } from '#web/features/auth/api/login';
-import { useLogout } from '#web/features/auth/api/logout';
-import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '#web/features/auth/firebase-session';
+import { useSession } from '#web/platform/session/get-session';
+import { LoadingCover } from '#web/platform/ui/loading-cover';
+import { ErrorNotice, Page } from '#web/platform/ui/page';
+import { useAuthProvider } from '../api/get-auth-provider';
+import { useLogin } from '../api/login';
+import { useLogout } from '../api/logout';
+import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '../firebase-session';
 import { PasswordField } from './password-field';
 
 /** One toast per message at a time: pressing 'Entrar' twice does not stack copies. */

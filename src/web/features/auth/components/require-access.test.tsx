@@ -3,9 +3,9 @@ import { render, screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import type { Session } from '#shared/features/auth/auth';
-import { AppProvider } from '#web/app/provider';
+import type { Session } from '#shared/platform/session';
+import { server } from '#tests/support/msw-server';
+import { AppProvider } from '#web/platform/provider';
 import { RequireAccess } from './require-access';
 
 function Where() {

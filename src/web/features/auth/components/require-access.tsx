@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { paths } from '#web/platform/paths';
+import { useSession } from '#web/platform/session/get-session';
 import { LoadingCover } from '#web/platform/ui/loading-cover';
 import { ErrorNotice, Page } from '#web/platform/ui/page';
-import { paths } from '#web/platform/paths';
-import { useSession } from '#web/features/auth/api/get-session';
 
 export interface RequireAccessProps {
   /** The client route of the department (/resultados, /validation/{slug}...). */

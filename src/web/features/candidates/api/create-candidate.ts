@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminCandidate, CreateCandidateBody } from '#shared/features/people/people';
+import type { AdminCandidate, CreateCandidateBody } from '#shared/features/candidates/candidates';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const createCandidate = (body: CreateCandidateBody) =>
   apiFetch<AdminCandidate>('/api/admin/candidates', { method: 'POST', body: JSON.stringify(body) });

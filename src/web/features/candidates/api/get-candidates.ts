@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminCandidates } from '#shared/features/people/people';
+import type { AdminCandidates } from '#shared/features/candidates/candidates';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const getAdminCandidates = () => apiFetch<AdminCandidates>('/api/admin/candidates');
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminCandidate, UpdateCandidateBody } from '#shared/features/people/people';
+import type { AdminCandidate, UpdateCandidateBody } from '#shared/features/candidates/candidates';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const updateCandidate = (id: number, body: UpdateCandidateBody) =>
   apiFetch<AdminCandidate>(`/api/admin/candidates/${id}`, { method: 'PATCH', body: JSON.stringify(body) });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminCandidate } from '#shared/features/people/people';
+import type { AdminCandidate } from '#shared/features/candidates/candidates';
+import { adminKeys } from '#web/platform/lib/query-keys';
 import { uploadWithProgress } from '#web/platform/lib/upload-with-progress';
-import { adminKeys } from '#web/features/people/api/keys';
 
 export interface UploadCandidatePhotoInput {
   id: number;

@@ -6,12 +6,12 @@ import {
   createCandidateBodySchema,
   readableTextOn,
   updateCandidateBodySchema,
-} from '#shared/features/people/people';
+} from '#shared/features/candidates/candidates';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
-import { useCreateCandidate } from '#web/features/candidates/api/create-candidate';
-import { useUpdateCandidate } from '#web/features/candidates/api/update-candidate';
+import { useCreateCandidate } from '../api/create-candidate';
+import { useUpdateCandidate } from '../api/update-candidate';
 
 export interface CandidateDialogProps {
   open: boolean;

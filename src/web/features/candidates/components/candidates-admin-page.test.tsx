@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
-import type { AdminCandidate } from '#shared/features/people/people';
+import type { AdminCandidate } from '#shared/features/candidates/candidates';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import CandidatesAdminPage from './candidates-admin-page';
 
 const CANDIDATES: AdminCandidate[] = [

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import type { AdminCandidate } from '#shared/features/people/people';
-import { formatCount } from '#shared/platform/format';
+import type { AdminCandidate } from '#shared/features/candidates/candidates';
 import { PHOTO_ACCEPT } from '#shared/features/records/photos';
+import { formatCount } from '#shared/platform/format';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useDeleteCandidate } from '#web/features/candidates/api/delete-candidate';
-import { useAdminCandidates } from '#web/features/candidates/api/get-candidates';
-import { useUploadCandidatePhoto } from '#web/features/candidates/api/upload-candidate-photo';
+import { useDeleteCandidate } from '../api/delete-candidate';
+import { useAdminCandidates } from '../api/get-candidates';
+import { useUploadCandidatePhoto } from '../api/upload-candidate-photo';
 import { CandidateDialog } from './candidate-dialog';
 
 /** Candidates of the ballot: name, code, colour, photo and order. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminDepartmentDetail } from '#shared/features/people/people';
+import type { AdminDepartmentDetail } from '#shared/features/departments/departments';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const getDepartment = (slug: string) =>
   apiFetch<AdminDepartmentDetail>(`/api/admin/departments/${encodeURIComponent(slug)}`);

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminDepartments } from '#shared/features/people/people';
+import type { AdminDepartments } from '#shared/features/departments/departments';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const getDepartments = () => apiFetch<AdminDepartments>('/api/admin/departments');
 

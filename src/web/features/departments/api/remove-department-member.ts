@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DepartmentAccess } from '#shared/platform/access';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const removeDepartmentMember = (slug: string, email: string) =>
   apiFetch<DepartmentAccess>(

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminDepartmentDetail } from '#shared/features/people/people';
+import type { AdminDepartmentDetail } from '#shared/features/departments/departments';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const updateDepartment = (slug: string, title: string) =>
   apiFetch<AdminDepartmentDetail>(`/api/admin/departments/${encodeURIComponent(slug)}`, {

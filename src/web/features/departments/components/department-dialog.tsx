@@ -1,23 +1,24 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '#shared/features/people/people';
+import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '#shared/features/departments/departments';
 import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDepartment } from '#web/features/departments/api/get-department';
-import { useRemoveDepartmentMember } from '#web/features/departments/api/remove-department-member';
-import { useUpdateDepartment } from '#web/features/departments/api/update-department';
-import { BulkAccessForm } from '#web/features/people/components/bulk-access-form';
+import { useDepartment } from '../api/get-department';
+import { useRemoveDepartmentMember } from '../api/remove-department-member';
+import { useUpdateDepartment } from '../api/update-department';
 
 export interface DepartmentDialogProps {
   /** Null while closed. */
   slug: string | null;
   onClose: () => void;
+  /** The pasted-list form of the people screens, for this department (composed by the back office). */
+  bulkAccess: (department: AdminDepartmentDetail) => ReactNode;
 }
 
 /** One department: its title, and its allow-list (remove one by one, add or remove a pasted list). */
-export function DepartmentDialog({ slug, onClose }: DepartmentDialogProps) {
+export function DepartmentDialog({ slug, onClose, bulkAccess }: DepartmentDialogProps) {
   const department = useDepartment(slug);
   return (
     <Modal
@@ -33,7 +34,7 @@ export function DepartmentDialog({ slug, onClose }: DepartmentDialogProps) {
       ) : department.isError ? (
         <ErrorNotice message={department.error.message} onRetry={() => department.refetch()} />
       ) : (
-        <DepartmentEditor department={department.data} />
+        <DepartmentEditor department={department.data} bulkAccess={bulkAccess} />
       )}
       <div className="mt-6 flex justify-end">
         <button type="button" className={buttonClass.secondary} onClick={onClose}>
@@ -44,7 +45,13 @@ export function DepartmentDialog({ slug, onClose }: DepartmentDialogProps) {
   );
 }
 
-function DepartmentEditor({ department }: { department: AdminDepartmentDetail }) {
+function DepartmentEditor({
+  department,
+  bulkAccess,
+}: {
+  department: AdminDepartmentDetail;
+  bulkAccess: DepartmentDialogProps['bulkAccess'];
+}) {
   const [title, setTitle] = useState(department.title);
   const [error, setError] = useState<string | undefined>();
   const update = useUpdateDepartment();
@@ -134,7 +141,7 @@ function DepartmentEditor({ department }: { department: AdminDepartmentDetail })
         <h3 id="anadir-correos-titulo" className="mb-2 text-lg font-bold text-stone-900">
           Añadir o quitar varios correos
         </h3>
-        <BulkAccessForm departments={[department]} fixedSlug={department.slug} />
+        {bulkAccess(department)}
       </section>
     </div>
   );

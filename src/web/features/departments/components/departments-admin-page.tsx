@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { progressPercent } from '#shared/features/people/people';
+import { progressPercent } from '#shared/features/departments/departments';
+import { formatShare } from '#web/platform/lib/format';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useDepartments } from '#web/features/departments/api/get-departments';
-import { formatShare } from '#web/platform/lib/format';
-import { DepartmentDialog } from './department-dialog';
+import { useDepartments } from '../api/get-departments';
+import { DepartmentDialog, type DepartmentDialogProps } from './department-dialog';
 
 const fold = (text: string) =>
   text
@@ -14,7 +14,7 @@ const fold = (text: string) =>
     .toLowerCase();
 
 /** Departments: progress of each municipality, list sizes, titles and allow-lists. */
-export default function DepartmentsAdminPage() {
+export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDialogProps, 'bulkAccess'>) {
   useDocumentTitle('Departamentos · Administración');
   const departments = useDepartments();
   const [filter, setFilter] = useState('');
@@ -97,7 +97,7 @@ export default function DepartmentsAdminPage() {
           );
         })}
       </ul>
-      <DepartmentDialog slug={open} onClose={() => setOpen(null)} />
+      <DepartmentDialog slug={open} onClose={() => setOpen(null)} bulkAccess={bulkAccess} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
+import type { Nota } from '#shared/features/notas/notas';
 import { formatShortDate } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
-import type { Nota } from '#shared/features/notas/notas';
 
 export function NotaCard({ nota }: { nota: Nota }) {
   const [open, setOpen] = useState(false);

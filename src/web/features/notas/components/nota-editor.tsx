@@ -1,18 +1,18 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { formatShortDate } from '#shared/platform/format';
 import { type NotaAdmin, notaUpdateBodySchema } from '#shared/features/notas/notas.admin';
+import { formatShortDate } from '#shared/platform/format';
+import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
-import { paths } from '#web/platform/paths';
-import { useCreateNota } from '#web/features/notas/api/create-nota';
-import { useDeleteNota } from '#web/features/notas/api/delete-nota';
-import { usePublishNota } from '#web/features/notas/api/publish-nota';
-import { useUnpublishNota } from '#web/features/notas/api/unpublish-nota';
-import { useUpdateNota } from '#web/features/notas/api/update-nota';
-import { previewHtml } from '#web/features/notas/preview-html';
+import { useCreateNota } from '../api/create-nota';
+import { useDeleteNota } from '../api/delete-nota';
+import { usePublishNota } from '../api/publish-nota';
+import { useUnpublishNota } from '../api/unpublish-nota';
+import { useUpdateNota } from '../api/update-nota';
+import { previewHtml } from '../preview-html';
 import { RichTextEditor } from './rich-text-editor';
 
 export const NOTAS_ADMIN_PATH = `${paths.admin}/notas`;

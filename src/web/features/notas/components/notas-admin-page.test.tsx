@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
 import type { NotaAdmin } from '#shared/features/notas/notas.admin';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import NotasAdminPage from './notas-admin-page';
 
 const WORDPRESS =

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { formatShortDate } from '#shared/platform/format';
 import { type NotaAdminSummary, type NotasAdminFilter, notasAdminMessages } from '#shared/features/notas/notas.admin';
+import { formatShortDate } from '#shared/platform/format';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useDeleteNota } from '#web/features/notas/api/delete-nota';
-import { useNotaAdmin } from '#web/features/notas/api/get-nota-admin';
-import { useNotasAdmin } from '#web/features/notas/api/get-notas-admin';
-import { usePublishNota } from '#web/features/notas/api/publish-nota';
-import { useUnpublishNota } from '#web/features/notas/api/unpublish-nota';
+import { useDeleteNota } from '../api/delete-nota';
+import { useNotaAdmin } from '../api/get-nota-admin';
+import { useNotasAdmin } from '../api/get-notas-admin';
+import { usePublishNota } from '../api/publish-nota';
+import { useUnpublishNota } from '../api/unpublish-nota';
 import { NOTAS_ADMIN_PATH, NotaEditor } from './nota-editor';
 
 const FILTERS: { value: NotasAdminFilter; label: string }[] = [

@@ -1,7 +1,7 @@
 import { messages } from '#shared/platform/messages';
-import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useNotas } from '#web/features/notas/api/get-notas';
+import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
+import { useNotas } from '../api/get-notas';
 import { NotaCard } from './nota-card';
 
 export function NotasPage() {

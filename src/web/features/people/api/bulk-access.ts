@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BulkAccessBody, BulkAccessResult } from '#shared/features/people/people';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const bulkAccess = (body: BulkAccessBody) =>
   apiFetch<BulkAccessResult>('/api/admin/access/bulk', { method: 'POST', body: JSON.stringify(body) });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateUserBody, CreateUserResult } from '#shared/features/people/people';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const createUser = (body: CreateUserBody) =>
   apiFetch<CreateUserResult>('/api/admin/users', { method: 'POST', body: JSON.stringify(body) });

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { UsersPage, UsersQuery } from '#shared/features/people/people';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys, queryString } from './keys';
+import { adminKeys, queryString } from '#web/platform/lib/query-keys';
 
 export const getUsers = (query: UsersQuery) =>
   apiFetch<UsersPage>(

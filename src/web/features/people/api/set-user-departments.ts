@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminUser } from '#shared/features/people/people';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const setUserDepartments = (id: number, departments: string[]) =>
   apiFetch<AdminUser>(`/api/admin/users/${id}/departments`, {

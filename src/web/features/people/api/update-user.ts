@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminUser, UpdateUserBody } from '#shared/features/people/people';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from './keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const updateUser = (id: number, body: UpdateUserBody) =>
   apiFetch<AdminUser>(`/api/admin/users/${id}`, { method: 'PATCH', body: JSON.stringify(body) });

@@ -1,14 +1,10 @@
 import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import {
-  type AdminDepartment,
-  type BulkAccessResult,
-  type BulkLineStatus,
-  bulkAccessBodySchema,
-} from '#shared/features/people/people';
+import type { AdminDepartment } from '#shared/features/departments/departments';
+import { type BulkAccessResult, type BulkLineStatus, bulkAccessBodySchema } from '#shared/features/people/people';
 import { badgeClass, buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { fieldErrors } from '#web/platform/ui/fields';
-import { useBulkAccess } from '#web/features/people/api/bulk-access';
+import { useBulkAccess } from '../api/bulk-access';
 
 export interface BulkAccessFormProps {
   departments: Pick<AdminDepartment, 'slug' | 'title'>[];

@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { type AdminDepartment, type CreateUserResult, createUserBodySchema } from '#shared/features/people/people';
+import type { AdminDepartment } from '#shared/features/departments/departments';
+import { type CreateUserResult, createUserBodySchema } from '#shared/features/people/people';
 import { buttonClass, labelClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
-import { useCreateUser } from '#web/features/people/api/create-user';
+import { useCreateUser } from '../api/create-user';
 import { DepartmentChecklist } from './department-checklist';
 
 export interface CreateUserDialogProps {

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { AdminDepartment } from '#shared/features/people/people';
+import type { AdminDepartment } from '#shared/features/departments/departments';
 import { inputClass } from '#web/platform/ui/back-office';
 
 export interface DepartmentChecklistProps {

@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
+import type { AdminDepartment } from '#shared/features/departments/departments';
 import type { AdminUser, BulkAccessResult, CreateUserResult } from '#shared/features/people/people';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import PeopleAdminPage from './people-admin-page';
 
 const user = (id: number, email: string, over: Partial<AdminUser> = {}): AdminUser => ({
@@ -24,7 +25,7 @@ const USERS = [
   user(3, 'apagada@example.org', { disabled: true }),
 ];
 
-const DEPARTMENTS = {
+const DEPARTMENTS: { items: AdminDepartment[] } = {
   items: [
     {
       slug: 'resultados',
@@ -75,7 +76,6 @@ function api() {
         logoutRoute: '/',
       }),
     ),
-    http.get('*/api/admin/departments', () => HttpResponse.json(DEPARTMENTS)),
     http.get('*/api/admin/users', ({ request }) => {
       const params = new URL(request.url).searchParams;
       state.queries.push(params);
@@ -132,7 +132,8 @@ function api() {
   return state;
 }
 
-const renderPage = () => renderWithProviders(<PeopleAdminPage />, { route: '/admin/personas' });
+const renderPage = () =>
+  renderWithProviders(<PeopleAdminPage departments={DEPARTMENTS.items} />, { route: '/admin/personas' });
 
 describe('PeopleAdminPage', () => {
   it('lists accounts with role, state, last sign-in and departments; no changes offered on one’s own account', async () => {

@@ -1,27 +1,28 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
+import type { AdminDepartment } from '#shared/features/departments/departments';
 import type { AdminUser } from '#shared/features/people/people';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { useSession } from '#web/platform/session/get-session';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useSession } from '#web/features/auth/api/get-session';
-import { useDepartments } from '#web/features/departments/api/get-departments';
-import { useUsers } from '#web/features/people/api/get-users';
-import { useResetPassword } from '#web/features/people/api/reset-password';
-import { useUpdateUser } from '#web/features/people/api/update-user';
-import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
+import { Pager } from '#web/platform/ui/pager';
+import { useUsers } from '../api/get-users';
+import { useResetPassword } from '../api/reset-password';
+import { useUpdateUser } from '../api/update-user';
 import { BulkAccessForm } from './bulk-access-form';
 import { CreateUserDialog } from './create-user-dialog';
 import { OneTimePasswordDialog } from './one-time-password-dialog';
-import { Pager } from '#web/platform/ui/pager';
 import { type UserAction, UserCard } from './user-card';
 import { UserDepartmentsDialog } from './user-departments-dialog';
 
 type Pending = { action: Exclude<UserAction, 'departments'>; user: AdminUser } | null;
 
-/** People and access: search accounts, create them, disable, reset passwords, departments one by one or in bulk. */
-export default function PeopleAdminPage() {
+/** People and access: search accounts, create them, disable, reset passwords, departments one by one or in bulk.
+ * `departments`: the department choices (filters, checklists, bulk access), given by the back office. */
+export default function PeopleAdminPage({ departments: departmentList }: { departments: AdminDepartment[] }) {
   useDocumentTitle('Personas · Administración');
   const session = useSession();
   const [q, setQ] = useState('');
@@ -31,8 +32,6 @@ export default function PeopleAdminPage() {
   const [page, setPage] = useState(1);
   const query = { q: useDebouncedValue(q.trim()), role, status, department, page };
   const users = useUsers(query);
-  const departments = useDepartments();
-  const departmentList = departments.data?.items ?? [];
 
   const [creating, setCreating] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);

@@ -1,6 +1,6 @@
 import type { AdminUser } from '#shared/features/people/people';
-import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { formatDateTime } from '#web/platform/lib/format';
+import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 
 export type UserAction = 'departments' | 'password' | 'toggle-disabled' | 'toggle-role';
 

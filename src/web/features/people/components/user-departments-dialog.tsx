@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import type { AdminDepartment, AdminUser } from '#shared/features/people/people';
+import type { AdminDepartment } from '#shared/features/departments/departments';
+import type { AdminUser } from '#shared/features/people/people';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { Modal } from '#web/platform/ui/modal';
-import { useSetUserDepartments } from '#web/features/people/api/set-user-departments';
+import { useSetUserDepartments } from '../api/set-user-departments';
 import { DepartmentChecklist } from './department-checklist';
 
 export interface UserDepartmentsDialogProps {

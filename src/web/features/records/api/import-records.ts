@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { messages } from '#shared/platform/messages';
 import {
   type ImportEvent,
   type ImportMode,
   type ImportResult,
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
+import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PhotoKind } from '#shared/platform/constants';
 import type { PhotoUploadResult } from '#shared/features/records/photos';
+import type { PhotoKind } from '#shared/platform/constants';
 import { ApiError } from '#web/platform/lib/api-client';
 import { uploadWithProgress } from '#web/platform/lib/upload-with-progress';
 import { recordsKeys, replaceRecordInLists } from './get-records';

@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from 'react';
-import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import { PHOTO_ACCEPT } from '#shared/features/records/photos';
 import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/features/records/records';
+import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 
 export interface RecordCardProps {
   record: ProcedureRecord;

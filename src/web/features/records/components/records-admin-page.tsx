@@ -1,19 +1,24 @@
 import { useState } from 'react';
 import { Link, Route, Routes, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import type { RecordAdmin, RecordBody, RecordsAdminFilter, RecordsDepartment } from '#shared/features/records/records.admin';
+import type {
+  RecordAdmin,
+  RecordBody,
+  RecordsAdminFilter,
+  RecordsDepartment,
+} from '#shared/features/records/records.admin';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { TextAreaField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { paths } from '#web/platform/paths';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useCreateRecord } from '#web/features/records/api/create-record';
-import { recordsExportUrl } from '#web/features/records/api/export-records';
-import { useRecordsAdmin } from '#web/features/records/api/get-records-admin';
-import { useRecordsDepartments } from '#web/features/records/api/get-records-departments';
-import { useUpdateRecord } from '#web/features/records/api/update-record';
-import { useVoidRecord } from '#web/features/records/api/void-record';
+import { useCreateRecord } from '../api/create-record';
+import { recordsExportUrl } from '../api/export-records';
+import { useRecordsAdmin } from '../api/get-records-admin';
+import { useRecordsDepartments } from '../api/get-records-departments';
+import { useUpdateRecord } from '../api/update-record';
+import { useVoidRecord } from '../api/void-record';
 import { RecordDialog } from './record-dialog';
 import { RecordsImport } from './records-import';
 

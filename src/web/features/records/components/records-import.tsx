@@ -4,7 +4,7 @@ import { toast } from 'react-toastify/unstyled';
 import { IMPORT_MAX_BYTES, type RecordsDepartment } from '#shared/features/records/records.admin';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { SelectField } from '#web/platform/ui/fields';
-import { type ImportAnswer, type ImportProgress, useImportRecords } from '#web/features/records/api/import-records';
+import { type ImportAnswer, type ImportProgress, useImportRecords } from '../api/import-records';
 import { ImportReportView } from './import-report';
 
 export const TEMPLATE_CSV =

@@ -1,5 +1,5 @@
-import { formatCount } from '#shared/platform/format';
 import type { RecordsSummary } from '#shared/features/records/records';
+import { formatCount } from '#shared/platform/format';
 
 /** "N de M validados" and a bar; votes cast so far underneath. */
 export function ValidationProgress({ summary }: { summary: RecordsSummary }) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { RESULTS_POLL_MS } from '#shared/platform/constants';
 import type { Results } from '#shared/features/results/results';
+import { RESULTS_POLL_MS } from '#shared/platform/constants';
 import { apiFetch } from '#web/platform/lib/api-client';
 
 export const resultsKeys = {

@@ -1,5 +1,5 @@
-import { formatCount, formatPercent } from '#shared/platform/format';
 import { type CandidateResult, resultsMessages } from '#shared/features/results/results';
+import { formatCount, formatPercent } from '#shared/platform/format';
 
 export interface CandidateResultsProps {
   candidates: CandidateResult[];

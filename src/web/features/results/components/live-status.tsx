@@ -1,6 +1,6 @@
-import { TIME_ZONE } from '#shared/platform/constants';
 import { resultsMessages } from '#shared/features/results/results';
-import type { StreamStatus } from '#web/features/results/api/stream-results';
+import { TIME_ZONE } from '#shared/platform/constants';
+import type { StreamStatus } from '../api/stream-results';
 
 const clock = new Intl.DateTimeFormat('es-VE', {
   timeZone: TIME_ZONE,

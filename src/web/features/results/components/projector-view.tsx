@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { formatCount } from '#shared/platform/format';
 import { type Results, resultsMessages } from '#shared/features/results/results';
-import type { StreamStatus } from '#web/features/results/api/stream-results';
+import { formatCount } from '#shared/platform/format';
+import type { StreamStatus } from '../api/stream-results';
 import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
 

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import { formatCount, formatPercent } from '#shared/platform/format';
 import { type BreakdownRow, resultsMessages } from '#shared/features/results/results';
+import { formatCount, formatPercent } from '#shared/platform/format';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { resultsDownloads, useResultsBreakdown } from '#web/features/results/api/get-results-breakdown';
+import { resultsDownloads, useResultsBreakdown } from '../api/get-results-breakdown';
 
 type SortKey = 'title' | 'total' | 'voted' | 'validated' | 'percentComplete' | `votes:${string}`;
 interface Sort {

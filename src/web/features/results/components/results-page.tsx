@@ -1,9 +1,9 @@
 import { useSearchParams } from 'react-router';
-import { formatCount } from '#shared/platform/format';
 import { resultsMessages } from '#shared/features/results/results';
+import { formatCount } from '#shared/platform/format';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useResults } from '#web/features/results/api/get-results';
-import { type ResultsStreamOptions, useResultsStream } from '#web/features/results/api/stream-results';
+import { useResults } from '../api/get-results';
+import { type ResultsStreamOptions, useResultsStream } from '../api/stream-results';
 import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
 import { exitFullscreen, PROJECTOR_PARAM, ProjectorView, requestFullscreen } from './projector-view';

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminSettings } from '#shared/features/people/people';
+import type { AdminSettings } from '#shared/features/settings/settings';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const getSettings = () => apiFetch<AdminSettings>('/api/admin/settings');
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminSettings, AdminSettingsBody } from '#shared/features/people/people';
+import type { AdminSettings, AdminSettingsBody } from '#shared/features/settings/settings';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { adminKeys } from '#web/features/people/api/keys';
+import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const updateSettings = (body: AdminSettingsBody) =>
   apiFetch<AdminSettings>('/api/admin/settings', { method: 'PUT', body: JSON.stringify(body) });

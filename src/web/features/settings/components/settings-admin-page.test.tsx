@@ -2,9 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import { renderWithProviders } from '../../../../../tests/support/render';
-import type { AdminSettings } from '#shared/features/people/people';
+import type { AdminSettings } from '#shared/features/settings/settings';
+import { server } from '#tests/support/msw-server';
+import { renderWithProviders } from '#tests/support/render';
 import SettingsAdminPage from './settings-admin-page';
 
 const CURRENT: AdminSettings = {

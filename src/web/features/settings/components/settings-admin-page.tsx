@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/people/people';
+import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { useSettings } from '#web/features/settings/api/get-settings';
-import { useUpdateSettings } from '#web/features/settings/api/update-settings';
+import { useSettings } from '../api/get-settings';
+import { useUpdateSettings } from '../api/update-settings';
 
 type Draft = { [K in keyof AdminSettings]: string };
 

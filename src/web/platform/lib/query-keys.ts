@@ -1,4 +1,5 @@
-import type { AuditFilters, UsersQuery } from '#shared/features/people/people';
+import type { AuditFilters } from '#shared/features/audit/audit';
+import type { UsersQuery } from '#shared/features/people/people';
 
 /** Query keys of the back office: one tree, so a change can refresh exactly what it touched. */
 export const adminKeys = {

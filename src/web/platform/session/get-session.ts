@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Session } from '#shared/features/auth/auth';
+import type { Session } from '#shared/platform/session';
 import { apiFetch } from '#web/platform/lib/api-client';
 
 export const SESSION_QUERY_KEY = ['session'] as const;

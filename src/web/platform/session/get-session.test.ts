@@ -1,9 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../../tests/support/msw-server';
-import type { Session } from '#shared/features/auth/auth';
-import { ANONYMOUS_SESSION, type ClientSession, getSessionQueryOptions, SESSION_QUERY_KEY } from './get-session';
+import type { Session } from '#shared/platform/session';
+import { server } from '#tests/support/msw-server';
+import {
+  ANONYMOUS_SESSION,
+  type ClientSession,
+  getSessionQueryOptions,
+  SESSION_QUERY_KEY,
+} from '#web/platform/session/get-session';
 
 const answer = (session: Session) => server.use(http.get('*/api/auth/session', () => HttpResponse.json(session)));
 

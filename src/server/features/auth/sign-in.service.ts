@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import { ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
+import type { RequestContext } from '#server/platform/session/identity';
+import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#server/platform/session/passwords';
+import { createAuthRepository } from '#server/platform/session/session.repository';
+import { createSessionService, type SignInResult } from '#server/platform/session/session.service';
+import { createThrottle } from '#server/platform/session/throttle';
+import { normalizeEmail } from '#shared/platform/email';
+import { authMessages } from '#shared/platform/session';
+import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
+
+/** The two ways in: our own password, or a Firebase ID token. Both end in a session of our own. */
+export function createSignInService(db: Kysely<Database>, clock: () => Date) {
+  const repo = createAuthRepository(db);
+  const sessions = createSessionService(db, clock);
+  const throttle = createThrottle(db);
+  const refuseIfThrottled = throttle.refuseIfThrottled;
+  const recordFailure = throttle.recordFailure;
+  const openSession = sessions.open;
+
+  return {
+    /**
+     * Checks the credentials and opens a new session (a new token every time; the one the browser held
+     * before, if any, is revoked). Wrong password, unknown e-mail and disabled account fail alike.
+     */
+    async signIn(
+      credentials: { email: string; password: string },
+      ctx: RequestContext & { previousToken?: string | undefined },
+    ): Promise<SignInResult> {
+      const now = clock();
+      const email = normalizeEmail(credentials.email);
+      const accountKey = `email:${email}`;
+      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
+
+      await refuseIfThrottled([accountKey, addressKey], email, ctx, now);
+
+      const user = await repo.findUserByEmail(email);
+      const passwordOk = user
+        ? await verifyPassword(user.password_hash, credentials.password)
+        : (await verifyPassword(await getDummyHash(), credentials.password)) && false;
+
+      if (!user || !passwordOk || user.disabled) {
+        const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
+        await recordFailure([accountKey, addressKey], email, ctx, now, { reason });
+        throw Unauthorized(authMessages.invalidCredentials);
+      }
+      if (needsRehash(user.password_hash)) {
+        await repo.updatePasswordHash(user.id, await hashPassword(credentials.password), now);
+      }
+      return openSession(user, ctx, now, [accountKey], null);
+    },
+
+    /**
+     * Opens a session for a person Firebase Auth has signed in. `verify` checks the ID token and answers
+     * the e-mail it proves; our own account of that e-mail (enabled) decides who they are here, and our
+     * lists what they may open. Every refusal reads like a wrong password; only the log says why.
+     * Failures count against the address (Firebase itself slows down password guesses per account).
+     */
+    async signInWithFirebase(
+      verify: () => Promise<FirebaseIdentity>,
+      ctx: RequestContext & { previousToken?: string | undefined; log: Pick<FastifyBaseLogger, 'info' | 'warn'> },
+    ): Promise<SignInResult> {
+      const now = clock();
+      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
+      await refuseIfThrottled([addressKey], null, ctx, now);
+
+      let identity: FirebaseIdentity;
+      try {
+        identity = await verify();
+      } catch (error) {
+        if (!(error instanceof FirebaseTokenError)) throw error;
+        if (error.keysUnavailable) {
+          ctx.log.warn({ reason: error.reason }, 'firebase signing keys unavailable');
+          throw ServiceUnavailable(authMessages.providerUnavailable);
+        }
+        ctx.log.info({ reason: error.reason }, 'firebase token refused');
+        await recordFailure([addressKey], null, ctx, now, { provider: 'firebase', reason: 'invalid_token' });
+        throw Unauthorized(authMessages.invalidCredentials);
+      }
+
+      const email = normalizeEmail(identity.email);
+      const user = await repo.findUserByEmail(email);
+      if (!user || user.disabled) {
+        const reason = !user ? 'unknown_email' : 'disabled';
+        ctx.log.info({ reason }, 'firebase sign-in refused');
+        await recordFailure([addressKey], email, ctx, now, { provider: 'firebase', reason });
+        throw Unauthorized(authMessages.invalidCredentials);
+      }
+      // The address counter is not reset by a success, as with passwords: one good account must not
+      // buy unlimited tries for others.
+      return openSession(user, ctx, now, [], { provider: 'firebase' });
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { Kysely } from 'kysely';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
+import { Conflict, NotFound } from '#server/platform/http/errors';
+import type { Actor, SessionUser } from '#server/platform/session/identity';
+import { checkEmail, checkNewPassword, hashPassword } from '#server/platform/session/passwords';
+import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
+import { normalizeEmail } from '#shared/platform/email';
+import type { Role } from '#shared/platform/session';
+
+/** Accounts, for the command line and the admin screens: create, password, disable, role. */
+export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
+  const repo = createAuthRepository(db);
+  async function findUserOrThrow(email: string): Promise<UserRow> {
+    const user = await repo.findUserByEmail(normalizeEmail(email));
+    if (!user) throw NotFound(`No existe un usuario con el correo ${normalizeEmail(email)}.`);
+    return user;
+  }
+
+  return {
+    async listUsers() {
+      const users = await repo.listUsers();
+      return users.map((u) => ({
+        id: u.id,
+        email: u.email,
+        role: u.role,
+        disabled: u.disabled === 1,
+        lastLoginAt: u.last_login_at,
+        createdAt: u.created_at,
+      }));
+    },
+
+    async createUser(input: { email: string; password: string; role: Role }, actor: Actor): Promise<SessionUser> {
+      const email = checkEmail(input.email);
+      checkNewPassword(input.password);
+      if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
+      const now = clock();
+      const id = await repo.insertUser(
+        { email, passwordHash: await hashPassword(input.password), role: input.role },
+        now,
+      );
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: 'user.create',
+        target: email,
+        ip: actor.ip,
+        details: { role: input.role },
+        at: now,
+      });
+      return { id, email, role: input.role };
+    },
+
+    /** Sets a new password and ends every session of the account. Answers how many sessions ended. */
+    async setPassword(email: string, password: string, actor: Actor): Promise<number> {
+      checkNewPassword(password);
+      const user = await findUserOrThrow(email);
+      const now = clock();
+      await repo.updatePasswordHash(user.id, await hashPassword(password), now);
+      const revoked = await repo.deleteSessionsOfUser(user.id);
+      await repo.clearThrottle(`email:${user.email}`);
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: 'user.password',
+        target: user.email,
+        ip: actor.ip,
+        details: { sessionsRevoked: revoked },
+        at: now,
+      });
+      return revoked;
+    },
+
+    /** Disabling ends every session of the account at once. */
+    async setDisabled(email: string, disabled: boolean, actor: Actor): Promise<void> {
+      const user = await findUserOrThrow(email);
+      const now = clock();
+      await repo.setDisabled(user.id, disabled, now);
+      const revoked = disabled ? await repo.deleteSessionsOfUser(user.id) : 0;
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: disabled ? 'user.disable' : 'user.enable',
+        target: user.email,
+        ip: actor.ip,
+        details: disabled ? { sessionsRevoked: revoked } : null,
+        at: now,
+      });
+    },
+
+    async setRole(email: string, role: Role, actor: Actor): Promise<void> {
+      const user = await findUserOrThrow(email);
+      const now = clock();
+      await repo.setRole(user.id, role, now);
+      await writeAudit(db, {
+        actorEmail: actor.email,
+        action: 'user.role',
+        target: user.email,
+        ip: actor.ip,
+        details: { from: user.role, to: role },
+        at: now,
+      });
+    },
+  };
+}

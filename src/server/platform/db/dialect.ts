@@ -1,0 +1,2 @@
+/** The two databases Comando speaks. */
+export type Dialect = 'sqlite' | 'postgres';

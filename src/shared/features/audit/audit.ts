@@ -1,0 +1,113 @@
+import { departmentSlugSchema } from '#shared/platform/access';
+import { EMAIL_MAX_LENGTH } from '#shared/platform/email';
+import { optionalFilter } from '#shared/platform/query';
+import { z } from '#shared/platform/zod-spanish';
+
+export const auditMessages = {
+  badDate: 'La fecha debe tener el formato AAAA-MM-DD.',
+  dateOrder: 'La fecha inicial no puede ser posterior a la final.',
+} as const;
+
+export const AUDIT_PAGE_SIZE = 50;
+
+/** A real calendar date, YYYY-MM-DD. */
+export function isIsoDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+const isoDateFilter = optionalFilter(z.string().refine(isIsoDate, auditMessages.badDate));
+
+const auditFilterFields = {
+  /** Part of the e-mail of who acted or of whom it was done to. */
+  person: optionalFilter(z.string().trim().max(EMAIL_MAX_LENGTH)),
+  /** An exact action ('user.create'), or a family ending in '*' ('user*'). */
+  action: optionalFilter(
+    z
+      .string()
+      .max(100)
+      .regex(/^[a-z_.]+\*?$/, 'La acción no es válida.'),
+  ),
+  department: optionalFilter(departmentSlugSchema),
+  /** Calendar dates in the campaign's time zone, both included. */
+  from: isoDateFilter,
+  to: isoDateFilter,
+};
+
+const datesInOrder = (v: { from?: string | undefined; to?: string | undefined }) => !v.from || !v.to || v.from <= v.to;
+
+export const auditFiltersSchema = z
+  .object(auditFilterFields)
+  .refine(datesInOrder, { message: auditMessages.dateOrder, path: ['to'] });
+export type AuditFilters = z.input<typeof auditFiltersSchema>;
+
+export const auditQuerySchema = z
+  .object({ ...auditFilterFields, page: z.coerce.number().int().min(1).max(100_000).default(1) })
+  .refine(datesInOrder, { message: auditMessages.dateOrder, path: ['to'] });
+export type AuditQuery = Omit<z.input<typeof auditQuerySchema>, 'page'> & { page?: number };
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  departmentSlug: z.string().nullable(),
+  target: z.string().nullable(),
+  ip: z.string().nullable(),
+  details: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** Families of actions, for the filter: the value matches every action that starts with its prefix. */
+export const AUDIT_ACTION_FAMILIES = [
+  { value: 'auth*', label: 'Sesiones' },
+  { value: 'user*', label: 'Personas' },
+  { value: 'access*', label: 'Acceso a departamentos' },
+  { value: 'department*', label: 'Departamentos' },
+  { value: 'candidate*', label: 'Candidatos' },
+  { value: 'setting*', label: 'Ajustes' },
+  { value: 'record*', label: 'Trámites' },
+  { value: 'photo*', label: 'Fotos' },
+  { value: 'results*', label: 'Resultados' },
+  { value: 'agenda*', label: 'Agenda' },
+  { value: 'nota*', label: 'Notas' },
+  { value: 'audit*', label: 'Auditoría' },
+] as const;
+
+/** Known actions in words; any other is shown as it is stored. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'auth.login': 'Inicio de sesión',
+  'auth.login_failed': 'Inicio de sesión fallido',
+  'auth.login_throttled': 'Inicio de sesión bloqueado por intentos',
+  'auth.logout': 'Cierre de sesión',
+  'user.create': 'Cuenta creada',
+  'user.password': 'Contraseña cambiada',
+  'user.disable': 'Cuenta desactivada',
+  'user.enable': 'Cuenta activada',
+  'user.role': 'Rol cambiado',
+  'access.grant': 'Acceso concedido',
+  'access.revoke': 'Acceso retirado',
+  'department.update': 'Departamento editado',
+  'candidate.create': 'Candidato creado',
+  'candidate.update': 'Candidato editado',
+  'candidate.photo': 'Foto de candidato cambiada',
+  'candidate.delete': 'Candidato borrado',
+  'setting.update': 'Ajuste cambiado',
+  'record.vote': 'Voto registrado',
+  'photo.upload': 'Foto de boleta cargada',
+  'photo.replace': 'Foto de boleta reemplazada',
+  'results.download': 'Descarga de resultados',
+  'audit.export': 'Exportación de auditoría',
+};
+
+export const auditActionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;

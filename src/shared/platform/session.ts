@@ -1,0 +1,84 @@
+import { adminSectionSchema } from './access';
+import { PASSWORD_MIN_LENGTH } from './constants';
+import { emailMessages } from './email';
+import { z } from './zod-spanish';
+
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** Sign-in messages. The first four are the spec's (sections 5 and 8), word for word. */
+export const authMessages = {
+  required: 'Debes completar todos los campos de la forma.',
+  invalidEmail: emailMessages.invalid,
+  shortPassword: `La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`,
+  invalidCredentials: 'Error en usuario o contraseña.',
+  passwordTooLong: `La contraseña no puede tener más de ${PASSWORD_MAX_LENGTH} caracteres.`,
+  signInRequired: 'Debes iniciar sesión para continuar.',
+  noDepartment: 'Tu cuenta todavía no tiene acceso a ningún departamento. Pide acceso a un administrador.',
+  /** Firebase Auth's own slowdown: it does not say for how long. */
+  tooManyAttempts: 'Demasiados intentos de inicio de sesión. Intenta de nuevo más tarde.',
+  providerUnreachable: 'No se pudo contactar el servicio de inicio de sesión. Revisa tu conexión e intenta de nuevo.',
+  providerUnavailable: 'No se pudo verificar el inicio de sesión en este momento. Intenta de nuevo en unos minutos.',
+  /** An old page asked for the sign-in method this site does not use. */
+  wrongProvider: 'Este sitio ya no inicia sesión de esa forma. Recarga la página e intenta de nuevo.',
+} as const;
+
+/** 'Demasiados intentos...' with the wait in words a person understands. */
+export function tooManyAttemptsMessage(waitSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(waitSeconds));
+  const when =
+    seconds < 60
+      ? `${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}`
+      : `${Math.ceil(seconds / 60)} ${Math.ceil(seconds / 60) === 1 ? 'minuto' : 'minutos'}`;
+  return `Demasiados intentos de inicio de sesión. Intenta de nuevo en ${when}.`;
+}
+
+export const passwordFieldSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, authMessages.shortPassword)
+  .max(PASSWORD_MAX_LENGTH, authMessages.passwordTooLong);
+
+export const roleSchema = z.enum(['admin', 'staff']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const menuEntrySchema = z.object({
+  title: z.string(),
+  path: z.string(),
+  /** Only on the 'Administración' entry: the back-office sections this person may use. */
+  sections: z.array(adminSectionSchema).optional(),
+});
+export type MenuEntry = z.infer<typeof menuEntrySchema>;
+
+/** What the browser learns about the person: who they are and what they may open. */
+export const sessionSchema = z.object({
+  user: z.object({ email: z.string(), role: roleSchema }).nullable(),
+  /** The departments the user may open, in order; empty for visitors. */
+  menu: z.array(menuEntrySchema),
+  /** Where the user goes after signing in: the first entry of their menu, or null when they have none. */
+  home: z.string().nullable(),
+  /** Where logout leads (a setting; '/' by default). */
+  logoutRoute: z.string(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const logoutResponseSchema = z.object({ redirectTo: z.string() });
+export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
+
+/**
+ * A `next` target is followed only when it is a path of this site: starts with one slash, no scheme,
+ * no host, no backslash, no control character, and not the login page itself.
+ */
+export function safeNextPath(next: string | null | undefined): string | null {
+  if (!next || next.length > 2000) return null;
+  if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(next)) return null;
+  try {
+    const base = 'http://comando.invalid';
+    const url = new URL(next, base);
+    if (url.origin !== base) return null;
+    if (url.pathname === '/login' || url.pathname.startsWith('/api/')) return null;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return null;
+  }
+}
