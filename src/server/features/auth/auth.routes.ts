@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type MenuEntry, menuFor } from '#server/platform/access/access.service';
+import { menuFor } from '#server/platform/access/access.service';
 import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
@@ -14,7 +14,13 @@ import {
   loginBodySchema,
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { authMessages, logoutResponseSchema, type Session, sessionSchema } from '#shared/platform/session';
+import {
+  authMessages,
+  logoutResponseSchema,
+  type MenuEntry,
+  type Session,
+  sessionSchema,
+} from '#shared/platform/session';
 import { createSignInService } from './sign-in.service';
 
 const requestContext = (request: FastifyRequest) => ({

@@ -7,17 +7,10 @@ import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail } from '#server/platform/session/passwords';
 import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '#shared/platform/access';
 import { normalizeEmail } from '#shared/platform/email';
-import { authMessages } from '#shared/platform/session';
+import { authMessages, type MenuEntry } from '#shared/platform/session';
 import { createAccessRepository, type DepartmentRow } from './access.repository';
 
 export type Department = DepartmentRow;
-
-export interface MenuEntry {
-  title: string;
-  path: string;
-  /** Only on the 'Administración' entry: the back-office sections the user may use. */
-  sections?: AdminSection[];
-}
 
 /** The access reads of every signed-in request, kept while the access version stands (change-version.ts). */
 interface AccessReads {

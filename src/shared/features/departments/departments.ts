@@ -1,4 +1,4 @@
-import { departmentKindSchema, departmentParamsSchema, } from '#shared/platform/access';
+import { departmentKindSchema, departmentParamsSchema } from '#shared/platform/access';
 import { roleSchema } from '#shared/platform/session';
 import { z } from '#shared/platform/zod-spanish';
 

@@ -1,9 +1,5 @@
+import type { MenuEntry } from '#shared/platform/session';
 import { paths } from '#web/platform/paths';
-
-export interface MenuEntry {
-  title: string;
-  path: string;
-}
 
 /** What every visitor may open. Staff entries come from the session (the server decides them). */
 export const PUBLIC_MENU: MenuEntry[] = [

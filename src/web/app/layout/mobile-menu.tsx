@@ -1,8 +1,8 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { NavLink } from 'react-router';
+import type { MenuEntry } from '#shared/platform/session';
 import { paths } from '#web/platform/paths';
 import { CloseIcon } from './icons';
-import type { MenuEntry } from './menu-entries';
 
 export interface MobileMenuProps {
   open: boolean;

@@ -1,9 +1,9 @@
 import { lazy, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import type { MenuEntry } from '#shared/platform/session';
 import { useIsMobile, useIsScrolled } from '#web/platform/lib/use-window-flags';
 import { paths } from '#web/platform/paths';
 import { LoginIcon, MenuIcon } from './icons';
-import type { MenuEntry } from './menu-entries';
 
 // The slide-over (and Headless UI with it) is only loaded on phones, when first needed.
 const loadMobileMenu = () => import('./mobile-menu');
