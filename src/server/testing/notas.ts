@@ -1,4 +1,10 @@
+import type { WordpressNotasConfig } from '#server/platform/config/config';
 import type { TestApp } from './test-app';
+
+/** Notas from the WordPress site at `url`, with the defaults of the configuration unless overridden. */
+export function wordpressNotas(url: string, overrides: Partial<WordpressNotasConfig> = {}): WordpressNotasConfig {
+  return { source: 'wordpress', url, pageSize: 50, timeoutMs: 30_000, concurrency: 3, imageOrigins: [], ...overrides };
+}
 import { createNotasRepository } from '#server/features/notas/notas.repository';
 
 /** Data builders for the notas tests (not a test file itself). */

@@ -6,6 +6,7 @@ import {
 import type { Config } from '#server/platform/config/config';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { wordpressNotas } from '#server/testing/notas';
 import { listAudit } from '#server/platform/audit/audit.repository';
 
 let t: TestApp | undefined;
@@ -270,7 +271,7 @@ describe('notas editor: writing and publishing', () => {
 describe('notas editor with WordPress as the source', () => {
   it('says the notas are managed in WordPress and refuses every change clearly', async () => {
     wp = await startWordpressContractServer([]);
-    const { t, cookies } = await setup({ notas: { source: 'wordpress', url: wp.url } });
+    const { t, cookies } = await setup({ notas: wordpressNotas(wp.url) });
     const list = await t.request({ url: '/api/admin/notas', headers: { cookie: cookies.notas } });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({

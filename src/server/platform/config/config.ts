@@ -44,6 +44,41 @@ const envSchema = z
       .url({ message: 'debe ser la URL del sitio WordPress, por ejemplo https://blog.example.org' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    WORDPRESS_PAGE_SIZE: z.coerce
+      .number({ message: 'debe ser un número entero de 1 a 100' })
+      .int('debe ser un número entero de 1 a 100')
+      .min(1, 'debe ser un número entero de 1 a 100')
+      .max(100, 'debe ser un número entero de 1 a 100 (WordPress no da más de 100 entradas por página)')
+      .default(50),
+    WORDPRESS_TIMEOUT_MS: z.coerce
+      .number({ message: 'debe ser un número de milisegundos' })
+      .int('debe ser un número entero de milisegundos')
+      .min(1_000, 'debe ser al menos 1000 (un segundo)')
+      .default(30_000),
+    WORDPRESS_CONCURRENCY: z.coerce
+      .number({ message: 'debe ser un número entero de 1 a 10' })
+      .int('debe ser un número entero de 1 a 10')
+      .min(1, 'debe ser un número entero de 1 a 10')
+      .max(10, 'debe ser un número entero de 1 a 10')
+      .default(3),
+    WORDPRESS_IMAGE_ORIGINS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const origins: string[] = [];
+        for (const item of (v ?? '').split(/[\s,]+/).filter(Boolean)) {
+          const url = URL.canParse(item) ? new URL(item) : undefined;
+          if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `«${item}» no es un origen web: escribe direcciones como https://cdn.example.org separadas por comas`,
+            });
+            continue;
+          }
+          origins.push(url.origin);
+        }
+        return origins;
+      }),
     AIRTABLE_TOKEN: z
       .string()
       .trim()
@@ -141,7 +176,7 @@ export interface Config {
   trustProxy: boolean;
   campaignName: string;
   /** Where the notas come from: our database, or a WordPress site's REST API. */
-  notas: { source: 'local' } | { source: 'wordpress'; url: string };
+  notas: { source: 'local' } | WordpressNotasConfig;
   /**
    * The Airtable base of the original app: read by `npm run cli -- airtable:import`, and written back
    * (new votes and photos of the records that came from it) when `writeback` is on.
@@ -155,6 +190,19 @@ export interface Config {
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
+}
+
+export interface WordpressNotasConfig {
+  source: 'wordpress';
+  url: string;
+  /** Posts asked per request (WordPress allows 1–100). */
+  pageSize: number;
+  /** Time limit of a request's first try; each later try doubles it. */
+  timeoutMs: number;
+  /** Requests to WordPress at the same time while a copy is read. */
+  concurrency: number;
+  /** Origins images may come from besides the site itself and the ones its posts use. */
+  imageOrigins: string[];
 }
 
 export interface AirtableConfig {
@@ -242,7 +290,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     campaignName: e.CAMPAIGN_NAME,
     notas:
       e.NOTAS_SOURCE === 'wordpress' && e.WORDPRESS_URL
-        ? { source: 'wordpress', url: e.WORDPRESS_URL.replace(/\/+$/, '') }
+        ? {
+            source: 'wordpress',
+            url: e.WORDPRESS_URL.replace(/\/+$/, ''),
+            pageSize: e.WORDPRESS_PAGE_SIZE,
+            timeoutMs: e.WORDPRESS_TIMEOUT_MS,
+            concurrency: e.WORDPRESS_CONCURRENCY,
+            imageOrigins: e.WORDPRESS_IMAGE_ORIGINS,
+          }
         : { source: 'local' },
     airtable: {
       token: e.AIRTABLE_TOKEN,
