@@ -12,7 +12,12 @@ import {
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
-import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '#server/platform/session/session.plugin';
+import {
+  clearSessionCookie,
+  readSessionToken,
+  type SessionUser,
+  setSessionCookie,
+} from '#server/platform/session/session.plugin';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
 import { type MenuEntry, menuFor } from '#server/platform/access/access.service';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
@@ -59,7 +64,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Loaded only with Firebase on: the JOSE library is not needed otherwise.
   const verifyFirebaseIdToken =
     provider.provider === 'firebase'
-      ? (await import('./firebase-token')).createFirebaseTokenVerifier(provider)
+      ? (await import('./firebase-token')).createFirebaseTokenVerifier({
+          ...provider,
+          // The configuration already refuses the emulator in production; this holds even if it did not.
+          emulatorTokens: provider.emulatorTokens && app.config.env !== 'production',
+        })
       : undefined;
   const providerView: AuthProvider =
     provider.provider === 'firebase'

@@ -20,6 +20,10 @@ const optionalUrl = (message: string) =>
     .optional()
     .or(z.literal('').transform(() => undefined));
 
+/** Where Google publishes the keys that sign Firebase ID tokens. */
+export const GOOGLE_FIREBASE_JWKS_URL =
+  'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -125,10 +129,18 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     FIREBASE_API_KEY: optionalText(),
+    // As firebase-admin and `firebase emulators:start` write it: host:port, no scheme.
+    FIREBASE_AUTH_EMULATOR_HOST: z
+      .string()
+      .trim()
+      .regex(
+        /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/,
+        'debe ser host:puerto, como lo usa firebase-admin (por ejemplo 127.0.0.1:9099)',
+      )
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     FIREBASE_AUTH_EMULATOR_URL: optionalUrl('debe ser una URL completa, por ejemplo http://127.0.0.1:9099'),
-    FIREBASE_JWKS_URL: z
-      .url({ message: 'debe ser una URL completa' })
-      .default('https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com'),
+    FIREBASE_JWKS_URL: optionalUrl('debe ser una URL completa'),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -140,7 +152,7 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `es obligatoria con ${setting}${why}` });
       }
     };
-    const refuseInProduction = (name: 'FIREBASE_AUTH_EMULATOR_URL' | 'COMANDO_NOW') => {
+    const refuseInProduction = (name: 'FIREBASE_AUTH_EMULATOR_URL' | 'FIREBASE_AUTH_EMULATOR_HOST' | 'COMANDO_NOW') => {
       if (env[name] && env.NODE_ENV === 'production') {
         ctx.addIssue({ code: 'custom', path: [name], message: 'no se permite con NODE_ENV=production' });
       }
@@ -161,7 +173,25 @@ const envSchema = z
       requireWith('AUTH_PROVIDER=firebase', ['FIREBASE_PROJECT_ID', 'FIREBASE_API_KEY']);
     }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
+    refuseInProduction('FIREBASE_AUTH_EMULATOR_HOST');
     refuseInProduction('COMANDO_NOW');
+    if (env.FIREBASE_AUTH_EMULATOR_HOST && env.FIREBASE_AUTH_EMULATOR_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_AUTH_EMULATOR_URL'],
+        message:
+          'usa solo una: FIREBASE_AUTH_EMULATOR_HOST para el emulador oficial (tokens sin firma), FIREBASE_AUTH_EMULATOR_URL para un sustituto que firma sus tokens',
+      });
+    }
+    // Whoever serves another key set could sign a token for any account.
+    if (env.FIREBASE_JWKS_URL && env.FIREBASE_JWKS_URL !== GOOGLE_FIREBASE_JWKS_URL && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_JWKS_URL'],
+        message:
+          'es solo para pruebas y no se permite con NODE_ENV=production: en producción los tokens se comprueban siempre con las claves de Google',
+      });
+    }
   });
 
 export interface Config {
@@ -248,8 +278,16 @@ export type AuthProviderConfig =
       projectId: string;
       /** The web API key: the one Firebase value the browser receives. */
       apiKey: string;
-      /** Tests and local trials: the SDK talks to this Identity Toolkit stand-in instead of Google. */
+      /**
+       * Tests and local trials: the SDK talks to this emulator or Identity Toolkit stand-in instead of
+       * Google (FIREBASE_AUTH_EMULATOR_URL, or http://FIREBASE_AUTH_EMULATOR_HOST).
+       */
       emulatorUrl: string | undefined;
+      /**
+       * FIREBASE_AUTH_EMULATOR_HOST is set: the official emulator's unsigned ID tokens are accepted, and
+       * only those, as firebase-admin does. Never in production.
+       */
+      emulatorTokens: boolean;
       /** Google's published signing keys of Firebase ID tokens (JWK set). */
       jwksUrl: string;
     };
@@ -314,8 +352,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             provider: 'firebase',
             projectId: e.FIREBASE_PROJECT_ID,
             apiKey: e.FIREBASE_API_KEY,
-            emulatorUrl: e.FIREBASE_AUTH_EMULATOR_URL?.replace(/\/+$/, ''),
-            jwksUrl: e.FIREBASE_JWKS_URL,
+            emulatorUrl: e.FIREBASE_AUTH_EMULATOR_HOST
+              ? `http://${e.FIREBASE_AUTH_EMULATOR_HOST}`
+              : e.FIREBASE_AUTH_EMULATOR_URL?.replace(/\/+$/, ''),
+            emulatorTokens: e.FIREBASE_AUTH_EMULATOR_HOST !== undefined,
+            jwksUrl: e.FIREBASE_JWKS_URL ?? GOOGLE_FIREBASE_JWKS_URL,
           }
         : { provider: 'local' },
     webRoot: path.resolve(cwd, 'dist'),
