@@ -45,6 +45,7 @@ describe('photo storage and sign-in provider settings', () => {
       secretAccessKey: 'secreto',
       forcePathStyle: false,
       prefix: 'comando/',
+      timeoutMs: 30_000,
     });
   });
 

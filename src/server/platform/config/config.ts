@@ -112,6 +112,11 @@ const envSchema = z
       .trim()
       .regex(/^([A-Za-z0-9._-]+\/)*$/, 'debe ser vacía o terminar en / (por ejemplo comando/fotos/)')
       .default(''),
+    S3_TIMEOUT_MS: z.coerce
+      .number({ message: 'debe ser un número de milisegundos' })
+      .int('debe ser un número entero de milisegundos')
+      .min(1_000, 'debe ser al menos 1000 (un segundo)')
+      .default(30_000),
     DROPBOX_APP_KEY: optionalText(),
     DROPBOX_APP_SECRET: optionalText(),
     DROPBOX_REFRESH_TOKEN: optionalText(),
@@ -259,6 +264,11 @@ export type StorageConfig =
       forcePathStyle: boolean;
       /** Prepended to every object key ('' or ending in '/'). */
       prefix: string;
+      /**
+       * Longest wait for the bucket: each request, each call with its retries, and an upload without
+       * progress. Then the call fails as "storage unavailable" (503).
+       */
+      timeoutMs: number;
     }
   | {
       driver: 'dropbox';
@@ -375,6 +385,7 @@ function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
       secretAccessKey: e.S3_SECRET_ACCESS_KEY,
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
       prefix: e.S3_PREFIX,
+      timeoutMs: e.S3_TIMEOUT_MS,
     };
   }
   if (e.STORAGE === 'dropbox' && e.DROPBOX_APP_KEY && e.DROPBOX_APP_SECRET && e.DROPBOX_REFRESH_TOKEN) {
