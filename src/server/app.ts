@@ -16,6 +16,7 @@ import { accessRoutes } from '#server/features/departments/departments.access.ro
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { notasRoutes } from '#server/features/notas/notas.routes';
+import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photosRoutes } from '#server/features/records/photos.routes';
 import { createRecordListCache, type RecordListCache } from '#server/features/records/record-list-cache';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
@@ -108,7 +109,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return payload;
   });
 
-  await registerSecurityHeaders(app, config);
+  // NOTAS_SOURCE=wordpress: the first copy is read at start, so the first visitor does not wait for it;
+  // the images its posts use are allowed by the Content-Security-Policy.
+  const wordpress =
+    config.notas.source === 'wordpress' ? createWordpressSource({ config: config.notas, log: app.log }) : undefined;
+  if (wordpress) {
+    app.addHook('onReady', async () => wordpress.warmUp());
+    app.addHook('onClose', async () => wordpress.close());
+  }
+
+  await registerSecurityHeaders(app, config, { imageOrigins: wordpress?.imageOrigins });
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
   await registerAuth(app);
@@ -125,7 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   await app.register(siteRoutes);
   await app.register(agendaRoutes);
-  await app.register(notasRoutes);
+  await app.register(notasRoutes, { wordpress });
   await app.register(authRoutes);
   await app.register(accessRoutes);
   await app.register(recordsRoutes);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { E2E_SERVERS, WORDPRESS_CONTRACT } from './support/servers';
 
 test.use({ baseURL: E2E_SERVERS.wordpress.url, viewport: { width: 390, height: 844 } });
@@ -20,4 +21,33 @@ test('a WordPress with 250 posts shows all 250 in /notas, and the browser never 
   await expect(notas).toHaveCount(WORDPRESS_CONTRACT.posts);
   await expect(notas.last().getByRole('heading')).toHaveText('Entrada 1 “WordPress”');
   expect(wordpressCalls).toEqual([]);
+});
+
+test('a post shows its picture from another host of the site with no CSP violation; an embedded video becomes a link', async ({
+  page,
+}) => {
+  const refused: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
+  await page.goto('/notas');
+  const newest = page.getByTestId('nota').first();
+  await newest.getByRole('button', { name: 'Ver más...' }).click();
+  const picture = newest.getByRole('img', { name: 'Mitin en Cabimas' });
+  // The site is at 127.0.0.1; the picture at localhost, as a media subdomain or a CDN would be.
+  const src = await picture.getAttribute('src');
+  expect(new URL(src ?? '').origin).not.toBe(new URL(WORDPRESS_CONTRACT.url).origin);
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
+  await expect(newest.getByRole('link', { name: 'Ver «Cierre de campaña» en www.youtube.com' })).toHaveAttribute(
+    'href',
+    'https://www.youtube.com/embed/abc123?feature=oembed',
+  );
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+  expect(refused).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 });

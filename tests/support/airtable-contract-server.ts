@@ -1,13 +1,20 @@
-// A local server that speaks the documented Airtable REST contract (v0) for one base:
-//   GET   /v0/{baseId}/{table}?pageSize=…&offset=…&filterByFormula=…  → { records: [{ id, createdTime, fields }], offset? }
-//   PATCH /v0/{baseId}/{table}  { records: [{ id, fields }] } (at most 10)  → { records: [...] }
-// with `Authorization: Bearer <token>`; 401 AUTHENTICATION_REQUIRED for a bad token; 404 TABLE_NOT_FOUND
-// (NOT_FOUND for an unknown base or path); 422 INVALID_FILTER_BY_FORMULA, INVALID_RECORDS (more than 10,
-// or none), ROW_DOES_NOT_EXIST, UNKNOWN_FIELD_NAME, INVALID_VALUE_FOR_COLUMN; and 429 RATE_LIMIT_REACHED
-// once a base gets more than 5 requests in a second, after which it answers 429 for 30 seconds (shorter
-// in tests). It also serves attachment files (/files/…), outside the rate limit, as Airtable's CDN does.
-// Switches for outages (connection cut, 503), slow answers and malformed JSON. Every request's arrival
-// time is kept so tests can check the pace.
+// A local server that speaks the documented Airtable REST contract (v0) for one base, as real Airtable
+// answers it and as the official `airtable` client calls it (tests/support/official-clients.test.ts):
+//   GET   /v0/{baseId}/{table}?pageSize=&offset=&filterByFormula=&maxRecords=&fields[]=&sort[0][field]=&sort[0][direction]=
+//         (or POST /v0/{baseId}/{table}/listRecords with the same as JSON) → { records: [{ id, createdTime, fields }], offset? }
+//   GET   /v0/{baseId}/{table}/{recordId}  → the record (404 NOT_FOUND for an unknown id)
+//   POST  /v0/{baseId}/{table}  { records: [{ fields }] } (at most 10) → { records }, or { fields } → the record
+//   PATCH /v0/{baseId}/{table}  { records: [{ id, fields }] } (at most 10) → { records }; PATCH or PUT
+//         /v0/{baseId}/{table}/{recordId} { fields } → the record; DELETE …/{recordId} → { deleted, id }
+// with `Authorization: Bearer <token>`; 401 AUTHENTICATION_REQUIRED for a bad token; for an unknown table or
+// base, 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND with a personal access token (`pat…`, what Airtable
+// answers since API keys were retired) or 404 TABLE_NOT_FOUND / NOT_FOUND with a legacy key; 422
+// INVALID_FILTER_BY_FORMULA, INVALID_RECORDS (more than 10, or none), ROW_DOES_NOT_EXIST, UNKNOWN_FIELD_NAME
+// (also in `fields` and `sort`), INVALID_VALUE_FOR_COLUMN; and 429 RATE_LIMIT_REACHED once a base gets more
+// than 5 requests in a second, after which it answers 429 for 30 seconds (shorter in tests). It also serves
+// attachment files (/files/…), outside the rate limit, as Airtable's CDN does. Switches for outages
+// (connection cut, 503), slow answers and malformed JSON. Every request's arrival time is kept so tests can
+// check the pace.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +52,8 @@ export interface AirtableContractServer {
   slowMs: number;
   /** How long a base keeps answering 429 after it went over the limit (Airtable: 30 s). */
   penaltyMs: number;
+  /** Requests a base may get in one second (Airtable: 5). Only tests about shapes, not pace, raise it. */
+  rateLimit: number;
   /** Modes for the next requests, one each, before `mode` applies again. */
   script(modes: AirtableMode[]): void;
   /** The table's current rows (PATCHes applied). */
@@ -291,6 +300,69 @@ function compileFormula(source: string, fields: Set<string>): (row: Record<strin
   return (row) => truthy(root(row));
 }
 
+// --- list parameters, as Airtable reads them -------------------------------------------------------------
+
+interface ListQuery {
+  pageSize?: unknown;
+  offset?: string;
+  maxRecords?: unknown;
+  filterByFormula?: string;
+  fields?: unknown;
+  sort?: { field?: unknown; direction?: unknown }[];
+}
+
+/**
+ * The query string of a list request: `fields[]=A&fields[]=B` (also `fields[0]=A`), and
+ * `sort[0][field]=A&sort[0][direction]=desc`, the way Airtable's clients encode them.
+ */
+function listQueryOf(params: URLSearchParams): ListQuery {
+  const query: ListQuery = {};
+  const fields: string[] = [];
+  const sort: { field?: unknown; direction?: unknown }[] = [];
+  for (const [key, value] of params) {
+    if (key === 'pageSize' || key === 'maxRecords') query[key] = value;
+    else if (key === 'offset' || key === 'filterByFormula') query[key] = value;
+    else if (/^fields\[\d*\]$/.test(key)) fields.push(value);
+    else {
+      const match = /^sort\[(\d+)\]\[(field|direction)\]$/.exec(key);
+      if (match) {
+        const index = Number(match[1]);
+        sort[index] ??= {};
+        (sort[index] as Record<string, unknown>)[match[2] as string] = value;
+      }
+    }
+  }
+  if (fields.length > 0) query.fields = fields;
+  if (sort.length > 0) query.sort = sort;
+  return query;
+}
+
+const sortValue = (value: unknown): string | number => {
+  if (typeof value === 'number') return value;
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+};
+
+/** Stable sort by each key in turn; empty cells first when ascending, as in Airtable's grid. */
+function sortRows(rows: FakeAirtableRecord[], sort: { field: string; direction?: 'asc' | 'desc' }[]) {
+  if (sort.length === 0) return rows;
+  return [...rows].sort((a, b) => {
+    for (const { field, direction } of sort) {
+      const x = sortValue(a.fields[field]);
+      const y = sortValue(b.fields[field]);
+      const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'es');
+      if (order !== 0) return direction === 'desc' ? -order : order;
+    }
+    return 0;
+  });
+}
+
+/** Only the named fields (Airtable leaves out the others, and empty ones). */
+function pickFields(fields: Record<string, unknown>, names: unknown): Record<string, unknown> {
+  if (!Array.isArray(names)) return { ...fields };
+  return Object.fromEntries(names.filter((n) => fields[n] !== undefined).map((n) => [n, fields[n]]));
+}
+
 // --- the server -----------------------------------------------------------------------------------------
 
 interface TableState {
@@ -317,6 +389,7 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
     mode: 'ok' as AirtableMode,
     slowMs: 10_000,
     penaltyMs: 30_000,
+    rateLimit: 5,
     scripted: [] as AirtableMode[],
     blockedUntil: 0,
     requests: [] as AirtableRequestLog[],
@@ -357,7 +430,7 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
     }
 
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-    const tableName = parts[0] === 'v0' && parts.length === 3 ? (parts[2] as string) : null;
+    const tableName = parts[0] === 'v0' && (parts.length === 3 || parts.length === 4) ? (parts[2] as string) : null;
     const log: AirtableRequestLog = {
       at: arrived,
       method: req.method ?? 'GET',
@@ -386,9 +459,9 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
 
       if (mode === 'error') return fail(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable');
 
-      // More than five requests in the last second, or still serving the 30-second penalty: 429.
+      // More than five requests in the last second (rateLimit), or still serving the 30-second penalty: 429.
       const recent = state.requests.filter((r) => r.at > arrived - 1_000).length;
-      if (arrived < state.blockedUntil || recent > 5) {
+      if (arrived < state.blockedUntil || recent > state.rateLimit) {
         if (arrived >= state.blockedUntil) state.blockedUntil = arrived + state.penaltyMs;
         return send(429, {
           errors: [{ error: 'RATE_LIMIT_REACHED', message: 'Rate limit exceeded. Please try again later' }],
@@ -398,24 +471,103 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
       if (req.headers.authorization !== `Bearer ${token}`) {
         return fail(401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
       }
-      if (parts[0] !== 'v0' || parts.length !== 3 || parts[1] !== baseId) {
-        return send(404, { error: 'NOT_FOUND' });
-      }
-      const table = tables.get(tableName as string);
+      if (parts[0] !== 'v0' || parts.length < 3 || parts.length > 4) return send(404, { error: 'NOT_FOUND' });
+      const table = parts[1] === baseId ? tables.get(tableName as string) : undefined;
       if (!table) {
-        return fail(404, 'TABLE_NOT_FOUND', `Could not find table ${tableName} in application ${baseId}`);
-      }
-
-      if (req.method === 'GET') {
-        const pageSize = Number(url.searchParams.get('pageSize') ?? 100);
-        if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+        // With a personal access token Airtable does not tell an unknown table (or base) from one the
+        // token may not see; legacy API keys got a 404.
+        if (token.startsWith('pat')) {
           return fail(
-            422,
-            'INVALID_REQUEST_UNKNOWN',
-            'Invalid request: parameter validation failed. Check your request data.',
+            403,
+            'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND',
+            'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.',
           );
         }
-        const offset = url.searchParams.get('offset');
+        if (parts[1] !== baseId) return send(404, { error: 'NOT_FOUND' });
+        return fail(404, 'TABLE_NOT_FOUND', `Could not find table ${tableName} in application ${baseId}`);
+      }
+      const sub = parts[3];
+      const body = (): Record<string, unknown> | undefined => {
+        try {
+          const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+          return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+            ? (parsed as Record<string, unknown>)
+            : undefined;
+        } catch {
+          return undefined;
+        }
+      };
+      const invalidRequest = () =>
+        fail(422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: parameter validation failed. Check your request data.');
+
+      if (req.method === 'GET' && sub === undefined) return list(listQueryOf(url.searchParams));
+      if (req.method === 'POST' && sub === 'listRecords') {
+        const b = body();
+        return b ? list(b) : invalidRequest();
+      }
+      if (sub !== undefined && sub !== 'listRecords') {
+        const row = table.records.find((r) => r.id === sub);
+        if (!row) return send(404, { error: 'NOT_FOUND' });
+        if (req.method === 'GET') return send(200, row);
+        if (req.method === 'DELETE') {
+          table.records.splice(table.records.indexOf(row), 1);
+          return send(200, { deleted: true, id: row.id });
+        }
+        if (req.method === 'PATCH' || req.method === 'PUT') {
+          const b = body();
+          if (!b?.fields || typeof b.fields !== 'object') return invalidRequest();
+          const problem = checkFields(b.fields as Record<string, unknown>);
+          if (problem) return problem();
+          if (req.method === 'PUT') row.fields = {};
+          Object.assign(row.fields, b.fields);
+          state.patches.push({
+            at: arrived,
+            table: tableName as string,
+            records: [{ id: row.id, fields: b.fields as Record<string, unknown> }],
+          });
+          return send(200, { ...row, fields: { ...row.fields } });
+        }
+        return send(404, { error: 'NOT_FOUND' });
+      }
+      if (req.method === 'POST') return create(body());
+      if (req.method === 'PATCH') return update(body());
+      return send(404, { error: 'NOT_FOUND' });
+
+      /** A field name the table does not have, as Airtable answers it; undefined when all are known. */
+      function checkFields(fields: Record<string, unknown>) {
+        for (const [name, value] of Object.entries(fields)) {
+          if (!table!.fields.has(name)) return () => fail(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
+          if (table!.attachmentFields.has(name) && !Array.isArray(value)) {
+            return () =>
+              fail(
+                422,
+                'INVALID_VALUE_FOR_COLUMN',
+                `Field "${name}" cannot accept the provided value: attachments must be an array`,
+              );
+          }
+        }
+        return undefined;
+      }
+
+      function list(query: ListQuery) {
+        const pageSize = Number(query.pageSize ?? 100);
+        const maxRecords = query.maxRecords === undefined ? undefined : Number(query.maxRecords);
+        if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) return invalidRequest();
+        if (maxRecords !== undefined && (!Number.isInteger(maxRecords) || maxRecords < 1)) return invalidRequest();
+        const fields = query.fields;
+        if (fields !== undefined && (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string'))) {
+          return invalidRequest();
+        }
+        for (const name of fields ?? []) {
+          if (!table!.fields.has(name)) return fail(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
+        }
+        const sort = query.sort ?? [];
+        for (const s of sort) {
+          if (!s || typeof s.field !== 'string') return invalidRequest();
+          if (!table!.fields.has(s.field)) return fail(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${s.field}"`);
+          if (s.direction !== undefined && s.direction !== 'asc' && s.direction !== 'desc') return invalidRequest();
+        }
+        const offset = query.offset;
         let iterator: { table: string; rows: FakeAirtableRecord[]; next: number };
         if (offset) {
           const found = iterators.get(offset);
@@ -425,11 +577,11 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
           iterators.delete(offset);
           iterator = found;
         } else {
-          let rows = table.records;
-          const formula = url.searchParams.get('filterByFormula');
+          let rows = table!.records;
+          const formula = query.filterByFormula;
           if (formula) {
             try {
-              const keep = compileFormula(formula, table.fields);
+              const keep = compileFormula(formula, table!.fields);
               rows = rows.filter((r) => keep(r.fields));
             } catch (error) {
               return fail(
@@ -439,9 +591,11 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
               );
             }
           }
+          rows = sortRows(rows, sort as { field: string; direction?: 'asc' | 'desc' }[]);
+          if (maxRecords !== undefined) rows = rows.slice(0, maxRecords);
           iterator = {
             table: tableName as string,
-            rows: rows.map((r) => ({ ...r, fields: { ...r.fields } })),
+            rows: rows.map((r) => ({ ...r, fields: pickFields(r.fields, fields) })),
             next: 0,
           };
         }
@@ -456,18 +610,41 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
         return send(200, { records: page, ...(nextOffset ? { offset: nextOffset } : {}) });
       }
 
-      if (req.method === 'PATCH') {
-        let body: { records?: unknown };
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
+      function create(b: Record<string, unknown> | undefined) {
+        if (!b) return invalidRequest();
+        // `{ fields }` creates one record and answers it; `{ records: [...] }` up to ten.
+        const single = b.records === undefined && b.fields !== undefined;
+        const items = single ? [{ fields: b.fields }] : b.records;
+        if (!Array.isArray(items) || items.length === 0) {
+          return fail(422, 'INVALID_RECORDS', '"records" must be an array of at least one record');
+        }
+        if (items.length > 10) {
           return fail(
             422,
-            'INVALID_REQUEST_UNKNOWN',
-            'Invalid request: parameter validation failed. Check your request data.',
+            'INVALID_RECORDS',
+            `A maximum of 10 records can be created per request but you have provided ${items.length}.`,
           );
         }
-        const records = body.records;
+        for (const item of items as { fields?: unknown }[]) {
+          if (!item || typeof item.fields !== 'object' || item.fields === null) return invalidRequest();
+          const problem = checkFields(item.fields as Record<string, unknown>);
+          if (problem) return problem();
+        }
+        const created = (items as { fields: Record<string, unknown> }[]).map((item) => {
+          const row = {
+            id: `rec${randomBytes(7).toString('hex')}`,
+            createdTime: new Date().toISOString(),
+            fields: { ...item.fields },
+          };
+          table!.records.push(row);
+          return { ...row, fields: { ...row.fields } };
+        });
+        return send(200, single ? created[0] : { records: created });
+      }
+
+      function update(b: Record<string, unknown> | undefined) {
+        if (!b) return invalidRequest();
+        const records = b.records;
         if (!Array.isArray(records) || records.length === 0) {
           return fail(422, 'INVALID_RECORDS', '"records" must be an array of at least one record');
         }
@@ -480,24 +657,14 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
         }
         const changes: { row: FakeAirtableRecord; fields: Record<string, unknown> }[] = [];
         for (const item of records as { id?: unknown; fields?: unknown }[]) {
-          const row = table.records.find((r) => r.id === item.id);
+          const row = table!.records.find((r) => r.id === item.id);
           if (!row) return fail(422, 'ROW_DOES_NOT_EXIST', `Record ID ${String(item.id)} does not exist in this table`);
           if (!item.fields || typeof item.fields !== 'object') {
             return fail(422, 'INVALID_RECORDS', 'Each record must have "fields"');
           }
           const fields = item.fields as Record<string, unknown>;
-          for (const [name, value] of Object.entries(fields)) {
-            if (!table.fields.has(name)) {
-              return fail(422, 'UNKNOWN_FIELD_NAME', `Unknown field name: "${name}"`);
-            }
-            if (table.attachmentFields.has(name) && !Array.isArray(value)) {
-              return fail(
-                422,
-                'INVALID_VALUE_FOR_COLUMN',
-                `Field "${name}" cannot accept the provided value: attachments must be an array`,
-              );
-            }
-          }
+          const problem = checkFields(fields);
+          if (problem) return problem();
           changes.push({ row, fields });
         }
         for (const c of changes) Object.assign(c.row.fields, c.fields);
@@ -509,8 +676,6 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
         if (mode === 'malformed') return send(200, '{"records": [');
         return send(200, { records: changes.map((c) => ({ ...c.row, fields: { ...c.row.fields } })) });
       }
-
-      return send(404, { error: 'NOT_FOUND' });
     });
   });
 
@@ -539,6 +704,12 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
     },
     set penaltyMs(ms: number) {
       state.penaltyMs = ms;
+    },
+    get rateLimit() {
+      return state.rateLimit;
+    },
+    set rateLimit(n: number) {
+      state.rateLimit = n;
     },
     script(modes) {
       state.scripted.push(...modes);

@@ -1,6 +1,7 @@
 // A local server that speaks Dropbox's documented HTTP contract (API v2), api and content paths on one URL:
-//   POST /oauth2/token  grant_type=refresh_token&refresh_token=… with the app key/secret as HTTP Basic auth
-//        (or client_id/client_secret in the form) → { access_token, token_type: 'bearer', expires_in };
+//   POST /oauth2/token  grant_type=refresh_token&refresh_token=… in a form body or in the query string (as the
+//        official SDK sends it), with the app key/secret as HTTP Basic auth (or client_id/client_secret among
+//        the parameters) → { access_token, token_type: 'bearer', expires_in };
 //        400 { error: 'invalid_grant' } for an unknown refresh token, 400 invalid_client for a bad app.
 //   POST /2/files/upload       Dropbox-API-Arg {path, mode, autorename, mute, strict_conflict}, the bytes as
 //        application/octet-stream → file metadata; 409 path/conflict/file/ in add mode.
@@ -277,7 +278,14 @@ export async function startDropboxContractServer(options: DropboxContractOptions
   }
 
   async function token(body: string, req: http.IncomingMessage) {
-    const form = new URLSearchParams(body);
+    // Parameters in the query string (how the official SDK sends its refresh) or in a form body.
+    const form = new URLSearchParams(new URL(req.url ?? '/', 'http://localhost').search);
+    if (
+      /^application\/x-www-form-urlencoded/i.test(String(req.headers['content-type'] ?? '')) ||
+      !req.headers['content-type']
+    ) {
+      for (const [name, value] of new URLSearchParams(body)) form.set(name, value);
+    }
     let clientId = form.get('client_id');
     let clientSecret = form.get('client_secret');
     const basic = /^Basic (\S+)$/.exec(req.headers.authorization ?? '');

@@ -54,6 +54,11 @@ export interface FirebaseContractServer {
    * (when undefined) remove claims. Tests use it to make tokens the SDK would never send.
    */
   idTokenFor(email: string, claims?: Record<string, unknown>): Promise<string>;
+  /**
+   * An ID token shaped like the official Auth emulator's (firebase-tools): the same claims, unsigned
+   * (`{"alg":"none","typ":"JWT"}` and an empty signature).
+   */
+  emulatorTokenFor(email: string, claims?: Record<string, unknown>): string;
   close(): Promise<void>;
 }
 
@@ -70,7 +75,7 @@ export async function startFirebaseContractServer(options: FirebaseContractOptio
   const createdAt = Date.now();
   const state = { requests: [] as string[], jwksFetches: 0 };
 
-  async function idTokenFor(email: string, claims: Record<string, unknown> = {}): Promise<string> {
+  function claimsOf(email: string, claims: Record<string, unknown>): JWTPayload {
     const now = Math.floor(Date.now() / 1000);
     const payload: JWTPayload = {
       iss: `https://securetoken.google.com/${options.projectId}`,
@@ -88,7 +93,17 @@ export async function startFirebaseContractServer(options: FirebaseContractOptio
       if (value === undefined) delete payload[name];
       else payload[name] = value;
     }
-    return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(privateKey);
+    return payload;
+  }
+
+  async function idTokenFor(email: string, claims: Record<string, unknown> = {}): Promise<string> {
+    return new SignJWT(claimsOf(email, claims)).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(privateKey);
+  }
+
+  /** What the official emulator issues: the same claims, `alg: none` and an empty signature. */
+  function emulatorTokenFor(email: string, claims: Record<string, unknown> = {}): string {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    return `${part({ alg: 'none', typ: 'JWT' })}.${part(claimsOf(email, claims))}.`;
   }
 
   async function tokensFor(email: string) {
@@ -269,6 +284,7 @@ export async function startFirebaseContractServer(options: FirebaseContractOptio
     },
     kid,
     idTokenFor,
+    emulatorTokenFor,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { StorageConfig } from '#server/platform/config/config';
@@ -63,6 +63,7 @@ export async function startS3Local(options: { port?: number; bucket?: string } =
       ...S3_LOCAL_CREDENTIALS,
       forcePathStyle: true,
       prefix,
+      timeoutMs: 30_000,
     }),
     listKeys() {
       // s3rver keeps each object as `<key>._S3rver_object` (plus metadata files) under the bucket folder.
@@ -84,6 +85,73 @@ export async function startS3Local(options: { port?: number; bucket?: string } =
       server.httpServer?.closeAllConnections();
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface FrozenBucket {
+  url: string;
+  /** Connections held so far (each accepted, read, never answered). */
+  readonly held: number;
+  /**
+   * The bucket wakes up: every held connection's bytes are passed on to the real server (which may then
+   * complete a request the client gave up on), and new connections go straight through.
+   */
+  thaw(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A bucket that freezes: it accepts connections and reads what is sent, and answers nothing until thawed,
+ * as S3 did when it stopped answering. In front of a real S3-compatible server (`target`).
+ */
+export async function startFrozenBucket(target: string): Promise<FrozenBucket> {
+  const { port: targetPort, hostname } = new URL(target);
+  const sockets = new Set<net.Socket>();
+  const held: { socket: net.Socket; chunks: Buffer[] }[] = [];
+  let frozen = true;
+  const forward = (socket: net.Socket, first: Buffer[]) => {
+    const upstream = net.connect(Number(targetPort), hostname);
+    sockets.add(upstream);
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+    upstream.write(Buffer.concat(first));
+    if (socket.destroyed) {
+      // The client gave up; the server still gets what it had sent, and its answer goes nowhere.
+      upstream.resume();
+      upstream.end();
+      return;
+    }
+    socket.pipe(upstream).pipe(socket);
+  };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    if (!frozen) return forward(socket, []);
+    const entry = { socket, chunks: [] as Buffer[] };
+    held.push(entry);
+    socket.on('data', (chunk: Buffer) => {
+      if (frozen) entry.chunks.push(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get held() {
+      return held.length;
+    },
+    thaw() {
+      frozen = false;
+      for (const { socket, chunks } of held.splice(0)) {
+        socket.removeAllListeners('data');
+        socket.pause();
+        forward(socket, chunks);
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

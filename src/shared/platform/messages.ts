@@ -27,5 +27,8 @@ export const messages = {
     network: 'No hay conexión con el servidor. Revisa tu conexión e intenta de nuevo.',
     notReady: 'La base de datos no responde.',
     forbiddenOrigin: 'Solicitud rechazada: origen no permitido.',
+    storageUnavailable:
+      'El almacenamiento de fotos no responde en este momento: no se guardó nada. Intenta de nuevo en unos minutos.',
+    storageUnavailableRead: 'El almacenamiento de fotos no responde en este momento. Intenta de nuevo en unos minutos.',
   },
 } as const;

@@ -65,7 +65,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Loaded only with Firebase on: the JOSE library is not needed otherwise.
   const verifyFirebaseIdToken =
     provider.provider === 'firebase'
-      ? (await import('./firebase-token')).createFirebaseTokenVerifier(provider)
+      ? (await import('./firebase-token')).createFirebaseTokenVerifier({
+          ...provider,
+          // The configuration already refuses the emulator in production; this holds even if it did not.
+          emulatorTokens: provider.emulatorTokens && app.config.env !== 'production',
+        })
       : undefined;
   const providerView: AuthProvider =
     provider.provider === 'firebase'

@@ -25,6 +25,7 @@ const firebaseAuth = (overrides: Partial<Extract<AuthProviderConfig, { provider:
     projectId: PROJECT,
     apiKey: API_KEY,
     emulatorUrl: undefined,
+    emulatorTokens: false,
     jwksUrl: firebase.jwksUrl,
     ...overrides,
   }) as const;
@@ -265,6 +266,48 @@ describe('POST /api/auth/firebase', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(await sessionRows()).toBe(0);
+  });
+});
+
+describe('POST /api/auth/firebase with the official Auth emulator (FIREBASE_AUTH_EMULATOR_HOST)', () => {
+  const emulator = { emulatorUrl: 'http://127.0.0.1:9099', emulatorTokens: true } as const;
+
+  it('opens a session for an unsigned emulator token of a known account, as firebase-admin accepts it', async () => {
+    await firebaseApp(emulator);
+    const keyFetches = firebase.jwksFetches;
+    const res = await exchange(firebase.emulatorTokenFor('ana@example.org'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toEqual({ email: 'ana@example.org', role: 'staff' });
+    expect(firebase.jwksFetches).toBe(keyFetches); // no keys: the emulator signs nothing
+  });
+
+  it('refuses the same unsigned token when the emulator is not configured', async () => {
+    await firebaseApp();
+    await expectRefused(firebase.emulatorTokenFor('ana@example.org'));
+  });
+
+  describe('still checks every claim of an emulator token, and refuses', () => {
+    it.each([
+      ['an expired one', () => ({ iat: nowS() - 3700, auth_time: nowS() - 3700, exp: nowS() - 100 })],
+      ['one of another project', () => ({ aud: 'otro-proyecto', iss: 'https://securetoken.google.com/otro-proyecto' })],
+      ['one with another issuer', () => ({ iss: 'https://accounts.google.com' })],
+      ['one without an e-mail', () => ({ email: undefined })],
+      ['one from another sign-in method', () => ({ firebase: { identities: {}, sign_in_provider: 'anonymous' } })],
+    ])('%s', async (_name, claims) => {
+      await firebaseApp(emulator);
+      await expectRefused(firebase.emulatorTokenFor('ana@example.org', claims()));
+    });
+
+    it('a signed token, or one that names alg none but carries a signature (only unsigned ones, as firebase-admin)', async () => {
+      await firebaseApp(emulator);
+      await expectRefused(await firebase.idTokenFor('ana@example.org'));
+      await expectRefused(`${firebase.emulatorTokenFor('ana@example.org')}firma`);
+    });
+
+    it('an emulator token of an e-mail we have no account for', async () => {
+      await firebaseApp(emulator);
+      await expectRefused(firebase.emulatorTokenFor('nadie@example.org'));
+    });
   });
 });
 

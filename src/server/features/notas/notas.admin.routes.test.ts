@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import type { Config } from '#server/platform/config/config';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { wordpressNotas } from '#server/testing/notas';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { startWordpressContractServer, type WordpressContractServer } from '#tests/support/wordpress-contract-server';
 
@@ -267,7 +268,7 @@ describe('notas editor: writing and publishing', () => {
 describe('notas editor with WordPress as the source', () => {
   it('says the notas are managed in WordPress and refuses every change clearly', async () => {
     wp = await startWordpressContractServer([]);
-    const { t, cookies } = await setup({ notas: { source: 'wordpress', url: wp.url } });
+    const { t, cookies } = await setup({ notas: wordpressNotas(wp.url) });
     const list = await t.request({ url: '/api/admin/notas', headers: { cookie: cookies.notas } });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({

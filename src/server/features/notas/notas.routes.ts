@@ -3,7 +3,7 @@ import { createSerializedCache, sendSerialized } from '#server/platform/cache/se
 import { type NotasPage, notasMessages, notasPageSchema, notasQuerySchema } from '#shared/features/notas/notas';
 import { createNotasRepository, type NotaRow } from './notas.repository';
 import { sanitizeNotaHtmlCached } from './notas.sanitize';
-import { createWordpressSource } from './wordpress.source';
+import type { WordpressSource } from './wordpress.source';
 
 function presentPage(listed: { rows: NotaRow[]; total: number }, page: number, pageSize: number): NotasPage {
   return {
@@ -21,11 +21,9 @@ function presentPage(listed: { rows: NotaRow[]; total: number }, page: number, p
   };
 }
 
-export const notasRoutes: FastifyPluginAsyncZod = async (app) => {
+/** `wordpress`: the notas come from that site (NOTAS_SOURCE=wordpress); otherwise from our database. */
+export const notasRoutes: FastifyPluginAsyncZod<{ wordpress?: WordpressSource }> = async (app, { wordpress }) => {
   const repo = createNotasRepository(app.db.kysely);
-  const notasConfig = app.config.notas;
-  const wordpress =
-    notasConfig.source === 'wordpress' ? createWordpressSource({ url: notasConfig.url, log: app.log }) : undefined;
 
   async function fromWordpress(page: number, pageSize: number): Promise<NotasPage> {
     const snap = await wordpress!.snapshot();

@@ -1,6 +1,35 @@
 import sanitizeHtml from 'sanitize-html';
 import { decodeEntities } from './html-text';
 
+/** An http(s) address, protocol-relative ones (`//player.vimeo.com/...`) read as https. */
+function webUrl(raw: string | undefined): URL | undefined {
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw.startsWith('//') ? `https:${raw}` : raw);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An embedded player (a video, a map, a post of a social network) cannot run here: it becomes a link to
+ * what it showed, so the reader can still open it. Without a web address it is dropped like other
+ * unknown tags.
+ */
+function embedLink(attribute: 'src' | 'data'): sanitizeHtml.Transformer {
+  return (tagName, attribs): sanitizeHtml.Tag => {
+    const url = webUrl(attribs[attribute]);
+    if (!url) return { tagName, attribs: {} };
+    const title = attribs.title?.trim();
+    return {
+      tagName: 'a',
+      attribs: { href: url.toString(), rel: 'noopener noreferrer nofollow', target: '_blank' },
+      text: title ? `Ver «${title}» en ${url.hostname}` : `Ver el contenido incrustado en ${url.hostname}`,
+    };
+  };
+}
+
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'h1',
@@ -50,9 +79,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
-  // Everything inside these is dropped, not just the tags.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed'],
+  // Everything inside these is dropped, not just the tags. Embedded players become links (below).
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript'],
   transformTags: {
+    iframe: embedLink('src'),
+    embed: embedLink('src'),
+    object: embedLink('data'),
+    video: embedLink('src'),
+    audio: embedLink('src'),
+    source: embedLink('src'),
     a: (tagName, attribs) => ({
       tagName,
       attribs: { ...attribs, rel: 'noopener noreferrer nofollow', target: '_blank' },
@@ -78,6 +113,16 @@ export function sanitizeNotaHtmlCached(html: string): string {
   if (servedCache.size >= SERVED_CACHE_MAX) servedCache.clear();
   servedCache.set(html, clean);
   return clean;
+}
+
+/** The origins (scheme, host, port) of the images in sanitised HTML, for the Content-Security-Policy. */
+export function imageOriginsOf(cleanHtml: string): string[] {
+  const origins = new Set<string>();
+  for (const match of cleanHtml.matchAll(/<img\b[^>]*?\ssrc="([^"]*)"/g)) {
+    const url = webUrl(decodeEntities(match[1] ?? ''));
+    if (url) origins.add(url.origin);
+  }
+  return [...origins];
 }
 
 /** Post titles are plain text: tags (and scripts) removed, character references decoded. */

@@ -71,6 +71,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           409: apiErrorSchema,
           413: apiErrorSchema,
           415: apiErrorSchema,
+          503: apiErrorSchema,
         },
       },
     },
@@ -95,6 +96,13 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!part) throw BadRequest(photosMessages.missingFile);
 
       const upload = await receiveUpload(part.file, { maxBytes, tempDir });
+      // A person whose connection closes before the answer saw the upload fail: nothing may be stored
+      // after that, or their next try would find the slot filled.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort(new Error('la conexión se cerró antes de la respuesta'));
+      };
+      reply.raw.on('close', onClose);
       try {
         const { photo, warning } = await storePhoto(
           { db, storage, images, hooks: app.recordHooks },
@@ -107,6 +115,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
             user,
             ip: request.ip,
             now: app.config.now(),
+            signal: gone.signal,
           },
         );
         const updated = await records.findInDepartment(department.id, id);
@@ -117,6 +126,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           warning,
         });
       } finally {
+        reply.raw.off('close', onClose);
         await upload.discard();
       }
     },
@@ -134,6 +144,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           200: z.any().describe('image/jpeg o image/heic'),
           401: apiErrorSchema,
           404: apiErrorSchema,
+          503: apiErrorSchema,
         },
       },
     },

@@ -41,6 +41,8 @@ export interface StorePhotoInput {
   user: SessionUser;
   ip: string | null;
   now: Date;
+  /** The person's request went away: stop, store nothing, fill nothing. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -70,12 +72,23 @@ export async function storePhoto(
       suffix: IMAGE_EXTENSIONS[upload.type],
       contentType: IMAGE_CONTENT_TYPES[upload.type],
       readablePath: photoReadablePath(input.department.title, kind, record.nombre, IMAGE_EXTENSIONS[upload.type]),
+      signal: input.signal,
     });
     stored.push(original.key);
-    const display = await storage.put(processed.display, { suffix: 'jpg', contentType: 'image/jpeg' });
+    const display = await storage.put(processed.display, {
+      suffix: 'jpg',
+      contentType: 'image/jpeg',
+      signal: input.signal,
+    });
     stored.push(display.key);
-    const thumb = await storage.put(processed.thumb, { suffix: 'jpg', contentType: 'image/jpeg' });
+    const thumb = await storage.put(processed.thumb, {
+      suffix: 'jpg',
+      contentType: 'image/jpeg',
+      signal: input.signal,
+    });
     stored.push(thumb.key);
+    // Whoever sent it is gone and will be told nothing: they will try again, so fill nothing now.
+    input.signal?.throwIfAborted();
 
     const repo = createPhotosRepository(db);
     const sameImage = await repo.findSameImageElsewhere(upload.sha256, record.id);

@@ -80,7 +80,7 @@ describe('Airtable client against the documented REST contract', () => {
     expect(s.requests.length - before).toBe(2);
   });
 
-  it('names a bad token (401 AUTHENTICATION_REQUIRED) and an unknown table (404 TABLE_NOT_FOUND) without retrying', async () => {
+  it('names a bad token (401 AUTHENTICATION_REQUIRED), and the table with a 403 as Airtable answers an unknown one, without retrying', async () => {
     const s = await start(5);
     const wrongToken = clientOf(s, { token: 'patOTRO.token' });
     const auth = await failureOf(wrongToken.client.list('Zulia'));
@@ -90,12 +90,22 @@ describe('Airtable client against the documented REST contract', () => {
 
     const { client, waits } = clientOf(s);
     const table = await failureOf(client.list('Zuliaa'));
-    expect(table).toMatchObject({ kind: 'not_found', status: 404, type: 'TABLE_NOT_FOUND' });
-    expect(table.message).toContain('«Zuliaa»');
+    expect(table).toMatchObject({ kind: 'auth', status: 403, type: 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND' });
+    expect(table.message).toMatch(
+      /^Airtable rechazó el acceso a la tabla «Zuliaa» de la base appPRUEBAS0000001 \(403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND: .*\)\. Revisa que la tabla «Zuliaa» exista con ese nombre exacto \(AIRTABLE_RECORDS_TABLE, AIRTABLE_AGENDA_TABLE\), AIRTABLE_BASE_ID, y que el token de AIRTABLE_TOKEN pueda leer y escribir esa base\.$/,
+    );
     const base = await failureOf(clientOf(s, { baseId: 'appOTRABASE000001' }).client.list('Zulia'));
-    expect(base).toMatchObject({ kind: 'not_found', type: 'NOT_FOUND' });
+    expect(base).toMatchObject({ status: 403, type: 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND' });
+    expect(base.message).toContain('appOTRABASE000001');
     expect(waits).toEqual([]);
     expect(s.requests).toHaveLength(3);
+  });
+
+  it('names the table when a legacy API key gets 404 TABLE_NOT_FOUND', async () => {
+    server = await startAirtableContractServer({ token: 'keyLEGADO0000001', tables: { Zulia: [] } });
+    const table = await failureOf(clientOf(server).client.list('Zuliaa'));
+    expect(table).toMatchObject({ kind: 'not_found', status: 404, type: 'TABLE_NOT_FOUND' });
+    expect(table.message).toContain('«Zuliaa»');
   });
 
   it('never sends more than 5 requests per second to a base, even from two clients at once', async () => {

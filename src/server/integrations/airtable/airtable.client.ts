@@ -157,10 +157,19 @@ export function createAirtableClient(options: AirtableClientOptions) {
     }
     const { type, message } = parsed.ok ? errorDetails(parsed.value) : { type: null, message: null };
     const said = `${res.status}${type ? ` ${type}` : ''}${message ? `: ${message}` : ''}`;
-    if (res.status === 401 || res.status === 403) {
+    if (res.status === 401) {
       throw new AirtableError(
         'auth',
         `Airtable rechazó el acceso (${said}). Revisa AIRTABLE_TOKEN y que el token pueda leer y escribir la base ${options.baseId}.`,
+        res.status,
+        type,
+      );
+    }
+    if (res.status === 403) {
+      // With a personal access token Airtable answers a misspelled table or base this way too.
+      throw new AirtableError(
+        'auth',
+        `Airtable rechazó el acceso a la tabla «${table}» de la base ${options.baseId} (${said}). Revisa que la tabla «${table}» exista con ese nombre exacto (AIRTABLE_RECORDS_TABLE, AIRTABLE_AGENDA_TABLE), AIRTABLE_BASE_ID, y que el token de AIRTABLE_TOKEN pueda leer y escribir esa base.`,
         res.status,
         type,
       );

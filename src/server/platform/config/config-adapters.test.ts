@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, GOOGLE_FIREBASE_JWKS_URL, loadConfig } from './config';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -45,6 +45,7 @@ describe('photo storage and sign-in provider settings', () => {
       secretAccessKey: 'secreto',
       forcePathStyle: false,
       prefix: 'comando/',
+      timeoutMs: 30_000,
     });
   });
 
@@ -107,7 +108,42 @@ describe('photo storage and sign-in provider settings', () => {
       projectId: 'comando-zulia',
       apiKey: 'AIza',
       emulatorUrl: 'http://127.0.0.1:9099',
+      emulatorTokens: false,
       jwksUrl: 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
     });
+  });
+
+  const firebase = { AUTH_PROVIDER: 'firebase', FIREBASE_PROJECT_ID: 'comando-zulia', FIREBASE_API_KEY: 'AIza' };
+
+  it('takes the official emulator as firebase-admin does (host:port), never in production', () => {
+    expect(loadConfig({ ...firebase, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).auth).toMatchObject({
+      emulatorUrl: 'http://127.0.0.1:9099',
+      emulatorTokens: true,
+    });
+    expect(problemsOf({ ...firebase, FIREBASE_AUTH_EMULATOR_HOST: 'http://127.0.0.1:9099' })).toEqual([
+      expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_HOST: debe ser host:puerto/),
+    ]);
+    expect(problemsOf({ ...firebase, NODE_ENV: 'production', FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9099' })).toEqual([
+      'FIREBASE_AUTH_EMULATOR_HOST: no se permite con NODE_ENV=production (valor recibido: "localhost:9099")',
+    ]);
+    expect(
+      problemsOf({
+        ...firebase,
+        FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9099',
+        FIREBASE_AUTH_EMULATOR_URL: 'http://localhost:9099',
+      }),
+    ).toEqual([expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_URL: usa solo una/)]);
+    expect(loadConfig({ ...firebase, NODE_ENV: 'production' }).auth).toMatchObject({ emulatorTokens: false });
+  });
+
+  it('refuses another signing key set than Google’s in production, with a clear message', () => {
+    const jwks = 'https://claves.example.org/jwks.json';
+    expect(problemsOf({ ...firebase, NODE_ENV: 'production', FIREBASE_JWKS_URL: jwks })).toEqual([
+      `FIREBASE_JWKS_URL: es solo para pruebas y no se permite con NODE_ENV=production: en producción los tokens se comprueban siempre con las claves de Google (valor recibido: "${jwks}")`,
+    ]);
+    expect(loadConfig({ ...firebase, FIREBASE_JWKS_URL: jwks }).auth).toMatchObject({ jwksUrl: jwks });
+    expect(
+      loadConfig({ ...firebase, NODE_ENV: 'production', FIREBASE_JWKS_URL: GOOGLE_FIREBASE_JWKS_URL }).auth,
+    ).toMatchObject({ jwksUrl: GOOGLE_FIREBASE_JWKS_URL });
   });
 });

@@ -40,8 +40,48 @@ describe('loadConfig', () => {
     expect(loadConfig({ NOTAS_SOURCE: 'wordpress', WORDPRESS_URL: 'https://blog.example.org/' }).notas).toEqual({
       source: 'wordpress',
       url: 'https://blog.example.org',
+      pageSize: 50,
+      timeoutMs: 30_000,
+      concurrency: 3,
+      imageOrigins: [],
     });
     expect(loadConfig({}).notas).toEqual({ source: 'local' });
+  });
+
+  it('reads the WordPress page size, time limit, parallel requests and image origins, and names bad ones', () => {
+    const wordpress = { NOTAS_SOURCE: 'wordpress', WORDPRESS_URL: 'https://blog.example.org' };
+    expect(
+      loadConfig({
+        ...wordpress,
+        WORDPRESS_PAGE_SIZE: '20',
+        WORDPRESS_TIMEOUT_MS: '90000',
+        WORDPRESS_CONCURRENCY: '5',
+        WORDPRESS_IMAGE_ORIGINS: 'https://cdn.example.org/ruta/, http://www.blog.example.org',
+      }).notas,
+    ).toMatchObject({
+      pageSize: 20,
+      timeoutMs: 90_000,
+      concurrency: 5,
+      imageOrigins: ['https://cdn.example.org', 'http://www.blog.example.org'],
+    });
+    expect(() =>
+      loadConfig({
+        ...wordpress,
+        WORDPRESS_PAGE_SIZE: '500',
+        WORDPRESS_TIMEOUT_MS: '10',
+        WORDPRESS_CONCURRENCY: '0',
+        WORDPRESS_IMAGE_ORIGINS: 'cdn.example.org',
+      }),
+    ).toThrow(
+      new RegExp(
+        [
+          'WORDPRESS_PAGE_SIZE: debe ser un número entero de 1 a 100 \\(WordPress no da más de 100',
+          'WORDPRESS_TIMEOUT_MS: debe ser al menos 1000',
+          'WORDPRESS_CONCURRENCY: debe ser un número entero de 1 a 10',
+          'WORDPRESS_IMAGE_ORIGINS: «cdn.example.org» no es un origen web',
+        ].join('[^]*'),
+      ),
+    );
   });
 
   it('reads the Airtable settings; write-back needs the token, the base and the public origin', () => {

@@ -20,6 +20,10 @@ const optionalUrl = (message: string) =>
     .optional()
     .or(z.literal('').transform(() => undefined));
 
+/** Where Google publishes the keys that sign Firebase ID tokens. */
+export const GOOGLE_FIREBASE_JWKS_URL =
+  'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -44,6 +48,41 @@ const envSchema = z
       .url({ message: 'debe ser la URL del sitio WordPress, por ejemplo https://blog.example.org' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    WORDPRESS_PAGE_SIZE: z.coerce
+      .number({ message: 'debe ser un número entero de 1 a 100' })
+      .int('debe ser un número entero de 1 a 100')
+      .min(1, 'debe ser un número entero de 1 a 100')
+      .max(100, 'debe ser un número entero de 1 a 100 (WordPress no da más de 100 entradas por página)')
+      .default(50),
+    WORDPRESS_TIMEOUT_MS: z.coerce
+      .number({ message: 'debe ser un número de milisegundos' })
+      .int('debe ser un número entero de milisegundos')
+      .min(1_000, 'debe ser al menos 1000 (un segundo)')
+      .default(30_000),
+    WORDPRESS_CONCURRENCY: z.coerce
+      .number({ message: 'debe ser un número entero de 1 a 10' })
+      .int('debe ser un número entero de 1 a 10')
+      .min(1, 'debe ser un número entero de 1 a 10')
+      .max(10, 'debe ser un número entero de 1 a 10')
+      .default(3),
+    WORDPRESS_IMAGE_ORIGINS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const origins: string[] = [];
+        for (const item of (v ?? '').split(/[\s,]+/).filter(Boolean)) {
+          const url = URL.canParse(item) ? new URL(item) : undefined;
+          if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `«${item}» no es un origen web: escribe direcciones como https://cdn.example.org separadas por comas`,
+            });
+            continue;
+          }
+          origins.push(url.origin);
+        }
+        return origins;
+      }),
     AIRTABLE_TOKEN: z
       .string()
       .trim()
@@ -73,6 +112,11 @@ const envSchema = z
       .trim()
       .regex(/^([A-Za-z0-9._-]+\/)*$/, 'debe ser vacía o terminar en / (por ejemplo comando/fotos/)')
       .default(''),
+    S3_TIMEOUT_MS: z.coerce
+      .number({ message: 'debe ser un número de milisegundos' })
+      .int('debe ser un número entero de milisegundos')
+      .min(1_000, 'debe ser al menos 1000 (un segundo)')
+      .default(30_000),
     DROPBOX_APP_KEY: optionalText(),
     DROPBOX_APP_SECRET: optionalText(),
     DROPBOX_REFRESH_TOKEN: optionalText(),
@@ -90,10 +134,18 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     FIREBASE_API_KEY: optionalText(),
+    // As firebase-admin and `firebase emulators:start` write it: host:port, no scheme.
+    FIREBASE_AUTH_EMULATOR_HOST: z
+      .string()
+      .trim()
+      .regex(
+        /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/,
+        'debe ser host:puerto, como lo usa firebase-admin (por ejemplo 127.0.0.1:9099)',
+      )
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     FIREBASE_AUTH_EMULATOR_URL: optionalUrl('debe ser una URL completa, por ejemplo http://127.0.0.1:9099'),
-    FIREBASE_JWKS_URL: z
-      .url({ message: 'debe ser una URL completa' })
-      .default('https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com'),
+    FIREBASE_JWKS_URL: optionalUrl('debe ser una URL completa'),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -105,7 +157,7 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `es obligatoria con ${setting}${why}` });
       }
     };
-    const refuseInProduction = (name: 'FIREBASE_AUTH_EMULATOR_URL' | 'COMANDO_NOW') => {
+    const refuseInProduction = (name: 'FIREBASE_AUTH_EMULATOR_URL' | 'FIREBASE_AUTH_EMULATOR_HOST' | 'COMANDO_NOW') => {
       if (env[name] && env.NODE_ENV === 'production') {
         ctx.addIssue({ code: 'custom', path: [name], message: 'no se permite con NODE_ENV=production' });
       }
@@ -126,7 +178,25 @@ const envSchema = z
       requireWith('AUTH_PROVIDER=firebase', ['FIREBASE_PROJECT_ID', 'FIREBASE_API_KEY']);
     }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
+    refuseInProduction('FIREBASE_AUTH_EMULATOR_HOST');
     refuseInProduction('COMANDO_NOW');
+    if (env.FIREBASE_AUTH_EMULATOR_HOST && env.FIREBASE_AUTH_EMULATOR_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_AUTH_EMULATOR_URL'],
+        message:
+          'usa solo una: FIREBASE_AUTH_EMULATOR_HOST para el emulador oficial (tokens sin firma), FIREBASE_AUTH_EMULATOR_URL para un sustituto que firma sus tokens',
+      });
+    }
+    // Whoever serves another key set could sign a token for any account.
+    if (env.FIREBASE_JWKS_URL && env.FIREBASE_JWKS_URL !== GOOGLE_FIREBASE_JWKS_URL && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_JWKS_URL'],
+        message:
+          'es solo para pruebas y no se permite con NODE_ENV=production: en producción los tokens se comprueban siempre con las claves de Google',
+      });
+    }
   });
 
 export interface Config {
@@ -141,7 +211,7 @@ export interface Config {
   trustProxy: boolean;
   campaignName: string;
   /** Where the notas come from: our database, or a WordPress site's REST API. */
-  notas: { source: 'local' } | { source: 'wordpress'; url: string };
+  notas: { source: 'local' } | WordpressNotasConfig;
   /**
    * The Airtable base of the original app: read by `npm run cli -- airtable:import`, and written back
    * (new votes and photos of the records that came from it) when `writeback` is on.
@@ -155,6 +225,19 @@ export interface Config {
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
+}
+
+export interface WordpressNotasConfig {
+  source: 'wordpress';
+  url: string;
+  /** Posts asked per request (WordPress allows 1–100). */
+  pageSize: number;
+  /** Time limit of a request's first try; each later try doubles it. */
+  timeoutMs: number;
+  /** Requests to WordPress at the same time while a copy is read. */
+  concurrency: number;
+  /** Origins images may come from besides the site itself and the ones its posts use. */
+  imageOrigins: string[];
 }
 
 export interface AirtableConfig {
@@ -181,6 +264,11 @@ export type StorageConfig =
       forcePathStyle: boolean;
       /** Prepended to every object key ('' or ending in '/'). */
       prefix: string;
+      /**
+       * Longest wait for the bucket: each request, each call with its retries, and an upload without
+       * progress. Then the call fails as "storage unavailable" (503).
+       */
+      timeoutMs: number;
     }
   | {
       driver: 'dropbox';
@@ -200,8 +288,16 @@ export type AuthProviderConfig =
       projectId: string;
       /** The web API key: the one Firebase value the browser receives. */
       apiKey: string;
-      /** Tests and local trials: the SDK talks to this Identity Toolkit stand-in instead of Google. */
+      /**
+       * Tests and local trials: the SDK talks to this emulator or Identity Toolkit stand-in instead of
+       * Google (FIREBASE_AUTH_EMULATOR_URL, or http://FIREBASE_AUTH_EMULATOR_HOST).
+       */
       emulatorUrl: string | undefined;
+      /**
+       * FIREBASE_AUTH_EMULATOR_HOST is set: the official emulator's unsigned ID tokens are accepted, and
+       * only those, as firebase-admin does. Never in production.
+       */
+      emulatorTokens: boolean;
       /** Google's published signing keys of Firebase ID tokens (JWK set). */
       jwksUrl: string;
     };
@@ -242,7 +338,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     campaignName: e.CAMPAIGN_NAME,
     notas:
       e.NOTAS_SOURCE === 'wordpress' && e.WORDPRESS_URL
-        ? { source: 'wordpress', url: e.WORDPRESS_URL.replace(/\/+$/, '') }
+        ? {
+            source: 'wordpress',
+            url: e.WORDPRESS_URL.replace(/\/+$/, ''),
+            pageSize: e.WORDPRESS_PAGE_SIZE,
+            timeoutMs: e.WORDPRESS_TIMEOUT_MS,
+            concurrency: e.WORDPRESS_CONCURRENCY,
+            imageOrigins: e.WORDPRESS_IMAGE_ORIGINS,
+          }
         : { source: 'local' },
     airtable: {
       token: e.AIRTABLE_TOKEN,
@@ -259,8 +362,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             provider: 'firebase',
             projectId: e.FIREBASE_PROJECT_ID,
             apiKey: e.FIREBASE_API_KEY,
-            emulatorUrl: e.FIREBASE_AUTH_EMULATOR_URL?.replace(/\/+$/, ''),
-            jwksUrl: e.FIREBASE_JWKS_URL,
+            emulatorUrl: e.FIREBASE_AUTH_EMULATOR_HOST
+              ? `http://${e.FIREBASE_AUTH_EMULATOR_HOST}`
+              : e.FIREBASE_AUTH_EMULATOR_URL?.replace(/\/+$/, ''),
+            emulatorTokens: e.FIREBASE_AUTH_EMULATOR_HOST !== undefined,
+            jwksUrl: e.FIREBASE_JWKS_URL ?? GOOGLE_FIREBASE_JWKS_URL,
           }
         : { provider: 'local' },
     webRoot: path.resolve(cwd, 'dist'),
@@ -279,6 +385,7 @@ function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
       secretAccessKey: e.S3_SECRET_ACCESS_KEY,
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
       prefix: e.S3_PREFIX,
+      timeoutMs: e.S3_TIMEOUT_MS,
     };
   }
   if (e.STORAGE === 'dropbox' && e.DROPBOX_APP_KEY && e.DROPBOX_APP_SECRET && e.DROPBOX_REFRESH_TOKEN) {

@@ -36,6 +36,27 @@ export const TooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const ServiceUnavailable = (message: string) => new HttpError(503, message);
 
+/** Seconds a client is asked to wait before trying the photo storage again. */
+export const STORAGE_RETRY_AFTER_S = 30;
+
+/**
+ * The photo storage (a bucket, Dropbox) did not answer, or answered that it is failing: 503 with
+ * Retry-After. A write says nothing was saved (the driver removed what it could); a read says only to
+ * try again.
+ */
+export class StorageUnavailableError extends HttpError {
+  constructor(
+    public readonly operation: 'write' | 'read',
+    /** What the storage said or did, for the log only. */
+    public readonly reason: string,
+  ) {
+    super(503, operation === 'write' ? messages.api.storageUnavailable : messages.api.storageUnavailableRead, {
+      'retry-after': String(STORAGE_RETRY_AFTER_S),
+    });
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 function body(statusCode: number, message: string, details?: { path: string; message: string }[]) {
   return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) };
 }
@@ -44,7 +65,9 @@ function body(statusCode: number, message: string, details?: { path: string; mes
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpError) {
-      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      if (error instanceof StorageUnavailableError) {
+        request.log.error({ err: error, reason: error.reason }, `photo storage unavailable: ${error.reason}`);
+      } else if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
       return reply.code(error.statusCode).headers(error.headers).send(body(error.statusCode, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

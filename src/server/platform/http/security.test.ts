@@ -10,6 +10,7 @@ const firebase = (emulatorUrl: string | undefined): AuthProviderConfig => ({
   projectId: 'comando-pruebas',
   apiKey: 'clave-web',
   emulatorUrl,
+  emulatorTokens: false,
   jwksUrl: 'http://127.0.0.1:1/jwks',
 });
 

@@ -16,7 +16,15 @@ function firebaseOrigins(config: Config): string[] {
  * Security headers with a strict Content-Security-Policy: scripts only from our own origin. Helmet's
  * middleware is built once: the Fastify wrapper rebuilt it, and parsed the policy again, on every request.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: Config,
+  options: {
+    /** Where images may come from when the notas are read from WordPress (asked on every response). */
+    imageOrigins?: () => readonly string[];
+  } = {},
+): Promise<void> {
+  const { imageOrigins } = options;
   const https = config.publicOrigin?.startsWith('https://') ?? false;
   const setHeaders = helmet({
     contentSecurityPolicy: {
@@ -26,13 +34,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         scriptSrc: ["'self'"],
         // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // Notas show images from their WordPress site, or linked by URL in the editor (https only).
-        imgSrc: [
-          "'self'",
-          'data:',
-          'blob:',
-          ...(config.notas.source === 'wordpress' ? [new URL(config.notas.url).origin] : ['https:']),
-        ],
+        // Notas show images from where their WordPress posts take them (the site, its CDN or media host:
+        // docs/decisions/030), or linked by URL in the editor (https only).
+        imgSrc: ["'self'", 'data:', 'blob:', imageOrigins ? () => imageOrigins().join(' ') : 'https:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...firebaseOrigins(config)],
         objectSrc: ["'none'"],

@@ -14,6 +14,11 @@ export interface PutOptions {
    * also put the file there; the key is always a generated one.
    */
   readablePath?: string;
+  /**
+   * Aborts the upload (the person's request went away): nothing is stored. Drivers that cannot abort
+   * mid-way remove the file once it is written.
+   */
+  signal?: AbortSignal;
 }
 
 export interface StoredFile {

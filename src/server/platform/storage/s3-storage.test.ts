@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, uploadPhoto } from '#server/testing/photos';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StorageUnavailableError } from '#server/platform/http/errors';
+import { fixture, multipart, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
-import { type S3Local, startS3Local } from '#server/testing/s3-local';
-import { createTestApp } from '#server/testing/test-app';
+import { type FrozenBucket, type S3Local, startFrozenBucket, startS3Local } from '#server/testing/s3-local';
+import { createTestApp, TEST_ORIGIN } from '#server/testing/test-app';
+import { messages } from '#shared/platform/messages';
+import { uploadTempDir } from './create-photo-storage';
 import { createS3Storage } from './s3-storage';
 
 let s3: S3Local;
@@ -106,10 +111,137 @@ describe('S3 photo storage', () => {
     expect(s3.listKeys()).not.toContain(`comando/fotos/${key}`);
   });
 
-  it('reports an unreachable endpoint as an error, not as a missing photo', async () => {
+  it('reports an unreachable endpoint as storage unavailable, not as a missing photo', async () => {
     const storage = createS3Storage({ ...s3.config(), endpoint: 'http://127.0.0.1:9' });
-    await expect(storage.get(`ab/${'e'.repeat(32)}.jpg`)).rejects.toThrow();
+    const failed = await storage.get(`ab/${'e'.repeat(32)}.jpg`).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(StorageUnavailableError);
+    expect(failed).toMatchObject({ statusCode: 503, operation: 'read', headers: { 'retry-after': '30' } });
+    await expect(storage.put(Buffer.from('x'), jpeg)).rejects.toMatchObject({
+      statusCode: 503,
+      operation: 'write',
+      message: messages.api.storageUnavailable,
+    });
   });
+
+  it('stores nothing when the upload is aborted (the person went away), even once it reached the bucket', async () => {
+    const storage = createS3Storage(s3.config('gone/'));
+    const early = new AbortController();
+    early.abort(new Error('se fue'));
+    await expect(storage.put(Buffer.from('uno'), { ...jpeg, signal: early.signal })).rejects.toThrow('se fue');
+    const midway = new AbortController();
+    const source = new PassThrough();
+    const pending = storage.put(source, { ...jpeg, signal: midway.signal });
+    source.write(Buffer.alloc(1000));
+    setTimeout(() => midway.abort(new Error('se fue a mitad')), 10);
+    await expect(pending).rejects.toThrow('se fue a mitad');
+    expect(s3.listKeys().filter((k) => k.startsWith('gone/'))).toEqual([]);
+  });
+});
+
+describe('a bucket that accepts connections and never answers', () => {
+  // Real time: each call waits TIMEOUT_MS. The bound below leaves a wide margin for a busy machine; what
+  // it guards against is the minutes (or forever) a call waited before.
+  const TIMEOUT_MS = 300;
+  const BOUND_MS = 10_000;
+  let frozen: FrozenBucket;
+  beforeEach(async () => {
+    frozen = await startFrozenBucket(s3.url);
+  });
+  afterEach(async () => frozen.close());
+  const frozenConfig = (prefix: string) => ({ ...s3.config(prefix), endpoint: frozen.url, timeoutMs: TIMEOUT_MS });
+
+  it('fails every call as storage unavailable within the configured time', async () => {
+    const storage = createS3Storage(frozenConfig('frozen/'));
+    const key = `ab/${'f'.repeat(32)}.jpg`;
+    for (const call of [
+      () => storage.put(Buffer.from('hola'), jpeg),
+      () => storage.put(Readable.from([Buffer.from('hola')]), jpeg),
+      () => storage.get(key),
+      () => storage.exists(key),
+      () => storage.delete(key),
+    ]) {
+      const started = performance.now();
+      const failed = await call().catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(StorageUnavailableError);
+      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+    }
+    expect(frozen.held).toBeGreaterThan(0);
+  });
+
+  it('answers an upload 503 in Spanish with Retry-After, and the slot stays empty after the bucket wakes up', async () => {
+    const t = await createTestApp({ storage: frozenConfig('app-frozen/') });
+    try {
+      const c = await signInPeople(t);
+      const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
+      const photo = { data: fixture('ballot.jpg'), filename: 'IMG_0001.JPG', contentType: 'image/jpeg' };
+      const target = { slug: SLUG_A, recordId: id, kind: 'gobernador' } as const;
+      // (How soon it fails is checked above; here the photo is also converted first, at the machine's pace.)
+      const res = await uploadPhoto(t, target, photo, c.validatorA);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message:
+          'El almacenamiento de fotos no responde en este momento: no se guardó nada. Intenta de nuevo en unos minutos.',
+      });
+
+      // The bucket wakes up and receives what it held: whatever it stores, no photo fills the slot.
+      frozen.thaw();
+      await new Promise((r) => setTimeout(r, 500)); // the held requests reach s3rver; margin for a busy machine
+      const slot = async () =>
+        (
+          await t.db.kysely
+            .selectFrom('records')
+            .select('gobernador_photo_id')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).gobernador_photo_id;
+      expect(await slot()).toBeNull();
+      expect(await t.db.kysely.selectFrom('photos').selectAll().execute()).toEqual([]);
+
+      // So the validator's next try is accepted, not 'Esta foto ya fue cargada'.
+      const again = await uploadPhoto(t, target, photo, c.validatorA);
+      expect(again.statusCode).toBe(201);
+      expect(await slot()).toBe(again.json().photo.id);
+    } finally {
+      await t.close();
+    }
+    // Two sign-ins, two photo conversions and a server: seconds at this machine's pace, so a wide limit.
+  }, 60_000);
+  it('stops storing when the person’s connection closes, so a bucket that wakes up later fills no slot', async () => {
+    // A long limit: only the closed connection may end this upload.
+    const t = await createTestApp({ storage: { ...frozenConfig('app-gone/'), timeoutMs: 60_000 } });
+    try {
+      const c = await signInPeople(t);
+      const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'José Díaz' }])) as [number];
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const body = multipart({ data: fixture('ballot.jpg'), filename: 'IMG_0002.JPG', contentType: 'image/jpeg' });
+      const req = http.request(`${address}/api/validation/${SLUG_A}/records/${id}/photos/gobernador`, {
+        method: 'POST',
+        headers: { ...body.headers, cookie: c.validatorA, origin: TEST_ORIGIN },
+      });
+      req.on('error', () => {});
+      req.end(body.payload);
+      await vi.waitFor(() => expect(frozen.held).toBeGreaterThan(0), { timeout: 15_000 });
+      req.destroy(); // the phone gives up
+
+      // The server abandons the upload at once: its temporary file is removed when the request ends.
+      const uploads = uploadTempDir(t.config.dataDir);
+      await vi.waitFor(() => expect(fs.readdirSync(uploads)).toEqual([]), { timeout: 10_000 });
+      frozen.thaw();
+      await new Promise((r) => setTimeout(r, 500)); // the held requests reach s3rver; margin for a busy machine
+      const row = await t.db.kysely
+        .selectFrom('records')
+        .select('gobernador_photo_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.gobernador_photo_id).toBeNull();
+      expect(await t.db.kysely.selectFrom('photos').selectAll().execute()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });
 
 describe('photos through the app with STORAGE=s3', () => {

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageConfig } from '#server/platform/config/config';
+import { StorageUnavailableError } from '#server/platform/http/errors';
 import { isStorageKey, newStorageKey, type PhotoStorage, s3Location } from './photo-storage';
 
 type S3Config = Extract<StorageConfig, { driver: 's3' }>;
@@ -20,6 +21,21 @@ const PART_QUEUE = 2;
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
+}
+
+/**
+ * The bucket did not answer (refused, cut, timed out, aborted by our deadline) or said it is failing
+ * (5xx), as opposed to answering a refusal of this request (403, 400…), which stays an error of ours.
+ */
+function isUnavailable(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 0) >= 500;
+  return error instanceof Error;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}: ${error.message}${typeof code === 'string' ? ` (${code})` : ''}`;
 }
 
 function createS3Client(config: S3Config): S3Client {
@@ -38,8 +54,13 @@ function createS3Client(config: S3Config): S3Client {
     // behaviour every S3-compatible server and AWS accept; storage:migrate verifies copies by sha256.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    // Fail instead of hanging when the endpoint stops answering.
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+    // Each request (a read, one part of an upload) has S3_TIMEOUT_MS. Without throwOnRequestTimeout the
+    // installed SDK only logs a warning when it runs out, and a frozen bucket holds the request forever.
+    requestHandler: {
+      connectionTimeout: Math.min(5_000, config.timeoutMs),
+      requestTimeout: config.timeoutMs,
+      throwOnRequestTimeout: true,
+    },
   });
 }
 
@@ -48,6 +69,11 @@ function createS3Client(config: S3Config): S3Client {
  * (lib-storage): an object appears only once the whole body has been read, and a failed multipart upload
  * is aborted, so a cut-off stream leaves no object. The bucket stays private: photos are served by the
  * app after its access check (docs/decisions/011-s3-storage.md).
+ *
+ * Every call has a deadline of `timeoutMs` (uploads: without progress), the SDK's retries included. A
+ * bucket that does not answer in time, or answers 5xx, is a StorageUnavailableError (503 to the person);
+ * an upload that fails is aborted and its key deleted, so a bucket that wakes up later cannot complete
+ * it into a photo nobody saw stored (docs/decisions/032).
  */
 export function createS3Storage(config: S3Config): PhotoStorage {
   const client = createS3Client(config);
@@ -57,59 +83,125 @@ export function createS3Storage(config: S3Config): PhotoStorage {
     return `${config.prefix}${key}`;
   };
 
-  async function upload(key: string, body: Readable | Buffer, contentType: string): Promise<number> {
-    const Key = objectKey(key);
-    if (Buffer.isBuffer(body)) {
-      await new Upload({ client, params: { Bucket, Key, Body: body, ContentType: contentType } }).done();
-      return body.length;
+  /** One call with a deadline over all its tries; `keep` runs before the deadline is lifted. */
+  async function send<T>(operation: 'write' | 'read', call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`sin respuesta en ${config.timeoutMs} ms`)),
+      config.timeoutMs,
+    );
+    try {
+      return await call(deadline.signal);
+    } catch (error) {
+      if (deadline.signal.aborted) {
+        throw new StorageUnavailableError(operation, `sin respuesta en ${config.timeoutMs} ms`);
+      }
+      if (isUnavailable(error) && !isNotFound(error)) throw new StorageUnavailableError(operation, describe(error));
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  async function removeQuietly(Key: string): Promise<void> {
+    await send('write', (abortSignal) => client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal })).catch(
+      () => {},
+    );
+  }
+
+  async function upload(
+    key: string,
+    body: Readable | Buffer,
+    contentType: string,
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
+    const Key = objectKey(key);
+    signal?.throwIfAborted();
     let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    let source: Readable | Buffer = body;
     // Remember a failure of the source itself: if aborting the multipart upload fails too, the caller
     // still learns why the upload stopped.
     let sourceError: unknown;
-    body.once('error', (error) => {
-      sourceError = error;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        progress();
+        done(null, chunk);
+      },
     });
-    // pipeline() passes a failure of either side to the other, so the upload sees a cut-off source.
-    pipeline(body, counter, () => {});
+    if (Buffer.isBuffer(body)) size = body.length;
+    else {
+      body.once('error', (error) => {
+        sourceError = error;
+      });
+      // pipeline() passes a failure of either side to the other, so the upload sees a cut-off source.
+      pipeline(body, counter, () => {});
+      source = counter;
+    }
+    const upload = new Upload({
+      client,
+      params: { Bucket, Key, Body: source, ContentType: contentType },
+      partSize: PART_SIZE,
+      queueSize: PART_QUEUE,
+    });
+
+    // No progress (bytes read from the source, parts stored) for timeoutMs: the bucket is stuck.
+    let stalled = false;
+    let watchdog: NodeJS.Timeout | undefined;
+    function progress() {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        stalled = true;
+        void upload.abort();
+      }, config.timeoutMs);
+    }
+    upload.on('httpUploadProgress', progress);
+    const stop = () => void upload.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    progress();
     try {
-      await new Upload({
-        client,
-        params: { Bucket, Key, Body: counter, ContentType: contentType },
-        partSize: PART_SIZE,
-        queueSize: PART_QUEUE,
-      }).done();
+      await upload.done();
+      if (signal?.aborted) throw signal.reason;
+      return size;
     } catch (error) {
       counter.destroy();
-      throw sourceError ?? error;
+      // A PutObject the bucket received whole may still be stored when it wakes up: remove it, without
+      // making the person wait for a bucket that may not answer (no row ever names this key).
+      void removeQuietly(Key);
+      // Aborting cuts the source too: the person leaving is the reason, not the cut it caused.
+      if (signal?.aborted) throw signal.reason;
+      if (sourceError) throw sourceError;
+      if (stalled) throw new StorageUnavailableError('write', `sin avance en ${config.timeoutMs} ms`);
+      if (isUnavailable(error)) throw new StorageUnavailableError('write', describe(error));
+      throw error;
+    } finally {
+      clearTimeout(watchdog);
+      signal?.removeEventListener('abort', stop);
     }
-    return size;
   }
 
   return {
     driver: 's3',
     location: s3Location(config),
 
-    async put(body, { suffix, contentType }) {
+    async put(body, { suffix, contentType, signal }) {
       const key = newStorageKey(suffix);
-      const size = await upload(key, body, contentType);
+      const size = await upload(key, body, contentType, signal);
       return { key, size };
     },
 
     async putAt(key, body, { contentType }) {
-      return { size: await upload(key, body, contentType) };
+      return { size: await upload(key, body, contentType, undefined) };
     },
 
     async get(key) {
       if (!isStorageKey(key)) return undefined;
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
+        // The deadline covers the answer's headers; the body then streams at its own pace (each read of
+        // the socket still bounded by the request timeout).
+        const out = await send('read', (abortSignal) =>
+          client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }), { abortSignal }),
+        );
         if (!(out.Body instanceof Readable)) throw new Error('S3 devolvió un cuerpo que no es un flujo de Node');
         return { stream: out.Body, size: out.ContentLength ?? 0 };
       } catch (error) {
@@ -121,13 +213,17 @@ export function createS3Storage(config: S3Config): PhotoStorage {
     async delete(key) {
       if (!isStorageKey(key)) return;
       // S3 answers 204 for keys that do not exist.
-      await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
+      await send('write', (abortSignal) =>
+        client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }), { abortSignal }),
+      );
     },
 
     async exists(key) {
       if (!isStorageKey(key)) return false;
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }));
+        await send('read', (abortSignal) =>
+          client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }), { abortSignal }),
+        );
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
