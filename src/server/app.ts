@@ -17,7 +17,6 @@ import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { photosRoutes } from '#server/features/records/photos.routes';
-import { createRecordListCache, type RecordListCache } from '#server/features/records/record-list-cache';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
 import { recordsRoutes } from '#server/features/records/records.routes';
 import type { RecordChangeHooks } from '#server/features/records/records.service';
@@ -46,8 +45,6 @@ declare module 'fastify' {
     db: Db;
     /** Work done inside each vote's and photo's transaction (the Airtable write-back outbox). */
     recordHooks: RecordChangeHooks;
-    /** The validators' lists, shared for a second and dropped by any change made through this instance. */
-    recordLists: RecordListCache;
   }
 }
 
@@ -100,13 +97,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onReady', async () => writeback.worker.start());
     app.addHook('onClose', async () => writeback.worker.stop());
   }
-
-  const recordLists = createRecordListCache();
-  app.decorate('recordLists', recordLists);
-  app.addHook('onSend', async (request, _reply, payload) => {
-    recordLists.afterRequest(request.method, request.url);
-    return payload;
-  });
 
   await registerSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
