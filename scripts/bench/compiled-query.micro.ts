@@ -83,7 +83,11 @@ try {
   await seedReferenceData(database, new Date());
   const { ids } = await seedBenchRecords(database, 5_000, { departments: ['bolivar'] });
   const db = database.kysely;
-  const department = await db.selectFrom('departments').select('id').where('slug', '=', 'bolivar').executeTakeFirstOrThrow();
+  const department = await db
+    .selectFrom('departments')
+    .select('id')
+    .where('slug', '=', 'bolivar')
+    .executeTakeFirstOrThrow();
   const first = ids.bolivar?.[0] ?? 0;
   const at = new Date().toISOString();
   const args: { [K in keyof typeof shapes]: Parameters<(typeof shapes)[K]> extends [Db, ...infer A] ? A : never } = {
