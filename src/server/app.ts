@@ -18,7 +18,6 @@ import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photosRoutes } from '#server/features/records/photos.routes';
-import { createRecordListCache, type RecordListCache } from '#server/features/records/record-list-cache';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
 import { recordsRoutes } from '#server/features/records/records.routes';
 import type { RecordChangeHooks } from '#server/features/records/records.service';
@@ -47,8 +46,6 @@ declare module 'fastify' {
     db: Db;
     /** Work done inside each vote's and photo's transaction (the Airtable write-back outbox). */
     recordHooks: RecordChangeHooks;
-    /** The validators' lists, shared for a second and dropped by any change made through this instance. */
-    recordLists: RecordListCache;
   }
 }
 
@@ -101,13 +98,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onReady', async () => writeback.worker.start());
     app.addHook('onClose', async () => writeback.worker.stop());
   }
-
-  const recordLists = createRecordListCache();
-  app.decorate('recordLists', recordLists);
-  app.addHook('onSend', async (request, _reply, payload) => {
-    recordLists.afterRequest(request.method, request.url);
-    return payload;
-  });
 
   // NOTAS_SOURCE=wordpress: the first copy is read at start, so the first visitor does not wait for it;
   // the images its posts use are allowed by the Content-Security-Policy.

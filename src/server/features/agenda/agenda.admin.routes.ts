@@ -49,7 +49,7 @@ const sameEvent = (a: AgendaEventRow, b: AgendaEventRow) =>
 
 /**
  * The agenda editor under /api/admin/agenda: for admins and the e-mails on the Agenda list. Every write
- * is one transaction with its audit row and clears the public agenda's read cache.
+ * is one transaction with its audit row, after which the public agenda's kept answers are forgotten.
  */
 export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;

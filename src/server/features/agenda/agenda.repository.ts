@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createReadCache } from '#server/platform/cache/read-cache';
+import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 
 export interface AgendaEventRow {
@@ -17,15 +17,14 @@ export interface NewAgendaEvent {
   lugar: string | null;
 }
 
-// The public agenda is read far more than it is written (see read-cache.ts for the trade-off).
-const byDateCache = createReadCache<Kysely<Database>, AgendaEventRow[]>(1_000);
+/**
+ * GET /api/agenda/today as sent, per day and leader's name: read far more than it is written (see
+ * cache.ts for the trade-off). Every write goes through `transaction`, which forgets it after the commit.
+ */
+export const agendaTodayAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 200 });
 
 export function createAgendaRepository(db: Kysely<Database>) {
   return {
-    listByDate(fecha: string): Promise<AgendaEventRow[]> {
-      return byDateCache.get(db, fecha, () => this.readByDate(fecha));
-    },
-
     async readByDate(fecha: string): Promise<AgendaEventRow[]> {
       return db
         .selectFrom('agenda_events')
@@ -35,22 +34,9 @@ export function createAgendaRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** A new event in a transaction of its own (so the public agenda shows it at once); its id. */
     async insert(event: NewAgendaEvent, now: Date): Promise<number> {
-      byDateCache.clear(db);
-      const at = now.toISOString();
-      const row = await db
-        .insertInto('agenda_events')
-        .values({
-          fecha: event.fecha,
-          hora_24h: event.hora24h,
-          descripcion: event.descripcion,
-          lugar: event.lugar,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      byDateCache.clear(db);
+      const row = await this.transaction((trx) => createAgendaRepository(trx).create(event, now));
       return row.id;
     },
 
@@ -76,7 +62,6 @@ export function createAgendaRepository(db: Kysely<Database>) {
     },
 
     async create(event: NewAgendaEvent, now: Date): Promise<AgendaEventRow> {
-      byDateCache.clear(db);
       const at = now.toISOString();
       return db
         .insertInto('agenda_events')
@@ -94,7 +79,6 @@ export function createAgendaRepository(db: Kysely<Database>) {
 
     /** The event as it is now, or undefined when it does not exist. */
     async update(id: number, event: NewAgendaEvent, now: Date): Promise<AgendaEventRow | undefined> {
-      byDateCache.clear(db);
       return db
         .updateTable('agenda_events')
         .set({
@@ -111,7 +95,6 @@ export function createAgendaRepository(db: Kysely<Database>) {
 
     /** The deleted event, or undefined when there was none. */
     async remove(id: number): Promise<AgendaEventRow | undefined> {
-      byDateCache.clear(db);
       return db
         .deleteFrom('agenda_events')
         .where('id', '=', id)
@@ -120,15 +103,14 @@ export function createAgendaRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Runs `work` in one transaction (a change and its audit row land together) and forgets the cached
-     * public agenda once it committed, so /api/agenda/today shows the change at once.
+     * Runs `work` in one transaction (a change and its audit row land together) and forgets the public
+     * agenda's answers once it committed, so /api/agenda/today shows the change at once.
      */
     async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-      byDateCache.clear(db);
       try {
         return await db.transaction().execute(work);
       } finally {
-        byDateCache.clear(db);
+        agendaTodayAnswers(db).forget();
       }
     },
   };

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
+import { sendSerialized } from '#server/platform/cache/cache';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import { agendaTodaySchema } from '#shared/features/agenda/agenda';
 import { dateInTimeZone, hourSortKey } from '#shared/platform/format';
-import { type AgendaEventRow, createAgendaRepository } from './agenda.repository';
+import { agendaTodayAnswers, createAgendaRepository } from './agenda.repository';
 
 export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
   const agenda = createAgendaRepository(app.db.kysely);
   const settings = createSettingsRepository(app.db.kysely);
-  const serialize = createSerializedCache<AgendaEventRow[], typeof agendaTodaySchema>(agendaTodaySchema);
+  const answers = agendaTodayAnswers(app.db.kysely);
 
   app.get(
     '/api/agenda/today',
@@ -22,14 +22,25 @@ export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
     async (_request, reply) => {
       const s = await settings.getAll();
       const date = dateInTimeZone(app.config.now(), s.timeZone);
-      const rows = await agenda.listByDate(date);
-      const body = serialize(rows, `${date}\n${s.leaderName}`, () => ({
-        date,
-        leaderName: s.leaderName,
-        events: rows
-          .map((r) => ({ id: r.id, fecha: r.fecha, hora24h: r.hora_24h, descripcion: r.descripcion, lugar: r.lugar }))
-          .sort((a, b) => hourSortKey(a.hora24h) - hourSortKey(b.hora24h) || a.id - b.id),
-      }));
+      // Checked against the response schema and serialised once per kept answer.
+      const body = await answers.get(`${date}\n${s.leaderName}`, async () => {
+        const rows = await agenda.readByDate(date);
+        return JSON.stringify(
+          agendaTodaySchema.parse({
+            date,
+            leaderName: s.leaderName,
+            events: rows
+              .map((r) => ({
+                id: r.id,
+                fecha: r.fecha,
+                hora24h: r.hora_24h,
+                descripcion: r.descripcion,
+                lugar: r.lugar,
+              }))
+              .sort((a, b) => hourSortKey(a.hora24h) - hourSortKey(b.hora24h) || a.id - b.id),
+          }),
+        );
+      });
       return sendSerialized(reply, body);
     },
   );

@@ -381,7 +381,7 @@ describe('sessions', () => {
     const other = await extra.inject({ url: '/api/auth/session', headers: { cookie } });
     expect(other.json().user.email).toBe('ana@example.org');
     await extra.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, origin: TEST_ORIGIN } });
-    // On SQLite the other instance's commit is noticed within a millisecond (change-version.ts).
+    // On SQLite the other instance's commit is noticed within a millisecond (cache.ts).
     await new Promise((resolve) => setTimeout(resolve, 3));
     expect((await session(t, cookie)).json().user).toBeNull();
   });

@@ -1,26 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { menuFor } from '#server/platform/access/access.service';
-import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
+import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/platform/session/session.plugin';
 import { createSessionService } from '#server/platform/session/session.service';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import {
-  type AuthProvider,
-  authProviderSchema,
-  firebaseLoginBodySchema,
-  loginBodySchema,
-} from '#shared/features/auth/auth';
+import { type AuthProvider, authProviderSchema, firebaseLoginBodySchema, loginBodySchema } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
-import {
-  authMessages,
-  logoutResponseSchema,
-  type MenuEntry,
-  type Session,
-  sessionSchema,
-} from '#shared/platform/session';
+import { authMessages, logoutResponseSchema, type MenuEntry, type Session, sessionSchema } from '#shared/platform/session';
 import { createSignInService } from './sign-in.service';
 
 const requestContext = (request: FastifyRequest) => ({
@@ -53,14 +42,13 @@ function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRout
   };
 }
 
-// The session check runs on every page load: its answer is serialised once per menu (the same array
-// while nothing about access changes, see menuFor) and sent as a string.
-const sessionBodies = createSerializedCache<readonly MenuEntry[], typeof sessionSchema>(sessionSchema);
-
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createSignInService(app.db.kysely, app.config.now);
   const sessions = createSessionService(app.db.kysely, app.config.now);
   const provider = app.config.auth;
+  // The session check runs on every page load: its answer, serialised, is kept per user while nothing
+  // about access changes (cache.ts).
+  const sessionBodies = createAccessCache<string>(app.db.kysely);
   // One verifier per app: it holds the cached signing keys.
   // Loaded only with Firebase on: the JOSE library is not needed otherwise.
   const verifyFirebaseIdToken =
@@ -181,12 +169,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const user = request.user;
-      const { menu, settings } = await sessionParts(app, user);
-      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${settings.logoutRoute}`;
-      return sendSerialized(
-        reply,
-        sessionBodies(menu, variant, () => viewOf(user, menu, settings.logoutRoute)),
-      );
+      const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
+      const body = await sessionBodies(`${user?.email ?? ''} ${user?.role ?? ''} ${logoutRoute}`, async () => {
+        const menu = user ? await menuFor(app.db.kysely, user) : NO_MENU;
+        return JSON.stringify(sessionSchema.parse(viewOf(user, menu, logoutRoute)));
+      });
+      return sendSerialized(reply, body);
     },
   );
 };

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { createReadCache } from '#server/platform/cache/read-cache';
+import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
@@ -22,15 +22,14 @@ export interface NotaAdminRow {
 
 const ADMIN_COLUMNS = ['id', 'title', 'content_html', 'published_at', 'created_at', 'updated_at'] as const;
 
-// The public list is read far more than it is written (see read-cache.ts for the trade-off).
-const publishedCache = createReadCache<Kysely<Database>, { rows: NotaRow[]; total: number }>(1_000);
+/**
+ * GET /api/notas as sent, per page: read far more than it is written (see cache.ts for the trade-off).
+ * Every write goes through `transaction`, which forgets it after the commit.
+ */
+export const publishedNotasAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 200 });
 
 export function createNotasRepository(db: Kysely<Database>) {
   return {
-    listPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
-      return publishedCache.get(db, `${page}:${pageSize}`, () => this.readPublished(page, pageSize));
-    },
-
     async readPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
       const totalRow = await db
         .selectFrom('posts')
@@ -49,22 +48,9 @@ export function createNotasRepository(db: Kysely<Database>) {
       return { rows: rows as NotaRow[], total: Number(totalRow.total) };
     },
 
-    /** Stores a post; its HTML is sanitised here so nothing unsafe is ever at rest. */
+    /** Stores a post, sanitised like `create`, in a transaction of its own (so /api/notas shows it at once); its id. */
     async insert(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<number> {
-      publishedCache.clear(db);
-      const at = now.toISOString();
-      const row = await db
-        .insertInto('posts')
-        .values({
-          title: sanitizeNotaTitle(post.title),
-          content_html: sanitizeNotaHtml(post.html),
-          published_at: post.publishedAt,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      publishedCache.clear(db);
+      const row = await this.transaction((trx) => createNotasRepository(trx).create(post, now));
       return row.id;
     },
 
@@ -99,7 +85,6 @@ export function createNotasRepository(db: Kysely<Database>) {
 
     /** A new post, its title and HTML sanitised before they are stored. */
     async create(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<NotaAdminRow> {
-      publishedCache.clear(db);
       const at = now.toISOString();
       return db
         .insertInto('posts')
@@ -120,7 +105,6 @@ export function createNotasRepository(db: Kysely<Database>) {
       post: { title: string; html: string },
       now: Date,
     ): Promise<NotaAdminRow | undefined> {
-      publishedCache.clear(db);
       return db
         .updateTable('posts')
         .set({
@@ -135,7 +119,6 @@ export function createNotasRepository(db: Kysely<Database>) {
 
     /** Publishes (at `publishedAt`) or, with null, takes the post back to draft. */
     async setPublishedAt(id: number, publishedAt: string | null, now: Date): Promise<NotaAdminRow | undefined> {
-      publishedCache.clear(db);
       return db
         .updateTable('posts')
         .set({ published_at: publishedAt, updated_at: now.toISOString() })
@@ -145,20 +128,18 @@ export function createNotasRepository(db: Kysely<Database>) {
     },
 
     async remove(id: number): Promise<NotaAdminRow | undefined> {
-      publishedCache.clear(db);
       return db.deleteFrom('posts').where('id', '=', id).returning(ADMIN_COLUMNS).executeTakeFirst();
     },
 
     /**
-     * Runs `work` in one transaction (a change and its audit row land together) and forgets the cached
-     * public list once it committed, so /api/notas shows the change at once.
+     * Runs `work` in one transaction (a change and its audit row land together) and forgets the public
+     * list's answers once it committed, so /api/notas shows the change at once.
      */
     async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-      publishedCache.clear(db);
       try {
         return await db.transaction().execute(work);
       } finally {
-        publishedCache.clear(db);
+        publishedNotasAnswers(db).forget();
       }
     },
 

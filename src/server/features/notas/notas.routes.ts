@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
+import { sendSerialized } from '#server/platform/cache/cache';
 import { type NotasPage, notasMessages, notasPageSchema, notasQuerySchema } from '#shared/features/notas/notas';
-import { createNotasRepository, type NotaRow } from './notas.repository';
+import { createNotasRepository, type NotaRow, publishedNotasAnswers } from './notas.repository';
 import { sanitizeNotaHtmlCached } from './notas.sanitize';
 import type { WordpressSource } from './wordpress.source';
 
@@ -40,7 +40,7 @@ export const notasRoutes: FastifyPluginAsyncZod<{ wordpress?: WordpressSource }>
     };
   }
 
-  const serialize = createSerializedCache<{ rows: NotaRow[]; total: number }, typeof notasPageSchema>(notasPageSchema);
+  const answers = publishedNotasAnswers(app.db.kysely);
 
   app.get(
     '/api/notas',
@@ -55,8 +55,10 @@ export const notasRoutes: FastifyPluginAsyncZod<{ wordpress?: WordpressSource }>
     async (request, reply) => {
       const { page, pageSize } = request.query;
       if (wordpress) return fromWordpress(page, pageSize);
-      const listed = await repo.listPublished(page, pageSize);
-      const body = serialize(listed, `${page}:${pageSize}`, () => presentPage(listed, page, pageSize));
+      // Checked against the response schema and serialised once per kept answer.
+      const body = await answers.get(`${page}:${pageSize}`, async () =>
+        JSON.stringify(notasPageSchema.parse(presentPage(await repo.readPublished(page, pageSize), page, pageSize))),
+      );
       return sendSerialized(reply, body);
     },
   );

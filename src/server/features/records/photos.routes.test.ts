@@ -337,6 +337,17 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
   });
 
+  it('shows a new photo in the validators’ list at once, right after they read the page', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const slot = async () =>
+      (await get(`/api/validation/${SLUG_A}/records`, c.validatorA)).json().items[0].photos.an as { id: number } | null;
+    expect(await slot()).toBeNull();
+    const res = await upload(SLUG_A, id, 'an', jpeg(), c.validatorA);
+    expect(res.statusCode).toBe(201);
+    expect(await slot()).toMatchObject({ id: res.json().photo.id });
+  });
+
   it('lets an admin replace a photo; the old one stays as evidence, named in the audit trail', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];

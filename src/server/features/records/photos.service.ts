@@ -13,7 +13,7 @@ import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
 import { createRecordsRepository } from './records.repository';
-import type { RecordChangeHooks } from './records.service';
+import { type RecordChangeHooks, recordListAnswers } from './records.service';
 
 export function presentPhoto(photo: PhotoRow, departmentTitle: string, recordName: string): PhotoInfo {
   const ext = photo.content_type === 'image/heic' ? 'heic' : 'jpg';
@@ -142,6 +142,7 @@ export async function storePhoto(
       });
       return id;
     });
+    recordListAnswers(db).forget(input.department.slug);
     return { photo: { id: photoId, ...row }, warning: sameImage ? photosMessages.duplicate : null };
   } catch (error) {
     await Promise.all(stored.map((key) => storage.delete(key).catch(() => {})));

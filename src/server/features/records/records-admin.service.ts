@@ -10,6 +10,7 @@ import {
 } from '#shared/features/records/records.admin';
 import { normalizedPhone, personKey } from './records.identity';
 import { createRecordsRepository } from './records.repository';
+import { recordListAnswers } from './records.service';
 import {
   createRecordsAdminRepository,
   type MunicipalityRow,
@@ -71,10 +72,20 @@ async function findDuplicate(
 
 /**
  * Adding, editing and voiding records by hand. Each change is one transaction with its audit row and
- * the department's progress counts (pending, voted, validated) moved exactly as the change moves them.
+ * the department's progress counts (pending, voted, validated) moved exactly as the change moves them;
+ * once it committed, the validators' lists are read again.
  */
 export function createRecordsAdminService(db: Kysely<Database>, clock: () => Date) {
   const repo = createRecordsAdminRepository(db);
+
+  /** Runs one change in its transaction, then forgets every department's kept list. */
+  async function change<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(work);
+    } finally {
+      recordListAnswers(db).forget();
+    }
+  }
 
   async function reread(trx: Kysely<Database>, id: number): Promise<RecordAdminRow> {
     const row = await createRecordsAdminRepository(trx).findById(id);
@@ -87,7 +98,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
       const now = clock();
       const department = await requireMunicipality(repo, input.department);
       const fields = fieldsOf(input);
-      return db.transaction().execute(async (trx) => {
+      return change(async (trx) => {
         const tx = createRecordsAdminRepository(trx);
         const duplicate = await findDuplicate(tx, department.id, fields);
         if (duplicate) throw Conflict(recordsAdminMessages.duplicate(duplicate.nombre, duplicate.id));
@@ -111,7 +122,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
       const now = clock();
       const target = await requireMunicipality(repo, input.department);
       const fields = fieldsOf(input);
-      return db.transaction().execute(async (trx) => {
+      return change(async (trx) => {
         const tx = createRecordsAdminRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
@@ -158,7 +169,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      */
     async void(id: number, reason: string | undefined, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
-      return db.transaction().execute(async (trx) => {
+      return change(async (trx) => {
         const tx = createRecordsAdminRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);

@@ -3,7 +3,7 @@ import { listAudit } from '#server/platform/audit/audit.repository';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
-import { multipartFile } from '#server/testing/records-import-fixtures';
+import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createCsvReader } from './records.csv';
@@ -123,6 +123,29 @@ describe('records back office: by hand', () => {
     expect(audit[1]).toMatchObject({ actor_email: PEOPLE.admin, department_slug: 'cabimas' });
     expect(JSON.parse(audit[1]!.details!)).toEqual(MARIA);
     await expectCountersRight();
+  });
+
+  it('shows a record added, a record voided and an import to validators at once, right after they read the page', async () => {
+    const cookies = await setup();
+    const [voided] = await addRecords(t, 'cabimas', [{ nombre: 'Anulable' }]);
+    const names = async () => (await validatorList(cookies.validator)).map((r) => r.nombre).sort();
+    expect(await names()).toEqual(['Anulable']);
+
+    expect((await post(cookies.admin, '/api/admin/records', { department: 'cabimas', ...MARIA })).statusCode).toBe(201);
+    expect(await names()).toEqual(['Anulable', 'María Pérez']);
+
+    expect((await post(cookies.admin, `/api/admin/records/${voided}/void`, {})).statusCode).toBe(200);
+    expect(await names()).toEqual(['María Pérez']);
+
+    const file = multipartFile(importCsv(2, { departments: ['cabimas'], start: 500 }));
+    const imported = await t.request({
+      method: 'POST',
+      url: '/api/admin/records/import?mode=importar',
+      headers: { cookie: cookies.admin, ...file.headers },
+      payload: file.payload,
+    });
+    expect(imported.statusCode).toBe(201);
+    expect(await names()).toHaveLength(3);
   });
 
   it.each([

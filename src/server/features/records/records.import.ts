@@ -26,6 +26,7 @@ import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv'
 import { personFingerprint } from './records.identity';
 import { createRecordsRepository } from './records.repository';
 import { foldText } from './records.search';
+import { recordListAnswers } from './records.service';
 import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
 import type { RecordsActor } from './records-admin.service';
 
@@ -774,6 +775,8 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
     });
     return final;
   });
+  // Committed: the validators' lists show the new records at once.
+  recordListAnswers(options.db).forget();
   if (applied.valid === 0) {
     return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
   }

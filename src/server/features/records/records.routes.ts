@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sendSerialized } from '#server/platform/cache/serialized-cache';
+import { sendSerialized } from '#server/platform/cache/cache';
 import { requireUser } from '#server/platform/session/session.plugin';
 import {
   candidatesSchema,
@@ -15,7 +15,7 @@ import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createRecordsRepository } from './records.repository';
 import { searchPattern } from './records.search';
-import { createVoteWriter, presentRecord, requireValidationDepartment } from './records.service';
+import { createVoteWriter, presentRecord, recordListAnswers, requireValidationDepartment } from './records.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -23,7 +23,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createRecordsRepository(db);
   const votes = createVoteWriter(db, app.db.dialect, app.recordHooks);
-  const lists = app.recordLists;
+  const lists = recordListAnswers(db);
 
   app.get(
     '/api/candidates',
@@ -65,7 +65,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
           recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
         );
       };
-      const body = key === undefined ? await read() : await lists.get(department.slug, key, read);
+      const body = key === undefined ? await read() : await lists.get(key, read, department.slug);
       return sendSerialized(reply, body);
     },
   );

@@ -1,12 +1,26 @@
 import { type Kysely, sql } from 'kysely';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { type CandidateRow, createRecordsRepository, type RecordRow } from './records.repository';
+
+/**
+ * The validators' lists as sent (records.routes), per department, for about a second (decision 037). On
+ * election day hundreds of validators of a municipality page through the same list: one query and one
+ * serialisation serve them all. What keeps it honest:
+ * - access is checked before the answers are consulted, and a list holds nothing that depends on who asks;
+ * - every change to what a list shows forgets it right after its commit, before its own answer is sent:
+ *   a vote or a photo that department's pages, a change by hand or an import every department's;
+ * - a change made elsewhere (another instance, the command line) shows within the second. The database
+ *   still decides every vote and photo slot, so a page a second old can at worst offer a button that
+ *   answers 409 with its clear message.
+ */
+export const recordListAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 2_000 });
 
 const photoSlot = (id: number | null) =>
   id === null ? null : { id, url: `/api/photos/${id}`, thumbUrl: `/api/photos/${id}?variant=thumb` };
@@ -172,7 +186,10 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: 
           : await db
               .transaction()
               .execute((trx) => applyVote(trx, { ...job, resolve: () => {}, reject: () => {} }, hooks));
-      if (voted) return voted;
+      if (voted) {
+        recordListAnswers(db).forget(input.department.slug);
+        return voted;
+      }
       const existing = await repo.findInDepartment(input.department.id, input.recordId);
       if (existing?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
       throw Conflict(recordsMessages.alreadyVoted);

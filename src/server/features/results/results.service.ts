@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
-import { createVersionedCache, dataVersionOf } from '#server/platform/cache/change-version';
+import { createVersionedCache, dataVersionOf } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import type { SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
@@ -42,7 +42,7 @@ export async function readResults(db: Kysely<Database>, now: Date): Promise<Resu
 
 /**
  * Keeps what `read` returns until the database changes. On SQLite the data version tells (this
- * process's writes at once, any other connection's within a millisecond: change-version.ts), so the
+ * process's writes at once, any other connection's within a millisecond: cache.ts), so the
  * answer is never stale, even right after a vote, and the readers between two changes share one read. On
  * PostgreSQL other instances write too and nothing cheap tells, so every call reads. `refresh` adapts
  * a kept value (its timestamp) before it is reused.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
-import { createAccessCache } from '#server/platform/cache/change-version';
+import { createAccessCache } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
@@ -12,7 +12,7 @@ import { createAccessRepository, type DepartmentRow } from './access.repository'
 
 export type Department = DepartmentRow;
 
-/** The access reads of every signed-in request, kept while the access version stands (change-version.ts). */
+/** The access reads of every signed-in request, kept while the access version stands (cache.ts). */
 interface AccessReads {
   findDepartment(slug: string): Promise<DepartmentRow | undefined>;
   isMember(departmentId: number, email: string): Promise<boolean>;
@@ -98,29 +98,19 @@ export async function requireAdminSection(
   throw NotFound();
 }
 
-// Menus built from one kept department list (the same array while the access version stands), per role.
-const menus = new WeakMap<readonly DepartmentRow[], Partial<Record<SessionUser['role'], readonly MenuEntry[]>>>();
-
 /**
  * The menu entries a user may open, in the spec's order, then 'Administración' when the user may use
- * some part of the back office (with those sections). While nothing about access changes, the same
- * (frozen) array comes back for the same user, so its serialisation can be kept too.
+ * some part of the back office (with those sections).
  */
 export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<readonly MenuEntry[]> {
   const departments = await readsFor(db).listOpenDepartments(user.email, user.role === 'admin');
-  const byRole = menus.get(departments) ?? {};
-  const kept = byRole[user.role];
-  if (kept) return kept;
   const entries: MenuEntry[] = departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
   const sections = adminSectionsFor(
     user,
     departments.map((d) => d.slug),
   );
   if (sections.length > 0) entries.push({ ...ADMIN_MENU_ENTRY, sections });
-  const menu = Object.freeze(entries);
-  byRole[user.role] = menu;
-  menus.set(departments, byRole);
-  return menu;
+  return entries;
 }
 
 /** Puts an e-mail on a department's list (audited). False when it was already there. */

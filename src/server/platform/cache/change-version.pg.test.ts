@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { accessVersionOf, createAccessCache } from './change-version';
+import { accessVersionOf, createAccessCache } from './cache';
 
 let t: TestApp;
 afterEach(async () => t?.close());

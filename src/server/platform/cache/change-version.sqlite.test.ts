@@ -1,11 +1,13 @@
+import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { grantDepartment, revokeDepartment } from '#server/platform/access/access.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { type Db, openDatabase } from '#server/platform/db/database';
+import type { Database } from '#server/platform/db/schema';
 import { createAuthRepository } from '#server/platform/session/session.repository';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { accessVersionOf, changesAccess, createAccessCache, dataVersionOf } from './change-version';
+import { accessVersionOf, createAccessCache, dataVersionOf } from './cache';
 
 let t: TestApp;
 let other: Db | undefined;
@@ -16,37 +18,84 @@ afterEach(async () => {
 });
 
 const actor = { email: 'pruebas', ip: null };
-// Another process's commit is noticed within a millisecond (change-version.ts).
+// Another process's commit is noticed within a millisecond (cache.ts).
 const aMomentLater = () => new Promise((resolve) => setTimeout(resolve, 3));
 
-describe('changesAccess', () => {
-  it('flags every write that can end a session or change who may open what, and only those', () => {
-    for (const source of [
-      'insert into "users" ("email", "role") values (?, ?) returning "id"',
-      'update "users" set "disabled" = ? where "id" = ?',
-      'delete from "users" where "id" = ?',
-      'insert into "department_members" ("department_id", "email") values (?, ?) on conflict do nothing',
-      'delete from "department_members" where "department_id" = ? and "email" = ?',
-      'update "departments" set "title" = ? where "slug" = ?',
-      'delete from "sessions" where "token_hash" = ?',
-      'delete from "sessions" where "user_id" = ?',
-      'update "sessions" set "expires_at" = ? where "id" = ?',
-      'update sessions set idle_expires_at = ?, expires_at = ? where id = ?',
-    ]) {
-      expect(changesAccess(source), source).toBe(true);
+/** Whether the access version (and the data version) moved since the last call. */
+function watchVersions(db: Kysely<Database>) {
+  const access = accessVersionOf(db);
+  const data = dataVersionOf(db);
+  if (!access || !data) throw new Error('SQLite must have change versions');
+  let seen = [access(), data()];
+  return () => {
+    const now = [access(), data()];
+    const moved = { access: now[0] !== seen[0], data: now[1] !== seen[1] };
+    seen = now;
+    return moved;
+  };
+}
+
+describe('the writes that move the access version', () => {
+  it('are every write that can end a session or change who may open what, however it is spelled, and only those', async () => {
+    t = await createTestApp();
+    const db = t.db.kysely;
+    const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const evenLater = new Date(Date.now() + 120_000).toISOString();
+    const earlier = new Date(Date.now() + 30_000).toISOString();
+    const newSession = (hash: string) =>
+      sql`insert into "sessions" ("token_hash", "user_id", "created_at", "expires_at", "idle_expires_at")
+          values (${hash}, ${ana.id}, ${later}, ${evenLater}, ${later}) on conflict do nothing`.execute(db);
+    const moved = watchVersions(db);
+
+    // What SQL text matching used to miss: a write that starts with "with".
+    await newSession('a'.repeat(64));
+    moved();
+    await sql`with doomed as (select "id" from "sessions" where "token_hash" = ${'a'.repeat(64)})
+              delete from "sessions" where "id" in (select "id" from doomed)`.execute(db);
+    expect(moved()).toEqual({ access: true, data: true });
+    await sql`with chosen as (select "id" from "users" where "email" = ${ana.email})
+              update "users" set "disabled" = 1 where "id" in (select "id" from chosen)`.execute(db);
+    expect(moved()).toEqual({ access: true, data: true });
+
+    const accessWrites = [
+      sql`update "users" set "disabled" = 0 where "id" = ${ana.id}`,
+      sql`insert into "users" ("email", "password_hash", "role", "disabled", "created_at", "updated_at")
+          values ('beto@example.org', '', 'staff', 0, ${later}, ${later})`,
+      sql`delete from "users" where "email" = 'beto@example.org'`,
+      sql`delete from "department_members" where "email" = ${ana.email}`,
+      sql`insert into "department_members" ("department_id", "email", "created_at")
+          select "id", ${ana.email}, ${later} from "departments" where "slug" = 'cabimas'`,
+      sql`update "departments" set "title" = 'Cabimas' where "slug" = 'cabimas'`,
+      sql`update "sessions" set "expires_at" = ${later} where "token_hash" = ${'b'.repeat(64)}`,
+      sql`update sessions set idle_expires_at = ${earlier} where token_hash = ${'b'.repeat(64)}`,
+      sql`delete from "sessions" where "user_id" = ${ana.id}`,
+    ];
+    for (const write of accessWrites) {
+      await newSession('b'.repeat(64));
+      moved();
+      await write.execute(db);
+      expect(moved(), write.compile(db).sql).toEqual({ access: true, data: true });
     }
-    for (const source of [
-      'insert into "sessions" ("token_hash", "user_id") values (?, ?)',
-      'update "sessions" set "idle_expires_at" = ? where "id" = ?',
-      'update "records" set "voted_at" = ? where "id" = ? and "voted_at" is null',
-      'insert into "audit_log" ("action", "target") values (?, ?)',
-      'insert into "login_throttle" ("key") values (?)',
-      'select "email" from "users" where "id" = ?',
-      'select * from "sessions" inner join "users" on "users"."id" = "sessions"."user_id"',
-      'begin',
-      'commit',
+
+    await newSession('c'.repeat(64));
+    expect(moved()).toEqual({ access: false, data: true });
+    const otherWrites = [
+      sql`update "sessions" set "idle_expires_at" = ${evenLater} where "token_hash" = ${'c'.repeat(64)}`,
+      sql`update "records" set "voted_at" = ${later} where "id" = 0 and "voted_at" is null`,
+      sql`insert into "audit_log" ("at", "actor_email", "action") values (${later}, 'pruebas', 'prueba')`,
+      sql`insert into "login_throttle" ("key", "failures", "window_started_at") values ('k', 1, ${later})`,
+    ];
+    for (const write of otherWrites) {
+      await write.execute(db);
+      expect(moved(), write.compile(db).sql).toEqual({ access: false, data: true });
+    }
+    for (const read of [
+      sql`select "email" from "users" where "id" = ${ana.id}`,
+      sql`select * from "sessions" inner join "users" on "users"."id" = "sessions"."user_id"`,
     ]) {
-      expect(changesAccess(source), source).toBe(false);
+      await read.execute(db);
+      expect(moved(), read.compile(db).sql).toEqual({ access: false, data: false });
     }
   });
 });

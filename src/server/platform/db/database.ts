@@ -3,12 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import {
-  changesAccess,
-  createChangeVersions,
-  registerChangeVersions,
-  writes,
-} from '#server/platform/cache/change-version';
+import { registerChangeWatch, watchAccessTables, watchChanges } from '#server/platform/cache/cache';
 import { migrationProvider } from '#server/platform/db/migrations/index';
 import type { Dialect } from './dialect';
 import type { Database } from './schema';
@@ -65,7 +60,9 @@ function openSqlite(dataDir: string): Db {
   } catch (error) {
     throw new DatabaseStartupError(`No se pudo abrir la base de datos ${file}: ${(error as Error).message}`);
   }
-  const versions = createChangeVersions(sqlite);
+  const watch = watchChanges(sqlite);
+  // An existing database is watched at once; a new one once migrated (migrateToLatest).
+  watch.watchAccessTables();
   // Kysely prepares every query anew; SQLite statements are reusable, so keep the recent ones.
   const statements = new Map<string, SQLiteStatement>();
   const database = {
@@ -73,7 +70,7 @@ function openSqlite(dataDir: string): Db {
       let statement = statements.get(source);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
-        statement = watchWrites(sqlite.prepare(source), source, versions.wrote);
+        statement = watchWrites(sqlite.prepare(source), watch.wrote);
         statements.set(source, statement);
       }
       return statement;
@@ -84,7 +81,7 @@ function openSqlite(dataDir: string): Db {
     },
   };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  registerChangeVersions(kysely, versions);
+  registerChangeWatch(kysely, watch);
   return {
     kysely,
     dialect: 'sqlite',
@@ -101,21 +98,16 @@ function openSqlite(dataDir: string): Db {
 type SQLiteStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
 
 /**
- * A writing statement moves the change versions each time it runs (change-version.ts); with
+ * A statement SQLite does not call read-only moves the data version each time it runs (cache.ts); with
  * `returning`, SQLite runs a write through `all`.
  */
-function watchWrites(
-  statement: SQLite.Statement,
-  source: string,
-  wrote: (changedAccess: boolean) => void,
-): SQLiteStatement {
-  if (!writes(source)) return statement;
-  const changedAccess = changesAccess(source);
+function watchWrites(statement: SQLite.Statement, wrote: () => void): SQLiteStatement {
+  if (statement.readonly) return statement;
   const counted = <T>(run: () => T): T => {
     try {
       return run();
     } finally {
-      wrote(changedAccess);
+      wrote();
     }
   };
   return {
@@ -165,5 +157,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
       `La migración ${failed?.migrationName ?? ''} falló: ${reason}`.replace(/\s+/g, ' ').trim(),
     );
   }
+  // The access tables exist now: answers derived from them can be kept (SQLite; cache.ts).
+  watchAccessTables(db.kysely);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

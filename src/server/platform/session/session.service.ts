@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
-import { createAccessCache } from '#server/platform/cache/change-version';
+import { createAccessCache } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import type { RequestContext, SessionUser } from './identity';
 import { createAuthRepository, type SessionLookup, type UserRow } from './session.repository';
@@ -34,7 +34,7 @@ export const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role'>): Sessio
 /** Sessions: opened by the sign-in flows, checked on every request, ended at sign-out, pruned. */
 export function createSessionService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
-  // Live sessions, while nothing that could end one has changed (change-version.ts).
+  // Live sessions, while nothing that could end one has changed (cache.ts).
   const liveSessions = createAccessCache<SessionLookup | undefined>(db, {
     keep: (found) => found !== undefined,
     fresh: (found) => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { DEFAULT_SETTINGS } from '#server/platform/db/seed/reference';
 import { DEFAULT_PHOTO_MAX_BYTES } from '#shared/features/records/photos';
@@ -12,10 +13,9 @@ export interface Settings {
   logoutRoute: string;
 }
 
-// Settings are read on hot public paths and change rarely. Each process keeps them for a moment;
-// a change made here is seen at once, one made by another instance within SETTINGS_TTL_MS.
-const SETTINGS_TTL_MS = 2_000;
-const cache = new WeakMap<Kysely<Database>, { value: Settings; at: number }>();
+// Settings are read on hot public paths and change rarely. Each process keeps them for a moment
+// (cache.ts); a change made here is seen at once, one made by another instance within two seconds.
+const settingsAnswers = timedAnswers<Settings>({ ttlMs: 2_000, maxEntries: 1 });
 
 /** The upload limit in bytes: the `photo_max_bytes` setting, or 20 MB. */
 export function parseMaxBytes(value: string | undefined): number {
@@ -31,12 +31,8 @@ export function createSettingsRepository(db: Kysely<Database>) {
       return row?.value;
     },
 
-    async getAll(): Promise<Settings> {
-      const hit = cache.get(db);
-      if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
-      const value = await this.readAll();
-      cache.set(db, { value, at: Date.now() });
-      return value;
+    getAll(): Promise<Settings> {
+      return settingsAnswers(db).get('', () => this.readAll());
     },
 
     async readAll(): Promise<Settings> {
@@ -53,14 +49,17 @@ export function createSettingsRepository(db: Kysely<Database>) {
       };
     },
 
+    /** Stores one setting (its own statement, committed at once) and forgets the kept settings. */
     async set(key: string, value: string, now: Date): Promise<void> {
-      cache.delete(db);
-      await db
-        .insertInto('settings')
-        .values({ key, value, updated_at: now.toISOString() })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
-        .execute();
-      cache.delete(db);
+      try {
+        await db
+          .insertInto('settings')
+          .values({ key, value, updated_at: now.toISOString() })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
+          .execute();
+      } finally {
+        settingsAnswers(db).forget();
+      }
     },
   };
 }
