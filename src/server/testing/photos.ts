@@ -8,7 +8,7 @@ import type { PhotoKind } from '#shared/platform/constants';
 import type { TestApp } from './test-app';
 
 /** Builders for the photo tests (not a test file itself). */
-export const FIXTURES_DIR = path.resolve(import.meta.dirname, '#tests/fixtures');
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../../../tests/fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES_DIR, name));
 
 /** A multipart/form-data body with one file part, written by hand (no form-data library). */
