@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { type Kysely, PostgresAdapter } from 'kysely';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createRecordsAdminService } from '#server/features/records/records-admin.service';
 import { type Config, ConfigError, loadConfig } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
@@ -119,7 +119,7 @@ export async function runAirtableCommand(
     let recordsFormula: string | undefined;
     const only = valueAfter(args, '--municipio');
     if (only) {
-      const department = departmentIndex(await createRecordsRepository(db).listMunicipalities()).get(
+      const department = departmentIndex(await createRecordsAdminService(db, now).listMunicipalities()).get(
         departmentKey(only),
       );
       if (!department)

@@ -1,6 +1,6 @@
 // The agenda part of an Airtable import: Airtable's events, matched by their Airtable id.
 import type { Kysely } from 'kysely';
-import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
+import { createAgendaService } from '#server/features/agenda/agenda.service';
 import type { Database } from '#server/platform/db/schema';
 import type { AirtableRecord } from './airtable.client';
 import { type ImportProgress, labelOf, type TableReport } from './airtable.import-report';
@@ -46,8 +46,8 @@ export async function importAgenda(
   if (eventChanges.length === 0) return;
   progress.phase('Agenda', eventChanges.length);
   try {
-    // The agenda repository's transaction: the public agenda's cache forgets the old events.
-    await createAgendaRepository(db).transaction(async (trx) => {
+    // The agenda's own transaction: the public agenda's cache forgets the old events.
+    await createAgendaService(db).transaction(async (trx) => {
       const tx = createAirtableRepository(trx);
       for (const event of eventChanges) {
         const local = knownEvents.get(event.sourceId);

@@ -1,10 +1,9 @@
 // The photos part of an Airtable import: photo links downloaded, checked and stored like uploads.
-import { createPhotosRepository } from '#server/features/records/photos.repository';
 import { storePhoto } from '#server/features/records/photos.service';
 import { HttpError } from '#server/platform/http/errors';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { createLimiter } from '#server/platform/lib/limiter';
-import { parseMaxBytes } from '#server/platform/settings/settings.repository';
+import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
@@ -43,7 +42,7 @@ export async function importPhotos(
     }
   }
   if (photoJobs.length === 0) return;
-  const maxBytes = parseMaxBytes(await createPhotosRepository(db).getSetting(PHOTO_MAX_BYTES_SETTING));
+  const maxBytes = parseMaxBytes(await createSettingsRepository(db).get(PHOTO_MAX_BYTES_SETTING));
   const limiter = createLimiter(options.photoConcurrency ?? 4);
   let unexpected: unknown;
   progress.phase('Fotos', photoJobs.length);

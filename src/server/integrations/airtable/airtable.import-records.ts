@@ -1,6 +1,5 @@
 // The records part of an Airtable import: rows checked, compared with earlier imports, inserted or updated.
-import { createRecordsRepository } from '#server/features/records/records.repository';
-import { createRecordsAdminRepository } from '#server/features/records/records-admin.repository';
+import { createRecordsAdminService } from '#server/features/records/records-admin.service';
 import type { AirtableRecord } from './airtable.client';
 import { type ImportNote, labelOf, type RecordsRun, warn } from './airtable.import-report';
 import { type AirtableRecordRow, departmentIndex, mapRecordRow } from './airtable.mapping';
@@ -86,13 +85,11 @@ export async function importRecordRows(run: RecordsRun, recordRows: AirtableReco
   if (toCreate.length + toUpdate.length === 0) return targets;
   progress.phase('Guardando registros', toCreate.length + toUpdate.length);
   try {
-    const records = createRecordsRepository(db);
+    const records = createRecordsAdminService(db, now);
     for (let i = 0; i < toCreate.length; i += WRITE_BATCH) {
       const batch = toCreate.slice(i, i + WRITE_BATCH);
-      // insertMany moves each department's pending count in the same transaction.
-      const ids = await records.insertMany(
+      const ids = await records.insertFromSource(
         batch.map((row) => ({ departmentId: row.departmentId, sourceId: row.sourceId, ...row.fields })),
-        now(),
       );
       batch.forEach((row, j) => {
         const record: ImportedRecordRow = {
@@ -113,30 +110,21 @@ export async function importRecordRows(run: RecordsRun, recordRows: AirtableReco
     }
     for (let i = 0; i < toUpdate.length; i += WRITE_BATCH) {
       const batch = toUpdate.slice(i, i + WRITE_BATCH);
-      await db.transaction().execute(async (trx) => {
-        const tx = createRecordsAdminRepository(trx);
-        const counts = createRecordsRepository(trx);
-        for (const { row, local, target } of batch) {
-          const moves = target.department_id !== local.department_id;
-          const done = await tx.updateFields(
-            local.id,
-            { departmentId: target.department_id, ...row.fields },
-            now(),
-            moves,
-          );
-          if (!done) {
-            // Voted (or voided) in Comando since it was read: Comando's state stands.
-            Object.assign(target, local);
-            warn(run, row, 'cambió en Comando durante la importación: no se actualizó');
-            continue;
-          }
-          if (moves) {
-            // An unvoted record: it counts as pending in its new department only.
-            await counts.bumpCounts(local.department_id, { total: -1 });
-            await counts.bumpCounts(target.department_id, { total: 1 });
-          }
+      const written = await records.updateFromSource(
+        batch.map(({ row, local, target }) => ({
+          id: local.id,
+          departmentId: local.department_id,
+          fields: { departmentId: target.department_id, ...row.fields },
+        })),
+      );
+      batch.forEach(({ row, local, target }, j) => {
+        if (written[j]) {
           run.changed.add(row.sourceId);
+          return;
         }
+        // Voted (or voided) in Comando since it was read: Comando's state stands.
+        Object.assign(target, local);
+        warn(run, row, 'cambió en Comando durante la importación: no se actualizó');
       });
       progress.advance(batch.length);
     }

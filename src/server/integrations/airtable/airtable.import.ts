@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createRecordsAdminService } from '#server/features/records/records-admin.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
@@ -66,7 +66,7 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
   report.records.read = recordRows.length;
   report.agenda.read = agendaRows.length;
 
-  const municipalities = await createRecordsRepository(db).listMunicipalities();
+  const municipalities = await createRecordsAdminService(db, now).listMunicipalities();
   const run: RecordsRun = {
     db,
     now,
