@@ -1,11 +1,9 @@
 // Receiving an uploaded CSV: streamed to a temporary file while its bytes are checked for the encoding.
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
 import { HttpError } from '#server/platform/http/errors';
+import { receiveToFile, type UploadLimits, type UploadStream } from '#server/platform/lib/receive-file';
 import { recordsAdminMessages } from '#shared/features/records/records.admin';
 
 /** What the bytes of the upload say about its encoding, counted while it is written to disk. */
@@ -93,49 +91,30 @@ function createByteScanner() {
   };
 }
 
-export const FileTooLarge = () => new HttpError(413, recordsAdminMessages.fileTooLarge);
-export const UploadAborted = () => new HttpError(400, recordsAdminMessages.uploadAborted);
+const FileTooLarge = () => new HttpError(413, recordsAdminMessages.fileTooLarge);
+const UploadAborted = () => new HttpError(400, recordsAdminMessages.uploadAborted);
 
 /**
  * Streams the uploaded CSV to a temporary file while counting what its bytes say about the encoding.
  * Only a chunk is ever in memory. Too large (413) or cut off (400): nothing is left behind.
  */
-export async function receiveCsv(
-  source: Readable & { truncated?: boolean },
-  options: { tempDir: string; maxBytes: number; idleMs?: number },
-): Promise<ReceivedCsv> {
-  if (source.destroyed) throw UploadAborted();
-  await fsp.mkdir(options.tempDir, { recursive: true });
-  const file = path.join(options.tempDir, `${randomUUID()}.csv.part`);
+export async function receiveCsv(source: UploadStream, options: UploadLimits): Promise<ReceivedCsv> {
   const scanner = createByteScanner();
-  const idleMs = options.idleMs ?? 60_000;
-  let idleTimer: NodeJS.Timeout | undefined;
-  const armIdleTimer = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => scan.destroy(UploadAborted()), idleMs);
-  };
   const scan = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      armIdleTimer();
       if (scanner.facts.bytes + chunk.length > options.maxBytes) return done(FileTooLarge());
       scanner.update(chunk);
       done(null, chunk);
     },
   });
-  try {
-    armIdleTimer();
-    await pipeline(source, scan, fs.createWriteStream(file, { flags: 'wx' }));
-    if (source.truncated) throw FileTooLarge();
-  } catch (error) {
-    clearTimeout(idleTimer);
-    await fsp.rm(file, { force: true });
-    if (error instanceof HttpError) throw error;
-    const { code, syscall } = error as { code?: string; syscall?: string };
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw FileTooLarge();
-    if (syscall) throw error; // the disk failing is our problem (500)
-    throw UploadAborted();
-  }
-  clearTimeout(idleTimer);
+  const file = await receiveToFile(source, {
+    tempDir: options.tempDir,
+    suffix: '.csv.part',
+    idleMs: options.idleMs ?? 60_000,
+    inspect: scan,
+    tooLarge: FileTooLarge,
+    aborted: UploadAborted,
+  });
   scanner.end();
   return { file, facts: scanner.facts, discard: () => fsp.rm(file, { force: true }) };
 }
