@@ -66,7 +66,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}'],
-          setupFiles: ['tests/support/web-setup.ts'],
+          setupFiles: ['src/web/testing/web-setup.ts'],
           css: false,
         },
       },

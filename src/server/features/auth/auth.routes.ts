@@ -7,9 +7,20 @@ import type { SessionUser } from '#server/platform/session/identity';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/platform/session/session.plugin';
 import { createSessionService } from '#server/platform/session/session.service';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { type AuthProvider, authProviderSchema, firebaseLoginBodySchema, loginBodySchema } from '#shared/features/auth/auth';
+import {
+  type AuthProvider,
+  authProviderSchema,
+  firebaseLoginBodySchema,
+  loginBodySchema,
+} from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { authMessages, logoutResponseSchema, type MenuEntry, type Session, sessionSchema } from '#shared/platform/session';
+import {
+  authMessages,
+  logoutResponseSchema,
+  type MenuEntry,
+  type Session,
+  sessionSchema,
+} from '#shared/platform/session';
 import { createSignInService } from './sign-in.service';
 
 const requestContext = (request: FastifyRequest) => ({

@@ -149,3 +149,16 @@ export async function storePhoto(
     throw error;
   }
 }
+
+/**
+ * Photo rows written with placeholder keys (the demo data knows the database but not the storage): the
+ * placeholders still waiting for their files, and pointing a placeholder's rows at stored files.
+ */
+export function createPhotoPlaceholders(db: Kysely<Database>) {
+  const repo = createPhotosRepository(db);
+  return {
+    list: (prefix: string): Promise<string[]> => repo.listPlaceholderKeys(prefix),
+    replace: (placeholder: string, files: Parameters<typeof repo.replacePlaceholder>[1]): Promise<void> =>
+      repo.replacePlaceholder(placeholder, files),
+  };
+}

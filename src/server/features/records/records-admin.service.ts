@@ -9,12 +9,13 @@ import {
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
 import { normalizedPhone, personKey } from './records.identity';
-import { createRecordsRepository } from './records.repository';
+import { createRecordsRepository, type NewRecord } from './records.repository';
 import { recordListAnswers } from './records.service';
 import {
   createRecordsAdminRepository,
   type MunicipalityRow,
   type RecordAdminRow,
+  type RecordFieldsUpdate,
   type RecordsAdminRepository,
 } from './records-admin.repository';
 
@@ -71,6 +72,36 @@ async function findDuplicate(
 }
 
 /**
+ * New fields (and municipality) for a pending record; moving it to another municipality moves its
+ * pending count too, and only while it is unvoted (a vote counts where it was cast). False when the
+ * record is no longer pending, or was voted meanwhile when it had to move.
+ */
+async function writeFields(
+  trx: Kysely<Database>,
+  id: number,
+  fromDepartmentId: number,
+  fields: RecordFieldsUpdate,
+  now: Date,
+): Promise<boolean> {
+  const moves = fields.departmentId !== fromDepartmentId;
+  if (!(await createRecordsAdminRepository(trx).updateFields(id, fields, now, moves))) return false;
+  if (moves) {
+    // An unvoted record: it counts as pending in its new department only.
+    const records = createRecordsRepository(trx);
+    await records.bumpCounts(fromDepartmentId, { total: -1 });
+    await records.bumpCounts(fields.departmentId, { total: 1 });
+  }
+  return true;
+}
+
+/** A change another system made to a record it brought: the record, its municipality now, its new fields. */
+export interface SourceChange {
+  id: number;
+  departmentId: number;
+  fields: RecordFieldsUpdate;
+}
+
+/**
  * Adding, editing and voiding records by hand. Each change is one transaction with its audit row and
  * the department's progress counts (pending, voted, validated) moved exactly as the change moves them;
  * once it committed, the validators' lists are read again.
@@ -94,6 +125,28 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
   }
 
   return {
+    listMunicipalities: (): Promise<MunicipalityRow[]> => repo.listMunicipalities(),
+
+    /**
+     * Records another system brings (each with its `sourceId`), inserted as they come; each batch moves
+     * its departments' counts in the same transaction. Their ids, in order.
+     */
+    insertFromSource(records: NewRecord[]): Promise<number[]> {
+      return createRecordsRepository(db).insertMany(records, clock());
+    },
+
+    /**
+     * Changes another system made to records it brought, in one transaction, each written as a change by
+     * hand is (no audit row: the import writes its own). Whether each one was written.
+     */
+    updateFromSource(changes: SourceChange[]): Promise<boolean[]> {
+      return db.transaction().execute(async (trx) => {
+        const written: boolean[] = [];
+        for (const c of changes) written.push(await writeFields(trx, c.id, c.departmentId, c.fields, clock()));
+        return written;
+      });
+    },
+
     async create(input: RecordFields & { department: string }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
       const department = await requireMunicipality(repo, input.department);
@@ -131,19 +184,13 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         if (moves && before.voted_at !== null) throw Conflict(recordsAdminMessages.votedCannotMove);
         const duplicate = await findDuplicate(tx, target.id, fields, id);
         if (duplicate) throw Conflict(recordsAdminMessages.duplicate(duplicate.nombre, duplicate.id));
-        const updated = await tx.updateFields(id, { departmentId: target.id, ...fields }, now, moves);
+        const updated = await writeFields(trx, id, before.department_id, { departmentId: target.id, ...fields }, now);
         if (!updated) {
           // Voided or voted by someone else between the read and the write.
           const current = await reread(trx, id);
           throw Conflict(
             current.status !== 'pendiente' ? recordsAdminMessages.voided : recordsAdminMessages.votedCannotMove,
           );
-        }
-        if (moves) {
-          // An unvoted record: it counts as pending in its new department only.
-          const records = createRecordsRepository(trx);
-          await records.bumpCounts(before.department_id, { total: -1 });
-          await records.bumpCounts(target.id, { total: 1 });
         }
         const after = await reread(trx, id);
         await writeAudit(trx, {

@@ -29,7 +29,8 @@ import {
 import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
-import { importRecords, receiveCsv, removeStaleImports } from './records.import';
+import { importRecords } from './records.import';
+import { receiveCsv, removeStaleImports } from './records.import-upload';
 import { searchPattern } from './records.search';
 import { createRecordsAdminRepository } from './records-admin.repository';
 import { createRecordsAdminService, presentRecordAdmin, requireMunicipality } from './records-admin.service';

@@ -1,4 +1,4 @@
-import { foldText } from './records.search';
+import { foldText } from '#server/platform/lib/text';
 
 const NOT_DIGITS = /\D/g;
 const ONLY_DIGITS = /^\d*$/;

@@ -1,10 +1,4 @@
-/** Lowercase without accents: "María Pérez" and "maria perez" find each other. */
-export function foldText(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-}
+import { foldText } from '#server/platform/lib/text';
 
 /** The stored search text of a record: folded fields, and the phone also as bare digits. */
 export function recordSearchText(r: { nombre: string; telefono: string; comunidad: string; ubch: string }): string {

@@ -7,7 +7,10 @@ import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
-import { type CandidateRow, createRecordsRepository, type RecordRow } from './records.repository';
+import { createPhotosRepository, type NewPhoto } from './photos.repository';
+import { type CandidateRow, createRecordsRepository, type NewRecord, type RecordRow } from './records.repository';
+
+export type { NewPhoto, NewRecord };
 
 /**
  * The validators' lists as sent (records.routes), per department, for about a second (decision 037). On
@@ -210,4 +213,35 @@ export async function requireValidationDepartment(
   const department = await requireDepartmentAccess(db, user, slug);
   if (department.kind !== 'municipality') throw NotFound();
   return department;
+}
+
+/** What a bulk load writes, inside its transaction. */
+export interface RecordsBulkLoad {
+  listMunicipalities(): Promise<{ id: number; slug: string; title: string }[]>;
+  listCandidates(): Promise<CandidateRow[]>;
+  /** Records, votes already cast included; their ids in order. */
+  insertRecords(records: NewRecord[], now: Date): Promise<number[]>;
+  insertVoteRows(rows: { record_id: number; candidate_id: number; created_at: string }[]): Promise<void>;
+  insertPhotos(photos: NewPhoto[]): Promise<number[]>;
+}
+
+/**
+ * Records written in bulk with their votes and photos (the demo data), in one transaction; then every
+ * record's photo slots point at its photos and every count and result total is recounted. Not for the
+ * vote or upload paths, which keep their counts as they go.
+ */
+export async function loadRecordsInBulk(db: Db, load: (tx: RecordsBulkLoad) => Promise<void>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const records = createRecordsRepository(trx);
+    const photos = createPhotosRepository(trx);
+    await load({
+      listMunicipalities: () => records.listMunicipalities(),
+      listCandidates: () => records.listCandidates(),
+      insertRecords: (list, now) => records.insertMany(list, now),
+      insertVoteRows: (rows) => records.insertVoteRows(rows),
+      insertPhotos: (list) => photos.insertMany(list),
+    });
+    await records.relinkPhotoSlots();
+    await records.rebuildTotals();
+  });
 }

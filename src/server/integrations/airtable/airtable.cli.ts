@@ -1,14 +1,16 @@
 import os from 'node:os';
 import { type Kysely, PostgresAdapter } from 'kysely';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createRecordsAdminService } from '#server/features/records/records-admin.service';
 import { type Config, ConfigError, loadConfig } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
+import { departmentKey } from '#server/platform/lib/text';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import { formatCount } from '#shared/platform/format';
 import { type AirtableClientOptions, AirtableError, createAirtableClient } from './airtable.client';
-import { type AirtableImportReport, type ImportNote, importFromAirtable } from './airtable.import';
-import { departmentIndex, departmentKey } from './airtable.mapping';
+import { importFromAirtable } from './airtable.import';
+import type { AirtableImportReport, ImportNote } from './airtable.import-report';
+import { departmentIndex } from './airtable.mapping';
 import { createTerminalProgress, type ProgressStream } from './airtable.progress';
 import { createWritebackWorker } from './airtable.writeback';
 import { createAirtableOutboxRepository } from './airtable-outbox.repository';
@@ -117,7 +119,7 @@ export async function runAirtableCommand(
     let recordsFormula: string | undefined;
     const only = valueAfter(args, '--municipio');
     if (only) {
-      const department = departmentIndex(await createRecordsRepository(db).listMunicipalities()).get(
+      const department = departmentIndex(await createRecordsAdminService(db, now).listMunicipalities()).get(
         departmentKey(only),
       );
       if (!department)

@@ -19,7 +19,8 @@ import {
   startAirtableContractServer,
 } from '#tests/support/airtable-contract-server';
 import { createAirtableClient } from './airtable.client';
-import { type AirtableImportReport, importFromAirtable } from './airtable.import';
+import { importFromAirtable } from './airtable.import';
+import type { AirtableImportReport } from './airtable.import-report';
 
 let s: AirtableContractServer | undefined;
 let t: TestApp | undefined;

@@ -1,4 +1,4 @@
-import { foldText } from '#server/features/records/records.search';
+import { departmentKey, foldText, quoteValue } from '#server/platform/lib/text';
 import { agendaAdminMessages, hour24Schema, isIsoDate } from '#shared/features/agenda/agenda.admin';
 import { type RecordFields, recordFieldsSchema } from '#shared/features/records/records.admin';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
@@ -40,8 +40,6 @@ const AIRTABLE_FIELD_NAMES: Record<keyof RecordFields, string> = {
   ubch: 'UBCH',
   telefono: 'Telefono',
 };
-
-const quote = (value: string) => `«${value.length > 60 ? `${value.slice(0, 59)}…` : value}»`;
 
 /**
  * A cell as text. Airtable sends text as strings, numbers (a phone typed in a number field) as
@@ -92,18 +90,13 @@ export function photoLinkOf(value: unknown): { url: string } | { problem: string
   try {
     url = new URL(text);
   } catch {
-    return { problem: `${quote(text)} no es un enlace` };
+    return { problem: `${quoteValue(text)} no es un enlace` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `${quote(text)} no es un enlace web` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { problem: `${quoteValue(text)} no es un enlace web` };
   if (/(^|\.)dropbox\.com$/i.test(url.hostname) && url.searchParams.get('dl') === '0') url.searchParams.set('dl', '1');
   return { url: url.toString() };
 }
-
-/** 'Machiques de Perijá', 'MACHIQUES-DE-PERIJA' and 'machiques de perija' name one municipality. */
-export const departmentKey = (value: string) =>
-  foldText(value)
-    .trim()
-    .replace(/[\s_]+/g, '-');
 
 /** The municipalities by slug and by title, as `rephrase` may name them. */
 export function departmentIndex(
@@ -130,12 +123,12 @@ export function mapRecordRow(
   const status = cellText(f.status);
   if (status === null) return { ok: false, reason: 'status no es texto' };
   if (status && foldText(status) !== 'pendiente') {
-    return { ok: false, reason: `status ${quote(status)}: solo se importan los trámites pendientes` };
+    return { ok: false, reason: `status ${quoteValue(status)}: solo se importan los trámites pendientes` };
   }
   const slug = cellText(f.rephrase);
   if (!slug) return { ok: false, reason: 'sin municipio (rephrase vacío)' };
   const department = departments.get(departmentKey(slug));
-  if (!department) return { ok: false, reason: `municipio desconocido: rephrase ${quote(slug)}` };
+  if (!department) return { ok: false, reason: `municipio desconocido: rephrase ${quoteValue(slug)}` };
 
   const raw: Record<keyof RecordFields, unknown> = {
     comunidad: cellText(f.Comunidades),
@@ -182,13 +175,13 @@ export function mapAgendaRow(record: AirtableRecord): Mapped<AirtableAgendaRow> 
   const f = record.fields;
   const fecha = cellText(f.fecha);
   if (!fecha || !isIsoDate(fecha)) {
-    return { ok: false, reason: `fecha ${fecha ? quote(fecha) : 'vacía'}: ${agendaAdminMessages.badDate}` };
+    return { ok: false, reason: `fecha ${fecha ? quoteValue(fecha) : 'vacía'}: ${agendaAdminMessages.badDate}` };
   }
   const horaText = cellText(f.hora_24h);
   let hora24h: string | null = null;
   if (horaText) {
     const hora = hour24Schema.safeParse(horaText);
-    if (!hora.success) return { ok: false, reason: `hora_24h ${quote(horaText)}: ${agendaAdminMessages.badTime}` };
+    if (!hora.success) return { ok: false, reason: `hora_24h ${quoteValue(horaText)}: ${agendaAdminMessages.badTime}` };
     hora24h = hora.data;
   }
   const descripcion = cellText(f.descripcion);

@@ -1,5 +1,5 @@
 import { formatCount } from '#shared/platform/format';
-import type { ImportProgress } from './airtable.import';
+import type { ImportProgress } from './airtable.import-report';
 
 export interface ProgressStream {
   write(chunk: string): unknown;

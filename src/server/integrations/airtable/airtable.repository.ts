@@ -40,7 +40,7 @@ const LOOKUP_BATCH = 500;
 /**
  * What the Airtable import reads and writes besides the records service: the records and agenda
  * events it brought before (by `source_id`), and the agenda events themselves (agenda writes run in
- * the agenda repository's transaction, which forgets the public agenda's cache).
+ * the agenda service's transaction, which forgets the public agenda's cache).
  */
 export function createAirtableRepository(db: Kysely<Database>) {
   return {

@@ -1,5 +1,5 @@
-import { createAgendaRepository } from '#server/features/agenda/agenda.repository';
-import { createNotasRepository } from '#server/features/notas/notas.repository';
+import { createAgendaService } from '#server/features/agenda/agenda.service';
+import { createNotasService } from '#server/features/notas/notas.service';
 import type { Db } from '#server/platform/db/database';
 import { addDays, dateInTimeZone } from '#shared/platform/format';
 import { authDemoStep } from './auth.demo';
@@ -8,9 +8,9 @@ import type { DemoContext, DemoStep } from './demo-step';
 import { recordsDemoStep } from './records.demo';
 
 const agendaStep: DemoStep = async ({ db, now, today }) => {
-  const repo = createAgendaRepository(db.kysely);
+  const agenda = createAgendaService(db.kysely);
   for (const event of DEMO_AGENDA) {
-    await repo.insert(
+    await agenda.add(
       {
         fecha: addDays(today, event.dayOffset),
         hora24h: event.hora,
@@ -23,11 +23,11 @@ const agendaStep: DemoStep = async ({ db, now, today }) => {
 };
 
 const notasStep: DemoStep = async ({ db, now }) => {
-  const repo = createNotasRepository(db.kysely);
+  const notas = createNotasService(db.kysely);
   // Oldest first, one a day back from today, so the newest demo nota is today's.
   for (const [index, nota] of DEMO_NOTAS.entries()) {
     const publishedAt = new Date(now.getTime() - (DEMO_NOTAS.length - 1 - index) * 86_400_000).toISOString();
-    await repo.insert({ title: nota.title, html: nota.html, publishedAt }, now);
+    await notas.add({ title: nota.title, html: nota.html, publishedAt }, now);
   }
 };
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { createPhotosRepository } from '#server/features/records/photos.repository';
+import { createPhotoPlaceholders } from '#server/features/records/photos.service';
 import type { Database } from '#server/platform/db/schema';
 import { THUMB_MAX_PX } from '#server/platform/images/image-pipeline';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -35,8 +35,8 @@ function demoBallotSvg(kind: PhotoKind, variant: number): Buffer {
 
 /** Writes the generated demo images to storage and points the demo photo rows at them. */
 export async function materializeDemoPhotos(db: Kysely<Database>, storage: PhotoStorage): Promise<number> {
-  const repo = createPhotosRepository(db);
-  const placeholders = await repo.listPlaceholderKeys(DEMO_PHOTO_PREFIX);
+  const repo = createPhotoPlaceholders(db);
+  const placeholders = await repo.list(DEMO_PHOTO_PREFIX);
   if (placeholders.length === 0) return 0;
   // Loaded only here: the server itself never decodes images (see image-converter.ts).
   const { default: sharp } = await import('sharp');
@@ -54,7 +54,7 @@ export async function materializeDemoPhotos(db: Kysely<Database>, storage: Photo
     const original = await storage.put(display, meta);
     const shown = await storage.put(display, meta);
     const small = await storage.put(thumb, meta);
-    await repo.replacePlaceholder(placeholder, {
+    await repo.replace(placeholder, {
       original_key: original.key,
       display_key: shown.key,
       thumb_key: small.key,

@@ -1,5 +1,4 @@
-import { createPhotosRepository, type NewPhoto } from '#server/features/records/photos.repository';
-import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
+import { loadRecordsInBulk, type NewPhoto, type NewRecord } from '#server/features/records/records.service';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import type { DemoStep } from './demo-step';
 import { DEMO_PHOTO_SIZE, DEMO_PHOTO_VARIANTS, demoPhotoPlaceholder } from './photos.demo';
@@ -18,8 +17,7 @@ const PHOTOGRAPHED_SHARE = 0.6;
  * photos feature at start-up). Everything is written in batches, in one transaction.
  */
 export const recordsDemoStep: DemoStep = async ({ db, now }) => {
-  await db.kysely.transaction().execute(async (trx) => {
-    const records = createRecordsRepository(trx);
+  await loadRecordsInBulk(db.kysely, async (records) => {
     const municipalities = await records.listMunicipalities();
     const candidates = await records.listCandidates();
     const random = seededRandom(2026);
@@ -36,7 +34,7 @@ export const recordsDemoStep: DemoStep = async ({ db, now }) => {
       }
       all.push(...list);
     }
-    const ids = await records.insertMany(all, now);
+    const ids = await records.insertRecords(all, now);
 
     const byCode = new Map(candidates.map((c) => [c.code, c.id]));
     const ballots: { record_id: number; candidate_id: number; created_at: string }[] = [];
@@ -72,8 +70,6 @@ export const recordsDemoStep: DemoStep = async ({ db, now }) => {
       }
     }
     await records.insertVoteRows(ballots);
-    await createPhotosRepository(trx).insertMany(photos);
-    await records.relinkPhotoSlots();
-    await records.rebuildTotals();
+    await records.insertPhotos(photos);
   });
 };

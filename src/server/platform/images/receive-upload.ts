@@ -1,10 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
 import { HttpError } from '#server/platform/http/errors';
+import { receiveToFile, type UploadLimits, type UploadStream } from '#server/platform/lib/receive-file';
 import { photosMessages } from '#shared/features/records/photos';
 import { type ImageType, SNIFF_BYTES, sniffImageType } from './image-type';
 
@@ -29,15 +27,7 @@ export const UploadAborted = () => new HttpError(400, photosMessages.uploadAbort
  * checking its first bytes. Nothing is held in memory beyond a chunk. Too large (413), not a JPEG or
  * HEIC by content (415), or cut off: the temporary file is removed and nothing is left behind.
  */
-export async function receiveUpload(
-  source: Readable & { truncated?: boolean },
-  options: { maxBytes: number; tempDir: string; idleMs?: number },
-): Promise<ReceivedUpload> {
-  // The multipart parser destroys the file stream when the body ended before the file did (a body cut
-  // short arrives all at once on a fast network): nothing to wait for.
-  if (source.destroyed) throw UploadAborted();
-  await fsp.mkdir(options.tempDir, { recursive: true });
-  const file = path.join(options.tempDir, `${randomUUID()}.part`);
+export async function receiveUpload(source: UploadStream, options: UploadLimits): Promise<ReceivedUpload> {
   const hash = createHash('sha256');
   let size = 0;
   let head = Buffer.alloc(0);
@@ -46,17 +36,8 @@ export async function receiveUpload(
   // its answer on a connection in a clean state.
   let refused = false;
 
-  // A phone that loses its network mid-upload may leave the connection open and silent: give up on it.
-  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  let idleTimer: NodeJS.Timeout | undefined;
-  const armIdleTimer = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => inspect.destroy(UploadAborted()), idleMs);
-  };
-
   const inspect = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      armIdleTimer();
       size += chunk.length;
       if (size > options.maxBytes) return done(PayloadTooLarge(options.maxBytes));
       if (refused) return done();
@@ -82,27 +63,22 @@ export async function receiveUpload(
     },
   });
 
-  try {
-    armIdleTimer();
-    await pipeline(source, inspect, fs.createWriteStream(file, { flags: 'wx' }));
-    if (source.truncated) throw PayloadTooLarge(options.maxBytes);
-    if (refused || !type || size === 0) throw UnsupportedImage();
-  } catch (error) {
-    clearTimeout(idleTimer);
-    await fsp.rm(file, { force: true });
-    if (error instanceof HttpError) throw error;
-    const { code, syscall } = error as { code?: string; syscall?: string };
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw PayloadTooLarge(options.maxBytes);
-    // The disk failing is our problem (500); anything else is the upload breaking off on the way.
-    if (syscall) throw error;
-    throw UploadAborted();
-  }
-  clearTimeout(idleTimer);
+  const file = await receiveToFile(source, {
+    tempDir: options.tempDir,
+    suffix: '.part',
+    idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
+    inspect,
+    check: () => {
+      if (refused || !type || size === 0) throw UnsupportedImage();
+    },
+    tooLarge: () => PayloadTooLarge(options.maxBytes),
+    aborted: UploadAborted,
+  });
   return {
     file,
     size,
     sha256: hash.digest('hex'),
-    type,
+    type: type as ImageType,
     discard: () => fsp.rm(file, { force: true }),
   };
 }

@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
-import { server } from '#tests/support/msw-server';
 import { AppProvider } from '#web/platform/provider';
+import { server } from '#web/testing/msw-server';
 import AdminRoute from './admin';
 
 function renderAdmin(session: Session) {

@@ -2,13 +2,13 @@ import { QueryClient } from '@tanstack/react-query';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
-import { server } from '#tests/support/msw-server';
 import {
   ANONYMOUS_SESSION,
   type ClientSession,
   getSessionQueryOptions,
   SESSION_QUERY_KEY,
 } from '#web/platform/session/get-session';
+import { server } from '#web/testing/msw-server';
 
 const answer = (session: Session) => server.use(http.get('*/api/auth/session', () => HttpResponse.json(session)));
 

@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import { addDays, dateInTimeZone } from '#shared/platform/format';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import AgendaAdminPage from './agenda-admin-page';
 
 /** A small agenda API: the events live here and every request is remembered. */

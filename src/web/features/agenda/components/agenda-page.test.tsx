@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgendaToday } from '#shared/features/agenda/agenda';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import { AgendaPage } from './agenda-page';
 
 const agenda = (events: AgendaToday['events']): AgendaToday => ({

@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '#shared/features/audit/audit';
 import type { AdminDepartment } from '#shared/features/departments/departments';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import AuditAdminPage from './audit-admin-page';
 
 const ENTRIES: AuditEntry[] = [

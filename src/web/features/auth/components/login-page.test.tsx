@@ -6,8 +6,8 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthProvider } from '#shared/features/auth/auth';
 import type { Session } from '#shared/platform/session';
-import { server } from '#tests/support/msw-server';
 import { AppProvider } from '#web/platform/provider';
+import { server } from '#web/testing/msw-server';
 import { LoginPage } from './login-page';
 
 const VISITOR: Session = { user: null, menu: [], home: null, logoutRoute: '/' };

@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { NotaAdmin } from '#shared/features/notas/notas.admin';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import NotasAdminPage from './notas-admin-page';
 
 const WORDPRESS =

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { NotasPage as NotasPageBody } from '#shared/features/notas/notas';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import { NotasPage } from './notas-page';
 
 function page(n: number, totalPages: number): NotasPageBody {

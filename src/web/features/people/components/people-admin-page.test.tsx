@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import type { AdminUser, BulkAccessResult, CreateUserResult } from '#shared/features/people/people';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import PeopleAdminPage from './people-admin-page';
 
 const user = (id: number, email: string, over: Partial<AdminUser> = {}): AdminUser => ({

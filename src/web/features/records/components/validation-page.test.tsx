@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { PhotoUploadResult } from '#shared/features/records/photos';
 import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/features/records/records';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import { ValidationPage } from './validation-page';
 
 const CANDIDATES = {

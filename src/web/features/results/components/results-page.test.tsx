@@ -4,8 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Breakdown, Results } from '#shared/features/results/results';
-import { server } from '#tests/support/msw-server';
-import { renderWithProviders } from '#tests/support/render';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
 import { ResultsPage } from './results-page';
 
 const CANDIDATES = [
