@@ -121,9 +121,9 @@ describe('Airtable client against the documented REST contract', () => {
     expect(s.requests).toHaveLength(24);
     expect(s.requests.every((r) => r.status === 200)).toBe(true);
     expect(s.maxRequestsInWindow(1_000)).toBeLessThanOrEqual(5);
-    // 24 requests at 5 a second take at least (24 - 5) / 5 s, and not much more.
+    // 24 requests at 5 a second take at least (24 - 5) / 5 s. How much longer depends on the machine:
+    // that is the benchmark's business (`npm run bench -- airtable`), not this test's.
     expect(seconds).toBeGreaterThanOrEqual(3.8);
-    expect(seconds).toBeLessThan(8);
   });
 
   it('after a 429 waits 30 s (as Airtable asks) and tries again', async () => {
@@ -252,8 +252,9 @@ describe('rate limiter', () => {
     });
     const starts: number[] = [];
     for (let i = 0; i < 12; i++) {
-      await limiter.take();
+      const answered = await limiter.take();
       starts.push(clock);
+      answered(); // answered at once
     }
     expect(starts.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
     expect(starts.slice(5, 10)).toEqual([1_050, 1_050, 1_050, 1_050, 1_050]);
@@ -261,5 +262,46 @@ describe('rate limiter', () => {
     for (let i = 5; i < starts.length; i++) {
       expect((starts[i] as number) - (starts[i - 5] as number)).toBeGreaterThanOrEqual(1_000);
     }
+  });
+
+  it('counts a token from the answer: requests released together after a stall still arrive a second apart', async () => {
+    let clock = 0;
+    const limiter = createRateLimiter({
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    // Five requests leave at 0 but, the event loop being stuck, arrive and are answered only at 900 ms.
+    const first = await Promise.all(Array.from({ length: 5 }, () => limiter.take()));
+    clock = 900;
+    for (const answered of first) answered();
+    // Counting from when they were taken, the next five could leave at 1,050 ms and land 150 ms after
+    // the first five: ten in one second at Airtable. Counted from their answers, they wait.
+    const next = await limiter.take();
+    expect(clock).toBe(1_950);
+    next();
+  });
+
+  it('keeps a sixth request waiting while five are still on their way', async () => {
+    let clock = 0;
+    const limiter = createRateLimiter({
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    const first = await Promise.all(Array.from({ length: 5 }, () => limiter.take()));
+    let sixthStarted = false;
+    const sixth = limiter.take().then((answered) => {
+      sixthStarted = true;
+      return answered;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sixthStarted).toBe(false);
+    clock = 3_000; // a slow answer
+    first[0]?.();
+    (await sixth)();
+    expect(clock).toBe(4_050);
   });
 });

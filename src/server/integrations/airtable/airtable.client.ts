@@ -130,7 +130,7 @@ export function createAirtableClient(options: AirtableClientOptions) {
 
   /** One try: the parsed JSON of a 2xx, or a named error. */
   async function once(method: 'GET' | 'PATCH', url: string, table: string, body?: unknown): Promise<unknown> {
-    await limiter.take();
+    const answered = await limiter.take();
     let res: Response;
     let text: string;
     try {
@@ -147,6 +147,9 @@ export function createAirtableClient(options: AirtableClientOptions) {
       text = await res.text();
     } catch (error) {
       throw new AirtableError('unavailable', `No se pudo hablar con Airtable: ${networkReason(error, timeoutMs)}.`);
+    } finally {
+      // The answer (or the failure) is in: the request has arrived, its token counts from now.
+      answered();
     }
     const parsed = parseJson(text);
     if (res.ok) {

@@ -2,14 +2,17 @@
 export const AIRTABLE_REQUESTS_PER_SECOND = 5;
 
 export interface RateLimiter {
-  /** Resolves when one more request may start now; callers go in the order they asked. */
-  take(): Promise<void>;
+  /**
+   * Resolves when one more request may start now, with the function to call once its answer (or its
+   * failure) is in; callers go in the order they asked.
+   */
+  take(): Promise<() => void>;
 }
 
 export interface RateLimiterOptions {
   limit?: number;
   windowMs?: number;
-  /** Kept on top of the window: the other side counts arrivals, and a request may arrive late. */
+  /** Kept on top of the window, for the clocks of both sides. */
   marginMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -18,10 +21,12 @@ export interface RateLimiterOptions {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * A bucket of `limit` tokens where each token comes back `windowMs` (plus a margin) after it was
- * spent. However the requests are spread, no window of `windowMs` ever holds more than `limit` of
- * them, which is how Airtable counts; a plain refilling bucket would allow a burst of five followed by
- * one more 200 ms later.
+ * A bucket of `limit` tokens. A token is held while its request is on its way and comes back `windowMs`
+ * (plus a margin) after the request's answer arrived, not after it was sent. Airtable counts requests
+ * as they arrive, and a request arrives somewhere between being sent and being answered: counting from
+ * the answer keeps any two requests that share a token more than a window apart at Airtable, however
+ * late this process sends them (a busy event loop releases requests together) and however slow the
+ * network is. It costs a little throughput (five requests per window plus one round trip).
  */
 export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
   const limit = options.limit ?? AIRTABLE_REQUESTS_PER_SECOND;
@@ -29,19 +34,37 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
   const marginMs = options.marginMs ?? 50;
   const now = options.now ?? (() => performance.now());
   const sleep = options.sleep ?? realSleep;
-  /** When each of the last `limit` tokens was spent, oldest first. */
-  const spent: number[] = [];
-  let queue: Promise<void> = Promise.resolve();
+  let inFlight = 0;
+  /** When each token given back comes back into the bucket, soonest first. */
+  const returning: number[] = [];
+  /** Wakes the request waiting while every token is on its way. */
+  let wake: (() => void) | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const release = () => {
+    inFlight--;
+    returning.push(now() + windowMs + marginMs);
+    returning.sort((a, b) => a - b);
+    wake?.();
+  };
 
   return {
     take() {
       const turn = queue.then(async () => {
-        if (spent.length >= limit) {
-          const wait = (spent[0] as number) + windowMs + marginMs - now();
-          if (wait > 0) await sleep(wait);
-          spent.shift();
+        for (;;) {
+          while (returning.length > 0 && (returning[0] as number) <= now()) returning.shift();
+          if (inFlight + returning.length < limit) break;
+          if (returning.length > 0) await sleep((returning[0] as number) - now());
+          else await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
         }
-        spent.push(now());
+        inFlight++;
+        let done = false;
+        return () => {
+          if (done) return;
+          done = true;
+          release();
+        };
       });
       queue = turn.catch(() => {});
       return turn;
