@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { server } from '../../../../../tests/support/msw-server';
 import { renderWithProviders } from '../../../../../tests/support/render';
 import type { NotaAdmin } from '#shared/features/notas/notas.admin';
@@ -125,7 +125,11 @@ async function pasteContent(html: string) {
   return editor;
 }
 
-describe('NotasAdminPage', () => {
+// The nota form loads its editor lazily: have the module ready, so the tests wait for React, not for it.
+beforeAll(() => import('./rich-text-editor'), 60_000);
+
+// Generous: user-event types key by key, and on a busy machine a whole story can pass 5 s.
+describe('NotasAdminPage', { timeout: 30_000 }, () => {
   it('writes a new nota and publishes it; the editor then holds the HTML as the server stored it', async () => {
     const state = api();
     const user = userEvent.setup();

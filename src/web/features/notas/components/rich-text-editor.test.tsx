@@ -16,7 +16,8 @@ function renderEditor(initialHtml = '<p>Hola mundo</p>') {
   return { onChange, editor, lastHtml: () => onChange.mock.calls.at(-1)?.[0] as string };
 }
 
-describe('RichTextEditor', () => {
+// Generous: user-event types key by key, and on a busy machine a dialog story can pass 5 s.
+describe('RichTextEditor', { timeout: 30_000 }, () => {
   it('is a labelled multi-line textbox holding the nota’s HTML', () => {
     const { editor } = renderEditor('<h2>Título</h2><p>texto</p>');
     expect(editor).toHaveAttribute('aria-multiline', 'true');
