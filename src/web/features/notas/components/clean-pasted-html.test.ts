@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanPastedHtml } from './clean-pasted-html';
+import { cleanPastedHtml, whatsappTextToHtml } from './clean-pasted-html';
 
 /** What Word puts on the clipboard for a title, a bulleted list with a sub-item, and a numbered list. */
 const WORD = `<html xmlns:o="urn:schemas-microsoft-com:office:office" xmlns:w="urn:schemas-microsoft-com:office:word">
@@ -53,5 +53,18 @@ describe('cleanPastedHtml', () => {
       '<span>Vamos <img alt="💪" data-plain-text="💪" class="emoji wa" src="data:image/gif;base64,R0lGOD"> y <img class="emoji" alt="🇻🇪" src="https://x.org/e.png"></span><img src="https://x.org/foto.jpg" alt="Foto">',
     );
     expect(html).toBe('<span>Vamos 💪 y 🇻🇪</span><img src="https://x.org/foto.jpg" alt="Foto">');
+  });
+});
+
+describe('whatsappTextToHtml', () => {
+  it('turns WhatsApp’s *bold*, _italic_ and ~strikethrough~ into HTML, a paragraph a line', () => {
+    expect(whatsappTextToHtml('Reunión *mañana* a las _8_.\nLleven ~sillas~ y *_agua fría_* <ya>')).toBe(
+      '<p>Reunión <strong>mañana</strong> a las <em>8</em>.</p><p>Lleven <s>sillas</s> y <strong><em>agua fría</em></strong> &lt;ya&gt;</p>',
+    );
+  });
+
+  it('leaves alone signs that are not styles, and text without any', () => {
+    expect(whatsappTextToHtml('5*3*2 = 30, archivo_de_texto.txt, * suelto *, ~ y ~')).toBeNull();
+    expect(whatsappTextToHtml('Sin formato\nen dos líneas')).toBeNull();
   });
 });

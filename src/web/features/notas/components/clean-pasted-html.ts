@@ -66,3 +66,34 @@ export function cleanPastedHtml(html: string): string {
   }
   return doc.body.innerHTML;
 }
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
+// WhatsApp's *negrita*, _cursiva_ and ~tachado~: the sign right against a word at both ends, the whole
+// thing between spaces or punctuation (so 5*3*2 or archivo_de_texto stay as they are). One may sit inside
+// another (*_ambas_*): the other signs, and the tags already written, count as edges too.
+const WHATSAPP_STYLE = /(^|[\s([{¡¿'>*_~])([*_~])(?!\s|\2)([^\n]*?\S)\2(?=$|[\s)\]}.,;:!?'<*_~])/g;
+const WHATSAPP_TAG: Record<string, string> = { '*': 'strong', _: 'em', '~': 's' };
+
+/**
+ * Plain text as WhatsApp copies it, with its style signs, as HTML: a paragraph a line (as for any pasted
+ * text) and the signs turned into bold, italic and strikethrough. Null when the text has no such sign.
+ */
+export function whatsappTextToHtml(text: string): string | null {
+  let styled = false;
+  const paragraphs = text.split(/(?:\r\n?|\n)+/).map((line) => {
+    let html = escapeHtml(line);
+    for (let depth = 0; depth < 3; depth++) {
+      const next = html.replace(WHATSAPP_STYLE, (_, before: string, sign: string, inner: string) => {
+        const tag = WHATSAPP_TAG[sign];
+        return `${before}<${tag}>${inner}</${tag}>`;
+      });
+      if (next === html) break;
+      styled = true;
+      html = next;
+    }
+    return `<p>${html}</p>`;
+  });
+  return styled ? paragraphs.join('') : null;
+}

@@ -4,9 +4,10 @@ import Link from '@tiptap/extension-link';
 import { OrderedList } from '@tiptap/extension-list';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Placeholder } from '@tiptap/extensions';
+import { DOMParser as ProseMirrorDOMParser, type Slice } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import StarterKit from '@tiptap/starter-kit';
-import { cleanPastedHtml } from './clean-pasted-html';
+import { cleanPastedHtml, whatsappTextToHtml } from './clean-pasted-html';
 import { safeUrl } from './safe-url';
 
 /*
@@ -105,7 +106,20 @@ const NotaTableHeader = TableHeader.extend({ addAttributes: cellAttributes });
 const PasteCleanup = Extension.create({
   name: 'pasteCleanup',
   addProseMirrorPlugins: () => [
-    new Plugin({ key: new PluginKey('pasteCleanup'), props: { transformPastedHTML: cleanPastedHtml } }),
+    new Plugin({
+      key: new PluginKey('pasteCleanup'),
+      props: {
+        transformPastedHTML: cleanPastedHtml,
+        // Plain text with WhatsApp's style signs; any other text (or Ctrl+Shift+V) is pasted as it is.
+        clipboardTextParser: (text, $context, plain, view) => {
+          const html = plain ? null : whatsappTextToHtml(text);
+          // Null lets ProseMirror parse the text itself (its type says a Slice must come back).
+          if (!html) return null as unknown as Slice;
+          const body = new DOMParser().parseFromString(html, 'text/html').body;
+          return ProseMirrorDOMParser.fromSchema(view.state.schema).parseSlice(body, { context: $context });
+        },
+      },
+    }),
   ],
 });
 

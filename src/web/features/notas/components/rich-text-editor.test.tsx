@@ -140,6 +140,22 @@ describe('RichTextEditor', { timeout: 30_000 }, () => {
     expect(submitted).not.toHaveBeenCalled();
   });
 
+  it('pastes text copied from WhatsApp with its bold, italic and strikethrough, a paragraph a line', () => {
+    const { editor, lastHtml } = renderEditor('<p></p>');
+    const event = new Event('paste', { bubbles: true, cancelable: true });
+    Object.defineProperty(event, 'clipboardData', {
+      value: {
+        types: ['text/plain'],
+        getData: (type: string) =>
+          type === 'text/plain' ? 'Caravana *mañana* a las _8_\nLleven ~sillas~ y archivo_de_texto.txt' : '',
+      },
+    });
+    fireEvent(editor, event);
+    expect(lastHtml()).toBe(
+      '<p>Caravana <strong>mañana</strong> a las <em>8</em></p><p>Lleven <s>sillas</s> y archivo_de_texto.txt</p>',
+    );
+  });
+
   it('accepts only web, mail and phone addresses', () => {
     expect(safeUrl(' https://example.org/x ', 'link')).toBe('https://example.org/x');
     expect(safeUrl('mailto:prensa@example.org', 'link')).toBe('mailto:prensa@example.org');
