@@ -170,6 +170,17 @@ test('the editor works with the keyboard alone', async ({ page }) => {
   await expectNoSeriousA11yViolations(page);
 });
 
+/** Pastes into the editor what the browser hands over on Ctrl+V: a paste event carrying the clipboard. */
+async function pasteHtml(page: Page, html: string) {
+  await editor(page).click();
+  await editor(page).evaluate((element, clipboardHtml) => {
+    const clipboard = new DataTransfer();
+    clipboard.setData('text/html', clipboardHtml);
+    clipboard.setData('text/plain', element.textContent ?? '');
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+  }, html);
+}
+
 /**
  * A clipboard as Google Docs, Word and web pages fill it: a wrapper, headings, inline styles, classes, a
  * script, a style sheet, an event handler, a table with widths, Word's pretend list, a frame, a
@@ -217,14 +228,7 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   const origin = new URL(page.url()).origin;
   await page.goto('/admin/notas/nueva');
   await page.getByLabel('Título', { exact: true }).fill(title);
-  await editor(page).click();
-  // What the browser does on Ctrl+V: a paste event carrying the clipboard.
-  await editor(page).evaluate((element, html) => {
-    const clipboard = new DataTransfer();
-    clipboard.setData('text/html', html);
-    clipboard.setData('text/plain', 'Plan de la semana');
-    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
-  }, RICH_CLIPBOARD(origin));
+  await pasteHtml(page, RICH_CLIPBOARD(origin));
   await expect(editor(page).getByRole('heading', { name: 'Plan de la semana', level: 1 })).toBeVisible();
   await expect(editor(page).getByRole('table').getByRole('cell')).toHaveText(['Cabimas', 'Ana']);
   await expect(editor(page).getByRole('table').getByRole('columnheader')).toHaveText(['Municipio', 'Responsable']);
@@ -270,6 +274,19 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   await expectNoSeriousA11yViolations(visitor);
   await visitorContext.close();
   await removeLeftovers(page);
+});
+
+test('Tab leaves the text from inside a table too, without adding rows', async ({ page }) => {
+  await signIn(page, notasEditor.email, notasEditor.password);
+  await page.goto('/admin/notas/nueva');
+  await pasteHtml(page, '<table><tr><th>Municipio</th></tr><tr><td>Cabimas</td></tr></table>');
+  await editor(page).getByRole('cell', { name: 'Cabimas' }).click();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Vista previa' })).toBeFocused();
+  await expect(editor(page).getByRole('row')).toHaveCount(2);
+  await page.keyboard.press('Shift+Tab');
+  await expect(editor(page)).toBeFocused();
+  await expect(editor(page).getByRole('row')).toHaveCount(2);
 });
 
 test('someone on the Notas list only cannot open the records or the agenda editor', async ({ page }) => {

@@ -99,7 +99,15 @@ const cellAttributes = () => ({
   rowspan: { default: 1 },
   colwidth: { default: null, parseHTML: () => null, renderHTML: () => ({}) },
 });
-const NotaTable = Table.extend({ renderHTML: () => ['table', ['tbody', 0]] }).configure({ resizable: false });
+const NotaTable = Table.extend({
+  renderHTML: () => ['table', ['tbody', 0]],
+  // Tab leaves the text as everywhere else in the form (in a table it would add rows without end); the
+  // arrow keys move between cells.
+  addKeyboardShortcuts() {
+    const { Tab: _tab, 'Shift-Tab': _shiftTab, ...others } = this.parent?.() ?? {};
+    return others;
+  },
+}).configure({ resizable: false });
 const NotaTableCell = TableCell.extend({ addAttributes: cellAttributes });
 const NotaTableHeader = TableHeader.extend({ addAttributes: cellAttributes });
 
