@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
@@ -128,7 +128,9 @@ async function pasteContent(html: string) {
 // The nota form loads its editor lazily: have the module ready, so the tests wait for React, not for it.
 beforeAll(() => import('./rich-text-editor'), 60_000);
 
-// Generous: user-event types key by key, and on a busy machine a whole story can pass 5 s.
+// Generous margins (this file only): user-event types key by key, and on a busy machine a whole story can
+// pass 5 s; what appears after a save or a navigation can take more than testing-library's 1 s.
+configure({ asyncUtilTimeout: 10_000 });
 describe('NotasAdminPage', { timeout: 30_000 }, () => {
   it('writes a new nota and publishes it; the editor then holds the HTML as the server stored it', async () => {
     const state = api();

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { RichTextEditor } from './rich-text-editor';
@@ -16,7 +16,9 @@ function renderEditor(initialHtml = '<p>Hola mundo</p>') {
   return { onChange, editor, lastHtml: () => onChange.mock.calls.at(-1)?.[0] as string };
 }
 
-// Generous: user-event types key by key, and on a busy machine a dialog story can pass 5 s.
+// Generous margins (this file only): user-event types key by key, and on a busy machine a dialog story can
+// pass 5 s; what appears after a save or a navigation can take more than testing-library's 1 s.
+configure({ asyncUtilTimeout: 10_000 });
 describe('RichTextEditor', { timeout: 30_000 }, () => {
   it('is a labelled multi-line textbox holding the nota’s HTML', () => {
     const { editor } = renderEditor('<h2>Título</h2><p>texto</p>');
