@@ -170,6 +170,125 @@ test('the editor works with the keyboard alone', async ({ page }) => {
   await expectNoSeriousA11yViolations(page);
 });
 
+/** Pastes into the editor what the browser hands over on Ctrl+V: a paste event carrying the clipboard. */
+async function pasteHtml(page: Page, html: string) {
+  await editor(page).click();
+  await editor(page).evaluate((element, clipboardHtml) => {
+    const clipboard = new DataTransfer();
+    clipboard.setData('text/html', clipboardHtml);
+    clipboard.setData('text/plain', element.textContent ?? '');
+    element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true, cancelable: true }));
+  }, html);
+}
+
+/**
+ * A clipboard as Google Docs, Word and web pages fill it: a wrapper, headings, inline styles, classes, a
+ * script, a style sheet, an event handler, a table with widths, Word's pretend list, a frame, a
+ * javascript: link, a picture that cannot load and one that can.
+ */
+const RICH_CLIPBOARD = (origin: string) =>
+  [
+    '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1a2b">',
+    '<h1 style="font-family:Arial;color:#c00">Plan de la semana</h1>',
+    '<h2 dir="ltr" style="line-height:1.38"><span style="font-size:16pt;font-family:Arial">Lunes</span></h2>',
+    '<p class="c4" style="color:red;font-size:20px;text-align:center" onclick="window.__pasteRan=1">Reunión en la ',
+    '<span style="font-weight:700">sede</span> a las <span style="font-style:italic">8</span>.</p>',
+    '<script>window.__pasteRan = 1</script><style>p { color: red }</style>',
+    '<table style="border:1px solid" border="1"><colgroup><col width="120"><col width="80"></colgroup>',
+    '<thead><tr><th style="background:yellow">Municipio</th><th>Responsable</th></tr></thead>',
+    '<tbody><tr><td style="color:blue" align="right">Cabimas</td><td>Ana</td></tr></tbody></table>',
+    "<p class=MsoListParagraphCxSpFirst style='text-indent:-18.0pt;mso-list:l0 level1 lfo1'>",
+    "<span style='mso-list:Ignore'>·<span>&nbsp;&nbsp; </span></span>Agua<o:p></o:p></p>",
+    "<p class=MsoListParagraphCxSpLast style='text-indent:-18.0pt;mso-list:l0 level1 lfo1'>",
+    "<span style='mso-list:Ignore'>·<span>&nbsp;&nbsp; </span></span>Gorras<o:p></o:p></p>",
+    '<iframe src="https://example.org/marco"></iframe>',
+    '<p><a href="javascript:window.__pasteRan=1">truco</a> y <a href="https://example.org/ruta" target="_self" ',
+    'style="color:green">la ruta</a> <img src="/no-existe.png" onerror="window.__pasteRan=1" alt="rota">',
+    `<img src="${origin}/img/caravana.svg" alt="La caravana" style="width:50px" class="wp-image-3"></p></b>`,
+  ].join('');
+
+/** What the editor keeps of it: the structure a nota may hold, and nothing else. */
+const PASTED_HTML = (origin: string) =>
+  [
+    '<h1>Plan de la semana</h1><h2>Lunes</h2>',
+    '<p>Reunión en la <strong>sede</strong> a las <em>8</em>.</p>',
+    '<table><tbody><tr><th><p>Municipio</p></th><th><p>Responsable</p></th></tr>',
+    '<tr><td><p>Cabimas</p></td><td><p>Ana</p></td></tr></tbody></table>',
+    '<ul><li><p>Agua</p></li><li><p>Gorras</p></li></ul>',
+    `<p>truco y <a href="https://example.org/ruta">la ruta</a> <img src="${origin}/img/caravana.svg" alt="La caravana"></p>`,
+  ].join('');
+
+test('a rich clipboard pasted into the editor keeps what a nota may hold, and the nota reads the same on /notas', async ({
+  page,
+}) => {
+  test.slow();
+  const title = 'Nota pegada prueba e2e';
+  await signIn(page, notasEditor.email, notasEditor.password);
+  await removeLeftovers(page);
+  const origin = new URL(page.url()).origin;
+  await page.goto('/admin/notas/nueva');
+  await page.getByLabel('Título', { exact: true }).fill(title);
+  await pasteHtml(page, RICH_CLIPBOARD(origin));
+  await expect(editor(page).getByRole('heading', { name: 'Plan de la semana', level: 1 })).toBeVisible();
+  await expect(editor(page).getByRole('table').getByRole('cell')).toHaveText(['Cabimas', 'Ana']);
+  await expect(editor(page).getByRole('table').getByRole('columnheader')).toHaveText(['Municipio', 'Responsable']);
+  await expect(editor(page).getByRole('listitem')).toHaveText(['Agua', 'Gorras']);
+  await expect(editor(page).getByRole('img', { name: 'La caravana' })).toBeVisible();
+  await expect(editor(page).getByRole('img', { name: 'rota' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/admin/notas');
+  await page.getByRole('button', { name: 'Guardar borrador' }).click();
+  await expect(toast(page, 'Nota guardada como borrador.')).toBeVisible();
+  const sentHtml = ((await sent).postDataJSON() as { contentHtml: string }).contentHtml;
+  expect(sentHtml).toBe(PASTED_HTML(origin));
+  // Nothing pasted ran: no script, no event handler, no javascript: link.
+  expect(await page.evaluate(() => (window as { __pasteRan?: number }).__pasteRan)).toBeUndefined();
+
+  // The server's sanitiser had nothing to take out: it only adds rel and target to links and loading to
+  // pictures (and writes <img … />).
+  const withoutServerAdditions = (html: string) =>
+    html.replace(/ (rel|target|loading)="[^"]*"/g, '').replace(/ \/>/g, '>');
+  const id = Number(page.url().split('/').at(-1));
+  const stored = ((await (await page.request.get(`/api/admin/notas/${id}`)).json()) as { contentHtml: string })
+    .contentHtml;
+  expect(withoutServerAdditions(stored)).toBe(sentHtml);
+
+  await page.getByRole('button', { name: 'Guardar y publicar' }).click();
+  await expect(toast(page, 'Nota publicada.')).toBeVisible();
+  // A visitor of its own (axe needs a page in a context it can reach).
+  const visitorContext = await page.context().browser()?.newContext({ baseURL: origin });
+  if (!visitorContext) throw new Error('no browser');
+  const visitor = await visitorContext.newPage();
+  await visitor.goto('/notas');
+  const card = visitor.getByTestId('nota').filter({ hasText: title });
+  await card.getByRole('button', { name: 'Ver más...' }).click();
+  const content = card.getByTestId('nota-content');
+  expect(withoutServerAdditions(await content.evaluate((element) => element.innerHTML))).toBe(sentHtml);
+  await expect(content.getByRole('heading', { name: 'Plan de la semana', level: 1 })).toBeVisible();
+  await expect(content.getByRole('columnheader')).toHaveText(['Municipio', 'Responsable']);
+  await expect(content.getByRole('cell')).toHaveText(['Cabimas', 'Ana']);
+  await expect(content.getByRole('listitem')).toHaveText(['Agua', 'Gorras']);
+  await expect(content.getByRole('link', { name: 'la ruta' })).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+  await expect(content.getByRole('img', { name: 'La caravana' })).toBeVisible();
+  await expectNoSeriousA11yViolations(visitor);
+  await visitorContext.close();
+  await removeLeftovers(page);
+});
+
+test('Tab leaves the text from inside a table too, without adding rows', async ({ page }) => {
+  await signIn(page, notasEditor.email, notasEditor.password);
+  await page.goto('/admin/notas/nueva');
+  await pasteHtml(page, '<table><tr><th>Municipio</th></tr><tr><td>Cabimas</td></tr></table>');
+  await editor(page).getByRole('cell', { name: 'Cabimas' }).click();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Vista previa' })).toBeFocused();
+  await expect(editor(page).getByRole('row')).toHaveCount(2);
+  await page.keyboard.press('Shift+Tab');
+  await expect(editor(page)).toBeFocused();
+  await expect(editor(page).getByRole('row')).toHaveCount(2);
+});
+
 test('someone on the Notas list only cannot open the records or the agenda editor', async ({ page }) => {
   await signIn(page, notasEditor.email, notasEditor.password);
   await page.goto('/admin');

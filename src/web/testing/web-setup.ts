@@ -24,3 +24,11 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// jsdom has no layout: ranges cannot be measured and no point is over an element. ProseMirror (the notas
+// editor) measures the caret to scroll it into view and looks where a click landed; nothing is enough here.
+if (!Range.prototype.getClientRects) {
+  Range.prototype.getClientRects = () => document.createElement('div').getClientRects();
+  Range.prototype.getBoundingClientRect = () => document.createElement('div').getBoundingClientRect();
+}
+if (!document.elementFromPoint) document.elementFromPoint = () => null;

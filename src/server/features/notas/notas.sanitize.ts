@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { NOTA_HTML_ATTRIBUTES, NOTA_HTML_DROPPED_WITH_CONTENT, NOTA_HTML_TAGS } from '#shared/features/notas/notas.html';
 import { decodeEntities } from './html-text';
 
 /** An http(s) address, protocol-relative ones (`//player.vimeo.com/...`) read as https. */
@@ -30,57 +31,17 @@ function embedLink(attribute: 'src' | 'data'): sanitizeHtml.Transformer {
   };
 }
 
+const EMBED_TAGS: ReadonlySet<string> = new Set(['iframe', 'embed', 'object', 'video', 'audio', 'source']);
+
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'p',
-    'br',
-    'hr',
-    'blockquote',
-    'pre',
-    'code',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'sub',
-    'sup',
-    'small',
-    'mark',
-    'span',
-    'ul',
-    'ol',
-    'li',
-    'a',
-    'img',
-    'figure',
-    'figcaption',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'rel', 'target'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-    th: ['colspan', 'rowspan'],
-    td: ['colspan', 'rowspan'],
-  },
+  allowedTags: [...NOTA_HTML_TAGS],
+  allowedAttributes: Object.fromEntries(Object.entries(NOTA_HTML_ATTRIBUTES).map(([tag, names]) => [tag, [...names]])),
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   // Everything inside these is dropped, not just the tags. Embedded players become links (below).
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript'],
+  nonTextTags: NOTA_HTML_DROPPED_WITH_CONTENT.filter((tag) => !EMBED_TAGS.has(tag)),
   transformTags: {
     iframe: embedLink('src'),
     embed: embedLink('src'),

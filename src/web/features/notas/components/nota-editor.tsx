@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { type NotaAdmin, notaUpdateBodySchema } from '#shared/features/notas/notas.admin';
@@ -7,13 +7,16 @@ import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
+import { Spinner } from '#web/platform/ui/page';
 import { useCreateNota } from '../api/create-nota';
 import { useDeleteNota } from '../api/delete-nota';
 import { usePublishNota } from '../api/publish-nota';
 import { useUnpublishNota } from '../api/unpublish-nota';
 import { useUpdateNota } from '../api/update-nota';
 import { previewHtml } from '../preview-html';
-import { RichTextEditor } from './rich-text-editor';
+
+// The editor (TipTap and ProseMirror) is a chunk of its own, downloaded only when a nota is written.
+const RichTextEditor = lazy(() => import('./rich-text-editor').then((m) => ({ default: m.RichTextEditor })));
 
 export const NOTAS_ADMIN_PATH = `${paths.admin}/notas`;
 
@@ -142,14 +145,22 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
           <span id={contentLabelId} className="font-semibold text-stone-800">
             Contenido
           </span>
-          <RichTextEditor
-            key={`${nota?.id ?? 'nueva'}-${version}`}
-            labelId={contentLabelId}
-            initialHtml={html}
-            onChange={setHtml}
-            invalid={Boolean(errors.contentHtml)}
-            describedBy={errors.contentHtml ? contentErrorId : undefined}
-          />
+          <Suspense
+            fallback={
+              <div className="min-h-64 rounded-lg border-2 border-stone-300 bg-white">
+                <Spinner label="Cargando el editor…" />
+              </div>
+            }
+          >
+            <RichTextEditor
+              key={`${nota?.id ?? 'nueva'}-${version}`}
+              labelId={contentLabelId}
+              initialHtml={html}
+              onChange={setHtml}
+              invalid={Boolean(errors.contentHtml)}
+              describedBy={errors.contentHtml ? contentErrorId : undefined}
+            />
+          </Suspense>
           {errors.contentHtml && (
             <p id={contentErrorId} className="text-sm font-semibold text-red-800">
               {errors.contentHtml}

@@ -1,8 +1,8 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { NotaAdmin } from '#shared/features/notas/notas.admin';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
@@ -24,10 +24,13 @@ function nota(id: number, overrides: Partial<NotaAdmin> = {}): NotaAdmin {
   };
 }
 
-/** The notas editor API, in memory; the server "sanitises" by dropping <script>. */
+/**
+ * The notas editor API, in memory. The server "sanitises" by dropping <script> and, so that its answer can
+ * be told from what was sent, the <u> tags.
+ */
 function api(options: { notas?: NotaAdmin[]; source?: 'local' | 'wordpress' } = {}) {
   const state = { notas: options.notas ?? [], posts: [] as unknown[], puts: [] as unknown[], actions: [] as string[] };
-  const clean = (html: string) => html.replace(/<script>.*?<\/script>/g, '');
+  const clean = (html: string) => html.replace(/<script>.*?<\/script>|<\/?u>/g, '');
   server.use(
     http.get('*/api/admin/notas', () =>
       HttpResponse.json(
@@ -107,21 +110,34 @@ const renderAt = (route: string) =>
     { route },
   );
 
-/** Types in the content-editable area the way a browser reports it: new HTML, then an input event. */
-function writeContent(html: string) {
-  const editor = screen.getByRole('textbox', { name: 'Contenido' });
-  editor.innerHTML = html;
-  fireEvent.input(editor);
+/** Pastes HTML into the editor, the way a browser hands it over: a paste event carrying the clipboard. */
+async function pasteContent(html: string) {
+  const editor = await screen.findByRole('textbox', { name: 'Contenido' });
+  const event = new Event('paste', { bubbles: true, cancelable: true });
+  const clipboard = { 'text/html': html, 'text/plain': html.replace(/<[^>]+>/g, '') };
+  Object.defineProperty(event, 'clipboardData', {
+    value: {
+      types: Object.keys(clipboard),
+      getData: (type: string) => clipboard[type as keyof typeof clipboard] ?? '',
+    },
+  });
+  fireEvent(editor, event);
   return editor;
 }
 
-describe('NotasAdminPage', () => {
+// The nota form loads its editor lazily: have the module ready, so the tests wait for React, not for it.
+beforeAll(() => import('./rich-text-editor'), 60_000);
+
+// Generous margins (this file only): user-event types key by key, and on a busy machine a whole story can
+// pass 5 s; what appears after a save or a navigation can take more than testing-library's 1 s.
+configure({ asyncUtilTimeout: 10_000 });
+describe('NotasAdminPage', { timeout: 30_000 }, () => {
   it('writes a new nota and publishes it; the editor then holds the HTML as the server stored it', async () => {
     const state = api();
     const user = userEvent.setup();
     renderAt('/admin/notas/nueva');
     await user.type(await screen.findByLabelText('Título'), 'Cierre de campaña');
-    writeContent('<h2>Mañana</h2><p>Todos a la <b>plaza</b>.</p><script>alert(1)</script>');
+    await pasteContent('<h2>Mañana</h2><p>Todos a la <b>plaza</b>. <u>Sin falta</u></p><script>alert(1)</script>');
     await user.click(screen.getByRole('button', { name: 'Vista previa' }));
     const preview = document.getElementById('nota-vista-previa') as HTMLElement;
     expect(within(preview).getByRole('heading', { name: 'Mañana' })).toBeInTheDocument();
@@ -129,10 +145,11 @@ describe('NotasAdminPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Publicar' }));
     expect(await screen.findByText('Nota publicada.')).toBeInTheDocument();
+    // The editor keeps only what a nota may hold: the script never leaves the browser.
     expect(state.posts).toEqual([
       {
         title: 'Cierre de campaña',
-        contentHtml: '<h2>Mañana</h2><p>Todos a la <b>plaza</b>.</p><script>alert(1)</script>',
+        contentHtml: '<h2>Mañana</h2><p>Todos a la <strong>plaza</strong>. <u>Sin falta</u></p>',
         publish: true,
       },
     ]);
@@ -140,7 +157,7 @@ describe('NotasAdminPage', () => {
     expect(screen.getByTestId('nota-estado')).toHaveTextContent('Publicada');
     await waitFor(() =>
       expect(screen.getByRole('textbox', { name: 'Contenido' }).innerHTML).toBe(
-        '<h2>Mañana</h2><p>Todos a la <b>plaza</b>.</p>',
+        '<h2>Mañana</h2><p>Todos a la <strong>plaza</strong>. Sin falta</p>',
       ),
     );
   });
@@ -152,9 +169,9 @@ describe('NotasAdminPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Guardar borrador' }));
     expect(screen.getByText('Escribe el título de la nota.')).toBeInTheDocument();
     expect(screen.getByText('Escribe el contenido de la nota.')).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Contenido' })).toHaveAttribute('aria-invalid', 'true');
+    expect(await screen.findByRole('textbox', { name: 'Contenido' })).toHaveAttribute('aria-invalid', 'true');
     await user.type(screen.getByLabelText('Título'), 'Sin texto');
-    writeContent('<p><br></p>');
+    await pasteContent('<p>&nbsp;</p><p><br></p>');
     await user.click(screen.getByRole('button', { name: 'Guardar borrador' }));
     expect(screen.getByText('Escribe el contenido de la nota.')).toBeInTheDocument();
     expect(state.posts).toEqual([]);

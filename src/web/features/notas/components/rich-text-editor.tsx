@@ -1,7 +1,10 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { notaExtensions } from './nota-extensions';
+import { safeUrl } from './safe-url';
 
 export interface RichTextEditorProps {
   /** The id of the element that names the editor (its label). */
@@ -13,8 +16,10 @@ export interface RichTextEditorProps {
   invalid?: boolean;
 }
 
+type ToolId = 'p' | 'h2' | 'h3' | 'bold' | 'italic' | 'ul' | 'ol' | 'link' | 'image';
+
 type Tool = {
-  id: string;
+  id: ToolId;
   label: string;
   /** Short text on the button; the full label is read to screen readers. */
   face: string;
@@ -34,151 +39,93 @@ const TOOLS: Tool[] = [
   { id: 'image', label: 'Imagen por URL', face: 'Imagen' },
 ];
 
-const BLOCKS = new Set(['p', 'h2', 'h3']);
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
-/** http(s), mailto: and tel: links; images only over http(s). The server checks the same again. */
-export function safeUrl(raw: string, kind: 'link' | 'image'): string | null {
-  const value = raw.trim();
-  if (kind === 'link' && /^(mailto|tel):/i.test(value)) return value;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
-
-/** document.execCommand where the browser has it (jsdom, for one, does not). */
-function exec(command: string, value?: string): boolean {
-  const doc = document as Document & { execCommand?: (c: string, ui: boolean, v?: string) => boolean };
-  if (typeof doc.execCommand !== 'function') return false;
-  try {
-    return doc.execCommand(command, false, value);
-  } catch {
-    return false;
-  }
-}
-
-function queryState(command: string): boolean {
-  const doc = document as Document & { queryCommandState?: (c: string) => boolean };
-  try {
-    return typeof doc.queryCommandState === 'function' ? doc.queryCommandState(command) : false;
-  } catch {
-    return false;
-  }
-}
-
-function queryBlock(): string {
-  const doc = document as Document & { queryCommandValue?: (c: string) => string };
-  try {
-    return typeof doc.queryCommandValue === 'function' ? doc.queryCommandValue('formatBlock').toLowerCase() : '';
-  } catch {
-    return '';
-  }
-}
+const NO_STATE: Partial<Record<ToolId, boolean>> = {};
 
 /**
- * A small rich-text editor for notas: paragraphs, headings, bold, italic, lists, links and images by URL.
- * A content-editable area with a toolbar that works with a finger (large buttons that keep the
- * selection) and with the keyboard (one tab stop, arrow keys between tools, Ctrl+B, Ctrl+I, Ctrl+K).
- * It only writes HTML: the server sanitises it before storing it.
+ * The notas editor (TipTap, on ProseMirror): paragraphs, headings, bold, italic, lists, links and images by
+ * URL, with undo and a paste that keeps only what a nota may hold (see nota-extensions.ts). A toolbar that
+ * works with a finger (large buttons that keep the selection) and with the keyboard (one tab stop, arrow
+ * keys between tools, Ctrl+B, Ctrl+I, Ctrl+K). It only writes HTML: the server sanitises it before storing it.
+ * Loaded on its own (lazy) by the nota form: the public pages never download it.
  */
 export function RichTextEditor({ labelId, initialHtml, onChange, describedBy, invalid }: RichTextEditorProps) {
-  const editorRef = useRef<HTMLDivElement>(null);
-  const savedRange = useRef<Range | null>(null);
   const toolRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const [focusIndex, setFocusIndex] = useState(0);
-  const [active, setActive] = useState<Record<string, boolean>>({});
   const [dialog, setDialog] = useState<'link' | 'image' | null>(null);
+  const [selectedText, setSelectedText] = useState('');
   const editorId = useId();
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const openLinkRef = useRef(() => {});
 
-  // Loaded once; the parent remounts the editor (key) for another nota.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the initial HTML only
+  const attributes = (): Record<string, string> => ({
+    id: editorId,
+    role: 'textbox',
+    'aria-multiline': 'true',
+    'aria-labelledby': labelId,
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+    ...(invalid ? { 'aria-invalid': 'true' } : {}),
+    class: 'nota-content min-h-64 px-4 py-3 text-stone-900 focus:outline-none',
+  });
+
+  const editor = useEditor({
+    extensions: notaExtensions({
+      placeholder: 'Escribe aquí el contenido de la nota…',
+      onLinkShortcut: () => openLinkRef.current(),
+    }),
+    // Loaded once; the parent remounts the editor (key) for another nota.
+    content: initialHtml,
+    editorProps: { attributes: attributes() },
+    onUpdate: ({ editor }) => onChangeRef.current(editor.getHTML()),
+  });
+
+  // The label, description and error state follow the form.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attributes() reads exactly these
   useEffect(() => {
-    if (editorRef.current) editorRef.current.innerHTML = initialHtml;
-    exec('defaultParagraphSeparator', 'p');
-  }, []);
+    editor?.setOptions({ editorProps: { attributes: attributes() } });
+  }, [editor, labelId, describedBy, invalid]);
 
-  const emit = useCallback(() => {
-    if (editorRef.current) onChange(editorRef.current.innerHTML);
-  }, [onChange]);
+  const active =
+    useEditorState({
+      editor,
+      selector: ({ editor: e }): Partial<Record<ToolId, boolean>> => {
+        if (!e) return NO_STATE;
+        const inList = e.isActive('bulletList') || e.isActive('orderedList');
+        return {
+          p: e.isActive('paragraph') && !inList,
+          h2: e.isActive('heading', { level: 2 }),
+          h3: e.isActive('heading', { level: 3 }),
+          bold: e.isActive('bold'),
+          italic: e.isActive('italic'),
+          ul: e.isActive('bulletList'),
+          ol: e.isActive('orderedList'),
+        };
+      },
+    }) ?? NO_STATE;
 
-  const refreshState = useCallback(() => {
-    const block = queryBlock();
-    setActive({
-      bold: queryState('bold'),
-      italic: queryState('italic'),
-      ul: queryState('insertUnorderedList'),
-      ol: queryState('insertOrderedList'),
-      h2: block === 'h2',
-      h3: block === 'h3',
-      p: block === 'p',
-    });
-  }, []);
-
-  // Remember where the caret was, so a tool used from the toolbar (or a dialog) acts there.
-  useEffect(() => {
-    const onSelection = () => {
-      const selection = window.getSelection();
-      const editor = editorRef.current;
-      if (!selection || selection.rangeCount === 0 || !editor) return;
-      const range = selection.getRangeAt(0);
-      if (editor.contains(range.commonAncestorContainer)) {
-        savedRange.current = range.cloneRange();
-        refreshState();
-      }
-    };
-    document.addEventListener('selectionchange', onSelection);
-    return () => document.removeEventListener('selectionchange', onSelection);
-  }, [refreshState]);
-
-  /** Puts the focus and the remembered selection back in the editor (at the end when there is none). */
-  const restoreSelection = (): Range | null => {
-    const editor = editorRef.current;
-    if (!editor) return null;
-    editor.focus();
-    let range = savedRange.current;
-    if (!range || !editor.contains(range.commonAncestorContainer)) {
-      range = document.createRange();
-      range.selectNodeContents(editor);
-      range.collapse(false);
-    }
-    const selection = window.getSelection();
-    selection?.removeAllRanges();
-    selection?.addRange(range);
-    return range;
+  const openDialog = (kind: 'link' | 'image') => {
+    if (!editor) return;
+    const { from, to } = editor.state.selection;
+    setSelectedText(kind === 'link' ? editor.state.doc.textBetween(from, to, ' ') : '');
+    setDialog(kind);
   };
+  openLinkRef.current = () => openDialog('link');
 
-  /** Inserts HTML at the remembered place, with the browser's command or, where it has none, by hand. */
-  const insertHtml = (html: string) => {
-    const range = restoreSelection();
-    if (exec('insertHTML', html) || !range) return;
-    const template = document.createElement('template');
-    template.innerHTML = html;
-    const last = template.content.lastChild;
-    range.deleteContents();
-    range.insertNode(template.content);
-    if (last) {
-      range.setStartAfter(last);
-      range.collapse(true);
-    }
-  };
-
-  const apply = (tool: string) => {
+  const apply = (tool: ToolId) => {
+    if (!editor) return;
     if (tool === 'link' || tool === 'image') {
-      setDialog(tool);
+      openDialog(tool);
       return;
     }
-    restoreSelection();
-    if (BLOCKS.has(tool)) exec('formatBlock', `<${tool}>`);
-    else if (tool === 'ul') exec('insertUnorderedList');
-    else if (tool === 'ol') exec('insertOrderedList');
-    else exec(tool);
-    emit();
-    refreshState();
+    // Each tool acts where the caret is and gives the focus back to the text, to keep writing.
+    const chain = editor.chain().focus();
+    if (tool === 'p') chain.clearNodes().run();
+    else if (tool === 'h2') chain.toggleHeading({ level: 2 }).run();
+    else if (tool === 'h3') chain.toggleHeading({ level: 3 }).run();
+    else if (tool === 'bold') chain.toggleBold().run();
+    else if (tool === 'italic') chain.toggleItalic().run();
+    else if (tool === 'ul') chain.toggleBulletList().run();
+    else chain.toggleOrderedList().run();
   };
 
   const onToolbarKey = (event: React.KeyboardEvent) => {
@@ -198,15 +145,6 @@ export function RichTextEditor({ labelId, initialHtml, onChange, describedBy, in
     setFocusIndex(next);
     toolRefs.current[next]?.focus();
   };
-
-  const onEditorKey = (event: React.KeyboardEvent) => {
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
-      event.preventDefault();
-      setDialog('link');
-    }
-  };
-
-  const selectedText = () => savedRange.current?.toString() ?? '';
 
   return (
     <div
@@ -244,44 +182,24 @@ export function RichTextEditor({ labelId, initialHtml, onChange, describedBy, in
           );
         })}
       </div>
-      {/* biome-ignore lint/a11y/useSemanticElements: a rich-text area is a content-editable textbox */}
-      <div
-        id={editorId}
-        ref={editorRef}
-        role="textbox"
-        tabIndex={0}
-        aria-multiline="true"
-        aria-labelledby={labelId}
-        aria-describedby={describedBy}
-        aria-invalid={invalid ? true : undefined}
-        contentEditable
-        suppressContentEditableWarning
-        data-placeholder="Escribe aquí el contenido de la nota…"
-        onInput={emit}
-        onBlur={emit}
-        onKeyDown={onEditorKey}
-        onKeyUp={refreshState}
-        onMouseUp={refreshState}
-        className="nota-content min-h-64 px-4 py-3 text-stone-900 focus:outline-none empty:before:text-stone-500 empty:before:content-[attr(data-placeholder)]"
-      />
+      <EditorContent editor={editor} />
       <LinkDialog
         open={dialog === 'link'}
-        selectedText={dialog === 'link' ? selectedText() : ''}
+        selectedText={dialog === 'link' ? selectedText : ''}
         onClose={() => setDialog(null)}
         onInsert={(url, text) => {
           setDialog(null);
-          const range = restoreSelection();
-          if (range && !range.collapsed && !text) {
-            if (!exec('createLink', url)) {
-              const anchor = document.createElement('a');
-              anchor.href = url;
-              anchor.appendChild(range.extractContents());
-              range.insertNode(anchor);
-            }
+          if (!editor) return;
+          if (selectedText && !text) {
+            editor.chain().focus().extendMarkRange('link').setLink({ href: url }).run();
           } else {
-            insertHtml(`<a href="${escapeHtml(url)}">${escapeHtml(text || url)}</a>`);
+            editor
+              .chain()
+              .focus()
+              .insertContent({ type: 'text', text: text || url, marks: [{ type: 'link', attrs: { href: url } }] })
+              .unsetMark('link')
+              .run();
           }
-          emit();
         }}
       />
       <ImageDialog
@@ -289,8 +207,7 @@ export function RichTextEditor({ labelId, initialHtml, onChange, describedBy, in
         onClose={() => setDialog(null)}
         onInsert={(url, alt) => {
           setDialog(null);
-          insertHtml(`<img src="${escapeHtml(url)}" alt="${escapeHtml(alt)}">`);
-          emit();
+          editor?.chain().focus().setImage({ src: url, alt }).run();
         }}
       />
     </div>
