@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { PHOTO_KINDS, RECORDS_PAGE_SIZE } from '#shared/platform/constants';
+import { dayAndTime } from '#shared/platform/format';
 
 /** Sentences of the validation screen, shared by the API and the web. */
 export const recordsMessages = {
   alreadyVoted: 'Este trámite ya fue votado.',
+  /** The 409 of a second vote: who voted and when, in Caracas time. */
+  alreadyVotedBy: (by: string, at: string) => {
+    const { day, time } = dayAndTime(at);
+    return `Este trámite ya fue votado por ${by} el ${day} a las ${time}.`;
+  },
   voteSuccess: 'Votaste con éxito',
   unknownCandidates: (codes: string[]) =>
     codes.length === 1 ? `El candidato ${codes[0]} no existe.` : `Los candidatos ${codes.join(', ')} no existen.`,
