@@ -25,6 +25,7 @@ export const photosMessages = {
   uploadFailed: 'No se pudo cargar la foto. Revisa tu conexión e intenta de nuevo.',
   uploadAborted: 'La carga de la foto se interrumpió.',
   photoNotFound: 'La foto no existe.',
+  notSaved: 'No se pudo guardar la foto en el teléfono. Libera espacio e intenta de nuevo.',
 } as const;
 
 export const photoUploadParamsSchema = z.object({

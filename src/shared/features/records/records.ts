@@ -18,6 +18,7 @@ export const recordsMessages = {
   noMatches: 'Ningún trámite coincide con la búsqueda.',
   completed: 'Municipio / Parroquia Completada',
   recordNotFound: 'El trámite no existe.',
+  voteNotSaved: 'No se pudo guardar el voto en el teléfono. Intenta de nuevo.',
 } as const;
 
 export const photoKindSchema = z.enum(PHOTO_KINDS);
