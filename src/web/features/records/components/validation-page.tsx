@@ -12,7 +12,8 @@ import { useOnline } from '#web/platform/lib/use-online';
 import { useCandidates } from '#web/features/records/api/get-candidates';
 import { useRecords } from '#web/features/records/api/get-records';
 import { useRecordsSummary } from '#web/features/records/api/get-records-summary';
-import { deviceOutbox, rememberedOwner, rememberOwner } from '#web/features/records/outbox/device-outbox';
+import { rememberDepartment, rememberedOwner, rememberOwner } from '#web/features/records/outbox/device-hints';
+import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { preparePhoto } from '#web/features/records/outbox/prepare-photo';
 import { useOutboxConnection } from '#web/features/records/outbox/use-outbox';
 import { OfflineBanner } from './offline-banner';
@@ -57,7 +58,8 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
   useOutboxConnection({ owner, onSessionEnded });
   useEffect(() => {
     if (owner) rememberOwner(owner);
-  }, [owner]);
+    rememberDepartment(slug);
+  }, [owner, slug]);
   const online = useOnline();
   const searchId = useId();
   const summary = useRecordsSummary(slug);

@@ -2,6 +2,7 @@ import { sendPhoto } from '#web/features/records/api/upload-photo';
 import { sendVote } from '#web/features/records/api/vote-record';
 import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } from './device-store';
 import { createOutbox, type Outbox, type Transport } from './outbox';
+import { UNSENT_HINT_KEY } from './device-hints';
 import { isUnsent, type OutboxItem } from './outbox-item';
 
 /** Sends an item with its Idempotency-Key, through the same fetchers as any other request. */
@@ -20,31 +21,6 @@ export const sendOutboxItem: Transport = (item: OutboxItem, { onProgress, signal
     signal,
   });
 };
-
-/** Read by the layout without loading any of this: are there items waiting on this phone? */
-export const UNSENT_HINT_KEY = 'comando-envios-pendientes';
-const OWNER_KEY = 'comando-validador';
-
-/**
- * The last person signed in on this phone: whose a vote taken without a connection is (the session
- * cannot be asked then). Forgotten at sign-out.
- */
-export function rememberOwner(email: string | null): void {
-  try {
-    if (email) localStorage.setItem(OWNER_KEY, email);
-    else localStorage.removeItem(OWNER_KEY);
-  } catch {
-    // Storage refused: offline votes then need the session the page was opened with.
-  }
-}
-
-export function rememberedOwner(): string | null {
-  try {
-    return localStorage.getItem(OWNER_KEY);
-  } catch {
-    return null;
-  }
-}
 
 let store: Promise<DeviceStore> | undefined;
 
