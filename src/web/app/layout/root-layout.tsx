@@ -10,6 +10,7 @@ import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { hasUnsentHint } from '#web/features/records/outbox/device-hints';
 import { PUBLIC_MENU } from './menu-entries';
 import { Navbar } from './navbar';
+import { UpdatePrompt } from './update-prompt';
 
 // The phone's outbox (IndexedDB and its code) loads only for people signed in, or when items wait.
 const loadOutboxSession = () => import('#web/features/records/components/outbox-session');
@@ -69,6 +70,7 @@ export function RootLayout() {
   const signOut = useLogout();
   const queryClient = useQueryClient();
   const [unsentAtSignOut, setUnsentAtSignOut] = useState(0);
+  const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
 
   const user = session.data?.user ?? null;
   const menu = session.data?.menu ?? [];
@@ -79,6 +81,14 @@ export function RootLayout() {
   // The count of waiting items: for people signed in, and for anybody while items wait on this phone
   // (offline, or after a session ended).
   const showOutbox = user !== null || hasUnsentHint();
+  // The installable app's service worker: registered for people signed in only (public pages stay light).
+  const signedIn = user !== null;
+  useEffect(() => {
+    if (!signedIn) return;
+    void import('#web/platform/lib/service-worker')
+      .then((m) => m.startServiceWorker((apply) => setApplyUpdate(() => apply)))
+      .catch((error: unknown) => console.error('service worker', error));
+  }, [signedIn]);
   const onSessionEnded = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
     [queryClient],
@@ -97,8 +107,9 @@ export function RootLayout() {
   };
 
   const logout = async () => {
-    // Items of this person still on the phone: say so and ask first.
-    const unsent = user ? await loadOutboxSession().then((m) => m.unsentOnDevice(user.email)) : 0;
+    // Items of this person still on the phone: say so and ask first. (Without the hint nothing waits, and
+    // nothing unsent is ever deleted without asking, so the outbox need not be loaded to know.)
+    const unsent = user && hasUnsentHint() ? await loadOutboxSession().then((m) => m.unsentOnDevice(user.email)) : 0;
     if (unsent > 0) setUnsentAtSignOut(unsent);
     else finishSignOut(false);
   };
@@ -123,6 +134,7 @@ export function RootLayout() {
       <Suspense fallback={<Spinner />}>
         <Outlet />
       </Suspense>
+      {applyUpdate && <UpdatePrompt onUpdate={applyUpdate} onLater={() => setApplyUpdate(null)} />}
       {unsentAtSignOut > 0 && (
         <Suspense fallback={null}>
           <SignOutDialog
