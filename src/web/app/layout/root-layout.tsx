@@ -49,6 +49,15 @@ function KeepSessionFresh() {
     void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
   }, [pathname]);
 
+  // Back online: whatever failed for want of a connection (the session above all, when the app was
+  // opened offline) is asked again. TanStack Query only does so after an 'offline' event it saw.
+  useEffect(() => {
+    const retryFailed = () =>
+      void queryClient.refetchQueries({ type: 'active', predicate: (query) => query.state.status === 'error' });
+    window.addEventListener('online', retryFailed);
+    return () => window.removeEventListener('online', retryFailed);
+  }, [queryClient]);
+
   useEffect(
     () =>
       queryClient.getQueryCache().subscribe((event) => {

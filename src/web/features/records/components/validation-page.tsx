@@ -37,6 +37,8 @@ export interface ValidationPageProps {
 }
 
 const SEARCH_DELAY_MS = 300;
+/** While the list shown is the phone's copy, the server is asked again this often. */
+const COPY_RETRY_MS = 30_000;
 
 function useDebounced<T>(value: T, delayMs: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -151,6 +153,20 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
 
   const cover = preparingPhoto ? <LoadingCover title={messages.loading.validating} /> : null;
   const savedAt = records.data?.pages.find((page) => page.savedAt !== undefined)?.savedAt;
+  // Showing the phone's copy: ask the server again when the connection comes back, and every little
+  // while meanwhile (a phone can say online with a network that carries nothing).
+  const { refetch: refetchRecords } = records;
+  const { refetch: refetchSummary } = summary;
+  useEffect(() => {
+    if (savedAt === undefined || !online) return;
+    const again = () => {
+      void refetchRecords();
+      void refetchSummary();
+    };
+    again();
+    const timer = setInterval(again, COPY_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [savedAt, online, refetchRecords, refetchSummary]);
   const banner = !online || savedAt !== undefined ? <OfflineBanner savedAt={savedAt} /> : null;
 
   if (summary.isPending) {
