@@ -24,7 +24,10 @@ function stored(nombre: string) {
     const record = db.prepare('select id from records where nombre = ?').get(nombre) as { id: number };
     const count = (sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { n: number }).n;
     return {
-      votes: count("select count(*) as n from audit_log where action = 'record.vote' and target = ?", `record:${record.id}`),
+      votes: count(
+        "select count(*) as n from audit_log where action = 'record.vote' and target = ?",
+        `record:${record.id}`,
+      ),
       ballotRows: count('select count(*) as n from record_votes where record_id = ?', record.id),
       photos: count('select count(*) as n from photos where record_id = ?', record.id),
       photoUploads: count(
@@ -37,15 +40,23 @@ function stored(nombre: string) {
   }
 }
 
-/** The names of the first `n` records of the list not voted yet. */
-async function freshRecords(page: Page, n: number): Promise<string[]> {
-  const buttons = page.getByRole('button', { name: /^Votar: / });
-  await expect(buttons.first()).toBeVisible();
-  const labels = await buttons.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
-  return labels.slice(0, n).map((label) => label.replace(/^Votar: /, ''));
+/**
+ * Records of the seeded department for this run: each repetition (--repeat-each) and each test takes
+ * its own, so runs in parallel workers against one server never touch the same record.
+ */
+function recordsFor(slug: string, first: number, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `Votante ${String(first + i).padStart(2, '0')} de ${slug}`);
+}
+
+/** Shows one record's card (the list is long and windowed): searches it by name. */
+async function find(page: Page, name: string) {
+  await page.getByLabel('Buscar').fill(name);
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(card(page, name)).toBeVisible();
 }
 
 async function vote(page: Page, name: string, code: string) {
+  await find(page, name);
   await page.getByRole('button', { name: `Votar: ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Votar' });
   await dialog.getByRole('checkbox', { name: new RegExp(code) }).check();
@@ -71,6 +82,7 @@ function launchPhone(profile: string, offline: boolean): Promise<BrowserContext>
 }
 
 test('votes and photos taken offline survive a closed browser, and arrive exactly once when back online', async () => {
+  const testInfo = test.info();
   // Twelve items, nine of them photos converted by the server, and two browser starts: minutes on a busy machine.
   test.setTimeout(240_000);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-telefono-'));
@@ -82,7 +94,7 @@ test('votes and photos taken offline survive a closed browser, and arrive exactl
     await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
     // After one visit the app shell is on the phone: the service worker controls the page.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
-    const names = await freshRecords(page, 3);
+    const names = recordsFor(slug, 1 + 3 * testInfo.repeatEachIndex, 3);
 
     await context.setOffline(true);
     for (const [i, name] of names.entries()) {
@@ -113,6 +125,7 @@ test('votes and photos taken offline survive a closed browser, and arrive exactl
     await expect(page.getByRole('heading', { level: 1, name: slug.replace(/-/g, ' ').toUpperCase() })).toBeVisible();
     await expect(page.getByText('Sin conexión', { exact: true })).toBeVisible();
     for (const name of names) {
+      await find(page, name);
       await expect(states(page, name)).toHaveText(Array(4).fill('Guardado en el teléfono'));
       expect(stored(name)).toEqual({ votes: 0, ballotRows: 0, photos: 0, photoUploads: 0 });
     }
@@ -121,6 +134,7 @@ test('votes and photos taken offline survive a closed browser, and arrive exactl
     await context.setOffline(false);
     await page.getByRole('switch', { name: 'Mostrar validados' }).check();
     for (const name of names) {
+      await find(page, name);
       await expect(states(page, name)).toHaveText(Array(4).fill('Enviado'), { timeout: 120_000 });
     }
     await expect(page.getByText('Sin conexión', { exact: true })).toBeHidden();
@@ -149,7 +163,11 @@ async function startLosingProxy(target: string) {
       if (isVote) votes.push(req.headers['idempotency-key'] as string | undefined);
       const drop = isVote && !dropped;
       // The app only takes changes from its own origin: the stand-in speaks as the browser would to it.
-      const headers = { ...req.headers, host: upstream.host, ...(req.headers.origin ? { origin: upstream.origin } : {}) };
+      const headers = {
+        ...req.headers,
+        host: upstream.host,
+        ...(req.headers.origin ? { origin: upstream.origin } : {}),
+      };
       const forward = http.request(
         { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
         (answer) => {
@@ -177,12 +195,12 @@ async function startLosingProxy(target: string) {
   };
 }
 
-test('a vote whose answer was lost after the server saved it ends green, stored once', async ({ page }) => {
+test('a vote whose answer was lost after the server saved it ends green, stored once', async ({ page }, testInfo) => {
   const proxy = await startLosingProxy(E2E_SERVERS.main.url);
   try {
     await page.goto(`${proxy.url}/login`);
     await signIn(page, OUTBOX_ACCOUNTS.retries.email, OUTBOX_PASSWORD);
-    const [name] = (await freshRecords(page, 1)) as [string];
+    const [name] = recordsFor(OUTBOX_ACCOUNTS.retries.slug, 1 + 2 * testInfo.repeatEachIndex, 1) as [string];
     await vote(page, name, 'LC');
     await expect(states(page, name)).toHaveText(['Enviado'], { timeout: 30_000 });
     expect(proxy.wasDropped()).toBe(true);
@@ -196,13 +214,14 @@ test('a vote whose answer was lost after the server saved it ends green, stored 
   }
 });
 
-test('a double tap on ‘Votar’ sends one request and stores one vote', async ({ page }) => {
+test('a double tap on ‘Votar’ sends one request and stores one vote', async ({ page }, testInfo) => {
   const requests: string[] = [];
   page.on('request', (request) => {
     if (request.method() === 'POST' && request.url().endsWith('/vote')) requests.push(request.url());
   });
   await signIn(page, OUTBOX_ACCOUNTS.retries.email, OUTBOX_PASSWORD);
-  const [name] = (await freshRecords(page, 1)) as [string];
+  const [name] = recordsFor(OUTBOX_ACCOUNTS.retries.slug, 2 + 2 * testInfo.repeatEachIndex, 1) as [string];
+  await find(page, name);
   await page.getByRole('button', { name: `Votar: ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Votar' });
   await dialog.getByRole('checkbox', { name: /NR/ }).check();

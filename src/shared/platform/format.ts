@@ -102,5 +102,8 @@ export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): {
   if (Number.isNaN(instant.getTime())) return { day: '', time: '' };
   const parts = formatter.formatToParts(instant);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return { day: `${Number(get('day'))} ${MONTHS_SHORT[Number(get('month')) - 1]}`, time: `${get('hour')}:${get('minute')}` };
+  return {
+    day: `${Number(get('day'))} ${MONTHS_SHORT[Number(get('month')) - 1]}`,
+    time: `${get('hour')}:${get('minute')}`,
+  };
 }

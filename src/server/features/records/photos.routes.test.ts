@@ -442,7 +442,10 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind with an Idempotenc
     );
     expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
     const first = answers[0]?.body;
-    expect(JSON.parse(first ?? '{}')).toMatchObject({ message: 'Foto cargada con éxito', photo: { kind: 'gobernador' } });
+    expect(JSON.parse(first ?? '{}')).toMatchObject({
+      message: 'Foto cargada con éxito',
+      photo: { kind: 'gobernador' },
+    });
     for (const answer of answers) expect(answer.body).toBe(first);
     expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
     expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);

@@ -65,7 +65,9 @@ export async function slotFilledConflict(db: Kysely<Database>, recordId: number,
   const record = await createRecordsRepository(db).findById(recordId);
   const photoId = record?.[`${kind}_photo_id`];
   const photo = photoId ? await createPhotosRepository(db).find(photoId) : undefined;
-  return Conflict(photo ? photosMessages.slotFilledBy(photo.uploaded_by, photo.uploaded_at) : photosMessages.slotFilled);
+  return Conflict(
+    photo ? photosMessages.slotFilledBy(photo.uploaded_by, photo.uploaded_at) : photosMessages.slotFilled,
+  );
 }
 
 /**

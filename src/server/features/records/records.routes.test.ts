@@ -219,7 +219,9 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     const again = await vote(SLUG_A, id, ['LC'], c.validatorA);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(
-      new RegExp(`^Este trámite ya fue votado por ${PEOPLE.validatorA.replace('.', '\\.')} el \\d{1,2} [a-z]{3} a las \\d{2}:\\d{2}\\.$`),
+      new RegExp(
+        `^Este trámite ya fue votado por ${PEOPLE.validatorA.replace('.', '\\.')} el \\d{1,2} [a-z]{3} a las \\d{2}:\\d{2}\\.$`,
+      ),
     );
     expect(await totals()).toEqual({ ballots: 1, FA: 1, NR: 1 });
     expect(await listAudit(t.db.kysely, { action: 'record.vote' })).toHaveLength(1);
@@ -338,7 +340,10 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     const answers = await Promise.all(Array.from({ length: 20 }, () => voteWithKey(id, ['FA', 'NR'], c.validatorA)));
     expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
     const first = answers[0]?.body;
-    expect(JSON.parse(first ?? '{}')).toMatchObject({ message: 'Votaste con éxito', record: { id, votes: ['FA', 'NR'] } });
+    expect(JSON.parse(first ?? '{}')).toMatchObject({
+      message: 'Votaste con éxito',
+      record: { id, votes: ['FA', 'NR'] },
+    });
     for (const answer of answers) expect(answer.body).toBe(first);
     // Nineteen of them were given again, and say so.
     expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(19);

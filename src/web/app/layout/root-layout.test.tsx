@@ -136,6 +136,10 @@ describe('navbar fed by the session', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cerrar sesión y conservarlos' }));
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
     await waitFor(async () => expect(await readCopy('summary|cabimas')).toBeUndefined());
-    expect(deviceOutbox().unsent().map((i) => i.key)).toEqual([kept.key]);
+    expect(
+      deviceOutbox()
+        .unsent()
+        .map((i) => i.key),
+    ).toEqual([kept.key]);
   });
 });

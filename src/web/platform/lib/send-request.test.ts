@@ -70,7 +70,13 @@ describe('sendRequest', () => {
   it('stops when its signal is aborted', async () => {
     server.use(http.post('*/api/lento', () => new Promise<Response>(() => {})));
     const controller = new AbortController();
-    const sent = sendRequest({ method: 'POST', url: '/api/lento', body: '{}', idleTimeoutMs: 45_000, signal: controller.signal });
+    const sent = sendRequest({
+      method: 'POST',
+      url: '/api/lento',
+      body: '{}',
+      idleTimeoutMs: 45_000,
+      signal: controller.signal,
+    });
     controller.abort();
     await expect(sent).rejects.toMatchObject({ status: 0 });
   });

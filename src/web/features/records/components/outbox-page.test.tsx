@@ -25,7 +25,11 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
       http.post('*/api/validation/cabimas/records/2/vote', () =>
         answer === 409
           ? HttpResponse.json(
-              { statusCode: 409, error: 'Conflict', message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.' },
+              {
+                statusCode: 409,
+                error: 'Conflict',
+                message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.',
+              },
               { status: 409 },
             )
           : HttpResponse.json({ message: 'Votaste con éxito', record: null }, { status: 201 }),
@@ -50,7 +54,9 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
     outbox.connect(ANA);
     const refused = await screen.findByRole('heading', { name: 'Rechazados (1)' });
     expect(refused).toBeInTheDocument();
-    expect(screen.getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.'),
+    ).toBeInTheDocument();
     answer = 201;
     await user.click(screen.getByRole('button', { name: 'Reintentar: Voto (FA) de Persona 2' }));
     expect(await screen.findByRole('heading', { name: 'Enviados (1)' })).toBeInTheDocument();

@@ -28,10 +28,14 @@ function ItemRow({
 }) {
   const what = `${itemLabel(item)}${item.kind === 'vote' ? ` (${voteChoice(item.candidates)})` : ''}`;
   // A photo can always be taken out before it leaves; a vote only once the server refused it.
-  const removable = item.state !== 'sending' && item.state !== 'sent' && (item.kind === 'photo' || item.state === 'rejected');
+  const removable =
+    item.state !== 'sending' && item.state !== 'sent' && (item.kind === 'photo' || item.state === 'rejected');
   const retriable = item.state === 'rejected' || (item.state === 'saved' && item.attempts > 0);
   return (
-    <li className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" aria-label={`${what}: ${item.recordName}`}>
+    <li
+      className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm"
+      aria-label={`${what}: ${item.recordName}`}
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-bold text-stone-900">{what}</p>
         <span className={`rounded-full px-2 py-0.5 text-sm font-semibold tabular-nums ${stateClass[item.state]}`}>

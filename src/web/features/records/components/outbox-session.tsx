@@ -5,7 +5,11 @@ import { paths } from '#web/platform/paths';
 import { forgetCopies } from '#web/features/records/outbox/device-copies';
 import { rememberDepartment, rememberOwner } from '#web/features/records/outbox/device-hints';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
-import { type OutboxConnectionOptions, useOutboxConnection, useUnsentCount } from '#web/features/records/outbox/use-outbox';
+import {
+  type OutboxConnectionOptions,
+  useOutboxConnection,
+  useUnsentCount,
+} from '#web/features/records/outbox/use-outbox';
 
 /*
  * What the app's layout needs of the outbox, in one chunk it loads only for people signed in (or when
@@ -15,7 +19,11 @@ import { type OutboxConnectionOptions, useOutboxConnection, useUnsentCount } fro
 function UploadIcon() {
   return (
     <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-      <path strokeLinecap="round" strokeLinejoin="round" d="M12 16V4m0 0l-4 4m4-4l4 4M4 16v3a1 1 0 001 1h14a1 1 0 001-1v-3" />
+      <path
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M12 16V4m0 0l-4 4m4-4l4 4M4 16v3a1 1 0 001 1h14a1 1 0 001-1v-3"
+      />
     </svg>
   );
 }

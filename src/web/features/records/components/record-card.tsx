@@ -84,7 +84,11 @@ function LocalThumbnail({ item }: { item: PhotoItem }) {
     setUrl(objectUrl);
     return () => URL.revokeObjectURL(objectUrl);
   }, [item.file]);
-  return url ? <img src={url} alt="" width={48} height={36} className="h-9 w-12 rounded object-cover" /> : <CameraIcon />;
+  return url ? (
+    <img src={url} alt="" width={48} height={36} className="h-9 w-12 rounded object-cover" />
+  ) : (
+    <CameraIcon />
+  );
 }
 
 function PhotoButton({

@@ -310,9 +310,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
 
   it('shows the cover while the photo is being saved on the phone', async () => {
     api({ records: [record(1)] });
-    server.use(
-      http.post('*/api/validation/cabimas/records/1/photos/an', () => new Promise<Response>(() => {})),
-    );
+    server.use(http.post('*/api/validation/cabimas/records/1/photos/an', () => new Promise<Response>(() => {})));
     renderPage();
     const input = await screen.findByLabelText('Subir foto AN de Persona 1');
     let finishReading: (value: ArrayBuffer) => void = () => {};
@@ -410,7 +408,9 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     renderPage({ owner: null });
     expect(await screen.findByText('María Pérez')).toBeInTheDocument();
     expect(screen.getByText('Sin conexión')).toBeInTheDocument();
-    expect(screen.getByText(/^Lista guardada en el teléfono el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\./)).toBeInTheDocument();
+    expect(
+      screen.getByText(/^Lista guardada en el teléfono el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\./),
+    ).toBeInTheDocument();
     // Searching works on the copy too.
     await user.type(screen.getByLabelText('Buscar'), 'jose');
     await waitFor(() => expect(screen.queryByText('María Pérez')).not.toBeInTheDocument());

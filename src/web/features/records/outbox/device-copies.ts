@@ -24,16 +24,16 @@ export async function readCopy<T>(id: string): Promise<{ data: T; savedAt: numbe
   return copy && { data: copy.data, savedAt: copy.savedAt };
 }
 
-/** Folds text the way the server's search does: lowercase, no accents, digits of phones together. */
+/** Folds text the way the server's search does (records.search.ts): lowercase, no accents. */
 const fold = (text: string) =>
   text
     .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
 /**
- * Searches the saved pages of a department (offline): every word must appear in the name, community,
- * UBCH or phone (phones also without dashes).
+ * Searches the saved pages of a department (offline) as the server would: the whole query, folded, in
+ * the name, phone (also as bare digits), community or UBCH; a phone typed with dashes matches the digits.
  */
 export async function searchCopies(
   slug: string,
@@ -43,18 +43,18 @@ export async function searchCopies(
   const prefix = `page|${slug}|${validated ? 1 : 0}|`;
   const copies = (await (await deviceStore()).copiesOf<RecordsPage>(slug)).filter((c) => c.id.startsWith(prefix));
   if (copies.length === 0) return undefined;
-  const words = fold(q).split(/\s+/).filter(Boolean);
+  const folded = fold(q).trim();
+  const wanted = /^[\d\s\-().+]+$/.test(folded) ? folded.replace(/\D/g, '') : folded;
   const seen = new Set<number>();
   const items: ProcedureRecord[] = [];
-  for (const copy of copies.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }))) {
+  for (const copy of copies) {
     for (const record of copy.data.items) {
       if (seen.has(record.id)) continue;
       seen.add(record.id);
-      const text = fold(`${record.nombre} ${record.comunidad} ${record.ubch} ${record.telefono}`);
-      const digits = text.replace(/\D/g, '');
-      if (words.every((w) => text.includes(w) || (/^\d[\d-]*$/.test(w) && digits.includes(w.replace(/-/g, ''))))) {
-        items.push(record);
-      }
+      const text = [record.nombre, record.telefono, record.telefono.replace(/\D/g, ''), record.comunidad, record.ubch]
+        .map(fold)
+        .join(' | ');
+      if (text.includes(wanted)) items.push(record);
     }
   }
   items.sort((a, b) => a.id - b.id);

@@ -93,7 +93,9 @@ describe('outbox', () => {
     const sentPhoto = outbox.getSnapshot().items[1];
     // The photo's bytes are dropped once the server has them; its warning stays on the card.
     expect(sentPhoto?.kind === 'photo' && sentPhoto.file.data).toBeNull();
-    expect(sentPhoto?.kind === 'photo' && sentPhoto.warning).toBe('Atención: esta misma imagen ya se usó en otro trámite.');
+    expect(sentPhoto?.kind === 'photo' && sentPhoto.warning).toBe(
+      'Atención: esta misma imagen ya se usó en otro trámite.',
+    );
     expect(outbox.unsent()).toEqual([]);
   });
 
@@ -107,7 +109,10 @@ describe('outbox', () => {
     const keys: string[] = [];
     for (const wait of [2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]) {
       keys.push((await server.drop()).key);
-      expect(outbox.getSnapshot().items[0]).toMatchObject({ state: 'saved', lastError: 'No hay conexión con el servidor.' });
+      expect(outbox.getSnapshot().items[0]).toMatchObject({
+        state: 'saved',
+        lastError: 'No hay conexión con el servidor.',
+      });
       await vi.advanceTimersByTimeAsync(wait - 1);
       expect(server.calls).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(1);
