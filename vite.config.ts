@@ -1,14 +1,59 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const src = (folder: string) => fileURLToPath(new URL(`./src/${folder}/`, import.meta.url));
 
 const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
 
+/**
+ * The installable app (docs/decisions/025): a manifest, and a service worker that precaches the app
+ * shell so the validation page opens without a connection. It never handles /api: every answer comes
+ * from the network (the phone's copy of the lists lives in IndexedDB, read only when the network fails).
+ */
+const pwa = VitePWA({
+  // A new version waits until the person accepts it ('Nueva versión disponible'); old and new files
+  // are never mixed in one page.
+  registerType: 'prompt',
+  // Registered by the app itself, only for people signed in: public pages neither load the code nor
+  // download the precache.
+  injectRegister: false,
+  includeAssets: ['favicon.svg', 'icons/apple-touch-icon-180.png'],
+  manifest: {
+    name: 'Comando: validación',
+    short_name: 'Comando',
+    description: 'Votos y fotos de las boletas de cada municipio o parroquia, también sin conexión.',
+    lang: 'es',
+    dir: 'ltr',
+    // The signed-in person's department (or, offline, the last one opened): see routes/app-start.tsx.
+    start_url: '/validation',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    theme_color: '#A31D1D',
+    background_color: '#ffffff',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+    // The Firebase sign-in chunk serves only the login form, which needs the network anyway.
+    globIgnores: ['**/firebase-sign-in-*.js'],
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//],
+    cleanupOutdatedCaches: true,
+    // The first install takes the page at once, so it works offline from the first visit on.
+    clientsClaim: true,
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), pwa],
   // The same subpath aliases as tsconfig.json's `paths` (esbuild, tsx and Playwright read those).
   resolve: {
     alias: [

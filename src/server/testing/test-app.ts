@@ -36,6 +36,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     },
     storage: { driver: 'local' },
     auth: { provider: 'local' },
+    idempotencyKeyDays: 7,
     webRoot: undefined,
     now: () => new Date(),
     ...overrides,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addDays,
   dateInTimeZone,
+  dayAndTime,
   formatCount,
   formatHour12,
   formatPercent,
@@ -64,5 +65,14 @@ describe('numbers', () => {
   it('adds days across month and year ends', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+});
+
+describe('dayAndTime', () => {
+  it('gives the day and the 24-hour time in Caracas, whatever the zone of the instant', () => {
+    expect(dayAndTime('2026-11-23T03:31:00Z')).toEqual({ day: '22 nov', time: '23:31' });
+    expect(dayAndTime('2026-01-05T12:05:00-04:00')).toEqual({ day: '5 ene', time: '12:05' });
+    expect(dayAndTime('2026-06-01T04:00:00Z')).toEqual({ day: '1 jun', time: '00:00' });
+    expect(dayAndTime('no es una fecha')).toEqual({ day: '', time: '' });
   });
 });

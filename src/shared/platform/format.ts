@@ -81,3 +81,29 @@ export function formatShortDate(isoDateTime: string, timeZone: string = TIME_ZON
   if (!m) return '';
   return `${Number(m[3])} ${MONTHS_SHORT[Number(m[2]) - 1]} ${m[1]}`;
 }
+
+const dayTimeFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** { day: '22 nov', time: '23:31' } for an instant, in the campaign's time zone (24-hour clock). */
+export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): { day: string; time: string } {
+  let formatter = dayTimeFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      day: 'numeric',
+      month: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    dayTimeFormatters.set(timeZone, formatter);
+  }
+  const instant = new Date(isoDateTime);
+  if (Number.isNaN(instant.getTime())) return { day: '', time: '' };
+  const parts = formatter.formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return {
+    day: `${Number(get('day'))} ${MONTHS_SHORT[Number(get('month')) - 1]}`,
+    time: `${get('hour')}:${get('minute')}`,
+  };
+}

@@ -25,6 +25,7 @@ export const messages = {
     badRequest: 'La solicitud no es válida.',
     internal: 'Ocurrió un error inesperado. Intenta de nuevo en unos minutos.',
     network: 'No hay conexión con el servidor. Revisa tu conexión e intenta de nuevo.',
+    timeout: 'El servidor no respondió a tiempo. Revisa tu conexión e intenta de nuevo.',
     notReady: 'La base de datos no responde.',
     forbiddenOrigin: 'Solicitud rechazada: origen no permitido.',
     storageUnavailable:

@@ -10,6 +10,8 @@ const LoginPage = lazy(() => import('#web/app/routes/login'));
 const ResultadosPage = lazy(() => import('#web/app/routes/resultados'));
 const ValidationPage = lazy(() => import('#web/app/routes/validation'));
 const AdminPage = lazy(() => import('#web/app/routes/admin'));
+const OutboxPage = lazy(() => import('#web/app/routes/envios'));
+const AppStart = lazy(() => import('#web/app/routes/app-start'));
 const NotFoundScreen = lazy(() => import('#web/app/routes/not-found'));
 
 export function AppRoutes() {
@@ -21,7 +23,9 @@ export function AppRoutes() {
         <Route path="notas" element={<NotasPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="resultados" element={<ResultadosPage />} />
+        <Route path="validation" element={<AppStart />} />
         <Route path="validation/:slug" element={<ValidationPage />} />
+        <Route path="envios" element={<OutboxPage />} />
         <Route path="admin/*" element={<AdminPage />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>

@@ -7,4 +7,8 @@ export const paths = {
   resultados: '/resultados',
   admin: '/admin',
   validation: (slug: string) => `/validation/${slug}`,
+  /** The votes and photos kept on this phone until the server has them. */
+  outbox: '/envios',
+  /** The installed app's start: the signed-in person's department (or the last one, offline). */
+  appStart: '/validation',
 } as const;

@@ -1,12 +1,19 @@
 import '@testing-library/jest-dom/vitest';
+import 'fake-indexeddb/auto';
 import { cleanup } from '@testing-library/react';
+import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { resetDeviceOutboxForTests } from '#web/features/records/outbox/device-outbox';
 import { server } from './msw-server';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
   cleanup();
+  // Each test starts with an empty phone: no outbox, no saved lists, nothing in localStorage.
+  resetDeviceOutboxForTests();
+  globalThis.indexedDB = new IDBFactory();
+  localStorage.clear();
 });
 afterAll(() => server.close());
 

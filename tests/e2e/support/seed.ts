@@ -3,6 +3,7 @@ import { createNotasRepository } from '#server/features/notas/notas.repository';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { seedAuthFixtures } from './seed-auth';
+import { seedOutboxFixtures } from './seed-outbox';
 import { seedRecordsFixtures } from './seed-records';
 import { E2E_NOW, E2E_TODAY } from './servers';
 
@@ -44,5 +45,6 @@ export async function seedE2E(dataDir: string): Promise<void> {
   }
   await seedAuthFixtures(db, now);
   await seedRecordsFixtures(db, now);
+  await seedOutboxFixtures(db, now);
   await db.close();
 }

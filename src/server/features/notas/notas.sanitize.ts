@@ -1,5 +1,9 @@
 import sanitizeHtml from 'sanitize-html';
-import { NOTA_HTML_ATTRIBUTES, NOTA_HTML_DROPPED_WITH_CONTENT, NOTA_HTML_TAGS } from '#shared/features/notas/notas.html';
+import {
+  NOTA_HTML_ATTRIBUTES,
+  NOTA_HTML_DROPPED_WITH_CONTENT,
+  NOTA_HTML_TAGS,
+} from '#shared/features/notas/notas.html';
 import { decodeEntities } from './html-text';
 
 /** An http(s) address, protocol-relative ones (`//player.vimeo.com/...`) read as https. */

@@ -295,7 +295,9 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     ]);
     expect([first.statusCode, second.statusCode].sort()).toEqual([201, 409]);
     const loser = first.statusCode === 409 ? first : second;
-    expect(loser.json().message).toBe('Esta foto ya fue cargada.');
+    expect(loser.json().message).toMatch(
+      /^Esta foto ya fue cargada por validadora\.a@example\.org el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\.$/,
+    );
     expect(filesOnDisk()).toHaveLength(3);
     expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
     const later = await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
@@ -422,6 +424,87 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     );
     expect(answers.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
     expect(answers.filter((r) => r.json().warning !== null)).toHaveLength(7);
+  });
+});
+
+describe('POST /api/validation/:slug/records/:id/photos/:kind with an Idempotency-Key', () => {
+  const KEY = '9b2d6c1e-7f3a-4e5b-8c9d-0a1b2c3d4e5f';
+  const uploadWithKey = (
+    id: number,
+    kind: string,
+    file: { data: Buffer; filename: string; contentType?: string },
+    cookie: string,
+    key: string = KEY,
+  ) => {
+    const body = multipart(file);
+    return t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/photos/${kind}`,
+      headers: { ...body.headers, cookie, 'idempotency-key': key },
+      payload: body.payload,
+    });
+  };
+
+  it('answers one key sent 20 times at once with one photo and twenty identical 201s', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => uploadWithKey(id, 'gobernador', jpeg(), c.validatorA)),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const first = answers[0]?.body;
+    expect(JSON.parse(first ?? '{}')).toMatchObject({
+      message: 'Foto cargada con éxito',
+      photo: { kind: 'gobernador' },
+    });
+    for (const answer of answers) expect(answer.body).toBe(first);
+    expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+    // One original, one browser copy, one thumbnail; the nineteen retries left no file behind.
+    expect(filesOnDisk()).toHaveLength(3);
+
+    // A retry after the slot is filled (its first answer was lost) still gets that answer.
+    const later = await uploadWithKey(id, 'gobernador', jpeg(), c.validatorA);
+    expect(later.statusCode).toBe(201);
+    expect(later.body).toBe(first);
+    expect(filesOnDisk()).toHaveLength(3);
+  });
+
+  it('refuses a key reused with another file, for another slot or by someone else with 422, storing nothing', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    expect((await uploadWithKey(id, 'an', jpeg(), c.validatorA)).statusCode).toBe(201);
+    const heic = { data: fixture('ballot.heic'), filename: 'b.heic' };
+    const reasons = [
+      await uploadWithKey(id, 'an', heic, c.validatorA),
+      await uploadWithKey(id, 'clez', jpeg(), c.validatorA),
+      await uploadWithKey(id, 'an', jpeg(), c.admin),
+    ];
+    for (const res of reasons) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json().message).toBe(
+        'Esta clave Idempotency-Key ya se usó para otra solicitud. Cada envío necesita su propia clave.',
+      );
+    }
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(filesOnDisk()).toHaveLength(3);
+    const row = await t.db.kysely.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.clez_photo_id).toBeNull();
+  });
+
+  it('answers a new key on a filled slot with 409, saying who filled it and when', async () => {
+    const at = new Date('2026-11-23T01:05:00Z');
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-photos-test-'));
+    t = await createTestApp({ dataDir, now: () => at });
+    const c = await signInPeople(t);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    expect((await uploadWithKey(id, 'clez', jpeg(), c.admin)).statusCode).toBe(201);
+    const res = await uploadWithKey(id, 'clez', jpeg(), c.validatorA, crypto.randomUUID());
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(`Esta foto ya fue cargada por ${PEOPLE.admin} el 22 nov a las 21:05.`);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(filesOnDisk().filter((f) => f.startsWith('photos'))).toHaveLength(3);
   });
 });
 

@@ -3,7 +3,13 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { BadRequest, NotFound } from '#server/platform/http/errors';
+import {
+  type Answer,
+  createIdempotencyKeys,
+  type IdempotentRequest,
+  requestFingerprint,
+} from '#server/platform/idempotency/idempotency';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
 import { requireUser } from '#server/platform/session/session.plugin';
@@ -11,6 +17,7 @@ import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
   PHOTO_MAX_BYTES_SETTING,
+  type PhotoUploadResult,
   photoParamsSchema,
   photoQuerySchema,
   photosMessages,
@@ -19,11 +26,12 @@ import {
 } from '#shared/features/records/photos';
 import { recordsMessages } from '#shared/features/records/records';
 import { apiErrorSchema } from '#shared/platform/errors';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { contentDisposition, photoDownloadName } from './photo-names';
 import { createPhotosRepository } from './photos.repository';
-import { presentPhoto, storePhoto } from './photos.service';
+import { slotFilledConflict, storePhoto } from './photos.service';
 import { createRecordsRepository } from './records.repository';
-import { presentRecord, requireValidationDepartment } from './records.service';
+import { requireValidationDepartment } from './records.service';
 
 /** Uploads older than this in the temporary folder are leftovers of a crash. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -45,6 +53,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
   const tempDir = uploadTempDir(app.config.dataDir);
   const photos = createPhotosRepository(db);
   const records = createRecordsRepository(db);
+  const keys = createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now });
 
   await removeStaleUploads(tempDir);
 
@@ -61,8 +70,12 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['validación'],
         summary: 'Sube la foto de una boleta (JPG, JPEG o HEIC) de un trámite, en multipart/form-data',
+        description:
+          'Con la cabecera Idempotency-Key (un UUID por foto), repetir la solicitud con el mismo archivo ' +
+          'devuelve la misma respuesta 201 en lugar de 409; la misma clave con otro archivo o destino recibe 422.',
         consumes: ['multipart/form-data'],
         params: photoUploadParamsSchema,
+        headers: idempotencyHeadersSchema,
         response: {
           201: photoUploadResultSchema,
           400: apiErrorSchema,
@@ -72,18 +85,25 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           413: apiErrorSchema,
           415: apiErrorSchema,
           503: apiErrorSchema,
+          422: apiErrorSchema,
         },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
       const { slug, id, kind } = request.params;
+      const key = request.headers['idempotency-key'];
       const department = await requireValidationDepartment(db, user, slug);
-      const record = await records.findInDepartment(department.id, id);
-      if (record?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
-      const current = record[`${kind}_photo_id`];
-      // Validators fill a slot once; admins may replace, and the old photo stays as evidence.
-      if (current !== null && user.role !== 'admin') throw Conflict(photosMessages.slotFilled);
+      const found = await records.findInDepartment(department.id, id);
+      if (found?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+      if (key) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
+      // Validators fill a slot once; admins may replace, and the old photo stays as evidence. A filled
+      // slot is refused before the file travels, unless the request may be a retry of the upload that
+      // filled it (its key is known): that one gets its first answer again, once its file is compared.
+      // (The record is read before the key: a key stored with this slot's photo is then always seen.)
+      if (found[`${kind}_photo_id`] !== null && user.role !== 'admin' && !(key && (await keys.exists(key)))) {
+        throw await slotFilledConflict(db, id, kind);
+      }
 
       const maxBytes = parseMaxBytes(await photos.getSetting(PHOTO_MAX_BYTES_SETTING));
       let part: Awaited<ReturnType<typeof request.file>>;
@@ -103,32 +123,54 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!reply.raw.writableFinished) gone.abort(new Error('la conexión se cerró antes de la respuesta'));
       };
       reply.raw.on('close', onClose);
+      let answer: Answer<PhotoUploadResult>;
       try {
-        const { photo, warning } = await storePhoto(
-          { db, storage, images, hooks: app.recordHooks },
-          {
-            department,
-            record,
-            kind,
-            current,
-            upload,
-            user,
-            ip: request.ip,
-            now: app.config.now(),
-            signal: gone.signal,
-          },
-        );
-        const updated = await records.findInDepartment(department.id, id);
-        return reply.code(201).send({
-          message: photosMessages.uploaded,
-          photo: presentPhoto(photo, department.title, record.nombre),
-          record: presentRecord(updated ?? record),
-          warning,
+        const idempotency: IdempotentRequest | undefined = key
+          ? { key, actor: user.email, fingerprint: requestFingerprint('photo', slug, id, kind, upload.sha256) }
+          : undefined;
+        // Retries of one upload, arriving together, are handled one after the other: one stores the
+        // photo, the others find its answer.
+        answer = await keys.serialize(key, async (): Promise<Answer<PhotoUploadResult>> => {
+          if (idempotency) {
+            const earlier = await keys.replay<PhotoUploadResult>(idempotency);
+            if (earlier) return earlier;
+          }
+          // As it is now: the slot may have been filled while the file travelled.
+          const record = await records.findInDepartment(department.id, id);
+          if (record?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+          const current = record[`${kind}_photo_id`];
+          if (current !== null && user.role !== 'admin') throw await slotFilledConflict(db, id, kind);
+          try {
+            const { answer: body } = await storePhoto(
+              { db, storage, images, hooks: app.recordHooks },
+              {
+                department,
+                record,
+                kind,
+                current,
+                upload,
+                user,
+                ip: request.ip,
+                now: app.config.now(),
+                signal: gone.signal,
+                idempotency: idempotency && { keys, request: idempotency },
+              },
+            );
+            return { statusCode: 201, body, replayed: false };
+          } catch (error) {
+            // Another instance stored the same upload meanwhile: its answer is this request's too.
+            const earlier = idempotency && (await keys.replay<PhotoUploadResult>(idempotency));
+            if (earlier) return earlier;
+            throw error;
+          }
         });
       } finally {
         reply.raw.off('close', onClose);
+        // Before answering: nothing of this request is left on disk once the answer is out.
         await upload.discard();
       }
+      if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      return reply.code(201).send(answer.body);
     },
   );
 

@@ -2,18 +2,23 @@ import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict } from '#server/platform/http/errors';
+import { BadRequest, Conflict, type HttpError } from '#server/platform/http/errors';
+import type { IdempotencyKeys, IdempotentRequest } from '#server/platform/idempotency/idempotency';
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
 import type { ReceivedUpload } from '#server/platform/images/receive-upload';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { type PhotoInfo, photosMessages } from '#shared/features/records/photos';
+import {
+  type PhotoInfo,
+  type PhotoUploadResult,
+  photosMessages,
+} from '#shared/features/records/photos';
 import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
 import { createRecordsRepository } from './records.repository';
-import { type RecordChangeHooks, recordListAnswers } from './records.service';
+import { presentRecord, type RecordChangeHooks, recordListAnswers } from './records.service';
 
 export function presentPhoto(photo: PhotoRow, departmentTitle: string, recordName: string): PhotoInfo {
   const ext = photo.content_type === 'image/heic' ? 'heic' : 'jpg';
@@ -43,18 +48,34 @@ export interface StorePhotoInput {
   now: Date;
   /** The person's request went away: stop, store nothing, fill nothing. */
   signal?: AbortSignal;
+  /** The request's Idempotency-Key: stored with the answer, in the photo's transaction. */
+  idempotency?: { keys: IdempotencyKeys; request: IdempotentRequest };
+}
+
+/** Thrown inside the photo's transaction when the slot was no longer as the upload found it. */
+class SlotTaken extends Error {}
+
+/** The 409 of a filled slot, saying who filled it and when. */
+export async function slotFilledConflict(db: Kysely<Database>, recordId: number, kind: PhotoKind): Promise<HttpError> {
+  const record = await createRecordsRepository(db).findById(recordId);
+  const photoId = record?.[`${kind}_photo_id`];
+  const photo = photoId ? await createPhotosRepository(db).find(photoId) : undefined;
+  return Conflict(
+    photo ? photosMessages.slotFilledBy(photo.uploaded_by, photo.uploaded_at) : photosMessages.slotFilled,
+  );
 }
 
 /**
  * Converts, stores and records an accepted upload: original, browser JPEG and thumbnail go to storage,
  * then one transaction adds the photo, fills the record's slot (only if it is still as it was: a slot
- * fills once, a replacement replaces what the admin saw) and writes the audit row. If anything fails,
- * the stored files are removed again: an empty slot and no stray file.
+ * fills once, a replacement replaces what the admin saw), writes the audit row and, with an
+ * Idempotency-Key, stores the key with the answer. If anything fails, the stored files are removed
+ * again: an empty slot and no stray file.
  */
 export async function storePhoto(
   deps: { db: Kysely<Database>; storage: PhotoStorage; images: ImagePipeline; hooks?: RecordChangeHooks },
   input: StorePhotoInput,
-): Promise<{ photo: PhotoRow; warning: string | null }> {
+): Promise<{ photo: PhotoRow; warning: string | null; answer: PhotoUploadResult }> {
   const { db, storage, images } = deps;
   const { upload, kind, record, user } = input;
 
@@ -111,11 +132,12 @@ export async function storePhoto(
       shared_url: original.sharedUrl ?? null,
     };
 
-    const photoId = await db.transaction().execute(async (trx) => {
+    const warning = sameImage ? photosMessages.duplicate : null;
+    const answer = await db.transaction().execute(async (trx) => {
       const tx = createPhotosRepository(trx);
       const id = await tx.insert({ ...row });
       const filled = await tx.fillSlot(record.id, kind, id, input.current, at);
-      if (!filled) throw Conflict(photosMessages.slotFilled);
+      if (!filled) throw new SlotTaken();
       if (input.current !== null) {
         await tx.markReplaced(input.current, user.email, at);
       } else if (filled.completed === 1) {
@@ -140,12 +162,22 @@ export async function storePhoto(
         },
         at: input.now,
       });
-      return id;
+      const updated = await createRecordsRepository(trx).findInDepartment(input.department.id, record.id);
+      if (!updated) throw new SlotTaken();
+      const result: PhotoUploadResult = {
+        message: photosMessages.uploaded,
+        photo: presentPhoto({ id, ...row }, input.department.title, record.nombre),
+        record: presentRecord(updated),
+        warning,
+      };
+      if (input.idempotency) await input.idempotency.keys.remember(trx, input.idempotency.request, 201, result);
+      return result;
     });
     recordListAnswers(db).forget(input.department.slug);
-    return { photo: { id: photoId, ...row }, warning: sameImage ? photosMessages.duplicate : null };
+    return { photo: { id: answer.photo.id, ...row }, warning, answer };
   } catch (error) {
     await Promise.all(stored.map((key) => storage.delete(key).catch(() => {})));
+    if (error instanceof SlotTaken) throw await slotFilledConflict(db, record.id, kind);
     throw error;
   }
 }

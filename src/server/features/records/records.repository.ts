@@ -190,6 +190,23 @@ export function createRecordsRepository(db: Kysely<Database>) {
       return { rows: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
     },
 
+    async findById(recordId: number): Promise<RecordRow | undefined> {
+      return db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', recordId).executeTakeFirst();
+    },
+
+    /** Who voted a record of the department and when (for the 409 of a second vote). */
+    async findVoteInDepartment(
+      departmentId: number,
+      recordId: number,
+    ): Promise<{ status: string; voted_by: string | null; voted_at: string | null } | undefined> {
+      return db
+        .selectFrom('records')
+        .select(['status', 'voted_by', 'voted_at'])
+        .where('id', '=', recordId)
+        .where('department_id', '=', departmentId)
+        .executeTakeFirst();
+    },
+
     /** Pending, voted and validated records of a department, from its counters. */
     async summary(departmentId: number): Promise<{ total: number; voted: number; validated: number }> {
       const row = (await countsQuery(db, departmentId))[0];

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { loginAs } from '#server/testing/auth-helpers';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createRecordsRepository } from './records.repository';
@@ -217,7 +218,11 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
 
     const again = await vote(SLUG_A, id, ['LC'], c.validatorA);
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe('Este trámite ya fue votado.');
+    expect(again.json().message).toMatch(
+      new RegExp(
+        `^Este trámite ya fue votado por ${PEOPLE.validatorA.replace('.', '\\.')} el \\d{1,2} [a-z]{3} a las \\d{2}:\\d{2}\\.$`,
+      ),
+    );
     expect(await totals()).toEqual({ ballots: 1, FA: 1, NR: 1 });
     expect(await listAudit(t.db.kysely, { action: 'record.vote' })).toHaveLength(1);
   });
@@ -307,6 +312,131 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(await totals()).toEqual({ ballots: 40, FA: 40, LC: 40 });
     const summary = await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } });
     expect(summary.json()).toEqual({ total: 40, voted: 40, validated: 0 });
+  });
+});
+
+describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', () => {
+  const KEY = '3f0c2f7e-5d1a-4c2b-9a57-0d6f1e8b2c41';
+  const voteWithKey = (id: number, candidates: string[], cookie: string, key: string = KEY) =>
+    t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+      headers: { cookie, 'idempotency-key': key },
+      payload: { candidates },
+    });
+  const storedKeys = async () =>
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom('idempotency_keys')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('answers one key sent 20 times at once with one vote and twenty identical 201s', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const answers = await Promise.all(Array.from({ length: 20 }, () => voteWithKey(id, ['FA', 'NR'], c.validatorA)));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const first = answers[0]?.body;
+    expect(JSON.parse(first ?? '{}')).toMatchObject({
+      message: 'Votaste con éxito',
+      record: { id, votes: ['FA', 'NR'] },
+    });
+    for (const answer of answers) expect(answer.body).toBe(first);
+    // Nineteen of them were given again, and say so.
+    expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
+    expect(await totals()).toEqual({ ballots: 1, FA: 1, NR: 1 });
+    expect(await createRecordsRepository(t.db.kysely).votesOf(id)).toHaveLength(2);
+    expect(await listAudit(t.db.kysely, { action: 'record.vote' })).toHaveLength(1);
+    const summary = await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } });
+    expect(summary.json()).toEqual({ total: 1, voted: 1, validated: 0 });
+
+    // Later retries (the first answer was lost on the way) get the same answer too.
+    const later = await voteWithKey(id, ['NR', 'FA'], c.validatorA);
+    expect(later.statusCode).toBe(201);
+    expect(later.body).toBe(first);
+    expect(await storedKeys()).toBe(1);
+  });
+
+  it('refuses a key reused with another body, for another record or by someone else with 422, changing nothing', async () => {
+    const c = await setup();
+    const [id, other] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    expect((await voteWithKey(id, ['FA'], c.validatorA)).statusCode).toBe(201);
+    const reasons = [
+      await voteWithKey(id, ['LC'], c.validatorA),
+      await voteWithKey(other, ['FA'], c.validatorA),
+      await voteWithKey(id, ['FA'], c.admin),
+    ];
+    for (const res of reasons) {
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({
+        statusCode: 422,
+        error: 'Unprocessable Entity',
+        message: 'Esta clave Idempotency-Key ya se usó para otra solicitud. Cada envío necesita su propia clave.',
+      });
+    }
+    expect(await totals()).toEqual({ ballots: 1, FA: 1 });
+    expect(await listAudit(t.db.kysely, { action: 'record.vote' })).toHaveLength(1);
+    // The other record is still open: the refused request used nothing up.
+    expect((await voteWithKey(other, ['LC'], c.validatorA, crypto.randomUUID())).statusCode).toBe(201);
+  });
+
+  it('gives 422 to all but one of concurrent requests using one key for different records', async () => {
+    const c = await setup();
+    const ids = await addRecords(t, SLUG_A, 6);
+    const answers = await Promise.all(ids.map((id) => voteWithKey(id, ['LC'], c.validatorA)));
+    const statuses = answers.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([201, 422, 422, 422, 422, 422]);
+    expect(await totals()).toEqual({ ballots: 1, LC: 1 });
+    const summary = await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } });
+    expect(summary.json()).toEqual({ total: 6, voted: 1, validated: 0 });
+  });
+
+  it('answers a new key on a voted record with 409, saying who voted and when', async () => {
+    const at = new Date('2026-11-23T03:31:00Z');
+    t = await createTestApp({ now: () => at });
+    const c = await signInPeople(t);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    expect((await voteWithKey(id, ['FA'], c.admin)).statusCode).toBe(201);
+    const res = await voteWithKey(id, ['FA'], c.validatorA, crypto.randomUUID());
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(`Este trámite ya fue votado por ${PEOPLE.admin} el 22 nov a las 23:31.`);
+    expect(await totals()).toEqual({ ballots: 1, FA: 1 });
+  });
+
+  it('refuses a key that is not a UUID, in Spanish', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const res = await voteWithKey(id, ['FA'], c.validatorA, 'otra-vez');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('La cabecera Idempotency-Key debe ser un UUID.');
+    expect(await totals()).toEqual({ ballots: 0 });
+  });
+
+  it('forgets a key after IDEMPOTENCY_KEY_DAYS: a retry then gets the 409 of a voted record', async () => {
+    let now = new Date('2026-11-20T12:00:00Z');
+    t = await createTestApp({ now: () => now, idempotencyKeyDays: 2 });
+    let c = await signInPeople(t);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const first = await voteWithKey(id, ['NR'], c.validatorA);
+    expect(first.statusCode).toBe(201);
+
+    now = new Date('2026-11-22T10:00:00Z');
+    c = { ...c, validatorA: await loginAs(t, PEOPLE.validatorA) };
+    const within = await voteWithKey(id, ['NR'], c.validatorA);
+    expect(within.statusCode).toBe(201);
+    expect(within.body).toBe(first.body);
+
+    now = new Date('2026-11-22T12:00:01Z');
+    c = { ...c, validatorA: await loginAs(t, PEOPLE.validatorA) };
+    const after = await voteWithKey(id, ['NR'], c.validatorA);
+    expect(after.statusCode).toBe(409);
+    // Forgotten for good: expired entries are deleted at most hourly, so by this request (two hours on). The
+    // deletion runs beside the answer; the wait allows for a slow machine.
+    await expect.poll(storedKeys, { timeout: 10_000 }).toBe(0);
+    expect(await totals()).toEqual({ ballots: 1, NR: 1 });
   });
 });
 

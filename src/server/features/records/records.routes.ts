@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendSerialized } from '#server/platform/cache/cache';
+import { createIdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import { requireUser } from '#server/platform/session/session.plugin';
 import {
   candidatesSchema,
   recordParamsSchema,
-  recordsMessages,
   recordsPageSchema,
   recordsQuerySchema,
   recordsSummarySchema,
@@ -13,6 +13,7 @@ import {
 } from '#shared/features/records/records';
 import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { createRecordsRepository } from './records.repository';
 import { searchPattern } from './records.search';
 import { createVoteWriter, presentRecord, recordListAnswers, requireValidationDepartment } from './records.service';
@@ -22,7 +23,8 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createRecordsRepository(db);
-  const votes = createVoteWriter(db, app.db.dialect, app.recordHooks);
+  const keys = createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now });
+  const votes = createVoteWriter(db, app.db.dialect, app.recordHooks, keys);
   const lists = recordListAnswers(db);
 
   app.get(
@@ -92,23 +94,40 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['validación'],
         summary: 'Registra el voto de un trámite (una sola vez; el primero gana)',
+        description:
+          'Con la cabecera Idempotency-Key (un UUID por voto), repetir la solicitud devuelve la misma ' +
+          'respuesta 201 en lugar de 409; la misma clave con otro voto recibe 422.',
         params: recordParamsSchema,
+        headers: idempotencyHeadersSchema,
         body: voteBodySchema,
-        response: { 201: voteResultSchema, ...errors },
+        response: { 201: voteResultSchema, ...errors, 422: apiErrorSchema },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
       const department = await requireValidationDepartment(db, user, request.params.slug);
-      const row = await votes.cast({
+      const key = request.headers['idempotency-key'];
+      if (key) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
+      const codes = request.body.candidates;
+      const answer = await votes.cast({
         department,
         recordId: request.params.id,
-        codes: request.body.candidates,
+        codes,
         user,
         ip: request.ip,
         now: app.config.now(),
+        idempotency:
+          key === undefined
+            ? undefined
+            : {
+                key,
+                actor: user.email,
+                // The same ballot whatever order its boxes were ticked in.
+                fingerprint: requestFingerprint('vote', department.slug, request.params.id, ...[...codes].sort()),
+              },
       });
-      return reply.code(201).send({ message: recordsMessages.voteSuccess, record: presentRecord(row) });
+      if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      return reply.code(201).send(answer.body);
     },
   );
 };

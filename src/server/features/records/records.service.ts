@@ -4,8 +4,14 @@ import { writeAudit } from '#server/platform/audit/audit.repository';
 import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import {
+  type Answer,
+  type IdempotencyKeys,
+  IdempotencyKeyTaken,
+  type IdempotentRequest,
+} from '#server/platform/idempotency/idempotency';
 import type { SessionUser } from '#server/platform/session/identity';
-import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
+import { type ProcedureRecord, recordsMessages, type VoteResult } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { createPhotosRepository, type NewPhoto } from './photos.repository';
 import { type CandidateRow, createRecordsRepository, type NewRecord, type RecordRow } from './records.repository';
@@ -55,6 +61,8 @@ export interface VoteInput {
   user: SessionUser;
   ip: string | null;
   now: Date;
+  /** The request's Idempotency-Key: stored with the answer, in the vote's transaction. */
+  idempotency?: IdempotentRequest;
 }
 
 type Db = Kysely<Database>;
@@ -71,20 +79,33 @@ export interface RecordChangeHooks {
 /** How long the candidates list is reused before it is read again. */
 const CANDIDATES_TTL_MS = 5_000;
 
+/** A vote's outcome inside its transaction: cast now, answered before under the same key, or neither. */
+type VoteOutcome = { cast: VoteResult } | { earlier: Answer<VoteResult> } | undefined;
+
 interface VoteJob {
   input: VoteInput;
   chosen: CandidateRow[];
-  resolve: (row: RecordRow | undefined) => void;
+  resolve: (outcome: VoteOutcome) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * One vote inside an open transaction: the conditional UPDATE (only while `voted_at` is null: the first
- * vote wins, whoever sent it), the ballot's candidates, the result counters, the progress counts and the
- * audit row. Undefined when the record was already voted (or is not the department's).
+ * vote wins, whoever sent it), the ballot's candidates, the result counters, the progress counts, the
+ * audit row and, with an Idempotency-Key, the key with its answer. Undefined when the record was
+ * already voted (or is not the department's); the earlier answer when the key was already used.
  */
-async function applyVote(trx: Db, job: VoteJob, hooks: RecordChangeHooks): Promise<RecordRow | undefined> {
+async function applyVote(
+  trx: Db,
+  job: Pick<VoteJob, 'input' | 'chosen'>,
+  hooks: RecordChangeHooks,
+  keys: IdempotencyKeys | undefined,
+): Promise<VoteOutcome> {
   const { input, chosen } = job;
+  if (keys && input.idempotency) {
+    const earlier = await keys.replay<VoteResult>(input.idempotency, trx);
+    if (earlier) return { earlier };
+  }
   const repo = createRecordsRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
@@ -110,17 +131,26 @@ async function applyVote(trx: Db, job: VoteJob, hooks: RecordChangeHooks): Promi
     details: { candidates: chosen.map((c) => c.code) },
     at: input.now,
   });
-  return row;
+  const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
+  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
+  return { cast: answer };
 }
 
 /**
  * Registers votes. Each vote is atomic and the first one wins (see applyVote); a second or concurrent
- * one gets 409. On PostgreSQL each vote is its own transaction. On SQLite, where every commit waits
- * for the disk (synchronous=FULL) and holds the only connection, the votes that arrive together are
- * committed together: one transaction, each vote in its own savepoint, one flush to disk, and nobody
- * hears "voted" before that flush. The same guarantees, many more votes per second.
+ * one gets 409, with who voted and when, unless it carries the Idempotency-Key of the vote that won:
+ * then it gets that vote's answer again. On PostgreSQL each vote is its own transaction. On SQLite,
+ * where every commit waits for the disk (synchronous=FULL) and holds the only connection, the votes
+ * that arrive together are committed together: one transaction, each vote in its own savepoint, one
+ * flush to disk, and nobody hears "voted" before that flush. The same guarantees, many more votes per
+ * second.
  */
-export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: RecordChangeHooks = {}) {
+export function createVoteWriter(
+  db: Db,
+  dialect: 'sqlite' | 'postgres',
+  hooks: RecordChangeHooks = {},
+  keys?: IdempotencyKeys,
+) {
   const repo = createRecordsRepository(db);
   let candidates: { rows: CandidateRow[]; at: number } | undefined;
   let queue: VoteJob[] = [];
@@ -137,13 +167,13 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: 
     const batch = queue;
     queue = [];
     scheduled = false;
-    const results = new Map<VoteJob, { row?: RecordRow; error?: unknown }>();
+    const results = new Map<VoteJob, { outcome?: VoteOutcome; error?: unknown }>();
     try {
       await db.transaction().execute(async (trx) => {
         for (const job of batch) {
           await sql`savepoint vote`.execute(trx);
           try {
-            results.set(job, { row: await applyVote(trx, job, hooks) });
+            results.set(job, { outcome: await applyVote(trx, job, hooks, keys) });
             await sql`release savepoint vote`.execute(trx);
           } catch (error) {
             await sql`rollback to savepoint vote`.execute(trx);
@@ -159,11 +189,11 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: 
     for (const job of batch) {
       const result = results.get(job);
       if (result?.error !== undefined) job.reject(result.error);
-      else job.resolve(result?.row);
+      else job.resolve(result?.outcome);
     }
   }
 
-  function enqueue(job: Omit<VoteJob, 'resolve' | 'reject'>): Promise<RecordRow | undefined> {
+  function enqueue(job: Omit<VoteJob, 'resolve' | 'reject'>): Promise<VoteOutcome> {
     return new Promise((resolve, reject) => {
       queue.push({ ...job, resolve, reject });
       if (!scheduled) {
@@ -174,8 +204,15 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: 
     });
   }
 
+  /** The answer already given to the vote's key, if it has one and it was used. */
+  async function earlierAnswer(input: VoteInput): Promise<Answer<VoteResult> | undefined> {
+    return keys && input.idempotency ? keys.replay<VoteResult>(input.idempotency) : undefined;
+  }
+
   return {
-    async cast(input: VoteInput): Promise<RecordRow> {
+    async cast(input: VoteInput): Promise<Answer<VoteResult>> {
+      const earlier = await earlierAnswer(input);
+      if (earlier) return earlier;
       const all = await currentCandidates();
       const known = new Set(all.map((c) => c.code));
       const unknown = input.codes.filter((code) => !known.has(code));
@@ -183,19 +220,33 @@ export function createVoteWriter(db: Db, dialect: 'sqlite' | 'postgres', hooks: 
       // Stored in the candidates' own order, whatever order the boxes were ticked in.
       const chosen = all.filter((c) => input.codes.includes(c.code));
       const job = { input, chosen };
-      const voted =
-        dialect === 'sqlite'
-          ? await enqueue(job)
-          : await db
-              .transaction()
-              .execute((trx) => applyVote(trx, { ...job, resolve: () => {}, reject: () => {} }, hooks));
-      if (voted) {
-        recordListAnswers(db).forget(input.department.slug);
-        return voted;
+      let outcome: VoteOutcome;
+      try {
+        outcome =
+          dialect === 'sqlite'
+            ? await enqueue(job)
+            : await db.transaction().execute((trx) => applyVote(trx, job, hooks, keys));
+      } catch (error) {
+        // Another request stored this key meanwhile (and this transaction rolled back): its answer is ours.
+        if (!(error instanceof IdempotencyKeyTaken)) throw error;
+        outcome = undefined;
       }
-      const existing = await repo.findInDepartment(input.department.id, input.recordId);
+      if (outcome && 'cast' in outcome) {
+        recordListAnswers(db).forget(input.department.slug);
+        return { statusCode: 201, body: outcome.cast, replayed: false };
+      }
+      if (outcome) return outcome.earlier;
+      // Not voted by this request: maybe by an earlier one with the same key (a retry whose first answer
+      // was lost), otherwise by someone else.
+      const byKey = await earlierAnswer(input);
+      if (byKey) return byKey;
+      const existing = await repo.findVoteInDepartment(input.department.id, input.recordId);
       if (existing?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
-      throw Conflict(recordsMessages.alreadyVoted);
+      throw Conflict(
+        existing.voted_by && existing.voted_at
+          ? recordsMessages.alreadyVotedBy(existing.voted_by, existing.voted_at)
+          : recordsMessages.alreadyVoted,
+      );
     },
   };
 }

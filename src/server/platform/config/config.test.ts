@@ -121,6 +121,15 @@ describe('loadConfig', () => {
     expect(message).toMatch(/PUBLIC_ORIGIN: es obligatoria con AIRTABLE_WRITEBACK=1/);
   });
 
+  it('keeps idempotency keys 7 days unless told otherwise, a whole number of days from 1 to 365', () => {
+    expect(loadConfig({}).idempotencyKeyDays).toBe(7);
+    expect(loadConfig({ IDEMPOTENCY_KEY_DAYS: '' }).idempotencyKeyDays).toBe(7);
+    expect(loadConfig({ IDEMPOTENCY_KEY_DAYS: '30' }).idempotencyKeyDays).toBe(30);
+    for (const bad of ['0', '2.5', 'siete', '366']) {
+      expect(() => loadConfig({ IDEMPOTENCY_KEY_DAYS: bad })).toThrow(/IDEMPOTENCY_KEY_DAYS: debe/);
+    }
+  });
+
   it('refuses a fixed clock in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', COMANDO_NOW: '2026-11-23T03:30:00Z' })).toThrow(/COMANDO_NOW/);
   });

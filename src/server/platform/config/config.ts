@@ -146,6 +146,18 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     FIREBASE_AUTH_EMULATOR_URL: optionalUrl('debe ser una URL completa, por ejemplo http://127.0.0.1:9099'),
     FIREBASE_JWKS_URL: optionalUrl('debe ser una URL completa'),
+    IDEMPOTENCY_KEY_DAYS: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? Number(v) : 7))
+      .pipe(
+        z
+          .number({ message: 'debe ser un número de días, por ejemplo 7' })
+          .int('debe ser un número entero de días')
+          .min(1, 'debe ser al menos 1 día')
+          .max(365, 'debe ser como mucho 365 días'),
+      ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -221,6 +233,11 @@ export interface Config {
   storage: StorageConfig;
   /** Who checks passwords: our own accounts, or Firebase Auth (access still comes from our lists). */
   auth: AuthProviderConfig;
+  /**
+   * How many days the server remembers an `Idempotency-Key` of a vote or photo and the answer it got:
+   * a phone that retries within them gets that answer again.
+   */
+  idempotencyKeyDays: number;
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
@@ -369,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             jwksUrl: e.FIREBASE_JWKS_URL ?? GOOGLE_FIREBASE_JWKS_URL,
           }
         : { provider: 'local' },
+    idempotencyKeyDays: e.IDEMPOTENCY_KEY_DAYS,
     webRoot: path.resolve(cwd, 'dist'),
     now: makeClock(e.COMANDO_NOW),
   };

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AirtableTables } from './schema-airtable';
 import type { AuthTables } from './schema-auth';
+import type { IdempotencyTables } from './schema-idempotency';
 import type { RecordsTables } from './schema-records';
 import type { StorageTables } from './schema-storage';
 
@@ -8,7 +9,13 @@ import type { StorageTables } from './schema-storage';
  * Table shapes. Timestamps are ISO-8601 UTC strings and flags are 0/1 integers in both SQLite and
  * PostgreSQL, so the same queries and the same presenters serve both dialects (docs/decisions/002).
  */
-export interface Database extends CoreTables, AuthTables, RecordsTables, AirtableTables, StorageTables {}
+export interface Database
+  extends CoreTables,
+    AuthTables,
+    RecordsTables,
+    AirtableTables,
+    StorageTables,
+    IdempotencyTables {}
 
 export interface CoreTables {
   settings: SettingsTable;

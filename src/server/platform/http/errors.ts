@@ -22,6 +22,7 @@ const STATUS_NAMES: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -32,6 +33,7 @@ export const Unauthorized = (message: string) => new HttpError(401, message);
 export const Forbidden = (message: string) => new HttpError(403, message);
 export const NotFound = (message: string = messages.api.notFound) => new HttpError(404, message);
 export const Conflict = (message: string) => new HttpError(409, message);
+export const UnprocessableEntity = (message: string) => new HttpError(422, message);
 export const TooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const ServiceUnavailable = (message: string) => new HttpError(503, message);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayAndTime } from '#shared/platform/format';
 import { photoKindSchema, recordSchema } from './records';
 
 export const DEFAULT_PHOTO_MAX_BYTES = 20 * 1024 * 1024;
@@ -14,11 +15,17 @@ export const photosMessages = {
   damaged: 'La imagen está dañada o incompleta. Tómala de nuevo e intenta otra vez.',
   missingFile: 'Debes adjuntar una foto.',
   slotFilled: 'Esta foto ya fue cargada.',
+  /** The 409 of a second photo for a slot: who filled it and when, in Caracas time. */
+  slotFilledBy: (by: string, at: string) => {
+    const { day, time } = dayAndTime(at);
+    return `Esta foto ya fue cargada por ${by} el ${day} a las ${time}.`;
+  },
   duplicate: 'Atención: esta misma imagen ya se usó en otro trámite.',
   uploaded: 'Foto cargada con éxito',
   uploadFailed: 'No se pudo cargar la foto. Revisa tu conexión e intenta de nuevo.',
   uploadAborted: 'La carga de la foto se interrumpió.',
   photoNotFound: 'La foto no existe.',
+  notSaved: 'No se pudo guardar la foto en el teléfono. Libera espacio e intenta de nuevo.',
 } as const;
 
 export const photoUploadParamsSchema = z.object({

@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { departmentParamsSchema } from '#shared/platform/access';
 import { PHOTO_KINDS, RECORDS_PAGE_SIZE } from '#shared/platform/constants';
+import { dayAndTime } from '#shared/platform/format';
 import { idParamsSchema } from '#shared/platform/query';
 
 /** Sentences of the validation screen, shared by the API and the web. */
 export const recordsMessages = {
   alreadyVoted: 'Este trámite ya fue votado.',
+  /** The 409 of a second vote: who voted and when, in Caracas time. */
+  alreadyVotedBy: (by: string, at: string) => {
+    const { day, time } = dayAndTime(at);
+    return `Este trámite ya fue votado por ${by} el ${day} a las ${time}.`;
+  },
   voteSuccess: 'Votaste con éxito',
   unknownCandidates: (codes: string[]) =>
     codes.length === 1 ? `El candidato ${codes[0]} no existe.` : `Los candidatos ${codes.join(', ')} no existen.`,
@@ -14,6 +20,7 @@ export const recordsMessages = {
   noMatches: 'Ningún trámite coincide con la búsqueda.',
   completed: 'Municipio / Parroquia Completada',
   recordNotFound: 'El trámite no existe.',
+  voteNotSaved: 'No se pudo guardar el voto en el teléfono. Intenta de nuevo.',
 } as const;
 
 export const photoKindSchema = z.enum(PHOTO_KINDS);

@@ -1,4 +1,4 @@
-import { lazy, type Ref, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import type { MenuEntry } from '#shared/platform/session';
 import { useIsMobile, useIsScrolled } from '#web/platform/lib/use-window-flags';
@@ -16,6 +16,8 @@ export interface NavbarProps {
   showLogin: boolean;
   /** Present when a staff member is signed in. */
   onLogout?: () => void;
+  /** Shown beside the menu button on every screen size (the count of items waiting on the phone). */
+  status?: ReactNode;
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -23,7 +25,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-brand' : 'text-stone-700'
   }`;
 
-export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: NavbarProps) {
+export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, status }: NavbarProps) {
   const isMobile = useIsMobile();
   const scrolled = useIsScrolled();
   const [open, setOpen] = useState(false);
@@ -85,6 +87,7 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
         </Link>
         {isMobile ? (
           <div className="flex items-center gap-1">
+            {status}
             {showLogin && <LoginLink />}
             <MenuButton ref={menuButton} open={open} onOpen={openMenu} />
           </div>
@@ -108,6 +111,7 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
                 Cerrar sesión
               </button>
             )}
+            {status}
             {showLogin && <LoginLink />}
             {/* The spec's menu icon is on every screen: here it opens the same slide-over menu. */}
             <MenuButton ref={menuButton} open={open} onOpen={openMenu} />

@@ -5,6 +5,8 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
+import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
+import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { AppProvider } from '#web/platform/provider';
 import { server } from '#web/testing/msw-server';
 import { RootLayout } from './root-layout';
@@ -108,5 +110,36 @@ describe('navbar fed by the session', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByTestId('mobile-menu')).not.toBeInTheDocument());
     expect(button).toHaveFocus();
+  });
+
+  it('counts the items waiting on the phone, and asks before signing out; the items stay, the lists go', async () => {
+    const user = userEvent.setup();
+    // A vote kept while the connection was down, and a list kept for offline use.
+    server.use(http.post('*/api/validation/cabimas/records/7/vote', () => HttpResponse.error()));
+    const kept = await deviceOutbox().addVote({
+      owner: ADMIN.user?.email ?? '',
+      slug: 'cabimas',
+      recordId: 7,
+      recordName: 'Persona 7',
+      candidates: ['FA'],
+    });
+    saveCopy('summary|cabimas', 'cabimas', { total: 1, voted: 0, validated: 0 });
+    await waitFor(async () => expect(await readCopy('summary|cabimas')).toBeDefined());
+
+    renderLayout('/resultados', ADMIN);
+    expect(await within(nav()).findByRole('link', { name: '1 envío pendiente' })).toHaveAttribute('href', '/envios');
+    await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hay envíos sin terminar' });
+    expect(dialog).toHaveTextContent('1 voto o foto de esta cuenta está guardado en este teléfono');
+    // Asked, and still signed in until the person answers.
+    expect(screen.getByTestId('where')).toHaveTextContent('/resultados');
+    await user.click(within(dialog).getByRole('button', { name: 'Cerrar sesión y conservarlos' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
+    await waitFor(async () => expect(await readCopy('summary|cabimas')).toBeUndefined());
+    expect(
+      deviceOutbox()
+        .unsent()
+        .map((i) => i.key),
+    ).toEqual([kept.key]);
   });
 });

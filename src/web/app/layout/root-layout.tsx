@@ -1,14 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { useLogout } from '#web/features/auth/api/logout';
+import { hasUnsentHint } from '#web/features/records/outbox/device-hints';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError } from '#web/platform/lib/api-client';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
 import { Spinner } from '#web/platform/ui/page';
 import { PUBLIC_MENU } from './menu-entries';
 import { Navbar } from './navbar';
+import { UpdatePrompt } from './update-prompt';
+
+// The phone's outbox (IndexedDB and its code) loads only for people signed in, or when items wait.
+const loadOutboxSession = () => import('#web/features/records/components/outbox-session');
+const OutboxNavItem = lazy(loadOutboxSession);
+const SignOutDialog = lazy(() => loadOutboxSession().then((m) => ({ default: m.SignOutDialog })));
 
 /** Toasts never outlive the page they were about. */
 function DismissToastsOnRouteChange() {
@@ -42,6 +49,15 @@ function KeepSessionFresh() {
     void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
   }, [pathname]);
 
+  // Back online: whatever failed for want of a connection (the session above all, when the app was
+  // opened offline) is asked again. TanStack Query only does so after an 'offline' event it saw.
+  useEffect(() => {
+    const retryFailed = () =>
+      void queryClient.refetchQueries({ type: 'active', predicate: (query) => query.state.status === 'error' });
+    window.addEventListener('online', retryFailed);
+    return () => window.removeEventListener('online', retryFailed);
+  }, [queryClient]);
+
   useEffect(
     () =>
       queryClient.getQueryCache().subscribe((event) => {
@@ -61,6 +77,9 @@ export function RootLayout() {
   const site = useSiteInfo();
   const session = useSession();
   const signOut = useLogout();
+  const queryClient = useQueryClient();
+  const [unsentAtSignOut, setUnsentAtSignOut] = useState(0);
+  const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
 
   const user = session.data?.user ?? null;
   const menu = session.data?.menu ?? [];
@@ -68,8 +87,41 @@ export function RootLayout() {
   // department, see the public menu and the login icon. Until the answer arrives, neither.
   const isStaff = user !== null && menu.length > 0;
   const known = session.data !== undefined || session.isError;
+  // The count of waiting items: for people signed in, and for anybody while items wait on this phone
+  // (offline, or after a session ended).
+  const showOutbox = user !== null || hasUnsentHint();
+  // The installable app's service worker: registered for people signed in only (public pages stay light).
+  const signedIn = user !== null;
+  useEffect(() => {
+    if (!signedIn) return;
+    void import('#web/platform/lib/service-worker')
+      .then((m) => m.startServiceWorker((apply) => setApplyUpdate(() => apply)))
+      .catch((error: unknown) => console.error('service worker', error));
+  }, [signedIn]);
+  const onSessionEnded = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+    [queryClient],
+  );
 
-  const logout = () => signOut.mutate(undefined, { onError: (error) => toast.error(error.message) });
+  const finishSignOut = (dropUnsent: boolean) => {
+    const email = user?.email;
+    setUnsentAtSignOut(0);
+    signOut.mutate(undefined, {
+      // Only once the server ended the session: the phone forgets the lists (and, if asked, the items).
+      onSuccess: () => {
+        if (email) void loadOutboxSession().then((m) => m.forgetDevice(email, dropUnsent));
+      },
+      onError: (error) => toast.error(error.message),
+    });
+  };
+
+  const logout = async () => {
+    // Items of this person still on the phone: say so and ask first. (Without the hint nothing waits, and
+    // nothing unsent is ever deleted without asking, so the outbox need not be loaded to know.)
+    const unsent = user && hasUnsentHint() ? await loadOutboxSession().then((m) => m.unsentOnDevice(user.email)) : 0;
+    if (unsent > 0) setUnsentAtSignOut(unsent);
+    else finishSignOut(false);
+  };
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -79,11 +131,29 @@ export function RootLayout() {
         brand={site.data?.campaignName ?? 'Comando'}
         entries={isStaff ? menu : PUBLIC_MENU}
         showLogin={known && !isStaff}
-        onLogout={isStaff ? logout : undefined}
+        onLogout={isStaff ? () => void logout() : undefined}
+        status={
+          showOutbox ? (
+            <Suspense fallback={null}>
+              <OutboxNavItem owner={user?.email ?? null} onSessionEnded={onSessionEnded} />
+            </Suspense>
+          ) : null
+        }
       />
       <Suspense fallback={<Spinner />}>
         <Outlet />
       </Suspense>
+      {applyUpdate && <UpdatePrompt onUpdate={applyUpdate} onLater={() => setApplyUpdate(null)} />}
+      {unsentAtSignOut > 0 && (
+        <Suspense fallback={null}>
+          <SignOutDialog
+            count={unsentAtSignOut}
+            onKeep={() => finishSignOut(false)}
+            onDrop={() => finishSignOut(true)}
+            onCancel={() => setUnsentAtSignOut(0)}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

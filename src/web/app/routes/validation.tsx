@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useParams } from 'react-router';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { ValidationPage } from '#web/features/records/components/validation-page';
 import { paths } from '#web/platform/paths';
-import { useSession } from '#web/platform/session/get-session';
+import { SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
 import { NotFoundScreen } from './not-found';
 
 /** The spec's title: the slug with hyphens as spaces, in uppercase. */
@@ -11,13 +13,21 @@ export const validationTitle = (slug: string) => slug.replace(/-/g, ' ').toUpper
 export default function ValidationRoute() {
   const { slug = '' } = useParams();
   const session = useSession();
+  const queryClient = useQueryClient();
+  // A vote or photo answered 401: asking for the session again sends the person to /login and back here.
+  const onSessionEnded = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+    [queryClient],
+  );
   return (
-    <RequireAccess path={paths.validation(slug)} notFound={<NotFoundScreen />}>
+    <RequireAccess path={paths.validation(slug)} notFound={<NotFoundScreen />} offline>
       <ValidationPage
         slug={slug}
         title={validationTitle(slug)}
         // The server decides; this only offers admins the button for what it allows them.
         canReplacePhotos={session.data?.user?.role === 'admin'}
+        owner={session.data?.user?.email ?? null}
+        onSessionEnded={onSessionEnded}
       />
     </RequireAccess>
   );

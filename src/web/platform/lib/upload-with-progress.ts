@@ -1,40 +1,30 @@
 import { photosMessages } from '#shared/features/records/photos';
-import { messages } from '#shared/platform/messages';
 import { ApiError } from './api-client';
+import { sendRequest } from './send-request';
+
+/** An upload that moved nothing for this long is given up (the connection is gone, not slow). */
+export const UPLOAD_IDLE_TIMEOUT_MS = 45_000;
 
 /**
  * POSTs one file as multipart/form-data (field `file`) and reports upload progress (0-100).
  * XMLHttpRequest rather than fetch: it reports progress, which someone on a slow phone network
  * needs to see. Errors are ApiErrors with the server's Spanish message.
  */
-export function uploadWithProgress<T>(url: string, file: File, onProgress?: (percent: number) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.withCredentials = true;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress?.((event.loaded / event.total) * 100);
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as T);
-        return;
-      }
-      const message = (body as { message?: string } | undefined)?.message ?? photosMessages.uploadFailed;
-      reject(new ApiError(xhr.status, message));
-    };
-    xhr.onerror = () => reject(new ApiError(0, messages.api.network));
-    xhr.onabort = () => reject(new ApiError(0, photosMessages.uploadAborted));
-    xhr.ontimeout = () => reject(new ApiError(0, photosMessages.uploadFailed));
-    const form = new FormData();
-    form.append('file', file, file.name);
-    xhr.send(form);
+export async function uploadWithProgress<T>(
+  url: string,
+  file: File,
+  onProgress?: (percent: number) => void,
+): Promise<T> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const answer = await sendRequest({
+    method: 'POST',
+    url,
+    body: form,
+    onProgress,
+    idleTimeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
   });
+  if (answer.status >= 200 && answer.status < 300) return answer.body as T;
+  const message = (answer.body as { message?: string } | undefined)?.message ?? photosMessages.uploadFailed;
+  throw new ApiError(answer.status, message);
 }

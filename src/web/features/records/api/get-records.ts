@@ -1,6 +1,7 @@
 import { type InfiniteData, infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import type { ProcedureRecord, RecordsPage } from '#shared/features/records/records';
-import { apiFetch } from '#web/platform/lib/api-client';
+import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
+import { pageCopyId, patchSavedRecord, readCopy, saveCopy, searchCopies } from '../outbox/device-copies';
 
 export interface RecordsFilters {
   q: string;
@@ -15,13 +16,37 @@ export const recordsKeys = {
   summary: (slug: string) => ['records', slug, 'summary'] as const,
 };
 
-export const getRecords = (slug: string, filters: RecordsFilters, after?: number) => {
+/** A page as shown: from the server, or from the phone's copy (then `savedAt` says when it was saved). */
+export type ShownRecordsPage = RecordsPage & { savedAt?: number };
+
+/**
+ * One page of a department's list. Without a connection, the copy the phone kept of that page (or, for
+ * a search, of every page it kept) stands in for it; pages without search are kept as they arrive.
+ */
+export const getRecords = async (slug: string, filters: RecordsFilters, after?: number): Promise<ShownRecordsPage> => {
+  const q = filters.q.trim();
   const params = new URLSearchParams();
-  if (filters.q.trim()) params.set('q', filters.q.trim());
+  if (q) params.set('q', q);
   if (filters.validated) params.set('validated', '1');
   if (after !== undefined) params.set('after', String(after));
   const query = params.toString();
-  return apiFetch<RecordsPage>(`/api/validation/${encodeURIComponent(slug)}/records${query ? `?${query}` : ''}`);
+  try {
+    const page = await apiFetch<RecordsPage>(
+      `/api/validation/${encodeURIComponent(slug)}/records${query ? `?${query}` : ''}`,
+    );
+    if (!q) saveCopy(pageCopyId(slug, filters.validated, after), slug, page);
+    return page;
+  } catch (error) {
+    if (!isNetworkError(error)) throw error;
+    if (q) {
+      const found = after === undefined ? await searchCopies(slug, filters.validated, q) : undefined;
+      if (found) return { ...found.page, savedAt: found.savedAt };
+    } else {
+      const copy = await readCopy<RecordsPage>(pageCopyId(slug, filters.validated, after));
+      if (copy) return { ...copy.data, savedAt: copy.savedAt };
+    }
+    throw error;
+  }
 };
 
 export const getRecordsQueryOptions = (slug: string, filters: RecordsFilters) =>
@@ -30,6 +55,8 @@ export const getRecordsQueryOptions = (slug: string, filters: RecordsFilters) =>
     queryFn: ({ pageParam }) => getRecords(slug, filters, pageParam),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // Asked even when the browser says offline: the phone's copy answers then.
+    networkMode: 'always',
   });
 
 export const useRecords = (slug: string, filters: RecordsFilters) =>
@@ -40,6 +67,7 @@ export const useRecords = (slug: string, filters: RecordsFilters) =>
  * card updates at once and the rest of a long list is neither refetched nor re-rendered.
  */
 export function replaceRecordInLists(queryClient: QueryClient, slug: string, record: ProcedureRecord): void {
+  void patchSavedRecord(slug, record).catch((error: unknown) => console.error('copia no actualizada', error));
   queryClient.setQueriesData<InfiniteData<RecordsPage>>({ queryKey: recordsKeys.lists(slug) }, (data) => {
     if (!data) return data;
     let changed = false;

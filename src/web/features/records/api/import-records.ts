@@ -9,6 +9,8 @@ import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 
+const IMPORT_IDLE_TIMEOUT_MS = 60_000;
+
 export interface ImportRecordsInput {
   file: File;
   mode: ImportMode;
@@ -49,10 +51,20 @@ export function importRecords(
     xhr.withCredentials = true;
     let read = 0;
     let settled = false;
+    let idle: ReturnType<typeof setTimeout> | undefined;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      clearTimeout(idle);
       fn();
+    };
+    // Nothing sent nor received for this long: the connection is gone (the server reports each phase).
+    const armIdleTimer = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        finish(() => reject(new ApiError(0, messages.api.timeout)));
+        xhr.abort();
+      }, IMPORT_IDLE_TIMEOUT_MS);
     };
     const streaming = () => (xhr.getResponseHeader('content-type') ?? '').includes('application/x-ndjson');
     /** Handles the complete lines received so far. */
@@ -77,9 +89,13 @@ export function importRecords(
       }
     };
     xhr.upload.onprogress = (event) => {
+      armIdleTimer();
       if (event.lengthComputable) onProgress?.({ phase: 'subiendo', done: event.loaded, total: event.total });
     };
-    xhr.onprogress = readLines;
+    xhr.onprogress = () => {
+      armIdleTimer();
+      readLines();
+    };
     xhr.onload = () => {
       readLines();
       if (settled) return;
@@ -97,6 +113,7 @@ export function importRecords(
     xhr.onabort = () => finish(() => reject(new ApiError(0, recordsAdminMessages.uploadAborted)));
     const form = new FormData();
     form.append('file', input.file, input.file.name);
+    armIdleTimer();
     xhr.send(form);
   });
 }

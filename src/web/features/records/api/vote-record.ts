@@ -1,28 +1,30 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { VoteResult } from '#shared/features/records/records';
-import { ApiError, apiFetch } from '#web/platform/lib/api-client';
-import { recordsKeys, replaceRecordInLists } from './get-records';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/platform/idempotency';
+import { type SentRequest, sendRequest } from '#web/platform/lib/send-request';
+import type { Timers } from '#web/platform/lib/timers';
 
-export const voteRecord = (slug: string, recordId: number, candidates: string[]) =>
-  apiFetch<VoteResult>(`/api/validation/${encodeURIComponent(slug)}/records/${recordId}/vote`, {
-    method: 'POST',
-    body: JSON.stringify({ candidates }),
-  });
+/** A vote whose request moved nothing for this long is given up and tried again later. */
+export const VOTE_IDLE_TIMEOUT_MS = 30_000;
 
-export function useVoteRecord(slug: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ recordId, candidates }: { recordId: number; candidates: string[] }) =>
-      voteRecord(slug, recordId, candidates),
-    onSuccess: (result) => {
-      replaceRecordInLists(queryClient, slug, result.record);
-      void queryClient.invalidateQueries({ queryKey: recordsKeys.summary(slug) });
-    },
-    onError: (error) => {
-      // Someone else voted first, or the record is gone: show what the server has now.
-      if (error instanceof ApiError && (error.status === 409 || error.status === 404)) {
-        void queryClient.invalidateQueries({ queryKey: recordsKeys.all(slug) });
-      }
-    },
-  });
+export interface SendVoteInput {
+  slug: string;
+  recordId: number;
+  candidates: string[];
+  /** The Idempotency-Key made when 'Votar' was tapped: every try of this vote sends the same one. */
+  key: string;
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+  timers?: Timers;
 }
+
+/** Sends one vote (from the phone's outbox); any HTTP answer resolves, no answer rejects. */
+export const sendVote = (input: SendVoteInput): Promise<SentRequest> =>
+  sendRequest({
+    method: 'POST',
+    url: `/api/validation/${encodeURIComponent(input.slug)}/records/${input.recordId}/vote`,
+    headers: { [IDEMPOTENCY_KEY_HEADER]: input.key },
+    body: JSON.stringify({ candidates: input.candidates }),
+    onProgress: input.onProgress,
+    idleTimeoutMs: VOTE_IDLE_TIMEOUT_MS,
+    signal: input.signal,
+    timers: input.timers,
+  });

@@ -1,16 +1,18 @@
-import { memo, type ReactNode } from 'react';
+import { memo, type ReactNode, useEffect, useState } from 'react';
 import { PHOTO_ACCEPT } from '#shared/features/records/photos';
 import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/features/records/records';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
+import type { OutboxItem, PhotoItem, VoteItem } from '../outbox/outbox-item';
+import { itemLabel, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
+import { useRecordOutbox } from '../outbox/use-outbox';
 
 export interface RecordCardProps {
+  slug: string;
   record: ProcedureRecord;
   onVote: (record: ProcedureRecord) => void;
   onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
   /** Admins may replace a filled photo; validators fill each slot once. */
   canReplacePhotos?: boolean;
-  /** While another vote or upload is on its way. */
-  busy: boolean;
 }
 
 function CameraIcon() {
@@ -40,25 +42,25 @@ const slotBox =
 /** A file picker dressed as its label: the whole box is the target, the input stays for screen readers. */
 function FilePicker({
   label,
-  busy,
   className,
   onFile,
+  disabled = false,
   children,
 }: {
   label: string;
-  busy: boolean;
   className: string;
   onFile: (file: File) => void;
+  disabled?: boolean;
   children: ReactNode;
 }) {
   return (
-    <label className={`${className} ${busy ? 'pointer-events-none opacity-60' : ''}`}>
+    <label className={`${className} ${disabled ? 'pointer-events-none opacity-60' : ''}`}>
       <input
         type="file"
         accept={PHOTO_ACCEPT}
         className="sr-only"
-        disabled={busy}
         aria-label={label}
+        disabled={disabled}
         onChange={(event) => {
           const file = event.target.files?.[0];
           // Cleared so choosing the same file again after a failure fires a change.
@@ -71,18 +73,37 @@ function FilePicker({
   );
 }
 
+/** The photo waiting on the phone, shown from its own bytes while the server does not have it. */
+function LocalThumbnail({ item }: { item: PhotoItem }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const data = item.file.data;
+    // HEIC cannot be drawn by most browsers: the camera icon stands in for it.
+    if (!data || !/jpe?g/i.test(item.file.type + item.file.name)) return;
+    const objectUrl = URL.createObjectURL(new Blob([data], { type: 'image/jpeg' }));
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [item.file]);
+  return url ? (
+    <img src={url} alt="" width={48} height={36} className="h-9 w-12 rounded object-cover" />
+  ) : (
+    <CameraIcon />
+  );
+}
+
 function PhotoButton({
   record,
   kind,
   slot,
-  busy,
+  waiting,
   canReplace,
   onUpload,
 }: {
   record: ProcedureRecord;
   kind: PhotoKind;
   slot: PhotoSlot | null;
-  busy: boolean;
+  /** This slot's photo on the phone, not refused (saved, sending or sent). */
+  waiting: PhotoItem | undefined;
   canReplace: boolean;
   onUpload: RecordCardProps['onUpload'];
 }) {
@@ -119,7 +140,7 @@ function PhotoButton({
         {view}
         <FilePicker
           label={`Reemplazar foto ${label} de ${record.nombre}`}
-          busy={busy}
+          disabled={waiting !== undefined && waiting.state !== 'sent'}
           className="cursor-pointer rounded-md px-1 py-1 text-center text-xs font-semibold text-brand underline underline-offset-2 focus-within:outline-2 focus-within:outline-brand hover:text-brand-dark"
           onFile={(file) => onUpload(record, kind, file)}
         >
@@ -128,10 +149,22 @@ function PhotoButton({
       </div>
     );
   }
+  if (waiting) {
+    // Taken and kept on the phone: no second photo for the slot; its state is said below.
+    return (
+      <div
+        className={`${slotBox} border-amber-600 bg-amber-50 text-amber-950`}
+        role="img"
+        aria-label={`Foto ${label} de ${record.nombre}: ${stateLabel(waiting, undefined)}`}
+      >
+        <LocalThumbnail item={waiting} />
+        <span>{label}</span>
+      </div>
+    );
+  }
   return (
     <FilePicker
       label={`Subir foto ${label} de ${record.nombre}`}
-      busy={busy}
       className={`${slotBox} cursor-pointer border-dashed border-stone-400 bg-white text-stone-800 focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand hover:border-brand hover:text-brand`}
       onFile={(file) => onUpload(record, kind, file)}
     >
@@ -141,18 +174,58 @@ function PhotoButton({
   );
 }
 
-/** One procedure record: who (community, UBCH, name, phone), the vote and the three ballot photos. */
+/** Each item of the record kept on the phone, with its state: the place where a validator looks. */
+function OutboxStatus({ items, progress }: { items: OutboxItem[]; progress: number | undefined }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className="mt-3 flex flex-col gap-1.5 text-sm lg:mt-0 lg:w-72" aria-label="Envíos de este trámite">
+      {items.map((item) => (
+        <li key={item.seq} className="flex flex-col">
+          <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+            <span className="font-semibold text-stone-800">
+              {itemLabel(item)}
+              {item.kind === 'vote' ? ` (${voteChoice(item.candidates)})` : ''}
+            </span>
+            <span
+              className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${stateClass[item.state]}`}
+              data-testid="envio-estado"
+            >
+              {stateLabel(item, item.state === 'sending' ? progress : undefined)}
+            </span>
+          </span>
+          {item.state === 'rejected' && item.rejection && (
+            <span className="text-red-800">{item.rejection.message}</span>
+          )}
+          {item.kind === 'photo' && item.state === 'sent' && item.warning && (
+            <span className="text-amber-900">{item.warning}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const latest = <T extends OutboxItem>(items: OutboxItem[], match: (i: OutboxItem) => i is T): T | undefined =>
+  items.filter(match).at(-1);
+
+/**
+ * One procedure record: who (community, UBCH, name, phone), the vote and the three ballot photos, and
+ * what of it waits on the phone or is on its way.
+ */
 export const RecordCard = memo(function RecordCard({
+  slug,
   record,
   onVote,
   onUpload,
   canReplacePhotos = false,
-  busy,
 }: RecordCardProps) {
-  const voted = record.votedAt !== null;
+  const { items, progress } = useRecordOutbox(slug, record.id);
+  const voteItem = latest(items, (i): i is VoteItem => i.kind === 'vote' && i.state !== 'rejected');
+  const voted = record.votedAt !== null || voteItem !== undefined;
+  const shownVotes = record.votedAt !== null ? record.votes : (voteItem?.candidates ?? []);
   return (
     <article
-      className={`rounded-xl border bg-white p-4 shadow-sm lg:flex lg:items-center lg:gap-6 ${
+      className={`rounded-xl border bg-white p-4 shadow-sm lg:flex lg:flex-wrap lg:items-center lg:gap-x-6 ${
         record.validated ? 'border-emerald-300' : 'border-stone-200'
       }`}
       aria-label={record.nombre}
@@ -183,7 +256,7 @@ export const RecordCard = memo(function RecordCard({
           <button
             type="button"
             onClick={() => onVote(record)}
-            disabled={voted || busy}
+            disabled={voted}
             className={`flex min-h-12 w-full flex-col items-center justify-center rounded-lg px-3 py-2 font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand lg:min-h-16 ${
               voted
                 ? 'cursor-not-allowed bg-stone-200 text-stone-700 opacity-60'
@@ -192,11 +265,7 @@ export const RecordCard = memo(function RecordCard({
             aria-label={voted ? `${record.nombre}: votado` : `Votar: ${record.nombre}`}
           >
             <span>{voted ? 'Votado' : 'Votar'}</span>
-            {voted && (
-              <span className="text-xs font-medium">
-                {record.votes.length ? record.votes.join(', ') : 'Ningún candidato'}
-              </span>
-            )}
+            {voted && <span className="text-xs font-medium">{voteChoice(shownVotes)}</span>}
           </button>
         </div>
         {PHOTO_KINDS.map((kind) => (
@@ -205,12 +274,16 @@ export const RecordCard = memo(function RecordCard({
             record={record}
             kind={kind}
             slot={record.photos[kind]}
-            busy={busy}
+            waiting={latest(
+              items,
+              (i): i is PhotoItem => i.kind === 'photo' && i.photoKind === kind && i.state !== 'rejected',
+            )}
             canReplace={canReplacePhotos}
             onUpload={onUpload}
           />
         ))}
       </div>
+      <OutboxStatus items={items} progress={progress} />
     </article>
   );
 });

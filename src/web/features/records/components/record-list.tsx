@@ -5,6 +5,7 @@ import type { PhotoKind } from '#shared/platform/constants';
 import { RecordCard } from './record-card';
 
 export interface RecordListProps {
+  slug: string;
   records: ProcedureRecord[];
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
@@ -12,7 +13,6 @@ export interface RecordListProps {
   onVote: (record: ProcedureRecord) => void;
   onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
   canReplacePhotos: boolean;
-  busy: boolean;
 }
 
 /** Rough height of a card before it is measured (phone layout). */
@@ -25,6 +25,7 @@ const PREFETCH_CARDS = 15;
  * scroll smoothly on a modest phone. Pages of 100 load as the end comes near (and with the button).
  */
 export function RecordList({
+  slug,
   records,
   hasNextPage,
   isFetchingNextPage,
@@ -32,7 +33,6 @@ export function RecordList({
   onVote,
   onUpload,
   canReplacePhotos,
-  busy,
 }: RecordListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -82,11 +82,11 @@ export function RecordList({
               style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
             >
               <RecordCard
+                slug={slug}
                 record={record}
                 onVote={onVote}
                 onUpload={onUpload}
                 canReplacePhotos={canReplacePhotos}
-                busy={busy}
               />
             </li>
           );

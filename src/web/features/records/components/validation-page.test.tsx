@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PhotoUploadResult } from '#shared/features/records/photos';
 import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/features/records/records';
 import { server } from '#web/testing/msw-server';
@@ -65,10 +65,22 @@ function api(options: { records: ProcedureRecord[]; summary?: RecordsSummary; pa
   return state;
 }
 
-const renderPage = () =>
-  renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" />, { route: '/validation/cabimas' });
+const ANA = 'ana@example.org';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('ValidationPage', () => {
+const renderPage = (props: { owner?: string | null; onSessionEnded?: () => void } = {}) =>
+  renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" owner={ANA} {...props} />, {
+    route: '/validation/cabimas',
+  });
+
+/** The state the card shows for each of its items, in order. */
+const cardStates = (name: string) =>
+  within(screen.getByRole('article', { name }))
+    .queryAllByTestId('envio-estado')
+    .map((el) => el.textContent);
+
+// Each case drives a whole page through dialogs and uploads in jsdom: seconds each on a busy machine.
+describe('ValidationPage', { timeout: 30_000 }, () => {
   it('shows the title, the progress and each record’s community, UBCH, name and phone', async () => {
     api({ records: [record(1), record(2)], summary: { total: 10, voted: 4, validated: 3 } });
     renderPage();
@@ -85,13 +97,20 @@ describe('ValidationPage', () => {
     expect(screen.getByRole('progressbar', { name: '3 de 10 validados' })).toHaveAttribute('aria-valuenow', '3');
   });
 
-  it('votes: ticks candidates by name, sends them, says so, disables the button and clears the dialog', async () => {
+  it('votes: saves the vote on the phone, closes the dialog at once, sends it with a key and says so on the card', async () => {
     const user = userEvent.setup();
     const state = api({ records: [record(1), record(2)] });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const keys: (string | null)[] = [];
     server.use(
       http.post('*/api/validation/cabimas/records/:id/vote', async ({ params, request }) => {
         const id = Number(params.id);
         const body = (await request.json()) as { candidates: string[] };
+        keys.push(request.headers.get('idempotency-key'));
+        await gate;
         state.votes.push({ id, body });
         state.summary = { ...state.summary, voted: state.summary.voted + 1 };
         return HttpResponse.json(
@@ -111,18 +130,50 @@ describe('ValidationPage', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: /NR\s*Nelson Rincón/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
 
-    expect(await screen.findByText('Votaste con éxito')).toBeInTheDocument();
+    // Saved on the phone: the dialog is gone before the server answers, and the card says where the vote is.
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(state.votes).toEqual([{ id: 1, body: { candidates: ['FA', 'NR'] } }]);
     const voted = screen.getByRole('button', { name: 'Persona 1: votado' });
     expect(voted).toBeDisabled();
     expect(voted).toHaveTextContent('FA, NR');
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+ %$/)]));
+    expect(keys).toEqual([expect.stringMatching(UUID)]);
+
+    release();
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
+    expect(await screen.findByText('Votaste con éxito')).toBeInTheDocument();
+    expect(state.votes).toEqual([{ id: 1, body: { candidates: ['FA', 'NR'] } }]);
     await waitFor(() => expect(screen.getByText('1 votado', { exact: false })).toBeInTheDocument());
 
     // The next record's dialog starts empty.
     await user.click(screen.getByRole('button', { name: 'Votar: Persona 2' }));
     const next = await screen.findByRole('dialog', { name: 'Votar' });
     for (const box of within(next).getAllByRole('checkbox')) expect(box).not.toBeChecked();
+  });
+
+  it('keeps one vote however fast ‘Votar’ is tapped twice', async () => {
+    const state = api({ records: [record(1)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', async ({ request }) => {
+        state.votes.push({ id: 1, body: await request.json() });
+        return HttpResponse.json(
+          { message: 'Votaste con éxito', record: record(1, { votedAt: 'x', votes: ['LC'] }) },
+          { status: 201 },
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Votar' });
+    await user.click(within(dialog).getByRole('checkbox', { name: /LC/ }));
+    const votar = within(dialog).getByRole('button', { name: 'Votar' });
+    // Two clicks in the same tick, before React has re-rendered anything.
+    act(() => {
+      votar.click();
+      votar.click();
+    });
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
+    expect(state.votes).toEqual([{ id: 1, body: { candidates: ['LC'] } }]);
   });
 
   it('cancels: the selection is cleared and nothing is sent; a vote for nobody can be sent', async () => {
@@ -154,13 +205,17 @@ describe('ValidationPage', () => {
     expect(screen.getByRole('button', { name: 'Persona 1: votado' })).toHaveTextContent('Ningún candidato');
   });
 
-  it('shows the server’s message when a vote fails', async () => {
+  it('says on the card, with the server’s reason, when a vote is refused', async () => {
     const user = userEvent.setup();
     api({ records: [record(1)] });
     server.use(
       http.post('*/api/validation/cabimas/records/:id/vote', () =>
         HttpResponse.json(
-          { statusCode: 409, error: 'Conflict', message: 'Este trámite ya fue votado.' },
+          {
+            statusCode: 409,
+            error: 'Conflict',
+            message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.',
+          },
           { status: 409 },
         ),
       ),
@@ -168,10 +223,34 @@ describe('ValidationPage', () => {
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
-    expect(await screen.findByText('Este trámite ya fue votado.')).toBeInTheDocument();
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Rechazado']));
+    const card = screen.getByRole('article', { name: 'Persona 1' });
+    expect(
+      within(card).getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.'),
+    ).toBeInTheDocument();
   });
 
-  it('uploads a photo under the loading cover, then shows its thumbnail in place of the button', async () => {
+  it('keeps a vote answered 401 on the phone and asks for the session again', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', () =>
+        HttpResponse.json(
+          { statusCode: 401, error: 'Unauthorized', message: 'Debes iniciar sesión para continuar.' },
+          { status: 401 },
+        ),
+      ),
+    );
+    const onSessionEnded = vi.fn();
+    renderPage({ onSessionEnded });
+    await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
+    expect(cardStates('Persona 1')).toEqual(['Guardado en el teléfono']);
+    expect(screen.queryByText('Debes iniciar sesión para continuar.')).not.toBeInTheDocument();
+  });
+
+  it('covers the screen only while a photo is saved on the phone, then shows its upload on the card', async () => {
     const user = userEvent.setup();
     api({ records: [record(1)] });
     let release: () => void = () => {};
@@ -179,14 +258,16 @@ describe('ValidationPage', () => {
       release = resolve;
     });
     let received: File | undefined;
+    let key: string | null = null;
     server.use(
       http.post('*/api/validation/cabimas/records/1/photos/gobernador', async ({ request }) => {
+        key = request.headers.get('idempotency-key');
         const form = await request.formData();
         received = (form.get('file') as File | null) ?? undefined;
         await gate;
         const result: PhotoUploadResult = {
           message: 'Foto cargada con éxito',
-          warning: null,
+          warning: 'Atención: esta misma imagen ya se usó en otro trámite.',
           record: record(1, { photos: { gobernador: slot(77), an: null, clez: null } }),
           photo: {
             id: 77,
@@ -207,20 +288,47 @@ describe('ValidationPage', () => {
     renderPage();
     const input = await screen.findByLabelText('Subir foto Gobernador de Persona 1');
     await user.upload(input, new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'IMG_1.JPG', { type: 'image/jpeg' }));
-    const cover = await screen.findByTestId('loading-cover');
-    expect(cover).toHaveTextContent('Validando');
-    expect(cover).toHaveTextContent('Por favor espere, no cierre la ventana');
-    release();
-    expect(await screen.findByText('Foto cargada con éxito')).toBeInTheDocument();
+    // While the request is held by the server, the cover is already gone and the card says how it goes.
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+ %$/)]));
     expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Subir foto Gobernador de Persona 1')).not.toBeInTheDocument();
+    expect(key).toMatch(UUID);
+
+    release();
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
+    // A `file` part arrived. (jsdom's XMLHttpRequest does not carry a Blob's bytes and name through MSW;
+    // the end-to-end test checks the stored photo.)
     expect(received).toBeDefined();
     const link = screen.getByRole('link', { name: 'Ver foto Gobernador de Persona 1' });
     expect(link).toHaveAttribute('href', '/api/photos/77');
     expect(within(link).getByRole('presentation')).toHaveAttribute('src', '/api/photos/77?variant=thumb');
-    expect(screen.queryByLabelText('Subir foto Gobernador de Persona 1')).not.toBeInTheDocument();
+    // The duplicate-image warning is on the card, not in a toast.
+    const card = screen.getByRole('article', { name: 'Persona 1' });
+    expect(within(card).getByText('Atención: esta misma imagen ya se usó en otro trámite.')).toBeInTheDocument();
+    expect(document.querySelector('.Toastify')?.textContent ?? '').not.toContain('Atención');
   });
 
-  it('says what went wrong when an upload fails, and hides the cover', async () => {
+  it('shows the cover while the photo is being saved on the phone', async () => {
+    api({ records: [record(1)] });
+    server.use(http.post('*/api/validation/cabimas/records/1/photos/an', () => new Promise<Response>(() => {})));
+    renderPage();
+    const input = await screen.findByLabelText('Subir foto AN de Persona 1');
+    let finishReading: (value: ArrayBuffer) => void = () => {};
+    const file = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'foto.jpg', { type: 'image/jpeg' });
+    file.arrayBuffer = () =>
+      new Promise<ArrayBuffer>((resolve) => {
+        finishReading = resolve;
+      });
+    await userEvent.setup().upload(input, file);
+    const cover = await screen.findByTestId('loading-cover');
+    expect(cover).toHaveTextContent('Validando');
+    expect(cover).toHaveTextContent('Por favor espere, no cierre la ventana');
+    finishReading(new Uint8Array([0xff, 0xd8, 0xff]).buffer);
+    await waitFor(() => expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument());
+    expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^(Guardado en el teléfono|Enviando \d+ %)$/)]);
+  });
+
+  it('says on the card why the server refused a photo, and opens the slot again', async () => {
     const user = userEvent.setup();
     api({ records: [record(1)] });
     server.use(
@@ -233,8 +341,10 @@ describe('ValidationPage', () => {
     );
     renderPage();
     const input = await screen.findByLabelText('Subir foto AN de Persona 1');
-    await user.upload(input, new File(['texto'], 'foto.jpg', { type: 'image/jpeg' }));
-    expect(await screen.findByText('Formato no permitido: solo JPG, JPEG o HEIC')).toBeInTheDocument();
+    await user.upload(input, new File([new Uint8Array([0xff, 0xd8, 0xff])], 'foto.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Rechazado']));
+    const card = screen.getByRole('article', { name: 'Persona 1' });
+    expect(within(card).getByText('Formato no permitido: solo JPG, JPEG o HEIC')).toBeInTheDocument();
     expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Subir foto AN de Persona 1')).toBeEnabled();
   });
@@ -257,7 +367,7 @@ describe('ValidationPage', () => {
     expect(screen.queryByLabelText('Reemplazar foto Gobernador de Persona 1')).not.toBeInTheDocument();
     unmount();
 
-    renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" canReplacePhotos />, {
+    renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" owner={ANA} canReplacePhotos />, {
       route: '/validation/cabimas',
     });
     const input = await screen.findByLabelText('Reemplazar foto Gobernador de Persona 1');
@@ -267,13 +377,52 @@ describe('ValidationPage', () => {
     expect(replaced).toBe(true);
   });
 
-  it('refuses other file types before sending them', async () => {
+  it('refuses other file types before keeping them', async () => {
     api({ records: [record(1)] });
     renderPage();
     const input = await screen.findByLabelText('Subir foto CLEZ de Persona 1');
     // userEvent.upload honours `accept`; a person can still pick "all files" on a phone.
     await userEvent.setup({ applyAccept: false }).upload(input, new File(['x'], 'captura.png', { type: 'image/png' }));
     expect(await screen.findByText('Formato no permitido: solo JPG, JPEG o HEIC')).toBeInTheDocument();
+    // A text file named .jpg too: its bytes say what it is.
+    await userEvent.setup().upload(input, new File(['hola'], 'foto.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect(screen.getAllByText('Formato no permitido: solo JPG, JPEG o HEIC')).toHaveLength(2));
+    expect(cardStates('Persona 1')).toEqual([]);
+  });
+
+  it('opens without a connection with the list kept on the phone, under ‘Sin conexión’, and keeps votes there', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1, { nombre: 'María Pérez' }), record(2, { nombre: 'José Finol' })] });
+    const first = renderPage();
+    expect(await screen.findByText('María Pérez')).toBeInTheDocument();
+    expect(screen.queryByText('Sin conexión')).not.toBeInTheDocument();
+    // Give the phone the moment it needs to keep its copy.
+    await waitFor(async () => {
+      const { readCopy, pageCopyId } = await import('../outbox/device-copies');
+      expect(await readCopy(pageCopyId('cabimas', false, undefined))).toBeDefined();
+    });
+    first.unmount();
+
+    server.resetHandlers();
+    server.use(http.all('*/api/*', () => HttpResponse.error()));
+    renderPage({ owner: null });
+    expect(await screen.findByText('María Pérez')).toBeInTheDocument();
+    expect(screen.getByText('Sin conexión')).toBeInTheDocument();
+    expect(
+      screen.getByText(/^Lista guardada en el teléfono el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\./),
+    ).toBeInTheDocument();
+    // Searching works on the copy too.
+    await user.type(screen.getByLabelText('Buscar'), 'jose');
+    await waitFor(() => expect(screen.queryByText('María Pérez')).not.toBeInTheDocument());
+    expect(screen.getByText('José Finol')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Buscar'));
+
+    // Voting offline keeps the vote for the last person signed in on this phone.
+    await user.click(await screen.findByRole('button', { name: 'Votar: María Pérez' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    await waitFor(() => expect(cardStates('María Pérez')).toEqual(['Guardado en el teléfono']));
+    const { deviceOutbox } = await import('../outbox/device-outbox');
+    expect(deviceOutbox().unsent(ANA)).toHaveLength(1);
   });
 
   it('searches by what is typed and can show validated records too', async () => {

@@ -1,19 +1,22 @@
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { photosMessages } from '#shared/features/records/photos';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
-import { ApiError } from '#web/platform/lib/api-client';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { useOnline } from '#web/platform/lib/use-online';
 import { ConfirmationScreen } from '#web/platform/ui/confirmation-screen';
 import { LoadingCover } from '#web/platform/ui/loading-cover';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { useCandidates } from '../api/get-candidates';
 import { useRecords } from '../api/get-records';
 import { useRecordsSummary } from '../api/get-records-summary';
-import { useUploadPhoto } from '../api/upload-photo';
-import { useVoteRecord } from '../api/vote-record';
+import { rememberDepartment, rememberedOwner, rememberOwner } from '../outbox/device-hints';
+import { deviceOutbox } from '../outbox/device-outbox';
+import { preparePhoto } from '../outbox/prepare-photo';
+import { useOutboxConnection } from '../outbox/use-outbox';
+import { OfflineBanner } from './offline-banner';
 import { RecordList } from './record-list';
 import { ValidationProgress } from './validation-progress';
 import { VoteDialog } from './vote-dialog';
@@ -24,10 +27,18 @@ export interface ValidationPageProps {
   title: string;
   /** Admins may replace a filled photo (the old one stays as evidence). */
   canReplacePhotos?: boolean;
+  /**
+   * The signed-in person; null while the session cannot be asked (no connection): the page then shows
+   * the phone's copy, and what is done is kept for the last person signed in here.
+   */
+  owner: string | null;
+  /** A request was answered 401: the app asks for the session again (and so shows /login). */
+  onSessionEnded?: () => void;
 }
 
-const ALLOWED_EXTENSIONS = /\.(jpe?g|heic)$/i;
 const SEARCH_DELAY_MS = 300;
+/** While the list shown is the phone's copy, the server is asked again this often. */
+const COPY_RETRY_MS = 30_000;
 
 function useDebounced<T>(value: T, delayMs: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -40,10 +51,18 @@ function useDebounced<T>(value: T, delayMs: number): T {
 
 /**
  * The validator's screen for one municipality or parish: progress, search, the pending records with
- * their vote and three ballot photos, and the completion screen once every record is validated.
+ * their vote and three ballot photos, and the completion screen once every record is validated. Votes
+ * and photos are saved on the phone first and sent in the background (docs/decisions/024-026): nothing
+ * here waits for the network, and without a connection the page shows the list the phone kept.
  */
-export function ValidationPage({ slug, title, canReplacePhotos = false }: ValidationPageProps) {
+export function ValidationPage({ slug, title, canReplacePhotos = false, owner, onSessionEnded }: ValidationPageProps) {
   useDocumentTitle(title);
+  useOutboxConnection({ owner, onSessionEnded });
+  useEffect(() => {
+    if (owner) rememberOwner(owner);
+    rememberDepartment(slug);
+  }, [owner, slug]);
+  const online = useOnline();
   const searchId = useId();
   const summary = useRecordsSummary(slug);
   const candidates = useCandidates();
@@ -56,13 +75,13 @@ export function ValidationPage({ slug, title, canReplacePhotos = false }: Valida
   const { fetchNextPage } = records;
   // A second call while a page is on its way must not cancel and repeat it.
   const fetchMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
-  const vote = useVoteRecord(slug);
-  const upload = useUploadPhoto(slug);
 
   const [voting, setVoting] = useState<ProcedureRecord | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
-  const [uploadProgress, setUploadProgress] = useState<number | null>(null);
-  const busy = vote.isPending || uploadProgress !== null;
+  const [savingVote, setSavingVote] = useState(false);
+  // Set in the same tick as the tap: a second tap before React re-renders finds it set.
+  const savingVoteNow = useRef(false);
+  const [preparingPhoto, setPreparingPhoto] = useState(false);
 
   const openVote = useCallback((record: ProcedureRecord) => {
     setSelected([]);
@@ -74,54 +93,81 @@ export function ValidationPage({ slug, title, canReplacePhotos = false }: Valida
     setVoting(null);
   };
 
-  const submitVote = () => {
-    if (!voting) return;
-    vote.mutate(
-      { recordId: voting.id, candidates: selected },
-      {
-        onSuccess: (result) => {
-          toast.success(result.message);
-          closeVote();
-        },
-        onError: (error) => {
-          toast.error(error.message);
-          // Already voted by someone else, or gone: nothing left to do in this dialog.
-          if (error instanceof ApiError && (error.status === 409 || error.status === 404)) closeVote();
-        },
-      },
-    );
+  /** Whose what is done here is: the session's person, or offline the last one signed in on this phone. */
+  const person = owner ?? rememberedOwner();
+
+  const submitVote = async () => {
+    if (!voting || savingVoteNow.current || !person) return;
+    savingVoteNow.current = true;
+    setSavingVote(true);
+    try {
+      await deviceOutbox().addVote({
+        owner: person,
+        slug,
+        recordId: voting.id,
+        recordName: voting.nombre,
+        candidates: selected,
+      });
+      closeVote();
+    } catch (error) {
+      console.error('vote not saved', error);
+      toast.error(recordsMessages.voteNotSaved);
+    } finally {
+      savingVoteNow.current = false;
+      setSavingVote(false);
+    }
   };
 
-  const { mutate: uploadMutate } = upload;
   const startUpload = useCallback(
-    (record: ProcedureRecord, kind: PhotoKind, file: File) => {
-      if (!ALLOWED_EXTENSIONS.test(file.name) && !/^image\/(jpeg|heic|heif)$/.test(file.type)) {
-        toast.error(photosMessages.badFormat);
-        return;
+    async (record: ProcedureRecord, kind: PhotoKind, file: File) => {
+      if (!person) return;
+      // The cover only while the photo is read and saved on the phone (seconds), never while it travels.
+      setPreparingPhoto(true);
+      try {
+        const prepared = await preparePhoto(file);
+        if ('error' in prepared) {
+          toast.error(prepared.error);
+          return;
+        }
+        await deviceOutbox().addPhoto({
+          owner: person,
+          slug,
+          recordId: record.id,
+          recordName: record.nombre,
+          photoKind: kind,
+          file: prepared.file,
+        });
+      } catch (error) {
+        console.error('photo not saved', error);
+        toast.error(photosMessages.notSaved);
+      } finally {
+        setPreparingPhoto(false);
       }
-      setUploadProgress(0);
-      uploadMutate(
-        { recordId: record.id, kind, file, onProgress: setUploadProgress },
-        {
-          onSuccess: (result) => {
-            toast.success(result.message);
-            if (result.warning) toast.warning(result.warning);
-          },
-          onError: (error) => {
-            console.error('upload failed', error);
-            toast.error(error.message);
-          },
-          onSettled: () => setUploadProgress(null),
-        },
-      );
     },
-    [uploadMutate],
+    [person, slug],
+  );
+  const onUpload = useCallback(
+    (record: ProcedureRecord, kind: PhotoKind, file: File) => void startUpload(record, kind, file),
+    [startUpload],
   );
 
-  // Photos take seconds on a phone network: the spec's cover, with the upload's progress. A vote is one
-  // small request; its dialog stays, with its buttons disabled, until the answer.
-  const cover =
-    uploadProgress !== null ? <LoadingCover title={messages.loading.validating} progress={uploadProgress} /> : null;
+  const cover = preparingPhoto ? <LoadingCover title={messages.loading.validating} /> : null;
+  const savedAt = records.data?.pages.find((page) => page.savedAt !== undefined)?.savedAt;
+  // Showing the phone's copy: ask the server again when the connection comes back, and every little
+  // while meanwhile (a phone can say online with a network that carries nothing).
+  const { refetch: refetchRecords } = records;
+  const { refetch: refetchSummary } = summary;
+  useEffect(() => {
+    if (savedAt === undefined || !online) return;
+    const again = () => {
+      void refetchRecords();
+      void refetchSummary();
+    };
+    again();
+    const timer = setInterval(again, COPY_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [savedAt, online, refetchRecords, refetchSummary]);
+  const banner = !online || savedAt !== undefined ? <OfflineBanner savedAt={savedAt} /> : null;
 
   if (summary.isPending) {
     return (
@@ -135,6 +181,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false }: Valida
     return (
       <Page wide>
         <h1 className="text-3xl font-black tracking-tight text-brand">{title}</h1>
+        {banner}
         <div className="mt-4">
           <ErrorNotice message={summary.error.message} onRetry={() => summary.refetch()} />
         </div>
@@ -168,6 +215,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false }: Valida
     <Page wide>
       {cover}
       <h1 className="text-3xl font-black tracking-tight text-brand">{title}</h1>
+      {banner}
       {total === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-700">
           {recordsMessages.noRecords}
@@ -218,14 +266,14 @@ export function ValidationPage({ slug, title, canReplacePhotos = false }: Valida
               </p>
             ) : (
               <RecordList
+                slug={slug}
                 records={list}
                 hasNextPage={records.hasNextPage}
                 isFetchingNextPage={records.isFetchingNextPage}
                 fetchNextPage={fetchMore}
                 onVote={openVote}
-                onUpload={startUpload}
+                onUpload={onUpload}
                 canReplacePhotos={canReplacePhotos}
-                busy={busy}
               />
             )}
           </div>
@@ -238,9 +286,9 @@ export function ValidationPage({ slug, title, canReplacePhotos = false }: Valida
         onToggle={(code) =>
           setSelected((current) => (current.includes(code) ? current.filter((c) => c !== code) : [...current, code]))
         }
-        onVote={submitVote}
+        onVote={() => void submitVote()}
         onCancel={closeVote}
-        submitting={vote.isPending}
+        saving={savingVote}
       />
     </Page>
   );

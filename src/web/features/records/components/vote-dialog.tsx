@@ -9,16 +9,19 @@ export interface VoteDialogProps {
   onToggle: (code: string) => void;
   onVote: () => void;
   onCancel: () => void;
-  submitting: boolean;
+  /** While the vote is being saved on the phone (milliseconds): 'Votar' does not take a second tap. */
+  saving: boolean;
 }
 
 /**
  * The spec's vote modal: one checkbox per candidate (code and name), 'Votar' and 'Cancelar'. No
- * minimum: a vote for nobody can be sent. Focus stays inside while it is open; Escape cancels.
+ * minimum: a vote for nobody can be sent. Focus stays inside while it is open; Escape and 'Cancelar'
+ * always close it (the vote is saved on the phone and sent in the background, so nothing here waits
+ * for the network).
  */
-export function VoteDialog({ record, candidates, selected, onToggle, onVote, onCancel, submitting }: VoteDialogProps) {
+export function VoteDialog({ record, candidates, selected, onToggle, onVote, onCancel, saving }: VoteDialogProps) {
   return (
-    <Dialog open={record !== null} onClose={() => !submitting && onCancel()} className="fixed inset-0 z-50">
+    <Dialog open={record !== null} onClose={onCancel} className="fixed inset-0 z-50">
       <div className="fixed inset-0 bg-black/50" aria-hidden="true" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
         <DialogPanel
@@ -33,7 +36,7 @@ export function VoteDialog({ record, candidates, selected, onToggle, onVote, onC
             className="mt-4"
             onSubmit={(event) => {
               event.preventDefault();
-              if (!submitting) onVote();
+              if (!saving) onVote();
             }}
           >
             <fieldset>
@@ -76,14 +79,13 @@ export function VoteDialog({ record, candidates, selected, onToggle, onVote, onC
               <button
                 type="button"
                 onClick={onCancel}
-                disabled={submitting}
                 className="flex-1 rounded-lg border-2 border-stone-300 bg-white px-4 py-3 font-semibold text-stone-800 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
               >
                 Cancelar
               </button>
               <button
                 type="submit"
-                disabled={submitting}
+                disabled={saving}
                 className="flex-1 rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
               >
                 Votar

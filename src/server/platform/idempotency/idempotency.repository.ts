@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import type { IdempotencyKeysTable } from '#server/platform/db/schema-idempotency';
+
+export type StoredAnswer = Pick<IdempotencyKeysTable, 'actor_email' | 'fingerprint' | 'status_code' | 'response_body'>;
+
+export function createIdempotencyRepository(db: Kysely<Database>) {
+  return {
+    /** The answer stored under a key that has not expired yet. */
+    async find(key: string, now: Date): Promise<StoredAnswer | undefined> {
+      return db
+        .selectFrom('idempotency_keys')
+        .select(['actor_email', 'fingerprint', 'status_code', 'response_body'])
+        .where('key', '=', key)
+        .where('expires_at', '>', now.toISOString())
+        .executeTakeFirst();
+    },
+
+    /**
+     * Stores a key with its answer (inside the transaction of the change it answers). False when the key
+     * is already taken by a live entry: then the caller's transaction must not commit. An expired entry
+     * is overwritten.
+     */
+    async save(entry: IdempotencyKeysTable): Promise<boolean> {
+      const row = await db
+        .insertInto('idempotency_keys')
+        .values(entry)
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({
+              actor_email: entry.actor_email,
+              fingerprint: entry.fingerprint,
+              status_code: entry.status_code,
+              response_body: entry.response_body,
+              created_at: entry.created_at,
+              expires_at: entry.expires_at,
+            })
+            .where('idempotency_keys.expires_at', '<=', entry.created_at),
+        )
+        .returning('key')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async purgeExpired(now: Date): Promise<number> {
+      const result = await db
+        .deleteFrom('idempotency_keys')
+        .where('expires_at', '<=', now.toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

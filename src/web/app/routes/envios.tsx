@@ -1,0 +1,3 @@
+import { OutboxPage } from '#web/features/records/components/outbox-page';
+
+export default OutboxPage;

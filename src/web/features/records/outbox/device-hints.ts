@@ -1,0 +1,40 @@
+/*
+ * Small facts kept in localStorage, readable at once by the app's layout and start page without
+ * loading the outbox (IndexedDB) code: public pages must stay light.
+ */
+
+/** How many items wait on this phone (absent: none). Written by the outbox. */
+export const UNSENT_HINT_KEY = 'comando-envios-pendientes';
+const OWNER_KEY = 'comando-validador';
+const DEPARTMENT_KEY = 'comando-ultimo-municipio';
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // Storage refused (some private modes): the hint is simply not there.
+  }
+}
+
+/** Whether the outbox said items wait on this phone. */
+export const hasUnsentHint = (): boolean => Number(read(UNSENT_HINT_KEY) ?? 0) > 0;
+
+/**
+ * The last person signed in on this phone: whose a vote taken without a connection is (the session
+ * cannot be asked then). Forgotten at sign-out.
+ */
+export const rememberOwner = (email: string | null): void => write(OWNER_KEY, email);
+export const rememberedOwner = (): string | null => read(OWNER_KEY);
+
+/** The last department opened here: where the installed app starts when the session cannot be asked. */
+export const rememberDepartment = (slug: string | null): void => write(DEPARTMENT_KEY, slug);
+export const lastDepartment = (): string | null => read(DEPARTMENT_KEY);

@@ -1,0 +1,105 @@
+import { sendPhoto } from '../api/upload-photo';
+import { sendVote } from '../api/vote-record';
+import { UNSENT_HINT_KEY } from './device-hints';
+import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } from './device-store';
+import { createOutbox, type Outbox, type Transport } from './outbox';
+import { isUnsent, type OutboxItem } from './outbox-item';
+
+/** Sends an item with its Idempotency-Key, through the same fetchers as any other request. */
+export const sendOutboxItem: Transport = (item: OutboxItem, { onProgress, signal }) => {
+  if (item.kind === 'vote') {
+    return sendVote({ ...item, onProgress, signal });
+  }
+  return sendPhoto({
+    slug: item.slug,
+    recordId: item.recordId,
+    kind: item.photoKind,
+    file: new Blob([item.file.data ?? new ArrayBuffer(0)], { type: item.file.type }),
+    fileName: item.file.name,
+    key: item.key,
+    onProgress,
+    signal,
+  });
+};
+
+let store: Promise<DeviceStore> | undefined;
+
+/** The phone's store: IndexedDB, or memory where the browser refuses it (then nothing survives a reload). */
+export function deviceStore(): Promise<DeviceStore> {
+  store ??= openDeviceStore().catch((error: unknown) => {
+    console.error('IndexedDB no disponible; lo guardado durará solo mientras la página esté abierta', error);
+    return memoryDeviceStore();
+  });
+  return store;
+}
+
+/** A DeviceStore whose every call waits for the real one to open. */
+function deferred(opening: Promise<DeviceStore>): DeviceStore {
+  return {
+    items: async () => (await opening).items(),
+    add: async (item) => (await opening).add(item),
+    put: async (item) => (await opening).put(item),
+    remove: async (seq) => (await opening).remove(seq),
+    copy: async <T>(id: string) => (await opening).copy<T>(id),
+    copiesOf: async <T>(slug: string) => (await opening).copiesOf<T>(slug),
+    saveCopy: async (copy: SavedCopy) => (await opening).saveCopy(copy),
+    clearCopies: async () => (await opening).clearCopies(),
+  };
+}
+
+/** One tab sends at a time (where the browser has Web Locks); the others watch the same store. */
+const oneTabAtATime = (pass: () => Promise<void>): Promise<void> =>
+  typeof navigator !== 'undefined' && navigator.locks
+    ? navigator.locks.request('comando-envios', pass).then(() => undefined)
+    : pass();
+
+let instance: { outbox: Outbox; detach: () => void } | undefined;
+
+/** This phone's outbox, started on first use. */
+export function deviceOutbox(): Outbox {
+  if (instance) return instance.outbox;
+  const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('comando-envios');
+  const outbox = createOutbox({
+    store: deferred(deviceStore()),
+    transport: sendOutboxItem,
+    isOnline: () => navigator.onLine,
+    exclusive: oneTabAtATime,
+    broadcast: () => channel?.postMessage('changed'),
+  });
+  const onMessage = () => void outbox.reload();
+  const onOnline = () => void outbox.online();
+  // A phone that slept (or a tab brought back) may have missed a timer or the 'online' event.
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void outbox.online();
+  };
+  channel?.addEventListener('message', onMessage);
+  window.addEventListener('online', onOnline);
+  document.addEventListener('visibilitychange', onVisible);
+  outbox.subscribe(() => {
+    try {
+      const unsent = outbox.getSnapshot().items.filter(isUnsent).length;
+      if (unsent > 0) localStorage.setItem(UNSENT_HINT_KEY, String(unsent));
+      else localStorage.removeItem(UNSENT_HINT_KEY);
+    } catch {
+      // Storage refused (private mode): the layout then only shows the count to signed-in people.
+    }
+  });
+  void outbox.load();
+  instance = {
+    outbox,
+    detach() {
+      outbox.stop();
+      channel?.close();
+      window.removeEventListener('online', onOnline);
+      document.removeEventListener('visibilitychange', onVisible);
+    },
+  };
+  return outbox;
+}
+
+/** Tests start each case with a fresh outbox and store. */
+export function resetDeviceOutboxForTests(): void {
+  instance?.detach();
+  instance = undefined;
+  store = undefined;
+}

@@ -1,0 +1,64 @@
+import type { PhotoKind } from '#shared/platform/constants';
+
+/**
+ * saved: on the phone, waiting its turn (or its next try); sending: on its way now; sent: the server
+ * has it; rejected: the server said no for a reason a retry will not change (until someone acts).
+ */
+export type OutboxState = 'saved' | 'sending' | 'sent' | 'rejected';
+
+/** A photo's bytes, copied off the file picker when it was taken (a File can stop being readable). */
+export interface OutboxFile {
+  name: string;
+  type: string;
+  /** Dropped once the server has the photo. */
+  data: ArrayBuffer | null;
+}
+
+interface ItemBase {
+  /** Order of arrival on this phone (IndexedDB key). */
+  seq: number;
+  /** The Idempotency-Key: a UUID made when the person acted; every try sends the same one. */
+  key: string;
+  /** Whose it is: only that person's session sends it. */
+  owner: string;
+  slug: string;
+  recordId: number;
+  /** For the list of waiting items: which record, by name. */
+  recordName: string;
+  state: OutboxState;
+  /** Tries that ended without an answer (network, timeout, server error). */
+  attempts: number;
+  /** Not sent before this instant (ms since 1970): the backoff after a failed try. */
+  nextAttemptAt: number;
+  /** Why the last try failed, while it will be tried again. */
+  lastError: string | null;
+  /** The server's refusal (status and Spanish message) once rejected. */
+  rejection: { status: number; message: string } | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+export interface VoteItem extends ItemBase {
+  kind: 'vote';
+  candidates: string[];
+}
+
+export interface PhotoItem extends ItemBase {
+  kind: 'photo';
+  photoKind: PhotoKind;
+  file: OutboxFile;
+  /** The server's warning once sent (the same image was used for another record). */
+  warning: string | null;
+}
+
+export type OutboxItem = VoteItem | PhotoItem;
+
+/** What the person asked for; the rest is filled in when it is saved. */
+export type NewVote = Pick<VoteItem, 'owner' | 'slug' | 'recordId' | 'recordName' | 'candidates'>;
+export type NewPhoto = Pick<PhotoItem, 'owner' | 'slug' | 'recordId' | 'recordName' | 'photoKind' | 'file'>;
+
+/** Not yet accepted by the server: what 'Cerrar sesión' asks about and the navbar counts. */
+export const isUnsent = (item: OutboxItem): boolean => item.state !== 'sent';
+
+/** An item before the phone gave it its place in the queue. */
+export type UnsavedItem = Omit<VoteItem, 'seq'> | Omit<PhotoItem, 'seq'>;

@@ -1,0 +1,283 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '#web/platform/lib/api-client';
+import { memoryDeviceStore, openDeviceStore } from './device-store';
+import { BACKOFF, createOutbox, type SendAnswer, type Transport } from './outbox';
+import type { OutboxItem } from './outbox-item';
+
+const ANA = 'ana@example.org';
+const vote = (recordId: number, owner = ANA) => ({
+  owner,
+  slug: 'cabimas',
+  recordId,
+  recordName: `Persona ${recordId}`,
+  candidates: ['FA'],
+});
+const photo = (recordId: number) => ({
+  owner: ANA,
+  slug: 'cabimas',
+  recordId,
+  recordName: `Persona ${recordId}`,
+  photoKind: 'gobernador' as const,
+  file: { name: 'IMG_1.JPG', type: 'image/jpeg', data: new Uint8Array([0xff, 0xd8, 0xff]).buffer },
+});
+
+/** A server whose answers the test gives, one request at a time. */
+function fakeServer() {
+  const calls: { item: OutboxItem; answer: (a: SendAnswer) => void; fail: (e: Error) => void }[] = [];
+  const transport: Transport = (item, { signal }) =>
+    new Promise((resolve, reject) => {
+      const call = { item, answer: resolve, fail: reject };
+      signal.addEventListener('abort', () => {
+        calls.splice(calls.indexOf(call), 1);
+        reject(new ApiError(0, 'abortado'));
+      });
+      calls.push(call);
+    });
+  return {
+    transport,
+    calls,
+    /** Answers the oldest open request. */
+    async reply(status: number, body: unknown = {}) {
+      const call = calls.shift();
+      if (!call) throw new Error('no request is waiting');
+      call.answer({ status, body });
+      await vi.advanceTimersByTimeAsync(0);
+      return call.item;
+    },
+    async drop() {
+      const call = calls.shift();
+      if (!call) throw new Error('no request is waiting');
+      call.fail(new ApiError(0, 'No hay conexión con el servidor.'));
+      await vi.advanceTimersByTimeAsync(0);
+      return call.item;
+    },
+  };
+}
+
+const settle = () => vi.advanceTimersByTimeAsync(0);
+const states = (outbox: ReturnType<typeof createOutbox>) =>
+  outbox.getSnapshot().items.map((i) => `${i.recordId}:${i.kind}:${i.state}`);
+
+beforeEach(() => {
+  // setImmediate stays real: fake-indexeddb schedules its work with it.
+  vi.useFakeTimers({
+    now: new Date('2026-11-23T03:30:00Z'),
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('outbox', () => {
+  it('sends what was saved in order, one request at a time, and marks each sent', async () => {
+    const server = fakeServer();
+    const sent: number[] = [];
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
+    await outbox.addVote(vote(1));
+    await outbox.addPhoto(photo(1));
+    await outbox.addVote(vote(2));
+    expect(states(outbox)).toEqual(['1:vote:saved', '1:photo:saved', '2:vote:saved']);
+
+    outbox.connect(ANA, { onSent: (item) => sent.push(item.recordId) });
+    await settle();
+    expect(server.calls).toHaveLength(1);
+    expect(states(outbox)).toEqual(['1:vote:sending', '1:photo:saved', '2:vote:saved']);
+    await server.reply(201);
+    expect(server.calls.map((c) => c.item.kind)).toEqual(['photo']);
+    await server.reply(201, { warning: 'Atención: esta misma imagen ya se usó en otro trámite.' });
+    await server.reply(201);
+    expect(states(outbox)).toEqual(['1:vote:sent', '1:photo:sent', '2:vote:sent']);
+    expect(sent).toEqual([1, 1, 2]);
+    const sentPhoto = outbox.getSnapshot().items[1];
+    // The photo's bytes are dropped once the server has them; its warning stays on the card.
+    expect(sentPhoto?.kind === 'photo' && sentPhoto.file.data).toBeNull();
+    expect(sentPhoto?.kind === 'photo' && sentPhoto.warning).toBe(
+      'Atención: esta misma imagen ya se usó en otro trámite.',
+    );
+    expect(outbox.unsent()).toEqual([]);
+  });
+
+  it('tries again after 2, 4, 8 s … (at most a minute) with the same key while no answer comes', async () => {
+    const server = fakeServer();
+    // random() = 1: the longest wait of each step, so the test knows the instants.
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport, random: () => 1 });
+    const item = await outbox.addVote(vote(7));
+    outbox.connect(ANA);
+    await settle();
+    const keys: string[] = [];
+    for (const wait of [2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000]) {
+      keys.push((await server.drop()).key);
+      expect(outbox.getSnapshot().items[0]).toMatchObject({
+        state: 'saved',
+        lastError: 'No hay conexión con el servidor.',
+      });
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(server.calls).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(server.calls).toHaveLength(1);
+    }
+    expect(new Set(keys)).toEqual(new Set([item.key]));
+    expect(BACKOFF.maxMs).toBe(60_000);
+    await server.reply(201);
+    expect(states(outbox)).toEqual(['7:vote:sent']);
+    expect(outbox.getSnapshot().items[0]?.attempts).toBe(7);
+  });
+
+  it('treats 5xx and 429 as no answer, but keeps a refusal (409, 422…) with the server’s reason and goes on', async () => {
+    const server = fakeServer();
+    const rejected: string[] = [];
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport, random: () => 0 });
+    await outbox.addVote(vote(1));
+    await outbox.addVote(vote(2));
+    outbox.connect(ANA, { onRejected: (item) => rejected.push(item.rejection?.message ?? '') });
+    await settle();
+    await server.reply(503, { message: 'La base de datos no responde.' });
+    expect(states(outbox)).toEqual(['1:vote:saved', '2:vote:saved']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await server.reply(409, { message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.' });
+    expect(states(outbox)).toEqual(['1:vote:rejected', '2:vote:sending']);
+    expect(outbox.getSnapshot().items[0]?.rejection).toEqual({
+      status: 409,
+      message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.',
+    });
+    expect(rejected).toEqual(['Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.']);
+    await server.reply(201);
+    // 'Reintentar' puts the refused item back in line.
+    await outbox.retry(outbox.getSnapshot().items[0]?.seq ?? 0);
+    await settle();
+    expect(server.calls.map((c) => c.item.recordId)).toEqual([1]);
+    await server.reply(201);
+    expect(states(outbox)).toEqual(['1:vote:sent', '2:vote:sent']);
+  });
+
+  it('stops at a 401, keeps the item waiting, and resumes when a session is connected again', async () => {
+    const server = fakeServer();
+    let ended = 0;
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
+    await outbox.addVote(vote(1));
+    await outbox.addVote(vote(2));
+    outbox.connect(ANA, { onUnauthorized: () => ended++ });
+    await settle();
+    await server.reply(401, { message: 'Debes iniciar sesión para continuar.' });
+    expect(ended).toBe(1);
+    expect(states(outbox)).toEqual(['1:vote:saved', '2:vote:saved']);
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(server.calls).toHaveLength(0);
+
+    // The app then learns the session is gone (nobody), and later that the person signed in again.
+    outbox.connect(null);
+    outbox.connect(ANA);
+    await settle();
+    await server.reply(201);
+    await server.reply(201);
+    expect(states(outbox)).toEqual(['1:vote:sent', '2:vote:sent']);
+  });
+
+  it('sends nothing while the browser is offline, and everything at once when it is back', async () => {
+    const server = fakeServer();
+    let online = false;
+    const outbox = createOutbox({
+      store: memoryDeviceStore(),
+      transport: server.transport,
+      isOnline: () => online,
+      random: () => 1,
+    });
+    await outbox.addVote(vote(1));
+    outbox.connect(ANA);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(server.calls).toHaveLength(0);
+    online = true;
+    outbox.connect(ANA);
+    await settle();
+    await server.drop();
+    // The next try would be in two seconds; the connection coming back does not wait for it.
+    await outbox.online();
+    await settle();
+    expect(server.calls).toHaveLength(1);
+    await server.reply(201);
+    expect(states(outbox)).toEqual(['1:vote:sent']);
+  });
+
+  it('sends only the signed-in person’s items and keeps one vote per record', async () => {
+    const server = fakeServer();
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
+    const first = await outbox.addVote(vote(1));
+    expect(await outbox.addVote(vote(1))).toEqual(first);
+    await outbox.addVote(vote(2, 'luis@example.org'));
+    outbox.connect(ANA);
+    await settle();
+    await server.reply(201);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(server.calls).toHaveLength(0);
+    expect(states(outbox)).toEqual(['1:vote:sent', '2:vote:saved']);
+    expect(outbox.unsent('luis@example.org')).toHaveLength(1);
+  });
+
+  it('on sign-out forgets what was sent, keeps what was not unless told to drop it, and stops sending', async () => {
+    const server = fakeServer();
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
+    await outbox.addVote(vote(1));
+    await outbox.addVote(vote(2));
+    await outbox.addPhoto(photo(3));
+    outbox.connect(ANA);
+    await settle();
+    await server.reply(201);
+    expect(server.calls).toHaveLength(1);
+    await outbox.signOut();
+    expect(states(outbox)).toEqual(['2:vote:saved', '3:photo:saved']);
+    // The request on its way was stopped, and no try was counted against it.
+    expect(outbox.getSnapshot().items[0]?.attempts).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(server.calls).toHaveLength(0);
+    await outbox.signOut(ANA);
+    expect(states(outbox)).toEqual([]);
+  });
+
+  it('removes a photo that is not on its way ("Quitar")', async () => {
+    const server = fakeServer();
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
+    const item = await outbox.addPhoto(photo(4));
+    await outbox.remove(item.seq);
+    expect(states(outbox)).toEqual([]);
+  });
+
+  it('keeps items on the phone: a new page finds them waiting and sends them, even one that was on its way', async () => {
+    const name = `prueba-${Math.random()}`;
+    const server = fakeServer();
+    const before = createOutbox({ store: await openDeviceStore(name), transport: server.transport });
+    const item = await before.addPhoto(photo(5));
+    before.connect(ANA);
+    await settle();
+    expect(server.calls).toHaveLength(1);
+    // The tab is closed mid-upload: nothing answers, nothing is cleaned up.
+
+    const after = createOutbox({ store: await openDeviceStore(name), transport: server.transport });
+    await after.load();
+    expect(states(after)).toEqual(['5:photo:saved']);
+    const reread = after.getSnapshot().items[0];
+    expect(reread?.key).toBe(item.key);
+    expect(reread?.kind === 'photo' && new Uint8Array(reread.file.data ?? new ArrayBuffer(0))).toEqual(
+      new Uint8Array([0xff, 0xd8, 0xff]),
+    );
+    after.connect(ANA);
+    await settle();
+    expect(server.calls.at(-1)?.item.key).toBe(item.key);
+    before.stop();
+  });
+
+  it('forgets sent items after a day', async () => {
+    const name = `prueba-${Math.random()}`;
+    const server = fakeServer();
+    const first = createOutbox({ store: await openDeviceStore(name), transport: server.transport });
+    await first.addVote(vote(6));
+    first.connect(ANA);
+    await settle();
+    await server.reply(201);
+    vi.setSystemTime(Date.now() + 24 * 60 * 60 * 1000 + 1);
+    const next = createOutbox({ store: await openDeviceStore(name), transport: server.transport });
+    await next.load();
+    expect(states(next)).toEqual([]);
+  });
+});

@@ -1,0 +1,377 @@
+import { newUuid } from '#web/platform/lib/new-id';
+import { realTimers, type Timers } from '#web/platform/lib/timers';
+import type { DeviceStore } from './device-store';
+import { isUnsent, type NewPhoto, type NewVote, type OutboxItem, type UnsavedItem } from './outbox-item';
+
+/** Any HTTP answer to a try; a try without an answer rejects instead (network, timeout). */
+export interface SendAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Sends one item; rejects when no answer came (ApiError with status 0). */
+export type Transport = (
+  item: OutboxItem,
+  options: { onProgress: (percent: number) => void; signal: AbortSignal },
+) => Promise<SendAnswer>;
+
+/** What the app does when an item changes for good. */
+export interface OutboxEvents {
+  onSent?(item: OutboxItem, body: unknown): void;
+  onRejected?(item: OutboxItem): void;
+  /** The session ended: the item waits, and sending stops until a session is connected again. */
+  onUnauthorized?(): void;
+}
+
+export interface OutboxSnapshot {
+  /** Every item on the phone, in order of arrival. */
+  items: readonly OutboxItem[];
+  /** Upload progress (0-100) of the item on its way, by seq. */
+  progress: ReadonlyMap<number, number>;
+  /** False until the phone's copy was read. */
+  loaded: boolean;
+}
+
+export interface OutboxOptions {
+  store: DeviceStore;
+  transport: Transport;
+  timers?: Timers;
+  random?: () => number;
+  /** navigator.onLine: false means surely offline (no try is made until the browser says online). */
+  isOnline?: () => boolean;
+  /** Runs one sending pass so that a single tab sends at a time (Web Locks); default: as is. */
+  exclusive?: (pass: () => Promise<void>) => Promise<void>;
+  /** Tells other tabs something changed; they reload() from the phone's copy. */
+  broadcast?: () => void;
+}
+
+/** Waits between tries without an answer: 2 s, 4 s, 8 s … up to a minute, each 50-100 % of that. */
+export const BACKOFF = { firstMs: 2_000, maxMs: 60_000 } as const;
+
+export function backoffDelay(attempts: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Answers worth trying again later: no answer (thrown), timeouts, throttling and server trouble. */
+const isTransient = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
+
+/** Sent items are shown as 'Enviado' for this long, then forgotten. */
+export const KEEP_SENT_MS = 24 * 60 * 60 * 1000;
+
+const refusal = (body: unknown, fallback: string) => {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && message ? message : fallback;
+};
+
+/**
+ * The phone's outbox (docs/decisions/024): votes and photos are saved here first, then sent in the
+ * background, one at a time and in order, each with its Idempotency-Key; tries without an answer are
+ * repeated with growing waits. An item leaves only when the server accepted it or someone removes it.
+ */
+export function createOutbox(options: OutboxOptions) {
+  const { store, transport } = options;
+  const timers = options.timers ?? realTimers;
+  const random = options.random ?? Math.random;
+  const isOnline = options.isOnline ?? (() => true);
+  const exclusive = options.exclusive ?? ((pass) => pass());
+
+  let items: OutboxItem[] = [];
+  const progress = new Map<number, number>();
+  let snapshot: OutboxSnapshot = { items, progress: new Map(), loaded: false };
+  const listeners = new Set<() => void>();
+  let owner: string | null = null;
+  let events: OutboxEvents = {};
+  let pausedForSession = false;
+  let passing = false;
+  let passAgain = false;
+  let wakeTimer: unknown;
+  let inFlight: { seq: number; controller: AbortController } | null = null;
+  let loading: Promise<void> | null = null;
+
+  function publish(loaded = snapshot.loaded) {
+    snapshot = { items, progress: new Map(progress), loaded };
+    for (const listener of listeners) listener();
+  }
+
+  async function reload(): Promise<void> {
+    const stored = (await store.items()).sort((a, b) => a.seq - b.seq);
+    // The item on its way here stays 'sending' (the copy on disk says 'saved').
+    items = stored.map((item) =>
+      inFlight?.seq === item.seq && item.state === 'saved' ? { ...item, state: 'sending' } : item,
+    );
+    publish(true);
+  }
+
+  function replace(item: OutboxItem) {
+    items = items.map((i) => (i.seq === item.seq ? item : i));
+  }
+
+  /** Writes the item to the phone first, then shows it. */
+  async function save(item: OutboxItem): Promise<void> {
+    // What is on disk is never 'sending': a tab closed mid-try leaves the item waiting for the next one.
+    await store.put(item.state === 'sending' ? { ...item, state: 'saved' } : item);
+    replace(item);
+    publish();
+    options.broadcast?.();
+  }
+
+  function schedule(at: number) {
+    timers.clearTimeout(wakeTimer);
+    wakeTimer = timers.setTimeout(kick, Math.max(0, at - timers.now()));
+  }
+
+  /** The first waiting item of the connected person, if its time has come; otherwise when it will. */
+  function next(): { item?: OutboxItem; wakeAt?: number } {
+    const first = items.find((i) => i.owner === owner && (i.state === 'saved' || i.state === 'sending'));
+    if (!first) return {};
+    return first.nextAttemptAt <= timers.now() ? { item: first } : { wakeAt: first.nextAttemptAt };
+  }
+
+  async function sendOne(item: OutboxItem): Promise<'next' | 'stop'> {
+    const controller = new AbortController();
+    inFlight = { seq: item.seq, controller };
+    replace({ ...item, state: 'sending' });
+    progress.set(item.seq, 0);
+    publish();
+    try {
+      const answer = await transport(item, {
+        signal: controller.signal,
+        onProgress: (percent) => {
+          progress.set(item.seq, percent);
+          publish();
+        },
+      });
+      if (answer.status >= 200 && answer.status < 300) {
+        const sent: OutboxItem =
+          item.kind === 'photo'
+            ? {
+                ...item,
+                state: 'sent',
+                sentAt: timers.now(),
+                lastError: null,
+                file: { ...item.file, data: null },
+                warning: ((answer.body as { warning?: string | null } | undefined)?.warning ?? null) || null,
+              }
+            : { ...item, state: 'sent', sentAt: timers.now(), lastError: null };
+        await save(sent);
+        events.onSent?.(sent, answer.body);
+        return 'next';
+      }
+      if (answer.status === 401) {
+        await save({ ...item, state: 'saved' });
+        pausedForSession = true;
+        events.onUnauthorized?.();
+        return 'stop';
+      }
+      if (isTransient(answer.status)) {
+        await retryLater(item, refusal(answer.body, `Error ${answer.status} del servidor`));
+        return 'next';
+      }
+      const rejected: OutboxItem = {
+        ...item,
+        state: 'rejected',
+        lastError: null,
+        rejection: { status: answer.status, message: refusal(answer.body, `Error ${answer.status}`) },
+      };
+      await save(rejected);
+      events.onRejected?.(rejected);
+      return 'next';
+    } catch (error) {
+      if (controller.signal.aborted) {
+        // Stopped on purpose (sign-out, removal): back to waiting, no try counted.
+        replace({ ...item, state: 'saved' });
+        publish();
+        return 'stop';
+      }
+      await retryLater(item, error instanceof Error ? error.message : String(error));
+      return 'next';
+    } finally {
+      inFlight = null;
+      progress.delete(item.seq);
+    }
+  }
+
+  async function retryLater(item: OutboxItem, reason: string) {
+    const attempts = item.attempts + 1;
+    await save({
+      ...item,
+      state: 'saved',
+      attempts,
+      nextAttemptAt: timers.now() + backoffDelay(attempts, random),
+      lastError: reason,
+    });
+  }
+
+  async function drain(): Promise<void> {
+    while (owner !== null && !pausedForSession && isOnline()) {
+      const { item, wakeAt } = next();
+      if (!item) {
+        if (wakeAt !== undefined) schedule(wakeAt);
+        return;
+      }
+      if ((await sendOne(item)) === 'stop') return;
+    }
+  }
+
+  async function pass(): Promise<void> {
+    if (passing) {
+      passAgain = true;
+      return;
+    }
+    passing = true;
+    try {
+      do {
+        passAgain = false;
+        await ensureLoaded();
+        await exclusive(async () => {
+          // Another tab may have sent or changed items while this one waited for its turn.
+          await reload();
+          await drain();
+        });
+      } while (passAgain);
+    } finally {
+      passing = false;
+    }
+  }
+
+  function kick() {
+    void pass().catch((error: unknown) => console.error('outbox', error));
+  }
+
+  function ensureLoaded(): Promise<void> {
+    loading ??= (async () => {
+      const now = timers.now();
+      for (const item of await store.items()) {
+        if (item.state === 'sent' && item.sentAt !== null && now - item.sentAt > KEEP_SENT_MS) {
+          await store.remove(item.seq);
+        }
+      }
+      await reload();
+    })();
+    return loading;
+  }
+
+  function base(owner: string) {
+    const now = timers.now();
+    return {
+      key: newUuid(),
+      owner,
+      state: 'saved' as const,
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+      rejection: null,
+      createdAt: now,
+      sentAt: null,
+    };
+  }
+
+  async function add(item: UnsavedItem): Promise<OutboxItem> {
+    await ensureLoaded();
+    const saved = await store.add(item);
+    items = [...items, saved];
+    publish();
+    options.broadcast?.();
+    kick();
+    return saved;
+  }
+
+  return {
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: (): OutboxSnapshot => snapshot,
+    /** Reads the phone's copy (once), dropping sent items older than a day. */
+    load: ensureLoaded,
+    /** Another tab changed the phone's copy. */
+    reload,
+
+    /**
+     * Who is signed in (null: nobody, or not known offline). Only their items are sent, and only while
+     * connected; a new session resumes what an ended one left waiting.
+     */
+    connect(person: string | null, handlers: OutboxEvents = {}) {
+      if (person !== owner || person === null) pausedForSession = false;
+      owner = person;
+      events = handlers;
+      kick();
+    },
+
+    /** The browser is back online: every waiting item is due now, whatever its backoff said. */
+    async online(): Promise<void> {
+      await ensureLoaded();
+      const now = timers.now();
+      for (const item of items) {
+        if (item.state === 'saved' && item.nextAttemptAt > now) await save({ ...item, nextAttemptAt: now });
+      }
+      kick();
+    },
+
+    /** Saves a vote on the phone (resolves once it is on disk) and sends it in the background. */
+    async addVote(vote: NewVote): Promise<OutboxItem> {
+      await ensureLoaded();
+      // One vote per record: a second tap, or a second dialog, adds nothing.
+      const existing = items.find(
+        (i) => i.kind === 'vote' && i.slug === vote.slug && i.recordId === vote.recordId && i.state !== 'rejected',
+      );
+      if (existing) return existing;
+      return add({ ...base(vote.owner), ...vote, kind: 'vote' });
+    },
+
+    /** Saves a photo on the phone (resolves once it is on disk) and sends it in the background. */
+    async addPhoto(photo: NewPhoto): Promise<OutboxItem> {
+      return add({ ...base(photo.owner), ...photo, kind: 'photo', warning: null });
+    },
+
+    /** 'Reintentar': a refused item goes back in line; a waiting one is tried now. */
+    async retry(seq: number): Promise<void> {
+      const item = items.find((i) => i.seq === seq);
+      if (!item || item.state === 'sent' || item.state === 'sending') return;
+      await save({ ...item, state: 'saved', rejection: null, nextAttemptAt: timers.now() });
+      kick();
+    },
+
+    /** 'Quitar': forgets an item that is not on its way. */
+    async remove(seq: number): Promise<void> {
+      const item = items.find((i) => i.seq === seq);
+      if (!item || item.state === 'sending') return;
+      await store.remove(seq);
+      items = items.filter((i) => i.seq !== seq);
+      publish();
+      options.broadcast?.();
+    },
+
+    /** Items not yet accepted by the server, of one person or of anybody. */
+    unsent(person?: string): OutboxItem[] {
+      return items.filter((i) => isUnsent(i) && (person === undefined || i.owner === person));
+    },
+
+    /**
+     * Sign-out: stops sending and forgets what the server already has (it names people). Unsent items
+     * stay unless `dropUnsentOf` names whose to drop: the person was asked first.
+     */
+    async signOut(dropUnsentOf?: string): Promise<void> {
+      await ensureLoaded();
+      owner = null;
+      inFlight?.controller.abort();
+      timers.clearTimeout(wakeTimer);
+      for (const item of items) {
+        if (item.state === 'sent' || (dropUnsentOf !== undefined && item.owner === dropUnsentOf)) {
+          await store.remove(item.seq);
+        }
+      }
+      await reload();
+      options.broadcast?.();
+    },
+
+    /** Stops timers and the request on its way (tests, and the page going away). */
+    stop() {
+      owner = null;
+      inFlight?.controller.abort();
+      timers.clearTimeout(wakeTimer);
+    },
+  };
+}
+export type Outbox = ReturnType<typeof createOutbox>;

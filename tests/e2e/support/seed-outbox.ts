@@ -1,0 +1,46 @@
+import { createAccountsService } from '#server/features/people/accounts.service';
+import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
+import { grantDepartment } from '#server/platform/access/access.service';
+import type { Db } from '#server/platform/db/database';
+
+export const OUTBOX_PASSWORD = 'clave-envios-2026';
+
+/**
+ * Validators of the phone-outbox spec, each on a department no other spec touches. Each run uses
+ * records nobody voted yet, so the spec can run many times against one server (--repeat-each).
+ */
+export const OUTBOX_ACCOUNTS = {
+  /** Votes and photos taken offline, a closed browser, then back online. */
+  offline: { email: 'envios.sinconexion@e2e.example', slug: 'rosario-de-perija' },
+  /** An answer lost on the way, and a double tap on 'Votar'. */
+  retries: { email: 'envios.reintentos@e2e.example', slug: 'jesus-maria-semprun' },
+} as const;
+
+/** Records per department: enough for a dozen runs of every test of the spec. */
+export const OUTBOX_RECORDS_PER_DEPARTMENT = 60;
+
+export async function seedOutboxFixtures(db: Db, now: Date): Promise<void> {
+  const auth = createAccountsService(db.kysely, () => now);
+  const actor = { email: 'e2e', ip: null };
+  const records = createRecordsRepository(db.kysely);
+  const departments = new Map((await records.listMunicipalities()).map((d) => [d.slug, d.id]));
+  for (const account of Object.values(OUTBOX_ACCOUNTS)) {
+    await auth.createUser({ email: account.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
+    await grantDepartment(db.kysely, account.email, account.slug, actor, now);
+    const departmentId = departments.get(account.slug);
+    if (departmentId === undefined) throw new Error(`No existe ${account.slug}`);
+    await records.insertMany(
+      Array.from(
+        { length: OUTBOX_RECORDS_PER_DEPARTMENT },
+        (_, i): NewRecord => ({
+          departmentId,
+          comunidad: `Sector ${Math.floor(i / 10) + 1}`,
+          nombre: `Votante ${String(i + 1).padStart(2, '0')} de ${account.slug}`,
+          ubch: `UBCH 1102${String(i).padStart(5, '0')}`,
+          telefono: `0414-${String(8_000_000 + i).padStart(7, '0')}`,
+        }),
+      ),
+      now,
+    );
+  }
+}
