@@ -1,5 +1,4 @@
-import type { NewRecord } from '#server/features/records/records.repository';
-import { loadRecordsInBulk, type NewPhoto } from '#server/features/records/records.service';
+import { loadRecordsInBulk, type NewPhoto, type NewRecord } from '#server/features/records/records.service';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import type { DemoStep } from './demo-step';
 import { DEMO_PHOTO_SIZE, DEMO_PHOTO_VARIANTS, demoPhotoPlaceholder } from './photos.demo';

@@ -1,4 +1,4 @@
-import type { NewRecord } from '#server/features/records/records.repository';
+import type { NewRecord } from '#server/features/records/records.service';
 
 /** Small deterministic generator (mulberry32): the same demo every time. */
 export function seededRandom(seed: number): () => number {
