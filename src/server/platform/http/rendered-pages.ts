@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { PUBLIC_DATA_ELEMENT_ID, type PublicPagePath, type PublicPageRenderer } from '#shared/platform/public-pages';
+
+/** The API answers a page holds, by name, each as the JSON text its endpoint sends. */
+export type PageAnswers = Record<string, string>;
+
+export interface RenderedPagesOptions {
+  /** The built SPA (its index.html is the template). */
+  webRoot: string | undefined;
+  /** The built server rendering module (dist-ssr/entry-server.js). */
+  rendererModule: string | undefined;
+  /** Each page and how to read the answers it holds. Those readers keep their own short caches. */
+  pages: Partial<Record<PublicPagePath, () => Promise<PageAnswers>>>;
+}
+
+const ROOT = '<div id="root"></div>';
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
+/**
+ * The answers as one JSON object for a <script type="application/json">: never run, so the
+ * Content-Security-Policy has nothing to allow. Every `<` is written `\u003c` (still the same JSON), so no
+ * text in it can close the element or open a comment, whatever a title or a description holds.
+ */
+export function embeddedJson(answers: PageAnswers): string {
+  const members = Object.entries(answers).map(([name, json]) => `${JSON.stringify(name)}:${json}`);
+  return `{${members.join(',')}}`.replaceAll('<', '\\u003c');
+}
+
+const sameAnswers = (a: PageAnswers, b: PageAnswers) => {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((n) => a[n] === b[n]);
+};
+
+/**
+ * Serves the public pages already rendered (the same React components, built by `vite build --ssr`), with
+ * the answers they show embedded, so a phone shows them at first paint and the app takes over without
+ * asking again. A page is rendered again only when one of its answers changes: as often as the short
+ * caches behind the API answers turn, and at once after a change made through this process. Without a
+ * build of the rendering module (or if rendering fails) these paths get the plain SPA shell.
+ */
+export async function registerRenderedPages(app: FastifyInstance, options: RenderedPagesOptions): Promise<void> {
+  const templateFile = options.webRoot ? path.join(options.webRoot, 'index.html') : undefined;
+  if (!templateFile || !fs.existsSync(templateFile)) return;
+  const shell = fs.readFileSync(templateFile, 'utf8');
+  if (!shell.includes(ROOT) || !options.rendererModule || !fs.existsSync(options.rendererModule)) {
+    app.log.warn('the public pages are served without server rendering: run "npm run build"');
+    return;
+  }
+  const renderer = (await import(options.rendererModule)) as PublicPageRenderer;
+  // The message for browsers without JavaScript is for the shell; these pages can be read without it.
+  const template = shell.replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '');
+
+  for (const [pagePath, load] of Object.entries(options.pages) as [PublicPagePath, () => Promise<PageAnswers>][]) {
+    let last: { answers: PageAnswers; html: string } | undefined;
+    app.get(pagePath, { schema: { hide: true } }, async (request, reply) => {
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+      // '/agenda/' and the like: the app would draw its menu for another path than the one rendered.
+      const requested = request.url.split('?', 1)[0];
+      if (requested !== pagePath) return reply.send(shell);
+      try {
+        const answers = await load();
+        if (!last || !sameAnswers(last.answers, answers)) {
+          const data = Object.fromEntries(Object.entries(answers).map(([name, json]) => [name, JSON.parse(json)]));
+          const { html, title } = renderer.render(pagePath, data);
+          last = {
+            answers,
+            html: template
+              .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+              // Functions, not strings: a `$&` in the content must stay as it is.
+              .replace(
+                ROOT,
+                () =>
+                  `<div id="root">${html}</div><script type="application/json" id="${PUBLIC_DATA_ELEMENT_ID}">${embeddedJson(answers)}</script>`,
+              ),
+          };
+        }
+        return reply.send(last.html);
+      } catch (error) {
+        // The shell still works: the app asks the API itself and shows its own error if that fails too.
+        request.log.error({ err: error }, `rendering ${pagePath} failed; the SPA shell was sent`);
+        return reply.send(shell);
+      }
+    });
+  }
+}
