@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'react-toastify/dist/ReactToastify.css';
 import './styles.css';
@@ -17,5 +17,7 @@ const app = (
     <App queryClient={queryClient} />
   </StrictMode>
 );
-if (data && root.firstElementChild) hydrateRoot(root, app);
+// As a transition, hydration yields to the browser every few milliseconds instead of holding the main
+// thread in one long task; the page is already on screen meanwhile.
+if (data && root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
