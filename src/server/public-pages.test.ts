@@ -204,6 +204,26 @@ describe('the public pages come rendered by the server', () => {
     }
   });
 
+  it("writes the app's stylesheet into the page (one round trip less before the first paint)", async () => {
+    const built = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    try {
+      fs.mkdirSync(path.join(built, 'assets'));
+      const template = fs
+        .readFileSync(path.join(repo, 'index.html'), 'utf8')
+        .replace('</head>', '<link rel="stylesheet" crossorigin href="/assets/index-abc.css">\n</head>');
+      fs.writeFileSync(path.join(built, 'index.html'), template);
+      fs.writeFileSync(path.join(built, 'assets', 'index-abc.css'), 'main{color:#1f2937}');
+      t = await createTestApp({ webRoot: built, rendererModule: RENDERER, now: () => new Date(NOW) });
+      const page = (await t.app.inject({ url: '/agenda' })).body;
+      expect(page).toContain('<style>main{color:#1f2937}</style>');
+      expect(page).not.toContain('index-abc.css');
+      // Other pages keep the link (and the browser's cached copy of the sheet).
+      expect((await t.app.inject({ url: '/login' })).body).toContain('href="/assets/index-abc.css"');
+    } finally {
+      fs.rmSync(built, { recursive: true, force: true });
+    }
+  });
+
   it('sends the plain shell for other spellings of these paths, and for every other page', async () => {
     const { app: server } = await app();
     for (const url of ['/agenda/', '/login', '/resultados']) {
