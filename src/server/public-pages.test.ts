@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgendaEvent } from '#server/testing/agenda';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
@@ -202,6 +203,21 @@ describe('the public pages come rendered by the server', () => {
       // The only inline <script> is data (application/json), which a browser never runs.
       for (const tag of scriptTags(res.body)) expect(tag).toMatch(/ src="\/|type="application\/json"/);
     }
+  });
+
+  it('sends each page compressed as the browser accepts it, the same page in every encoding', async () => {
+    const { app: server } = await app();
+    await addAgendaEvent(t, { fecha: TODAY, descripcion: 'Caminata' });
+    const plain = await server.inject({ url: '/agenda' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await server.inject({ url: '/agenda', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await server.inject({ url: '/agenda', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(plain.body).toContain('Caminata');
   });
 
   it("writes the app's stylesheet into the page (one round trip less before the first paint)", async () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_DATA_ELEMENT_ID, type PublicPagePath, type PublicPageRenderer } from '#shared/platform/public-pages';
 
@@ -47,6 +48,37 @@ function inlineStylesheet(page: string, webRoot: string): string {
   });
 }
 
+/** A rendered page as sent: the text, and compressed once for every request that accepts it. */
+interface RenderedPage {
+  answers: PageAnswers;
+  html: string;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+function compressed(answers: PageAnswers, html: string): RenderedPage {
+  const text = Buffer.from(html);
+  return {
+    answers,
+    html,
+    br: zlib.brotliCompressSync(text, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: text.length },
+    }),
+    gzip: zlib.gzipSync(text, { level: 9 }),
+  };
+}
+
+/** 'br' or 'gzip' when the request accepts it (a q=0 refuses), brotli first; otherwise undefined. */
+export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (!q || Number(q.slice(2)) > 0) accepted.add(name.trim());
+  }
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined;
+}
+
 const sameAnswers = (a: PageAnswers, b: PageAnswers) => {
   const names = Object.keys(a);
   return names.length === Object.keys(b).length && names.every((n) => a[n] === b[n]);
@@ -72,7 +104,7 @@ export async function registerRenderedPages(app: FastifyInstance, options: Rende
   const template = inlineStylesheet(shell.replace(/<noscript>[\s\S]*?<\/noscript>\s*/, ''), options.webRoot!);
 
   for (const [pagePath, load] of Object.entries(options.pages) as [PublicPagePath, () => Promise<PageAnswers>][]) {
-    let last: { answers: PageAnswers; html: string } | undefined;
+    let last: RenderedPage | undefined;
     app.get(pagePath, { schema: { hide: true } }, async (request, reply) => {
       reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
       // '/agenda/' and the like: the app would draw its menu for another path than the one rendered.
@@ -83,18 +115,21 @@ export async function registerRenderedPages(app: FastifyInstance, options: Rende
         if (!last || !sameAnswers(last.answers, answers)) {
           const data = Object.fromEntries(Object.entries(answers).map(([name, json]) => [name, JSON.parse(json)]));
           const { html, title } = renderer.render(pagePath, data);
-          last = {
-            answers,
-            html: template
-              .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
-              // Functions, not strings: a `$&` in the content must stay as it is.
-              .replace(
-                ROOT,
-                () =>
-                  `<div id="root">${html}</div><script type="application/json" id="${PUBLIC_DATA_ELEMENT_ID}">${embeddedJson(answers)}</script>`,
-              ),
-          };
+          const page = template
+            .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+            // Functions, not strings: a `$&` in the content must stay as it is.
+            .replace(
+              ROOT,
+              () =>
+                `<div id="root">${html}</div><script type="application/json" id="${PUBLIC_DATA_ELEMENT_ID}">${embeddedJson(answers)}</script>`,
+            );
+          last = compressed(answers, page);
         }
+        // Compressed here once per render, not by the compression plugin on every request (it lets an
+        // answer with its Content-Encoding set pass as it is).
+        const encoding = acceptedEncoding(request.headers['accept-encoding']);
+        reply.header('vary', 'accept-encoding');
+        if (encoding) return reply.header('content-encoding', encoding).send(last[encoding]);
         return reply.send(last.html);
       } catch (error) {
         // The shell still works: the app asks the API itself and shows its own error if that fails too.
