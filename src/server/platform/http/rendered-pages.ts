@@ -25,7 +25,7 @@ const escapeHtml = (text: string) =>
  * Content-Security-Policy has nothing to allow. Every `<` is written `\u003c` (still the same JSON), so no
  * text in it can close the element or open a comment, whatever a title or a description holds.
  */
-export function embeddedJson(answers: PageAnswers): string {
+function embeddedJson(answers: PageAnswers): string {
   const members = Object.entries(answers).map(([name, json]) => `${JSON.stringify(name)}:${json}`);
   return `{${members.join(',')}}`.replaceAll('<', '\\u003c');
 }
@@ -37,14 +37,17 @@ const INLINE_CSS_MAX = 150_000;
  * The app's stylesheet written into the page instead of linked: on a slow link the first paint then
  * waits for nothing but the HTML (a linked sheet is one more round trip, sharing the bandwidth with the
  * app's JavaScript). Style elements are allowed by the policy (style-src 'unsafe-inline'); scripts are not
- * concerned. A sheet that is missing, too big or could close the element stays a link.
+ * concerned. A sheet that is missing, too big, could close the element or holds a relative url() (it
+ * would point elsewhere from the page than from /assets/) stays a link.
  */
 function inlineStylesheet(page: string, webRoot: string): string {
   return page.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/, (link, file: string) => {
     const cssFile = path.join(webRoot, file);
     if (!fs.existsSync(cssFile)) return link;
     const css = fs.readFileSync(cssFile, 'utf8');
-    return css.length > INLINE_CSS_MAX || /<\/style/i.test(css) ? link : `<style>${css}</style>`;
+    const unfit =
+      css.length > INLINE_CSS_MAX || /<\/style/i.test(css) || /url\((?!\s*['"]?(?:\/|data:|https?:|#))/i.test(css);
+    return unfit ? link : `<style>${css}</style>`;
   });
 }
 
@@ -69,7 +72,7 @@ function compressed(answers: PageAnswers, html: string): RenderedPage {
 }
 
 /** 'br' or 'gzip' when the request accepts it (a q=0 refuses), brotli first; otherwise undefined. */
-export function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
+function acceptedEncoding(header: string | string[] | undefined): 'br' | 'gzip' | undefined {
   const accepted = new Set<string>();
   for (const part of String(header ?? '').split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
