@@ -82,6 +82,9 @@ export default defineConfig({
       },
     },
   },
+  // `vite build --ssr src/web/app/entry-server.tsx --outDir dist-ssr`: the public pages' server rendering
+  // module, loaded by the server. Only code: the static files are served from dist/.
+  environments: { ssr: { build: { copyPublicDir: false } } },
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:3000' },

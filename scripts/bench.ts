@@ -10,7 +10,8 @@ import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import type { BenchCase, BenchSuite } from './bench/types';
 
-const PORT = 4390;
+// BENCH_PORT: another port when 4390 is taken (several benchmarks on one machine).
+const PORT = Number(process.env.BENCH_PORT ?? 4390);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).

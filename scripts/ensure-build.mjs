@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const built = 'dist/index.html';
+// The public pages' server rendering module comes from the same `npm run build`.
+const rendering = 'dist-ssr/entry-server.js';
 const sources = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
 
 function newest(p) {
@@ -15,7 +17,7 @@ function newest(p) {
   return max;
 }
 
-const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
+const builtAt = fs.existsSync(built) && fs.existsSync(rendering) ? fs.statSync(built).mtimeMs : 0;
 const sourcesAt = Math.max(...sources.map(newest));
 if (builtAt < sourcesAt) {
   console.log(

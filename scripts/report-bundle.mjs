@@ -1,5 +1,6 @@
 // Prints the JavaScript each public page needs before it can show anything (gzipped), and fails the
-// build when one is over budget. Reads Vite's manifest: entry + the page's lazy chunk + their imports.
+// build when one is over budget. Reads Vite's manifest: entry + the page's lazy chunk + their imports
+// (the three public pages are in the entry itself, decision 041: they have no chunk of their own).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

@@ -15,6 +15,7 @@ import { authRoutes } from '#server/features/auth/auth.routes';
 import { accessRoutes } from '#server/features/departments/departments.access.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
+import { createPublishedNotasReader } from '#server/features/notas/notas.public';
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photosRoutes } from '#server/features/records/photos.routes';
@@ -39,6 +40,7 @@ import { registerSpa } from '#server/platform/http/spa';
 import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { adminRoutes } from './admin.routes';
+import { registerPublicPages } from './public-pages';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -125,7 +127,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   await app.register(siteRoutes);
   await app.register(agendaRoutes);
-  await app.register(notasRoutes, { wordpress });
+  // One reader for the API and the rendered pages: a WordPress source keeps one copy of the posts.
+  const readNotas = createPublishedNotasReader(db.kysely, wordpress);
+  await app.register(notasRoutes, { readNotas });
   await app.register(authRoutes);
   await app.register(accessRoutes);
   await app.register(recordsRoutes);
@@ -136,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(notasAdminRoutes);
   await app.register(recordsAdminRoutes);
 
+  await registerPublicPages(app, readNotas);
   await registerSpa(app, config.webRoot);
   return app;
 }

@@ -112,7 +112,7 @@ test.describe('notas editor at phone size', () => {
     if (!visitor) throw new Error('no browser');
     await visitor.goto('/notas');
     const card = visitor.getByTestId('nota').filter({ hasText: TITLE });
-    await card.getByRole('button', { name: 'Ver más...' }).click();
+    await card.getByText('Ver más...').click();
     const content = card.getByTestId('nota-content');
     await expect(content.getByRole('heading', { name: 'Gran caravana' })).toBeVisible();
     await expect(content.locator('b, strong')).toHaveText('seis');

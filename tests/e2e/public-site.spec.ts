@@ -80,11 +80,12 @@ test.describe('notas', () => {
     ]);
     const first = page.getByTestId('nota').filter({ hasText: 'Primera nota' });
     await expect(first.getByTestId('nota-content')).toBeHidden();
-    await first.getByRole('button', { name: 'Ver más...' }).click();
+    // A native disclosure (<details>): its summary is no ARIA button, so it is found by its label.
+    await first.getByText('Ver más...').click();
     await expect(first.getByTestId('nota-content')).toBeVisible();
     await expect(first.getByRole('heading', { name: 'Subtítulo' })).toBeVisible();
     await expect(first.getByRole('listitem')).toHaveText(['uno', 'dos']);
-    await first.getByRole('button', { name: 'Ver menos' }).click();
+    await first.getByText('Ver menos').click();
     await expect(first.getByTestId('nota-content')).toBeHidden();
     await expectNoSeriousA11yViolations(page);
   });
@@ -97,7 +98,7 @@ test.describe('notas', () => {
     });
     await page.goto('/notas');
     const nota = page.getByTestId('nota').filter({ hasText: XSS_NOTA_TITLE });
-    await nota.getByRole('button', { name: 'Ver más...' }).click();
+    await nota.getByText('Ver más...').click();
     await expect(nota.getByText('Texto visible')).toBeVisible();
     await nota.getByText('pasa por aquí').hover();
     await nota.getByText('enlace peligroso').click();

@@ -38,6 +38,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     auth: { provider: 'local' },
     idempotencyKeyDays: 7,
     webRoot: undefined,
+    rendererModule: undefined,
     now: () => new Date(),
     ...overrides,
   };

@@ -1,13 +1,22 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType, ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
 import { AppProvider } from '#web/platform/provider';
 import { AppRoutes } from './router';
 
-export function App() {
+/** The whole app: providers and routes, in the browser's router or (server rendering) a fixed one. */
+export function App({
+  queryClient,
+  Router = BrowserRouter,
+}: {
+  queryClient?: QueryClient;
+  Router?: ComponentType<{ children: ReactNode }>;
+}) {
   return (
-    <AppProvider>
-      <BrowserRouter>
+    <AppProvider queryClient={queryClient}>
+      <Router>
         <AppRoutes />
-      </BrowserRouter>
+      </Router>
     </AppProvider>
   );
 }

@@ -1,11 +1,13 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { RootLayout } from '#web/app/layout/root-layout';
+import AgendaPage from '#web/app/routes/agenda';
+import HomePage from '#web/app/routes/home';
+import NotasPage from '#web/app/routes/notas';
 
-// Route-level code splitting: each page is its own chunk.
-const HomePage = lazy(() => import('#web/app/routes/home'));
-const AgendaPage = lazy(() => import('#web/app/routes/agenda'));
-const NotasPage = lazy(() => import('#web/app/routes/notas'));
+// The three public pages come rendered by the server and are hydrated at once, so their code is in the
+// entry chunk (a lazy page would have to load before hydration could finish). Every other page is a
+// chunk of its own.
 const LoginPage = lazy(() => import('#web/app/routes/login'));
 const ResultadosPage = lazy(() => import('#web/app/routes/resultados'));
 const ValidationPage = lazy(() => import('#web/app/routes/validation'));

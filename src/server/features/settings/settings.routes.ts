@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { sendSerialized } from '#server/platform/cache/cache';
 import { siteInfoSchema } from '#shared/features/settings/settings';
-import { dateInTimeZone } from '#shared/platform/format';
+import { createSiteInfoReader } from './site-info';
 
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
-  const settings = createSettingsRepository(app.db.kysely);
+  const readSiteInfo = createSiteInfoReader(app.db.kysely, app.config.now);
 
   app.get(
     '/api/site',
@@ -15,13 +15,6 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: siteInfoSchema },
       },
     },
-    async () => {
-      const s = await settings.getAll();
-      return {
-        campaignName: s.campaignName,
-        leaderName: s.leaderName,
-        today: dateInTimeZone(app.config.now(), s.timeZone),
-      };
-    },
+    async (_request, reply) => sendSerialized(reply, await readSiteInfo()),
   );
 };

@@ -240,6 +240,8 @@ export interface Config {
   idempotencyKeyDays: number;
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
+  /** The built module that renders the public pages on the server (`npm run build`); absent in API-only tests. */
+  rendererModule: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
 }
@@ -388,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         : { provider: 'local' },
     idempotencyKeyDays: e.IDEMPOTENCY_KEY_DAYS,
     webRoot: path.resolve(cwd, 'dist'),
+    rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
     now: makeClock(e.COMANDO_NOW),
   };
 }

@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import type { MenuEntry } from '#shared/platform/session';
-import { useIsMobile, useIsScrolled } from '#web/platform/lib/use-window-flags';
+import { MOBILE_QUERY, useIsScrolled } from '#web/platform/lib/use-window-flags';
 import { paths } from '#web/platform/paths';
 import { LoginIcon, MenuIcon } from './icons';
 
@@ -25,8 +25,11 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-brand' : 'text-stone-700'
   }`;
 
+// Under the spec's 1100 px the links and the logout button live in the slide-over menu only. A media
+// query decides, not JavaScript: the page rendered by the server is right at any width before it runs.
+const WIDE_ONLY = 'hidden min-[1100px]:flex';
+
 export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, status }: NavbarProps) {
-  const isMobile = useIsMobile();
   const scrolled = useIsScrolled();
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -62,10 +65,10 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, statu
 
   // On phones, fetch the menu's code once the page has settled, so the first tap opens it at once.
   useEffect(() => {
-    if (!isMobile) return;
+    if (!window.matchMedia(MOBILE_QUERY).matches) return;
     const timer = setTimeout(() => void loadMobileMenu(), 1_500);
     return () => clearTimeout(timer);
-  }, [isMobile]);
+  }, []);
 
   return (
     <header
@@ -85,38 +88,30 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, statu
           <img src="/favicon.svg" alt="" width={28} height={28} className="h-7 w-7" />
           <span className="text-lg">{brand}</span>
         </Link>
-        {isMobile ? (
-          <div className="flex items-center gap-1">
-            {status}
-            {showLogin && <LoginLink />}
-            <MenuButton ref={menuButton} open={open} onOpen={openMenu} />
-          </div>
-        ) : (
-          <div className="flex items-center gap-1">
-            <ul className="flex items-center gap-1">
-              {visible.map((entry) => (
-                <li key={entry.path}>
-                  <NavLink to={entry.path} className={linkClass} end>
-                    {entry.title}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-            {onLogout && (
-              <button
-                type="button"
-                onClick={onLogout}
-                className="ml-2 rounded-md border border-brand px-3 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-brand"
-              >
-                Cerrar sesión
-              </button>
-            )}
-            {status}
-            {showLogin && <LoginLink />}
-            {/* The spec's menu icon is on every screen: here it opens the same slide-over menu. */}
-            <MenuButton ref={menuButton} open={open} onOpen={openMenu} />
-          </div>
-        )}
+        <div className="flex items-center gap-1">
+          <ul className={`${WIDE_ONLY} items-center gap-1`}>
+            {visible.map((entry) => (
+              <li key={entry.path}>
+                <NavLink to={entry.path} className={linkClass} end>
+                  {entry.title}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          {onLogout && (
+            <button
+              type="button"
+              onClick={onLogout}
+              className={`${WIDE_ONLY} ml-2 rounded-md border border-brand px-3 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-brand`}
+            >
+              Cerrar sesión
+            </button>
+          )}
+          {status}
+          {showLogin && <LoginLink />}
+          {/* The spec's menu icon is on every screen: on wide ones it opens the same slide-over menu. */}
+          <MenuButton ref={menuButton} open={open} onOpen={openMenu} />
+        </div>
       </nav>
       {open && (
         <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { spanishDayTitle } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
+import { HOME_NOTAS } from '#shared/platform/public-pages';
 import { toDisplayEvents } from '#web/features/agenda/agenda-text';
 import { useAgendaToday } from '#web/features/agenda/api/get-agenda-today';
 import { AgendaEventList } from '#web/features/agenda/components/agenda-event-list';
@@ -11,7 +12,6 @@ import { paths } from '#web/platform/paths';
 import { Page, Spinner } from '#web/platform/ui/page';
 
 const HOME_EVENTS = 3;
-const HOME_NOTAS = 3;
 
 export function HomePage() {
   useDocumentTitle('');

@@ -1,29 +1,37 @@
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { MOBILE_BREAKPOINT_PX, SCROLL_THRESHOLD_PX } from '#shared/platform/constants';
 
-const mobileQuery = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
+/** The spec's mobile flag as a media query: window width under 1100 px. */
+export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`;
 
-/** The spec's mobile flag: window width under 1100 px. */
-export function useIsMobile(): boolean {
-  const [isMobile, setIsMobile] = useState(() => window.matchMedia(mobileQuery).matches);
-  useEffect(() => {
-    const mql = window.matchMedia(mobileQuery);
-    const onChange = () => setIsMobile(mql.matches);
-    mql.addEventListener('change', onChange);
-    onChange();
-    return () => mql.removeEventListener('change', onChange);
-  }, []);
-  return isMobile;
+function subscribeToScroll(onChange: () => void) {
+  window.addEventListener('scroll', onChange, { passive: true });
+  return () => window.removeEventListener('scroll', onChange);
 }
 
-/** The spec's scrolled flag: true once the page is scrolled more than 1 px. */
+/**
+ * The spec's scrolled flag: true once the page is scrolled more than 1 px. A page rendered by the server
+ * (and its hydration) starts unscrolled; React then reads the real position.
+ */
 export function useIsScrolled(): boolean {
-  const [scrolled, setScrolled] = useState(() => window.scrollY > SCROLL_THRESHOLD_PX);
-  useEffect(() => {
-    const onScroll = () => setScrolled(window.scrollY > SCROLL_THRESHOLD_PX);
-    window.addEventListener('scroll', onScroll, { passive: true });
-    onScroll();
-    return () => window.removeEventListener('scroll', onScroll);
-  }, []);
-  return scrolled;
+  return useSyncExternalStore(
+    subscribeToScroll,
+    () => window.scrollY > SCROLL_THRESHOLD_PX,
+    () => false,
+  );
+}
+
+function subscribeToMobile(onChange: () => void) {
+  const query = window.matchMedia(MOBILE_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** The spec's mobile flag for what only scripts decide (how many toasts fit); layout uses the media query. */
+export function useIsMobile(): boolean {
+  return useSyncExternalStore(
+    subscribeToMobile,
+    () => window.matchMedia(MOBILE_QUERY).matches,
+    () => false,
+  );
 }

@@ -1,11 +1,12 @@
-import { useId, useState } from 'react';
 import type { Nota } from '#shared/features/notas/notas';
 import { formatShortDate } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
 
+/**
+ * One nota. 'Ver más...' is a native disclosure (<details>): it opens and closes without JavaScript, so
+ * the page the server renders can be read in full before the app has loaded, or without it.
+ */
 export function NotaCard({ nota }: { nota: Nota }) {
-  const [open, setOpen] = useState(false);
-  const contentId = useId();
   return (
     <article className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm" data-testid="nota">
       {nota.imageUrl && (
@@ -20,24 +21,20 @@ export function NotaCard({ nota }: { nota: Nota }) {
       <p className="mt-1 text-sm text-stone-600">
         <time dateTime={nota.publishedAt}>{formatShortDate(nota.publishedAt)}</time>
       </p>
-      <button
-        type="button"
-        className="mt-3 font-semibold text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand"
-        aria-expanded={open}
-        aria-controls={contentId}
-        onClick={() => setOpen((v) => !v)}
-      >
-        {open ? messages.notas.seeLess : messages.notas.seeMore}
-      </button>
-      {/* The server sanitises this HTML when it is stored and again when it is served. */}
-      <div
-        id={contentId}
-        hidden={!open}
-        className="nota-content mt-2 text-stone-800"
-        data-testid="nota-content"
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server (sanitize-html)
-        dangerouslySetInnerHTML={{ __html: nota.contentHtml }}
-      />
+      <details className="group mt-3">
+        {/* The label follows the open state through CSS, so it is right before and without JavaScript. */}
+        <summary className="w-fit cursor-pointer list-none font-semibold text-brand underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand [&::-webkit-details-marker]:hidden">
+          <span className="group-open:hidden">{messages.notas.seeMore}</span>
+          <span className="hidden group-open:inline">{messages.notas.seeLess}</span>
+        </summary>
+        {/* The server sanitises this HTML when it is stored and again when it is served. */}
+        <div
+          className="nota-content mt-2 text-stone-800"
+          data-testid="nota-content"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server (sanitize-html)
+          dangerouslySetInnerHTML={{ __html: nota.contentHtml }}
+        />
+      </details>
     </article>
   );
 }

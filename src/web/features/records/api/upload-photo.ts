@@ -1,9 +1,8 @@
-
 import type { PhotoKind } from '#shared/platform/constants';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/platform/idempotency';
 import { type SentRequest, sendRequest } from '#web/platform/lib/send-request';
 import type { Timers } from '#web/platform/lib/timers';
-import { UPLOAD_IDLE_TIMEOUT_MS, } from '#web/platform/lib/upload-with-progress';
+import { UPLOAD_IDLE_TIMEOUT_MS } from '#web/platform/lib/upload-with-progress';
 
 export interface SendPhotoInput {
   slug: string;

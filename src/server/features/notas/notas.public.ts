@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import { type NotasPage, notasMessages, notasPageSchema } from '#shared/features/notas/notas';
+import { createNotasRepository, type NotaRow, publishedNotasAnswers } from './notas.repository';
+import { sanitizeNotaHtmlCached } from './notas.sanitize';
+import type { WordpressNota } from './wordpress.client';
+import type { WordpressSource } from './wordpress.source';
+
+function presentPage(listed: { rows: NotaRow[]; total: number }, page: number, pageSize: number): NotasPage {
+  return {
+    // Sanitised again on the way out: rows written by older versions or by hand are covered too.
+    items: listed.rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      contentHtml: sanitizeNotaHtmlCached(r.content_html),
+      publishedAt: r.published_at,
+    })),
+    page,
+    pageSize,
+    total: listed.total,
+    totalPages: Math.max(1, Math.ceil(listed.total / pageSize)),
+  };
+}
+
+/**
+ * The published notas, a page at a time, checked against their schema and serialised: the body of
+ * GET /api/notas and the data the rendered pages embed. From our database (kept answers the writer
+ * forgets after its commit, decision 037) or from the WordPress site's copy (`wordpress`).
+ */
+export function createPublishedNotasReader(db: Kysely<Database>, wordpress: WordpressSource | undefined) {
+  const repo = createNotasRepository(db);
+  const answers = publishedNotasAnswers(db);
+  // WordPress: one copy of every post serves all pages; each page's answer is kept with that copy.
+  const wordpressPages = new WeakMap<WordpressNota[], Map<string, string>>();
+
+  async function fromWordpress(source: WordpressSource, page: number, pageSize: number): Promise<string> {
+    const snap = await source.snapshot();
+    const notice = !snap.available ? notasMessages.unavailable : snap.stale ? notasMessages.staleCopy : undefined;
+    const key = `${page}:${pageSize}:${notice ?? ''}`;
+    let bodies = wordpressPages.get(snap.posts);
+    if (!bodies || bodies.size >= 200) {
+      bodies = new Map();
+      wordpressPages.set(snap.posts, bodies);
+    }
+    const hit = bodies.get(key);
+    if (hit !== undefined) return hit;
+    const total = snap.posts.length;
+    const body = JSON.stringify(
+      notasPageSchema.parse({
+        items: snap.posts.slice((page - 1) * pageSize, page * pageSize),
+        page,
+        pageSize,
+        total,
+        totalPages: Math.max(1, Math.ceil(total / pageSize)),
+        ...(notice ? { notice } : {}),
+      }),
+    );
+    bodies.set(key, body);
+    return body;
+  }
+
+  return async (page: number, pageSize: number): Promise<string> => {
+    if (wordpress) return fromWordpress(wordpress, page, pageSize);
+    return answers.get(`${page}:${pageSize}`, async () =>
+      JSON.stringify(notasPageSchema.parse(presentPage(await repo.readPublished(page, pageSize), page, pageSize))),
+    );
+  };
+}
+export type PublishedNotasReader = ReturnType<typeof createPublishedNotasReader>;

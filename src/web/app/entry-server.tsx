@@ -1,0 +1,26 @@
+// The public pages rendered on the server (`vite build --ssr`, into dist-ssr/): the same components and
+// the same query cache contents the browser starts from, so hydration changes nothing on screen.
+import { type ReactNode, StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import type { PublicPageRenderer } from '#shared/platform/public-pages';
+import { DocumentTitleSink, documentTitle } from '#web/platform/lib/use-document-title';
+import { createQueryClient } from '#web/platform/provider';
+import { App } from './app';
+import { type PublicPageData, seedQueryCache } from './public-data';
+
+export const render: PublicPageRenderer['render'] = (path, data) => {
+  const queryClient = createQueryClient();
+  seedQueryCache(queryClient, data as PublicPageData);
+  const title: { title?: string } = {};
+  const AtPath = ({ children }: { children: ReactNode }) => <StaticRouter location={path}>{children}</StaticRouter>;
+  const html = renderToString(
+    <StrictMode>
+      <DocumentTitleSink value={title}>
+        <App queryClient={queryClient} Router={AtPath} />
+      </DocumentTitleSink>
+    </StrictMode>,
+  );
+  queryClient.clear();
+  return { html, title: title.title ?? documentTitle('') };
+};
