@@ -467,7 +467,7 @@ describe('authorisation matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000); // About 440 requests one after another: 15–30 s on a 2-core machine, more while it is busy.
 
   it('gives a signed-in person the same 404 for a department they may not see as for one that does not exist', async () => {
     const cookie = await cookieFor('validatorA');
