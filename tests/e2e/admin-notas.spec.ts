@@ -136,6 +136,8 @@ test.describe('notas editor at phone size', () => {
 });
 
 test('the editor works with the keyboard alone', async ({ page }) => {
+  // The editor is a chunk of its own, loaded after the form: on a busy machine this passed 25 s.
+  test.slow();
   await signIn(page, notasEditor.email, notasEditor.password);
   await page.goto('/admin/notas/nueva');
   const title = page.getByLabel('Título', { exact: true });
