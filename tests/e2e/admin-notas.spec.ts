@@ -136,8 +136,12 @@ test.describe('notas editor at phone size', () => {
 });
 
 test('the editor works with the keyboard alone', async ({ page }) => {
+  // On a busy machine this story has taken 25 s.
+  test.slow();
   await signIn(page, notasEditor.email, notasEditor.password);
   await page.goto('/admin/notas/nueva');
+  // The editor is loaded after the form; until it is there, Tab would go past where it will be.
+  await expect(editor(page)).toBeVisible();
   const title = page.getByLabel('Título', { exact: true });
   await title.focus();
   await page.keyboard.type('Solo teclado');

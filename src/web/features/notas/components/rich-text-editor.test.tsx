@@ -28,6 +28,27 @@ describe('RichTextEditor', { timeout: 30_000 }, () => {
     expect(screen.getByRole('toolbar', { name: 'Formato del contenido' })).toHaveAttribute('aria-controls', editor.id);
   });
 
+  it('follows the form’s error state: invalid, and described by the error', () => {
+    const props = { labelId: 'etiqueta', initialHtml: '<p>x</p>', onChange: () => {} };
+    const { rerender } = render(
+      <div>
+        <span id="etiqueta">Contenido</span>
+        <RichTextEditor {...props} />
+      </div>,
+    );
+    const editor = screen.getByRole('textbox', { name: 'Contenido' });
+    expect(editor).not.toHaveAttribute('aria-invalid');
+    rerender(
+      <div>
+        <span id="etiqueta">Contenido</span>
+        <RichTextEditor {...props} invalid describedBy="error" />
+        <p id="error">Escribe el contenido de la nota.</p>
+      </div>,
+    );
+    expect(editor).toHaveAttribute('aria-invalid', 'true');
+    expect(editor).toHaveAccessibleDescription('Escribe el contenido de la nota.');
+  });
+
   it('turns the line into headings, lists or a paragraph, makes the selection bold or italic, and undoes', async () => {
     const user = userEvent.setup();
     const { editor, lastHtml } = renderEditor('<p>Hola mundo</p>');

@@ -1,5 +1,5 @@
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
@@ -75,15 +75,10 @@ export function RichTextEditor({ labelId, initialHtml, onChange, describedBy, in
     }),
     // Loaded once; the parent remounts the editor (key) for another nota.
     content: initialHtml,
+    // Read again at each render (useEditor passes changed options on): the error state follows the form.
     editorProps: { attributes: attributes() },
     onUpdate: ({ editor }) => onChangeRef.current(editor.getHTML()),
   });
-
-  // The label, description and error state follow the form.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attributes() reads exactly these
-  useEffect(() => {
-    editor?.setOptions({ editorProps: { attributes: attributes() } });
-  }, [editor, labelId, describedBy, invalid]);
 
   const active =
     useEditorState({
