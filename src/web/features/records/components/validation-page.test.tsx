@@ -28,6 +28,7 @@ function record(id: number, overrides: Partial<ProcedureRecord> = {}): Procedure
     votes: [],
     photos: { gobernador: null, an: null, clez: null },
     validated: false,
+    voteCorrected: false,
     ...overrides,
   };
 }
