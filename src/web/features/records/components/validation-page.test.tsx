@@ -150,6 +150,7 @@ describe('ValidationPage', () => {
     dialog = await screen.findByRole('dialog', { name: 'Votar' });
     expect(within(dialog).getByRole('checkbox', { name: /LC/ })).not.toBeChecked();
     await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Sí, registrar' }));
     await screen.findByText('Votaste con éxito');
     expect(state.votes).toEqual([{ id: 1, body: { candidates: [] } }]);
     expect(screen.getByRole('button', { name: 'Persona 1: votado' })).toHaveTextContent('Ningún candidato');
@@ -168,7 +169,9 @@ describe('ValidationPage', () => {
     );
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
     expect(await screen.findByText('Este trámite ya fue votado.')).toBeInTheDocument();
   });
 
