@@ -89,6 +89,13 @@ const MATRIX: Record<string, Case[]> = {
     },
   ],
   'GET /api/auth/provider': [{ expect: everyone(200) }],
+  'POST /api/auth/password': [
+    {
+      name: 'with a wrong current password (a visitor has none to change)',
+      request: () => ({ body: { currentPassword: 'no-es-la-clave', newPassword: 'otra-clave-2026' } }),
+      expect: { ...everyone(400), anonymous: 401 },
+    },
+  ],
   'POST /api/auth/logout': [{ expect: everyone(200) }],
   'GET /api/auth/session': [{ expect: everyone(200) }],
 

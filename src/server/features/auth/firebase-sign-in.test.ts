@@ -91,14 +91,14 @@ describe('POST /api/auth/firebase', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toMatchObject({
-      user: { email: 'ana@example.org', role: 'staff' },
+      user: { email: 'ana@example.org', role: 'staff', mustChangePassword: false },
       menu: [{ title: 'Cabimas', path: '/validation/cabimas' }],
       home: '/validation/cabimas',
     });
     const cookie = res.cookies.find((c) => c.name === 'comando_sesion');
     expect(cookie?.httpOnly).toBe(true);
     const me = await t.request({ url: '/api/auth/session', headers: { cookie: `comando_sesion=${cookie?.value}` } });
-    expect(me.json().user).toEqual({ email: 'ana@example.org', role: 'staff' });
+    expect(me.json().user).toEqual({ email: 'ana@example.org', role: 'staff', mustChangePassword: false });
     const [row] = await listAudit(t.db.kysely, { action: 'auth.login' });
     expect(row?.actor_email).toBe('ana@example.org');
     expect(JSON.parse(row?.details ?? '{}')).toEqual({ provider: 'firebase' });

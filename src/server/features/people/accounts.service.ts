@@ -30,13 +30,22 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       }));
     },
 
-    async createUser(input: { email: string; password: string; role: Role }, actor: Actor): Promise<SessionUser> {
+    /** `oneTime`: the password was generated to be handed over; it must be changed at the first sign-in. */
+    async createUser(
+      input: { email: string; password: string; role: Role; oneTime?: boolean },
+      actor: Actor,
+    ): Promise<SessionUser> {
       const email = checkEmail(input.email);
       checkNewPassword(input.password);
       if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
       const now = clock();
       const id = await repo.insertUser(
-        { email, passwordHash: await hashPassword(input.password), role: input.role },
+        {
+          email,
+          passwordHash: await hashPassword(input.password),
+          role: input.role,
+          mustChangePassword: input.oneTime ?? false,
+        },
         now,
       );
       await writeAudit(db, {
@@ -44,18 +53,21 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
         action: 'user.create',
         target: email,
         ip: actor.ip,
-        details: { role: input.role },
+        details: { role: input.role, oneTimePassword: input.oneTime ?? false },
         at: now,
       });
-      return { id, email, role: input.role };
+      return { id, email, role: input.role, mustChangePassword: input.oneTime ?? false };
     },
 
-    /** Sets a new password and ends every session of the account. Answers how many sessions ended. */
-    async setPassword(email: string, password: string, actor: Actor): Promise<number> {
+    /**
+     * Sets a new password and ends every session of the account. Answers how many sessions ended.
+     * `oneTime`: it was generated to be handed over and must be changed at the next sign-in.
+     */
+    async setPassword(email: string, password: string, actor: Actor, options: { oneTime?: boolean } = {}): Promise<number> {
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();
-      await repo.updatePasswordHash(user.id, await hashPassword(password), now);
+      await repo.updatePasswordHash(user.id, await hashPassword(password), now, options.oneTime ?? false);
       const revoked = await repo.deleteSessionsOfUser(user.id);
       await repo.clearThrottle(`email:${user.email}`);
       await writeAudit(db, {
@@ -63,7 +75,7 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
         action: 'user.password',
         target: user.email,
         ip: actor.ip,
-        details: { sessionsRevoked: revoked },
+        details: { sessionsRevoked: revoked, oneTimePassword: options.oneTime ?? false },
         at: now,
       });
       return revoked;

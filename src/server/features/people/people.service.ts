@@ -109,7 +109,12 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
       let created: SessionUser;
       try {
         created = await auth.createUser(
-          { email: input.email, role: input.role, password: input.password || (oneTimePassword as string) },
+          {
+            email: input.email,
+            role: input.role,
+            password: input.password || (oneTimePassword as string),
+            oneTime: oneTimePassword !== null,
+          },
           actor,
         );
       } catch (error) {
@@ -143,7 +148,9 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
       const row = await userOrThrow(id);
       notSelf(row, actor);
       const oneTimePassword = password ? null : generateOneTimePassword();
-      const sessionsEnded = await auth.setPassword(row.email, password || (oneTimePassword as string), actor);
+      const sessionsEnded = await auth.setPassword(row.email, password || (oneTimePassword as string), actor, {
+        oneTime: oneTimePassword !== null,
+      });
       return { user: await view(id), oneTimePassword, sessionsEnded };
     },
 

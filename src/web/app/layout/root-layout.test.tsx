@@ -10,7 +10,7 @@ import { AppProvider } from '#web/platform/provider';
 import { RootLayout } from './root-layout';
 
 const ADMIN: Session = {
-  user: { email: 'jefa@example.org', role: 'admin' },
+  user: { email: 'jefa@example.org', role: 'admin', mustChangePassword: false },
   menu: [
     { title: 'Resultados', path: '/resultados' },
     { title: 'Notas', path: '/notas' },
@@ -77,7 +77,7 @@ describe('navbar fed by the session', () => {
   });
 
   it('shows the login icon link to someone signed in without a department', async () => {
-    renderLayout('/notas', { user: { email: 'x@example.org', role: 'staff' }, menu: [], home: null, logoutRoute: '/' });
+    renderLayout('/notas', { user: { email: 'x@example.org', role: 'staff', mustChangePassword: false }, menu: [], home: null, logoutRoute: '/' });
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
     expect(within(nav()).queryByRole('button', { name: 'Cerrar sesión' })).not.toBeInTheDocument();
   });

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { useLogout } from '#web/features/auth/api/logout';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError } from '#web/platform/lib/api-client';
+import { paths } from '#web/platform/paths';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
 import { Spinner } from '#web/platform/ui/page';
 import { PUBLIC_MENU } from './menu-entries';
@@ -58,6 +59,7 @@ function KeepSessionFresh() {
 }
 
 export function RootLayout() {
+  const { pathname } = useLocation();
   const site = useSiteInfo();
   const session = useSession();
   const signOut = useLogout();
@@ -82,7 +84,8 @@ export function RootLayout() {
         onLogout={isStaff ? logout : undefined}
       />
       <Suspense fallback={<Spinner />}>
-        <Outlet />
+        {/* A one-time password opens nothing but the form to replace it, which /login shows. */}
+        {user?.mustChangePassword && pathname !== paths.login ? <Navigate to={paths.login} replace /> : <Outlet />}
       </Suspense>
     </div>
   );

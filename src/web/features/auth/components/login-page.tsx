@@ -12,6 +12,7 @@ import { useAuthProvider } from '../api/get-auth-provider';
 import { useLogin } from '../api/login';
 import { useLogout } from '../api/logout';
 import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '../firebase-session';
+import { ChangePasswordForm } from './change-password-form';
 import { PasswordField } from './password-field';
 
 /** One toast per message at a time: pressing 'Entrar' twice does not stack copies. */
@@ -36,6 +37,7 @@ export function LoginPage() {
     );
   }
   const { user, home } = session.data;
+  if (user?.mustChangePassword) return <ChangePasswordForm email={user.email} />;
   if (user && (next || home)) return <Navigate to={next ?? home ?? '/'} replace />;
   if (user) return <NoDepartmentNotice email={user.email} />;
   return <LoginForm />;
