@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { progressPercent } from '#shared/features/departments/departments';
+import { type AdminDepartment, progressPercent } from '#shared/features/departments/departments';
+import { formatCount } from '#shared/platform/format';
+import { departmentKindLabel } from '#shared/platform/parishes';
 import { formatShare } from '#web/platform/lib/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
@@ -12,6 +14,18 @@ const fold = (text: string) =>
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
+
+const people = (n: number) => `${formatCount(n)} ${n === 1 ? 'persona' : 'personas'}`;
+
+/**
+ * Who may open it, as it is: admins open every staff page whatever its list; a municipality or parish
+ * only the people on its list.
+ */
+function whoSees(d: AdminDepartment): string {
+  if (d.kind === 'page')
+    return d.members === 0 ? 'Solo administradores' : `Administradores y ${people(d.members)} en la lista`;
+  return d.members === 0 ? 'Nadie en la lista: solo lo ven quienes se agreguen' : `${people(d.members)} en la lista`;
+}
 
 /** Departments: progress of each municipality, list sizes, titles and allow-lists. */
 export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDialogProps, 'bulkAccess'>) {
@@ -66,18 +80,16 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
                 </div>
                 <p className="flex flex-wrap items-center gap-2 text-sm">
                   <span className={d.kind === 'page' ? badgeClass.brand : badgeClass.neutral}>
-                    {d.kind === 'page' ? 'Página' : 'Municipio'}
+                    {departmentKindLabel(d)}
                   </span>
                   <span className="break-words font-mono text-stone-600">{d.path}</span>
                 </p>
                 <p className="text-sm text-stone-800">
-                  {d.members === 0
-                    ? 'Nadie en la lista'
-                    : `${d.members} ${d.members === 1 ? 'persona' : 'personas'} en la lista`}
+                  {whoSees(d)}
                   {d.kind === 'municipality' &&
                     (d.total === 0
                       ? ' · Sin trámites'
-                      : ` · ${d.validated.toLocaleString('es-VE')} de ${d.total.toLocaleString('es-VE')} validados (${formatShare(percent)})`)}
+                      : ` · ${formatCount(d.validated)} de ${formatCount(d.total)} validados (${formatShare(percent)})`)}
                 </p>
                 {d.kind === 'municipality' && d.total > 0 && (
                   <div

@@ -15,7 +15,7 @@ const FIELD_NAMES: Record<string, string> = {
   nombre: 'Nombre',
   ubch: 'UBCH',
   telefono: 'Teléfono',
-  department: 'Municipio',
+  department: 'Municipio o parroquia',
 };
 
 /** What an import found (or did): the counts, the file's problems, the rows with errors and the duplicates. */

@@ -143,7 +143,7 @@ describe('RecordsAdminPage: the list', () => {
     expect(within(first).getByText('0414-1000001')).toBeInTheDocument();
     expect(within(screen.getByRole('article', { name: 'Persona 2' })).getByText('Votado: FA')).toBeInTheDocument();
     expect(screen.getByTestId('registros-resumen')).toHaveTextContent(
-      'Cabimas: 2 pendientes, 1 votados, 0 validados, 0 anulados.',
+      'Cabimas: 2 trámites en la lista de validación (1 sin votar, 1 votado sin las tres fotos, 0 validados) y 0 anulados.',
     );
     expect(screen.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute(
       'href',

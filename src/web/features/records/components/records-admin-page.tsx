@@ -7,6 +7,7 @@ import type {
   RecordsAdminFilter,
   RecordsDepartment,
 } from '#shared/features/records/records.admin';
+import { formatCount } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
@@ -26,7 +27,20 @@ const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
   { value: 'anulado', label: 'Anulados' },
   { value: 'todos', label: 'Todos' },
 ];
-const number = (n: number) => n.toLocaleString('es-VE');
+const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/**
+ * The department's records in parts that add up: the list's records are those without a vote, those
+ * voted still waiting for photos and those validated; the voided are apart.
+ */
+function summaryText(d: RecordsDepartment): string {
+  const parts = [
+    count(d.total - d.voted, 'sin votar', 'sin votar'),
+    count(d.voted - d.validated, 'votado sin las tres fotos', 'votados sin las tres fotos'),
+    count(d.validated, 'validado', 'validados'),
+  ];
+  return `${d.title}: ${count(d.total, 'trámite', 'trámites')} en la lista de validación (${parts.join(', ')}) y ${count(d.voided, 'anulado', 'anulados')}.`;
+}
 
 /** The records back office: a municipality's records (add, edit, void, export) and the CSV import. */
 export default function RecordsAdminPage() {
@@ -126,7 +140,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           >
             {departments.map((d) => (
               <option key={d.slug} value={d.slug}>
-                {d.title} ({number(d.total)})
+                {d.title} ({formatCount(d.total)})
               </option>
             ))}
           </select>
@@ -170,8 +184,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
 
       {current && (
         <p className="text-stone-700" data-testid="registros-resumen">
-          {current.title}: {number(current.total)} pendientes, {number(current.voted)} votados,{' '}
-          {number(current.validated)} validados, {number(current.voided)} anulados.
+          {summaryText(current)}
         </p>
       )}
 
