@@ -121,11 +121,11 @@ test.describe('Resultados', () => {
     const page = admin.page;
     await page.goto('/resultados');
     await expect(page.getByRole('heading', { level: 1, name: 'RESULTADOS POSTULACIONES' })).toBeVisible();
-    await expect(card(page, 'FA').getByTestId('porcentaje')).toHaveText('22.97%');
+    await expect(card(page, 'FA').getByTestId('porcentaje')).toHaveText('22,97 %');
     await expect(card(page, 'FA').getByTestId('votos')).toHaveText('1.234 votos');
-    await expect(card(page, 'LC').getByTestId('porcentaje')).toHaveText('43.64%');
+    await expect(card(page, 'LC').getByTestId('porcentaje')).toHaveText('43,64 %');
     await expect(card(page, 'LC').getByTestId('votos')).toHaveText('2.345 votos');
-    await expect(card(page, 'NR').getByTestId('porcentaje')).toHaveText('6.42%');
+    await expect(card(page, 'NR').getByTestId('porcentaje')).toHaveText('6,42 %');
     await expect(card(page, 'NR').getByTestId('votos')).toHaveText('345 votos');
     await expect(page.getByText('Porcentajes sobre 5.373 electores · 3.510 trámites votados')).toBeVisible();
     await expect(card(page, 'LC').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '43.64');

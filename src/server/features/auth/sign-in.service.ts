@@ -1,16 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
 import { BadRequest, ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
 import type { RequestContext, SessionUser } from '#server/platform/session/identity';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#server/platform/session/passwords';
 import { createAuthRepository } from '#server/platform/session/session.repository';
-import {
-  createSessionService,
-  hashSessionToken,
-  type SignInResult,
-} from '#server/platform/session/session.service';
+import { createSessionService, hashSessionToken, type SignInResult } from '#server/platform/session/session.service';
 import { createThrottle } from '#server/platform/session/throttle';
 import { normalizeEmail } from '#shared/platform/email';
 import { authMessages } from '#shared/platform/session';

@@ -63,7 +63,12 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
      * Sets a new password and ends every session of the account. Answers how many sessions ended.
      * `oneTime`: it was generated to be handed over and must be changed at the next sign-in.
      */
-    async setPassword(email: string, password: string, actor: Actor, options: { oneTime?: boolean } = {}): Promise<number> {
+    async setPassword(
+      email: string,
+      password: string,
+      actor: Actor,
+      options: { oneTime?: boolean } = {},
+    ): Promise<number> {
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();

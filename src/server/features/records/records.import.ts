@@ -22,6 +22,7 @@ import {
   recordFieldProblem,
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
+import { formatCount } from '#shared/platform/format';
 import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
 import { personFingerprint } from './records.identity';
 import { createRecordsRepository } from './records.repository';
@@ -467,7 +468,7 @@ async function readPass(options: PassOptions): Promise<PassResult> {
     if (++result.rows > IMPORT_MAX_ROWS) {
       fileProblem(
         line,
-        `El archivo tiene más de ${IMPORT_MAX_ROWS.toLocaleString('es-VE')} filas. Divídelo en partes más pequeñas.`,
+        `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas. Divídelo en partes más pequeñas.`,
       );
       return;
     }

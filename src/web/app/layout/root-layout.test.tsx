@@ -77,7 +77,12 @@ describe('navbar fed by the session', () => {
   });
 
   it('shows the login icon link to someone signed in without a department', async () => {
-    renderLayout('/notas', { user: { email: 'x@example.org', role: 'staff', mustChangePassword: false }, menu: [], home: null, logoutRoute: '/' });
+    renderLayout('/notas', {
+      user: { email: 'x@example.org', role: 'staff', mustChangePassword: false },
+      menu: [],
+      home: null,
+      logoutRoute: '/',
+    });
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
     expect(within(nav()).queryByRole('button', { name: 'Cerrar sesión' })).not.toBeInTheDocument();
   });

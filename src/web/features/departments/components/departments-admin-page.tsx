@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { type AdminDepartment, progressPercent } from '#shared/features/departments/departments';
-import { formatCount } from '#shared/platform/format';
+import { formatCount, formatPercent } from '#shared/platform/format';
 import { departmentKindLabel } from '#shared/platform/parishes';
-import { formatShare } from '#web/platform/lib/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
@@ -89,7 +88,7 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
                   {d.kind === 'municipality' &&
                     (d.total === 0
                       ? ' · Sin trámites'
-                      : ` · ${formatCount(d.validated)} de ${formatCount(d.total)} validados (${formatShare(percent)})`)}
+                      : ` · ${formatCount(d.validated)} de ${formatCount(d.total)} validados (${formatPercent(percent)})`)}
                 </p>
                 {d.kind === 'municipality' && d.total > 0 && (
                   <div
@@ -99,7 +98,7 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
                     aria-valuemin={0}
                     aria-valuemax={100}
                     aria-valuenow={Math.round(percent * 10) / 10}
-                    aria-valuetext={formatShare(percent)}
+                    aria-valuetext={formatPercent(percent)}
                   >
                     <div className="h-full rounded-full bg-brand" style={{ width: `${Math.min(100, percent)}%` }} />
                   </div>
