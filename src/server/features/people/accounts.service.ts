@@ -8,6 +8,15 @@ import { createAuthRepository, type UserRow } from '#server/platform/session/ses
 import { normalizeEmail } from '#shared/platform/email';
 import type { Role } from '#shared/platform/session';
 
+/**
+ * The stored hash of an account without a password of ours (Firebase Auth checks it): no password
+ * verifies against it, so it cannot sign in here.
+ */
+export const NO_LOCAL_PASSWORD = '!firebase';
+
+/** With Firebase Auth, passwords live there: this server neither asks for nor changes them. */
+export const FIREBASE_PASSWORDS = 'Con Firebase Auth las contraseñas se cambian en Firebase, no en Comando.';
+
 /** Accounts, for the command line and the admin screens: create, password, disable, role. */
 export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
@@ -30,19 +39,22 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       }));
     },
 
-    /** `oneTime`: the password was generated to be handed over; it must be changed at the first sign-in. */
+    /**
+     * `oneTime`: the password was generated to be handed over; it must be changed at the first sign-in.
+     * `password` null: no password of ours (Firebase Auth signs the person in).
+     */
     async createUser(
-      input: { email: string; password: string; role: Role; oneTime?: boolean },
+      input: { email: string; password: string | null; role: Role; oneTime?: boolean },
       actor: Actor,
     ): Promise<SessionUser> {
       const email = checkEmail(input.email);
-      checkNewPassword(input.password);
+      if (input.password !== null) checkNewPassword(input.password);
       if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
       const now = clock();
       const id = await repo.insertUser(
         {
           email,
-          passwordHash: await hashPassword(input.password),
+          passwordHash: input.password === null ? NO_LOCAL_PASSWORD : await hashPassword(input.password),
           role: input.role,
           mustChangePassword: input.oneTime ?? false,
         },

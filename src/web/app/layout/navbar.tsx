@@ -16,6 +16,8 @@ export interface NavbarProps {
   showLogin: boolean;
   /** Present when a staff member is signed in. */
   onLogout?: () => void;
+  /** The e-mail of whoever is signed in, shown in the menu. */
+  signedInAs?: string | undefined;
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -23,7 +25,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-brand' : 'text-stone-700'
   }`;
 
-export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: NavbarProps) {
+export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, signedInAs }: NavbarProps) {
   const isMobile = useIsMobile();
   const scrolled = useIsScrolled();
   const [open, setOpen] = useState(false);
@@ -103,6 +105,7 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
               <button
                 type="button"
                 onClick={onLogout}
+                title={signedInAs ? `Sesión de ${signedInAs}` : undefined}
                 className="ml-2 rounded-md border border-brand px-3 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-brand"
               >
                 Cerrar sesión
@@ -116,7 +119,14 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout }: Nav
       </nav>
       {open && (
         <Suspense fallback={null}>
-          <MobileMenu open={open} onClose={closeMenu} entries={visible} onLogout={onLogout} showLogin={showLogin} />
+          <MobileMenu
+            open={open}
+            onClose={closeMenu}
+            entries={visible}
+            onLogout={onLogout}
+            showLogin={showLogin}
+            signedInAs={signedInAs}
+          />
         </Suspense>
       )}
     </header>

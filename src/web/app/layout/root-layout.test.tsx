@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
 import { server } from '#tests/support/msw-server';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider } from '#web/platform/provider';
 import { RootLayout } from './root-layout';
 
@@ -22,6 +23,7 @@ const ADMIN: Session = {
 
 function Where() {
   const location = useLocation();
+  useDocumentTitle(location.pathname === '/notas' ? 'Notas' : '');
   return <main data-testid="where">{location.pathname}</main>;
 }
 
@@ -102,6 +104,23 @@ describe('navbar fed by the session', () => {
     const menu = await screen.findByTestId('mobile-menu');
     expect(within(menu).getByRole('link', { name: 'Notas' })).toBeInTheDocument();
     expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+    // Who is signed in, said above the logout button.
+    expect(within(menu).getByTestId('sesion-de')).toHaveTextContent('Sesión iniciada como jefa@example.org');
+  });
+
+  it('names the tab after the page and the campaign', async () => {
+    renderLayout('/notas', ADMIN);
+    await waitFor(() => expect(document.title).toBe('Notas · Comando Zulia'));
+  });
+
+  it('sends a person with a one-time password to /login, whatever page they open', async () => {
+    renderLayout('/resultados', {
+      ...ADMIN,
+      user: { ...(ADMIN.user as NonNullable<Session['user']>), mustChangePassword: true },
+      menu: [],
+      home: null,
+    });
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
   });
 
   it('closes the menu on Escape and gives the focus back to its button', async () => {

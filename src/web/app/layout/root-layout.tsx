@@ -5,6 +5,7 @@ import { toast } from 'react-toastify/unstyled';
 import { useLogout } from '#web/features/auth/api/logout';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError } from '#web/platform/lib/api-client';
+import { setSiteName } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
 import { Spinner } from '#web/platform/ui/page';
@@ -71,6 +72,11 @@ export function RootLayout() {
   const isStaff = user !== null && menu.length > 0;
   const known = session.data !== undefined || session.isError;
 
+  const campaignName = site.data?.campaignName;
+  useEffect(() => {
+    if (campaignName) setSiteName(campaignName);
+  }, [campaignName]);
+
   const logout = () => signOut.mutate(undefined, { onError: (error) => toast.error(error.message) });
 
   return (
@@ -82,6 +88,7 @@ export function RootLayout() {
         entries={isStaff ? menu : PUBLIC_MENU}
         showLogin={known && !isStaff}
         onLogout={isStaff ? logout : undefined}
+        signedInAs={user?.email}
       />
       <Suspense fallback={<Spinner />}>
         {/* A one-time password opens nothing but the form to replace it, which /login shows. */}

@@ -2,7 +2,6 @@ import { type FormEvent, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { changePasswordBodySchema } from '#shared/features/auth/auth';
 import { authMessages } from '#shared/platform/session';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { Page } from '#web/platform/ui/page';
 import { useChangePassword } from '../api/change-password';
 import { useLogout } from '../api/logout';
@@ -15,7 +14,6 @@ type Field = 'currentPassword' | 'newPassword' | 'repeat';
  * them: the server answers nothing else until they choose their own (decision 040).
  */
 export function ChangePasswordForm({ email }: { email: string }) {
-  useDocumentTitle('Elige tu contraseña');
   const [values, setValues] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', repeat: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [serverError, setServerError] = useState<string>();
