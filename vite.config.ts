@@ -127,6 +127,8 @@ export default defineConfig({
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/testing/web-setup.ts'],
           css: false,
+          // Typing into jsdom forms takes seconds on a busy shared machine; the default 5 s is not a speed goal.
+          testTimeout: 30_000,
         },
       },
     ],

@@ -111,6 +111,25 @@ describe('serving the SPA', () => {
   });
 });
 
+describe('robots.txt', () => {
+  it('is a real robots.txt from the server, not the app: public pages allowed, the API and staff pages not', async () => {
+    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+    t = await createTestApp({ webRoot });
+    const res = await t.app.inject({ url: '/robots.txt' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.body).not.toContain('<');
+    const rules = res.body.split('\n').filter(Boolean);
+    expect(rules[0]).toBe('User-agent: *');
+    for (const path of ['/api/', '/validation/', '/admin']) expect(rules).toContain(`Disallow: ${path}`);
+    for (const path of ['/agenda', '/notas', '/login']) {
+      expect(rules.some((r) => r.startsWith('Disallow:') && path.startsWith(r.slice(10)))).toBe(false);
+    }
+    fs.rmSync(webRoot, { recursive: true, force: true });
+  });
+});
+
 describe('reference and demo data', () => {
   it('creates the spec departments, candidates and settings once, however often it starts', async () => {
     const testDb = await createTestDb();

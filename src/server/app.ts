@@ -12,6 +12,7 @@ import '#shared/platform/zod-spanish';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
 import { authRoutes } from '#server/features/auth/auth.routes';
+import { registerPasswordChangeGate } from '#server/features/auth/password-change-gate';
 import { accessRoutes } from '#server/features/departments/departments.access.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
   await registerAuth(app);
+  registerPasswordChangeGate(app);
 
   await app.register(swagger, {
     openapi: {

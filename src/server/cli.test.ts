@@ -49,6 +49,26 @@ describe('command line', () => {
     expect(actions.every((r) => r.actor_email?.startsWith('cli:'))).toBe(true);
   });
 
+  it('asks no password where Firebase Auth checks them', async () => {
+    t = await createTestApp();
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = {
+      out: (l: string) => out.push(l),
+      err: (l: string) => err.push(l),
+      readPassword: async (): Promise<string> => {
+        throw new Error('no debería pedir una contraseña');
+      },
+    };
+    const run = (...argv: string[]) => runCli(argv, t.db.kysely, io, () => new Date(), 'firebase');
+    expect(await run('user:add', 'ana@example.org', '--admin')).toBe(0);
+    expect(out).toEqual(['Cuenta creada: ana@example.org (administrador); entra con su cuenta de Firebase.']);
+    // It has no password of ours: nothing signs in with one.
+    expect((await login('ana@example.org', '!firebase')).statusCode).toBe(401);
+    expect(await run('user:password', 'ana@example.org')).not.toBe(0);
+    expect(err.at(-1)).toBe('Con Firebase Auth las contraseñas se cambian en Firebase, no en Comando.');
+  });
+
   it('grants, lists and revokes a department for an e-mail', async () => {
     t = await createTestApp();
     const c = cli();

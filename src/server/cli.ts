@@ -3,7 +3,7 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
-import { createAccountsService } from '#server/features/people/accounts.service';
+import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
@@ -20,8 +20,10 @@ const HELP = `Uso: npm run cli -- <orden> [argumentos]
 
 Cuentas
   user:add <email> [--admin]          Crea una cuenta (de personal; --admin para administrador).
-                                      La contraseña se pide por teclado o se lee de la entrada estándar.
-  user:password <email>               Cambia la contraseña (igual que arriba) y cierra sus sesiones.
+                                      La contraseña se pide por teclado o se lee de la entrada estándar
+                                      (con AUTH_PROVIDER=firebase no se pide: la cuenta entra con Firebase).
+  user:password <email>               Cambia la contraseña (igual que arriba) y cierra sus sesiones
+                                      (con Firebase, las contraseñas se cambian en Firebase).
   user:disable <email>                Desactiva la cuenta y cierra sus sesiones.
   user:enable <email>                 Vuelve a activar la cuenta.
   user:role <email> <admin|staff>     Cambia el rol de la cuenta.
@@ -55,8 +57,17 @@ export interface CliIo {
   readPassword: () => Promise<string>;
 }
 
-/** Runs one command against an open database. Returns the process exit code. */
-export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, now = () => new Date()): Promise<number> {
+/**
+ * Runs one command against an open database. Returns the process exit code. `passwords`: who checks
+ * them ('firebase': Firebase Auth, and no Comando password is ever asked).
+ */
+export async function runCli(
+  argv: string[],
+  db: Kysely<Database>,
+  io: CliIo,
+  now = () => new Date(),
+  passwords: 'local' | 'firebase' = 'local',
+): Promise<number> {
   const [command, ...rest] = argv;
   const flags = new Set(rest.filter((a) => a.startsWith('--')));
   const args = rest.filter((a) => !a.startsWith('--'));
@@ -70,16 +81,20 @@ export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, no
     switch (command) {
       case 'user:add': {
         need(1, 'user:add <email> [--admin]');
-        const password = await io.readPassword();
+        const password = passwords === 'firebase' ? null : await io.readPassword();
         const user = await auth.createUser(
           { email: args[0]!, password, role: flags.has('--admin') ? 'admin' : 'staff' },
           actor,
         );
-        io.out(`Cuenta creada: ${user.email} (${user.role === 'admin' ? 'administrador' : 'personal'}).`);
+        io.out(
+          `Cuenta creada: ${user.email} (${user.role === 'admin' ? 'administrador' : 'personal'})` +
+            (password === null ? '; entra con su cuenta de Firebase.' : '.'),
+        );
         return 0;
       }
       case 'user:password': {
         need(1, 'user:password <email>');
+        if (passwords === 'firebase') throw new UsageError(FIREBASE_PASSWORDS);
         const password = await io.readPassword();
         await auth.setPassword(args[0]!, password, actor);
         io.out(`Contraseña cambiada para ${args[0]!.toLowerCase()}; sus sesiones abiertas se cerraron.`);
@@ -247,6 +262,7 @@ async function main(): Promise<void> {
       db.kysely,
       { out: (l) => console.log(l), err: (l) => console.error(l), readPassword: readPasswordFromTerminalOrStdin },
       config.now,
+      config.auth.provider,
     );
   } finally {
     await db.close();

@@ -62,7 +62,7 @@ describe('the public pages come rendered by the server', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
     const html = res.body;
-    expect(html).toContain('<title>Agenda · Comando</title>');
+    expect(html).toContain('<title>Agenda · Comando Pruebas</title>');
     expect(html).toContain('DOMINGO, 22 NOV');
     const times = [...html.matchAll(/data-testid="agenda-time">([^<]*)</g)].map((m) => m[1]);
     expect(times).toEqual(['7:05 AM', '6:30 PM', 'Hora no disponible']);
@@ -89,7 +89,7 @@ describe('the public pages come rendered by the server', () => {
     await addNota(t, { title: 'Borrador', html: '<p>todavía no</p>' });
 
     const html = (await server.inject({ url: '/notas' })).body;
-    expect(html).toContain('<title>Notas · Comando</title>');
+    expect(html).toContain('<title>Notas · Comando Pruebas</title>');
     expect(html).toMatch(/<h2[^>]*>Primera nota<\/h2>/);
     expect(html).toMatch(/<details[^>]*><summary[^>]*><span[^>]*>Ver más\.\.\.<\/span>/);
     expect(html).toContain('<h2>Subtítulo</h2><p>Contenido de la nota.</p>');
@@ -110,7 +110,7 @@ describe('the public pages come rendered by the server', () => {
     for (const title of ['Nota A', 'Nota B', 'Nota C', 'Nota D']) await addNota(t, { title, published: true });
 
     const html = (await server.inject({ url: '/' })).body;
-    expect(html).toContain('<title>Comando</title>');
+    expect(html).toContain('<title>Comando Pruebas</title>');
     expect(html).toContain('Comando Pruebas');
     expect([...html.matchAll(/data-testid="agenda-description">([^<]*)</g)].map((m) => m[1])).toEqual([
       'Uno',

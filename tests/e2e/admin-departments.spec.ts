@@ -22,7 +22,7 @@ test('an admin sees a municipality’s progress, renames it and edits its allow-
   await page.getByLabel('Buscar departamento').fill('santa r');
   const card = page.getByRole('article', { name: 'Santa Rita' });
   await expect(page.getByRole('article')).toHaveCount(1);
-  await expect(card.getByText('1 persona en la lista · 1 de 2 validados (50,0 %)')).toBeVisible();
+  await expect(card.getByText('1 persona en la lista · 1 de 2 validados (50,00 %)')).toBeVisible();
   await expect(card.getByRole('progressbar', { name: 'Avance de Santa Rita' })).toHaveAttribute('aria-valuenow', '50');
 
   await card.getByRole('button', { name: 'Editar: Santa Rita' }).click();

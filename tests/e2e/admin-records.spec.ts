@@ -140,19 +140,34 @@ test('adds, edits and voids a record by hand, and exports the municipality as CS
   await expect(card).toContainText('UBCH 110123099');
 
   const summary = page.getByTestId('registros-resumen');
-  const before = Number(/(\d+) pendientes/.exec((await summary.textContent()) ?? '')?.[1]);
+  const before = Number(/(\d+) trámites? en la lista/.exec((await summary.textContent()) ?? '')?.[1]);
   await card.getByRole('button', { name: 'Anular: Xiomara Prueba' }).tap();
   const confirm = page.getByRole('dialog', { name: 'Anular registro' });
-  await confirm.getByLabel('Motivo (opcional)').fill('Registro de prueba');
+  await confirm.getByLabel('Motivo').fill('Registro de prueba');
   await expectNoSeriousA11yViolations(page);
   await confirm.getByRole('button', { name: 'Anular registro' }).tap();
   await expect(toast(page, 'Registro anulado: ya no aparece en las listas.')).toBeVisible();
   await expect(card).toHaveCount(0);
-  await expect(summary).toContainText(`${before - 1} pendientes`);
+  await expect(summary).toContainText(`${before - 1} trámites en la lista`);
   // The filter lives in the URL: the radio shows the choice once that navigation is done.
   await page.getByRole('radio', { name: 'Anulados' }).click();
   await expect(page.getByRole('radio', { name: 'Anulados' })).toBeChecked();
   await expect(page.getByRole('article', { name: 'Xiomara Prueba' })).toContainText('Anulado');
+
+  // A voided record comes back, with the reason.
+  await page.getByRole('button', { name: 'Restaurar: Xiomara Prueba' }).tap();
+  const restore = page.getByRole('dialog', { name: 'Restaurar registro' });
+  await restore.getByLabel('Motivo').fill('Anulado por error');
+  await expectNoSeriousA11yViolations(page);
+  await restore.getByRole('button', { name: 'Restaurar registro' }).tap();
+  await expect(toast(page, 'Registro restaurado: vuelve a la lista de validación.')).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Xiomara Prueba' })).toHaveCount(0);
+  await page.getByRole('radio', { name: 'Pendientes' }).click();
+  await expect(page.getByRole('article', { name: 'Xiomara Prueba' })).toBeVisible();
+  await page.getByRole('button', { name: 'Anular: Xiomara Prueba' }).tap();
+  await confirm.getByLabel('Motivo').fill('Registro de prueba');
+  await confirm.getByRole('button', { name: 'Anular registro' }).tap();
+  await expect(toast(page, 'Registro anulado: ya no aparece en las listas.').first()).toBeVisible();
 
   // The filter lives in the URL: the radio shows the choice once that navigation is done.
   await page.getByRole('radio', { name: 'Todos' }).click();

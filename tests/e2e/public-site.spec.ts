@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { XSS_NOTA_TITLE } from './support/seed';
 import { E2E_SERVERS } from './support/servers';
@@ -113,6 +113,7 @@ test.describe('shell', () => {
   test('the not-found screen offers a way home', async ({ page }) => {
     await page.goto('/esto/no/existe');
     await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
+    await expect(page).toHaveTitle('Página no encontrada · Comando Zulia');
     await page.getByRole('link', { name: 'Ir a inicio' }).click();
     await expect(page).toHaveURL(`${E2E_SERVERS.main.url}/`);
     await expectNoSeriousA11yViolations(page);
@@ -151,6 +152,10 @@ test.describe('shell', () => {
       await expectNoSeriousA11yViolations(page);
     });
 
+    test('the home page does not shift as the agenda and the notas arrive (CLS under 0.02)', async ({ page }) => {
+      await expectStableHome(page);
+    });
+
     test('the navbar changes style once the page is scrolled', async ({ page }) => {
       await page.goto('/notas');
       const header = page.locator('header').first();
@@ -178,6 +183,31 @@ test.describe('shell', () => {
     await expect(open).toBeFocused();
   });
 
+  test('at projector size the home page does not shift either', async ({ page }) => {
+    await page.setViewportSize(PROJECTOR);
+    await expectStableHome(page);
+  });
+
+  test('each page names its tab, followed by the campaign', async ({ page }) => {
+    for (const [path, title] of [
+      ['/', 'Comando Zulia'],
+      ['/agenda', 'Agenda · Comando Zulia'],
+      ['/notas', 'Notas · Comando Zulia'],
+      ['/login', 'Iniciar sesión · Comando Zulia'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page).toHaveTitle(title);
+    }
+  });
+
+  test('robots.txt comes from the server, not the app', async ({ request }) => {
+    const res = await request.get('/robots.txt');
+    expect(res.headers()['content-type']).toBe('text/plain; charset=utf-8');
+    const text = await res.text();
+    expect(text).toContain('Disallow: /api/');
+    expect(text).not.toContain('<');
+  });
+
   test('pages load without Content-Security-Policy violations or script errors', async ({ page }) => {
     const problems: string[] = [];
     page.on('console', (m) => {
@@ -191,3 +221,39 @@ test.describe('shell', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * Opens the home page with the agenda and the notas held back until the page has drawn their loading
+ * state, then lets them in and sums the layout shifts the browser measured (Cumulative Layout Shift).
+ */
+async function expectStableHome(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) w.__cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  for (const url of ['**/api/agenda/today', '**/api/notas?**']) {
+    await page.route(url, async (route) => {
+      await held;
+      await route.continue();
+    });
+  }
+  await page.goto('/');
+  await expect(page.getByText('Cargando la agenda…')).toBeVisible();
+  await expect(page.getByText('Cargando notas…')).toBeVisible();
+  release();
+  await expect(page.getByTestId('agenda-event')).toHaveCount(3);
+  await expect(page.getByRole('link', { name: 'Nota más reciente' })).toBeVisible();
+  // Two frames after the last change, so the browser has reported its shifts.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+  expect(cls).toBeLessThan(0.02);
+}

@@ -121,11 +121,11 @@ test.describe('Resultados', () => {
     const page = admin.page;
     await page.goto('/resultados');
     await expect(page.getByRole('heading', { level: 1, name: 'RESULTADOS POSTULACIONES' })).toBeVisible();
-    await expect(card(page, 'FA').getByTestId('porcentaje')).toHaveText('22.97%');
+    await expect(card(page, 'FA').getByTestId('porcentaje')).toHaveText('22,97 %');
     await expect(card(page, 'FA').getByTestId('votos')).toHaveText('1.234 votos');
-    await expect(card(page, 'LC').getByTestId('porcentaje')).toHaveText('43.64%');
+    await expect(card(page, 'LC').getByTestId('porcentaje')).toHaveText('43,64 %');
     await expect(card(page, 'LC').getByTestId('votos')).toHaveText('2.345 votos');
-    await expect(card(page, 'NR').getByTestId('porcentaje')).toHaveText('6.42%');
+    await expect(card(page, 'NR').getByTestId('porcentaje')).toHaveText('6,42 %');
     await expect(card(page, 'NR').getByTestId('votos')).toHaveText('345 votos');
     await expect(page.getByText('Porcentajes sobre 5.373 electores · 3.510 trámites votados')).toBeVisible();
     await expect(card(page, 'LC').getByRole('progressbar')).toHaveAttribute('aria-valuenow', '43.64');
@@ -228,6 +228,48 @@ test.describe('Resultados', () => {
     await projector.getByRole('button', { name: 'Salir del modo proyector' }).click();
     await expect(projector).toBeHidden();
     await expect(page).toHaveURL(/\/resultados$/);
+  });
+
+  test('an admin corrects a vote in Registros and the projector follows within a second', async ({ browser }) => {
+    admin = await signedIn(browser, ADMIN, { width: 1920, height: 1080 });
+    const projectorPage = admin.page;
+    await projectorPage.goto('/resultados?proyector=1');
+    const projector = projectorPage.getByRole('dialog', { name: 'RESULTADOS POSTULACIONES' });
+    await expect(projector.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    const votesOf = (code: string) => projector.getByTestId(`candidato-${code}`).getByTestId('votos');
+    const count = async (code: string) => Number((await votesOf(code).textContent())?.replace(/\D/g, ''));
+    const shows = (n: number) => `${n.toLocaleString('da-DK')} votos`;
+
+    const name = `Persona Votante 1 ${nextVoter}`;
+    const fa = await count('FA');
+    await voteFromSecondBrowser(voter.page, ['FA']);
+    await expect(votesOf('FA')).toHaveText(shows(fa + 1));
+    const lc = await count('LC');
+
+    // The same admin, in another tab, corrects the vote: FA -> LC.
+    const records = await admin.context.newPage();
+    await records.goto(`/admin/registros?municipio=${VOTING_SLUG}`);
+    await records.getByRole('button', { name: `Corregir voto: ${name}`, exact: true }).click();
+    const dialog = records.getByRole('dialog', { name: 'Corregir voto' });
+    await dialog.getByRole('checkbox', { name: /^FA/ }).uncheck();
+    await dialog.getByRole('checkbox', { name: /^LC/ }).check();
+    await dialog.getByLabel('Motivo').fill('La boleta dice LC');
+    await expectNoSeriousA11yViolations(records);
+    const answered = records.waitForResponse((r) => r.url().endsWith('/vote') && r.request().method() === 'PUT');
+    await dialog.getByRole('button', { name: 'Corregir voto' }).click();
+    expect((await answered).status()).toBe(200);
+    // From the answer on, the projector's stream has a second (its poll is 250 ms on SQLite).
+    await expect(votesOf('LC')).toHaveText(shows(lc + 1), { timeout: 1_000 });
+    await expect(votesOf('FA')).toHaveText(shows(fa), { timeout: 1_000 });
+    await expect(
+      records.locator('.Toastify').getByText('Voto corregido: los resultados ya lo reflejan.'),
+    ).toBeVisible();
+
+    // The validator's card shows the corrected vote.
+    await voter.page.goto(`/validation/${VOTING_SLUG}`);
+    await expect(voter.page.getByRole('button', { name: `${name}: votado`, exact: true })).toContainText(
+      'LC · corregido',
+    );
   });
 
   test('reconnects by itself after the server restarts; shutting down with open streams is quick', async ({

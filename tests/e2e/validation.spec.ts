@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { textContrast } from './support/contrast';
 import { signIn } from './support/login';
 import {
   MARA_RECORD_COUNT,
@@ -64,6 +65,8 @@ test('a validator votes, uploads a JPEG and a HEIC, and sees buttons disable and
   await expect(voted).toBeDisabled();
   await expect(voted).toContainText('FA, NR');
   await expect(page.getByText('1 votado', { exact: false })).toBeVisible();
+  // Dimmed, yet readable in sunlight: each line of the voted button keeps 4.5:1 (axe skips disabled controls).
+  for (const line of await voted.locator('span').all()) expect(await textContrast(line)).toBeGreaterThanOrEqual(4.5);
 
   // Photos: a JPEG, a HEIC and a sideways JPEG; each slot then shows its thumbnail.
   await uploadPhoto(page, maria.nombre, 'Gobernador', 'ballot.jpg');
@@ -120,9 +123,14 @@ test('finishing a small parish shows the completion screen', async ({ page }) =>
   const name = SANTA_RITA_RECORDS.open.nombre;
   await expect(card(page, SANTA_RITA_RECORDS.done.nombre)).toHaveCount(0);
 
-  // A vote for nobody is allowed.
+  // A vote for nobody is allowed, once the validator says it is meant.
   await page.getByRole('button', { name: `Votar: ${name}` }).click();
-  await page.getByRole('dialog', { name: 'Votar' }).getByRole('button', { name: 'Votar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Votar' });
+  await dialog.getByRole('button', { name: 'Votar' }).click();
+  const question = dialog.getByRole('group', { name: '¿Registrar el voto sin candidatos?' });
+  await expect(question).toBeVisible();
+  await expect(toast(page, 'Votaste con éxito')).toHaveCount(0);
+  await question.getByRole('button', { name: 'Sí, registrar' }).click();
   await expect(toast(page, 'Votaste con éxito')).toBeVisible();
   await expect(page.getByRole('button', { name: `${name}: votado` })).toContainText('Ningún candidato');
 

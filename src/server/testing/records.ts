@@ -1,4 +1,5 @@
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
+import { createVoteWriter } from '#server/features/records/records.service';
 import { createUser, loginAs } from './auth-helpers';
 import type { TestApp } from './test-app';
 
@@ -45,4 +46,27 @@ export async function signInPeople(t: TestApp): Promise<Record<keyof typeof PEOP
     validatorB: await loginAs(t, PEOPLE.validatorB),
     admin: await loginAs(t, PEOPLE.admin),
   };
+}
+
+/** Casts a record's vote through the vote service, as a validator of its department would. */
+export async function castVote(
+  t: TestApp,
+  recordId: number,
+  codes: string[],
+  by = 'validadora.a@example.org',
+): Promise<void> {
+  const row = await t.db.kysely
+    .selectFrom('records')
+    .innerJoin('departments', 'departments.id', 'records.department_id')
+    .select(['departments.id', 'departments.slug'])
+    .where('records.id', '=', recordId)
+    .executeTakeFirstOrThrow();
+  await createVoteWriter(t.db.kysely, t.db.dialect).cast({
+    department: row,
+    recordId,
+    codes,
+    user: { id: 0, email: by, role: 'staff' },
+    ip: null,
+    now: new Date(),
+  });
 }

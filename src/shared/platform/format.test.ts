@@ -4,6 +4,7 @@ import {
   dateInTimeZone,
   dayAndTime,
   formatCount,
+  formatDecimal,
   formatHour12,
   formatPercent,
   hourSortKey,
@@ -57,10 +58,18 @@ describe('hourSortKey', () => {
 });
 
 describe('numbers', () => {
-  it('formats counts in the Danish style and percentages with two decimals', () => {
-    expect(formatCount(1234)).toBe('1.234');
+  it('writes numbers in Venezuelan Spanish: thousands with a dot, decimals with a comma', () => {
+    expect(formatCount(5373)).toBe('5.373');
     expect(formatCount(1234567)).toBe('1.234.567');
-    expect(formatPercent((1234 / 5373) * 100)).toBe('22.97%');
+    expect(formatCount(999)).toBe('999');
+    expect(formatDecimal(12345.6, 2)).toBe('12.345,60');
+    expect(formatDecimal(4.56, 1)).toBe('4,6');
+  });
+  it('writes every percentage with two decimals and a no-break space before the sign', () => {
+    expect(formatPercent((619 / 5373) * 100)).toBe('11,52\u00a0%');
+    expect(formatPercent((1234 / 5373) * 100)).toBe('22,97\u00a0%');
+    expect(formatPercent(0)).toBe('0,00\u00a0%');
+    expect(formatPercent(111.666)).toBe('111,67\u00a0%');
   });
   it('adds days across month and year ends', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');

@@ -63,15 +63,33 @@ export function hourSortKey(hora24: string | null | undefined): number {
   return h * 60 + min;
 }
 
+// Venezuelan Spanish writes thousands with a dot and decimals with a comma ('5.373', '11,52'). The
+// es-VE locale of Intl leaves four-digit numbers ungrouped ('5373'), so the Danish locale, which writes
+// numbers the same way and groups from 1.000 on, is the one used (the spec's "Danish-style" counts).
 const countFormat = new Intl.NumberFormat('da-DK');
-/** Vote counts in the Danish-style format the spec asks for: 1.234 */
+const decimalFormats = new Map<number, Intl.NumberFormat>();
+
+/** A count: '5.373'. */
 export function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
-/** Percentage with two decimals, e.g. 12.34 -> '12.34%'. */
+/** A number with exactly `digits` decimals: formatDecimal(11.5234, 2) -> '11,52', 12345.6 -> '12.345,60'. */
+export function formatDecimal(value: number, digits: number): string {
+  let format = decimalFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('da-DK', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    decimalFormats.set(digits, format);
+  }
+  return format.format(value);
+}
+
+/**
+ * A percentage with two decimals, the spec's for results, and the same everywhere else: '11,52 %' (a
+ * no-break space keeps the sign with its number).
+ */
 export function formatPercent(value: number): string {
-  return `${value.toFixed(2)}%`;
+  return `${formatDecimal(value, 2)}\u00a0%`;
 }
 
 /** A published date shown in Spanish, e.g. '22 nov 2026'. */

@@ -20,6 +20,13 @@ export const authMessages = {
   providerUnavailable: 'No se pudo verificar el inicio de sesión en este momento. Intenta de nuevo en unos minutos.',
   /** An old page asked for the sign-in method this site does not use. */
   wrongProvider: 'Este sitio ya no inicia sesión de esa forma. Recarga la página e intenta de nuevo.',
+  /** A session opened with a one-time password asked for anything but changing it. */
+  passwordChangeRequired: 'Antes de continuar, elige una contraseña nueva.',
+  currentPasswordRequired: 'Escribe la contraseña que usaste para entrar.',
+  currentPasswordWrong: 'La contraseña actual no es correcta.',
+  samePassword: 'La contraseña nueva debe ser distinta de la actual.',
+  passwordsDiffer: 'Las dos contraseñas nuevas no coinciden.',
+  passwordChanged: 'Contraseña cambiada. Ya puedes continuar.',
 } as const;
 
 /** 'Demasiados intentos...' with the wait in words a person understands. */
@@ -50,7 +57,14 @@ export type MenuEntry = z.infer<typeof menuEntrySchema>;
 
 /** What the browser learns about the person: who they are and what they may open. */
 export const sessionSchema = z.object({
-  user: z.object({ email: z.string(), role: roleSchema }).nullable(),
+  user: z
+    .object({
+      email: z.string(),
+      role: roleSchema,
+      /** Signed in with a one-time password: the only thing to do is choose a new one. */
+      mustChangePassword: z.boolean(),
+    })
+    .nullable(),
   /** The departments the user may open, in order; empty for visitors. */
   menu: z.array(menuEntrySchema),
   /** Where the user goes after signing in: the first entry of their menu, or null when they have none. */

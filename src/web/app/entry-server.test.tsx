@@ -39,7 +39,7 @@ afterEach(() => {
 describe('a public page rendered on the server', () => {
   it('shows the spec texts: the Spanish day title, 12-hour times, fallbacks, the copy button', () => {
     const { html, title } = render('/agenda', DATA);
-    expect(title).toBe('Agenda · Comando');
+    expect(title).toBe('Agenda · Comando Zulia');
     expect(html).toContain('DOMINGO, 22 NOV');
     expect(html).toContain('2:05 PM');
     expect(html).toContain('Hora no disponible');

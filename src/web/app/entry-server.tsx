@@ -12,7 +12,8 @@ import { type PublicPageData, seedQueryCache } from './public-data';
 export const render: PublicPageRenderer['render'] = (path, data) => {
   const queryClient = createQueryClient();
   seedQueryCache(queryClient, data as PublicPageData);
-  const title: { title?: string } = {};
+  const site = (data as PublicPageData).site.campaignName || 'Comando';
+  const title: { site: string; title?: string } = { site };
   const AtPath = ({ children }: { children: ReactNode }) => <StaticRouter location={path}>{children}</StaticRouter>;
   const html = renderToString(
     <StrictMode>
@@ -22,5 +23,5 @@ export const render: PublicPageRenderer['render'] = (path, data) => {
     </StrictMode>,
   );
   queryClient.clear();
-  return { html, title: title.title ?? documentTitle('') };
+  return { html, title: title.title ?? documentTitle('', site) };
 };

@@ -16,13 +16,7 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   return (
     <QueryClientProvider client={client}>
       {children}
-      <ToastContainer
-        position="top-right"
-        autoClose={TOAST_AUTO_CLOSE_MS}
-        theme="light"
-        newestOnTop
-        closeOnClick
-      />
+      <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme="light" newestOnTop closeOnClick />
     </QueryClientProvider>
   );
 }

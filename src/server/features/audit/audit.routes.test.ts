@@ -136,9 +136,9 @@ describe('GET /api/admin/audit.csv', () => {
     expect(text.split('\r\n')[0]).toBe(
       'Fecha y hora (hora de Caracas);Persona;Acción;Descripción;Departamento;Objetivo;IP;Detalles',
     );
-    expect(text).toContain('2025-06-14 23:59:59;ana@example.org;record.vote;Voto registrado;cabimas;record:1;;\r\n');
+    expect(text).toContain('2025-06-14 23:59:59;ana@example.org;record.vote;Voto registrado;cabimas;Trámite 1;;\r\n');
     expect(text).toContain(
-      `2025-06-13 08:00:00;'=cmd|calc!A1;user.create;Cuenta creada;;"con ""comillas""; y\nsalto";;"{""role"":""staff""}"\r\n`,
+      `2025-06-13 08:00:00;'=cmd|calc!A1;user.create;Cuenta creada;;"Persona con ""comillas""; y\nsalto";;"{""role"":""staff""}"\r\n`,
     );
     expect(text.split('\r\n').filter(Boolean)).toHaveLength(3);
     const [exported] = await listAudit(t.db.kysely, { action: 'audit.export', limit: 1 });
@@ -164,7 +164,7 @@ describe('GET /api/admin/audit.csv', () => {
     const res = await t.request({ url: '/api/admin/audit.csv?department=baralt', headers: { cookie: admin } });
     const lines = res.body.split('\r\n').filter(Boolean);
     expect(lines).toHaveLength(4501);
-    expect(lines[1]).toContain('record:4499');
-    expect(lines.at(-1)).toContain('record:0');
+    expect(lines[1]).toContain('Trámite 4499');
+    expect(lines.at(-1)).toContain('Trámite 0;');
   });
 });

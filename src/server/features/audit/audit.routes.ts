@@ -10,6 +10,7 @@ import {
   auditFiltersSchema,
   auditPageSchema,
   auditQuerySchema,
+  auditTargetLabel,
 } from '#shared/features/audit/audit';
 import { csvFileSchema } from '#shared/features/results/results';
 import { apiErrorSchema } from '#shared/platform/errors';
@@ -109,7 +110,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
               r.action,
               auditActionLabel(r.action),
               r.department_slug,
-              r.target,
+              r.target === null ? null : auditTargetLabel(r.action, r.target),
               r.ip,
               r.details,
             ]);

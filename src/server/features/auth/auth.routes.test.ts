@@ -46,7 +46,7 @@ describe('POST /api/auth/login', () => {
     expect(cookie).not.toMatch(/Secure/i);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
-      user: { email: 'jefa@example.org', role: 'admin' },
+      user: { email: 'jefa@example.org', role: 'admin', mustChangePassword: false },
       menu: [
         { title: 'Resultados', path: '/resultados' },
         { title: 'Notas', path: '/notas' },

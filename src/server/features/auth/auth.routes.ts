@@ -4,12 +4,18 @@ import { menuFor } from '#server/platform/access/access.service';
 import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
-import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/platform/session/session.plugin';
+import {
+  clearSessionCookie,
+  readSessionToken,
+  requireUser,
+  setSessionCookie,
+} from '#server/platform/session/session.plugin';
 import { createSessionService } from '#server/platform/session/session.service';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
   type AuthProvider,
   authProviderSchema,
+  changePasswordBodySchema,
   firebaseLoginBodySchema,
   loginBodySchema,
 } from '#shared/features/auth/auth';
@@ -33,8 +39,12 @@ const NO_MENU: readonly MenuEntry[] = Object.freeze([]);
 /** The session as the browser sees it: who, which departments, where to go. */
 export async function sessionView(app: FastifyInstance, user: SessionUser | null): Promise<Session> {
   const { menu, settings } = await sessionParts(app, user);
-  return viewOf(user, menu, settings.logoutRoute);
+  return viewOf(seenUser(app, user), menu, settings.logoutRoute);
 }
+
+/** With Firebase, passwords are not ours: a one-time password flag left from local sign-in means nothing. */
+const seenUser = (app: FastifyInstance, user: SessionUser | null): SessionUser | null =>
+  user?.mustChangePassword && app.config.auth.provider !== 'local' ? { ...user, mustChangePassword: false } : user;
 
 async function sessionParts(app: FastifyInstance, user: SessionUser | null) {
   const [menu, settings] = await Promise.all([
@@ -45,10 +55,12 @@ async function sessionParts(app: FastifyInstance, user: SessionUser | null) {
 }
 
 function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRoute: string): Session {
+  const mustChangePassword = user?.mustChangePassword === true;
   return {
-    user: user ? { email: user.email, role: user.role } : null,
-    menu: [...menu],
-    home: menu[0]?.path ?? null,
+    user: user ? { email: user.email, role: user.role, mustChangePassword } : null,
+    // A one-time password opens nothing but the form to change it.
+    menu: mustChangePassword ? [] : [...menu],
+    home: mustChangePassword ? null : (menu[0]?.path ?? null),
     logoutRoute,
   };
 }
@@ -168,6 +180,36 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.post(
+    '/api/auth/password',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary:
+          'Cambia la contraseña de quien inició sesión (obligatorio tras una contraseña de un solo uso); cierra sus otras sesiones',
+        body: changePasswordBodySchema,
+        response: {
+          200: sessionSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          429: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      // With Firebase, passwords live there: this server has none to change.
+      if (provider.provider !== 'local') throw NotFound();
+      const user = requireUser(request);
+      const changed = await auth.changePassword(user, request.body, {
+        ...requestContext(request),
+        token: readSessionToken(request),
+      });
+      reply.header('cache-control', 'no-store');
+      return sessionView(app, changed);
+    },
+  );
+
   app.get(
     '/api/auth/session',
     {
@@ -179,9 +221,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const user = request.user;
+      const user = seenUser(app, request.user);
       const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
-      const body = await sessionBodies(`${user?.email ?? ''} ${user?.role ?? ''} ${logoutRoute}`, async () => {
+      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${logoutRoute}`;
+      const body = await sessionBodies(variant, async () => {
         const menu = user ? await menuFor(app.db.kysely, user) : NO_MENU;
         return JSON.stringify(sessionSchema.parse(viewOf(user, menu, logoutRoute)));
       });

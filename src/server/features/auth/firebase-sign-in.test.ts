@@ -92,19 +92,69 @@ describe('POST /api/auth/firebase', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toMatchObject({
-      user: { email: 'ana@example.org', role: 'staff' },
+      user: { email: 'ana@example.org', role: 'staff', mustChangePassword: false },
       menu: [{ title: 'Cabimas', path: '/validation/cabimas' }],
       home: '/validation/cabimas',
     });
     const cookie = res.cookies.find((c) => c.name === 'comando_sesion');
     expect(cookie?.httpOnly).toBe(true);
     const me = await t.request({ url: '/api/auth/session', headers: { cookie: `comando_sesion=${cookie?.value}` } });
-    expect(me.json().user).toEqual({ email: 'ana@example.org', role: 'staff' });
+    expect(me.json().user).toEqual({ email: 'ana@example.org', role: 'staff', mustChangePassword: false });
     const [row] = await listAudit(t.db.kysely, { action: 'auth.login' });
     expect(row?.actor_email).toBe('ana@example.org');
     expect(JSON.parse(row?.details ?? '{}')).toEqual({ provider: 'firebase' });
     const users = await accountsOf(t.db.kysely).listUsers();
     expect(users.find((u) => u.email === 'ana@example.org')?.lastLoginAt).not.toBeNull();
+  });
+
+  it('asks no Comando password: accounts are made without one, resets are refused, a stale flag is ignored', async () => {
+    await firebaseApp();
+    const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
+      `comando_sesion=${res.cookies.find((c) => c.name === 'comando_sesion')?.value}`;
+    const admin = cookieOf(await exchange(await firebase.idTokenFor('jefa@example.org')));
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/admin/users',
+      headers: { cookie: admin },
+      payload: { email: 'nuevo@example.org', role: 'staff', departments: ['cabimas'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().oneTimePassword).toBeNull();
+    const withPassword = await t.request({
+      method: 'POST',
+      url: '/api/admin/users',
+      headers: { cookie: admin },
+      payload: { email: 'otro@example.org', role: 'staff', password: 'una-clave-123', departments: [] },
+    });
+    expect(withPassword.statusCode).toBe(400);
+    expect(withPassword.json().message).toBe(
+      'Con Firebase Auth las contraseñas se cambian en Firebase, no en Comando.',
+    );
+    const reset = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${created.json().user.id}/password`,
+      headers: { cookie: admin },
+      payload: {},
+    });
+    expect(reset.statusCode).toBe(409);
+
+    // The new account signs in through Firebase and goes straight to its department.
+    const session = await exchange(await firebase.idTokenFor('nuevo@example.org'));
+    expect(session.json()).toMatchObject({ user: { mustChangePassword: false }, home: '/validation/cabimas' });
+    expect(
+      (await t.request({ url: '/api/validation/cabimas/records', headers: { cookie: cookieOf(session) } })).statusCode,
+    ).toBe(200);
+    // A flag left from local sign-in means nothing here.
+    await t.db.kysely
+      .updateTable('users')
+      .set({ must_change_password: 1 })
+      .where('email', '=', 'ana@example.org')
+      .execute();
+    const ana = await exchange(await firebase.idTokenFor('ana@example.org'));
+    expect(ana.json().user.mustChangePassword).toBe(false);
+    expect(
+      (await t.request({ url: '/api/validation/cabimas/records', headers: { cookie: cookieOf(ana) } })).statusCode,
+    ).toBe(200);
   });
 
   it('admins land on Resultados, as with a password', async () => {
@@ -277,7 +327,7 @@ describe('POST /api/auth/firebase with the official Auth emulator (FIREBASE_AUTH
     const keyFetches = firebase.jwksFetches;
     const res = await exchange(firebase.emulatorTokenFor('ana@example.org'));
     expect(res.statusCode).toBe(200);
-    expect(res.json().user).toEqual({ email: 'ana@example.org', role: 'staff' });
+    expect(res.json().user).toEqual({ email: 'ana@example.org', role: 'staff', mustChangePassword: false });
     expect(firebase.jwksFetches).toBe(keyFetches); // no keys: the emulator signs nothing
   });
 

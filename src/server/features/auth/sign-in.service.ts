@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
-import { ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
-import type { RequestContext } from '#server/platform/session/identity';
+import { BadRequest, ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
+import type { RequestContext, SessionUser } from '#server/platform/session/identity';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#server/platform/session/passwords';
 import { createAuthRepository } from '#server/platform/session/session.repository';
-import { createSessionService, type SignInResult } from '#server/platform/session/session.service';
+import { createSessionService, hashSessionToken, type SignInResult } from '#server/platform/session/session.service';
 import { createThrottle } from '#server/platform/session/throttle';
 import { normalizeEmail } from '#shared/platform/email';
 import { authMessages } from '#shared/platform/session';
@@ -91,6 +92,38 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       // The address counter is not reset by a success, as with passwords: one good account must not
       // buy unlimited tries for others.
       return openSession(user, ctx, now, [], { provider: 'firebase' });
+    },
+
+    /**
+     * The signed-in person replaces their password, proving the current one (throttled like a sign-in:
+     * this is no side door for guessing). A one-time password stops being one; every other session of
+     * the account ends, this one stays.
+     */
+    async changePassword(
+      user: SessionUser,
+      body: { currentPassword: string; newPassword: string },
+      ctx: RequestContext & { token: string | undefined },
+    ): Promise<SessionUser> {
+      const now = clock();
+      const accountKey = `email:${user.email}`;
+      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
+      await refuseIfThrottled([accountKey, addressKey], user.email, ctx, now);
+      const row = await repo.findUserById(user.id);
+      if (!row || !(await verifyPassword(row.password_hash, body.currentPassword))) {
+        await recordFailure([accountKey, addressKey], user.email, ctx, now, { reason: 'password_change' });
+        throw BadRequest(authMessages.currentPasswordWrong);
+      }
+      await repo.updatePasswordHash(user.id, await hashPassword(body.newPassword), now, false);
+      const ended = ctx.token ? await repo.deleteOtherSessions(user.id, hashSessionToken(ctx.token)) : 0;
+      await writeAudit(db, {
+        actorEmail: user.email,
+        action: 'auth.password_change',
+        target: user.email,
+        ip: ctx.ip,
+        details: { oneTimePassword: row.must_change_password === 1, sessionsEnded: ended },
+        at: now,
+      });
+      return { ...user, mustChangePassword: false };
     },
   };
 }

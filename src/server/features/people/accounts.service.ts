@@ -8,6 +8,15 @@ import { createAuthRepository, type UserRow } from '#server/platform/session/ses
 import { normalizeEmail } from '#shared/platform/email';
 import type { Role } from '#shared/platform/session';
 
+/**
+ * The stored hash of an account without a password of ours (Firebase Auth checks it): no password
+ * verifies against it, so it cannot sign in here.
+ */
+export const NO_LOCAL_PASSWORD = '!firebase';
+
+/** With Firebase Auth, passwords live there: this server neither asks for nor changes them. */
+export const FIREBASE_PASSWORDS = 'Con Firebase Auth las contraseñas se cambian en Firebase, no en Comando.';
+
 /** Accounts, for the command line and the admin screens: create, password, disable, role. */
 export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
@@ -30,13 +39,25 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       }));
     },
 
-    async createUser(input: { email: string; password: string; role: Role }, actor: Actor): Promise<SessionUser> {
+    /**
+     * `oneTime`: the password was generated to be handed over; it must be changed at the first sign-in.
+     * `password` null: no password of ours (Firebase Auth signs the person in).
+     */
+    async createUser(
+      input: { email: string; password: string | null; role: Role; oneTime?: boolean },
+      actor: Actor,
+    ): Promise<SessionUser> {
       const email = checkEmail(input.email);
-      checkNewPassword(input.password);
+      if (input.password !== null) checkNewPassword(input.password);
       if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
       const now = clock();
       const id = await repo.insertUser(
-        { email, passwordHash: await hashPassword(input.password), role: input.role },
+        {
+          email,
+          passwordHash: input.password === null ? NO_LOCAL_PASSWORD : await hashPassword(input.password),
+          role: input.role,
+          mustChangePassword: input.oneTime ?? false,
+        },
         now,
       );
       await writeAudit(db, {
@@ -44,18 +65,26 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
         action: 'user.create',
         target: email,
         ip: actor.ip,
-        details: { role: input.role },
+        details: { role: input.role, oneTimePassword: input.oneTime ?? false },
         at: now,
       });
-      return { id, email, role: input.role };
+      return { id, email, role: input.role, mustChangePassword: input.oneTime ?? false };
     },
 
-    /** Sets a new password and ends every session of the account. Answers how many sessions ended. */
-    async setPassword(email: string, password: string, actor: Actor): Promise<number> {
+    /**
+     * Sets a new password and ends every session of the account. Answers how many sessions ended.
+     * `oneTime`: it was generated to be handed over and must be changed at the next sign-in.
+     */
+    async setPassword(
+      email: string,
+      password: string,
+      actor: Actor,
+      options: { oneTime?: boolean } = {},
+    ): Promise<number> {
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();
-      await repo.updatePasswordHash(user.id, await hashPassword(password), now);
+      await repo.updatePasswordHash(user.id, await hashPassword(password), now, options.oneTime ?? false);
       const revoked = await repo.deleteSessionsOfUser(user.id);
       await repo.clearThrottle(`email:${user.email}`);
       await writeAudit(db, {
@@ -63,7 +92,7 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
         action: 'user.password',
         target: user.email,
         ip: actor.ip,
-        details: { sessionsRevoked: revoked },
+        details: { sessionsRevoked: revoked, oneTimePassword: options.oneTime ?? false },
         at: now,
       });
       return revoked;

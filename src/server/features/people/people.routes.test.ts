@@ -107,8 +107,16 @@ describe('POST /api/admin/users', () => {
         { slug: 'lagunillas', title: 'Lagunillas' },
       ],
     });
-    // The password works; it is stored only as a hash.
+    // The password works, to choose another first (then the menu opens); it is stored only as a hash.
     const cookie = await loginAs(t, 'nueva.persona@example.org', body.oneTimePassword);
+    expect((await sessionOf(cookie)).user.mustChangePassword).toBe(true);
+    const changed = await t.request({
+      method: 'POST',
+      url: '/api/auth/password',
+      headers: { cookie },
+      payload: { currentPassword: body.oneTimePassword, newPassword: 'clave-propia-2026' },
+    });
+    expect(changed.statusCode).toBe(200);
     expect((await sessionOf(cookie)).home).toBe('/notas');
     const stored = await t.db.kysely
       .selectFrom('users')

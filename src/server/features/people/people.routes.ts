@@ -24,7 +24,7 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 
 const adminActor = (request: FastifyRequest) => ({ ...requireAdmin(request), ip: request.ip });
 
 export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
-  const people = createAdminPeopleService(app.db.kysely, app.config.now);
+  const people = createAdminPeopleService(app.db.kysely, app.config.now, app.config.auth.provider);
 
   app.get(
     '/api/admin/users',

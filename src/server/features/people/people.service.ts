@@ -15,7 +15,7 @@ import {
   USERS_PAGE_SIZE,
 } from '#shared/features/people/people';
 import type { Role } from '#shared/platform/session';
-import { createAccountsService } from './accounts.service';
+import { createAccountsService, FIREBASE_PASSWORDS } from './accounts.service';
 import {
   type AdminUserRow,
   createAdminPeopleRepository,
@@ -38,7 +38,11 @@ function presentUser(row: AdminUserRow, departments: { slug: string; title: stri
   };
 }
 
-export function createAdminPeopleService(db: Db, clock: () => Date) {
+/**
+ * `passwords`: 'local' where this server checks passwords; 'firebase' where Firebase Auth does, and
+ * accounts here are only who may open what (no password is asked, generated or reset).
+ */
+export function createAdminPeopleService(db: Db, clock: () => Date, passwords: 'local' | 'firebase' = 'local') {
   const repo = createAdminPeopleRepository(db);
   const auth = createAccountsService(db, clock);
 
@@ -104,12 +108,18 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
       input: { email: string; role: Role; password?: string | null | undefined; departments: string[] },
       actor: Actor,
     ): Promise<{ user: AdminUser; oneTimePassword: string | null }> {
+      if (passwords === 'firebase' && input.password) throw BadRequest(FIREBASE_PASSWORDS);
       const departments = await departmentsOrThrow(input.departments);
-      const oneTimePassword = input.password ? null : generateOneTimePassword();
+      const oneTimePassword = input.password || passwords === 'firebase' ? null : generateOneTimePassword();
       let created: SessionUser;
       try {
         created = await auth.createUser(
-          { email: input.email, role: input.role, password: input.password || (oneTimePassword as string) },
+          {
+            email: input.email,
+            role: input.role,
+            password: input.password || oneTimePassword,
+            oneTime: oneTimePassword !== null,
+          },
           actor,
         );
       } catch (error) {
@@ -140,10 +150,13 @@ export function createAdminPeopleService(db: Db, clock: () => Date) {
 
     /** A new password (the admin's or a one-time one); every session of the account ends. */
     async resetPassword(id: number, password: string | null | undefined, actor: SessionUser & Actor) {
+      if (passwords === 'firebase') throw Conflict(FIREBASE_PASSWORDS);
       const row = await userOrThrow(id);
       notSelf(row, actor);
       const oneTimePassword = password ? null : generateOneTimePassword();
-      const sessionsEnded = await auth.setPassword(row.email, password || (oneTimePassword as string), actor);
+      const sessionsEnded = await auth.setPassword(row.email, password || (oneTimePassword as string), actor, {
+        oneTime: oneTimePassword !== null,
+      });
       return { user: await view(id), oneTimePassword, sessionsEnded };
     },
 

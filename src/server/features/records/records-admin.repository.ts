@@ -15,11 +15,14 @@ export interface RecordAdminRow {
   telefono: string;
   status: RecordStatus;
   voted_at: string | null;
+  voted_by: string | null;
   vote_codes: string | null;
   gobernador_photo_id: number | null;
   an_photo_id: number | null;
   clez_photo_id: number | null;
   completed: number;
+  vote_counted: number;
+  vote_revision: number;
   created_at: string;
   updated_at: string;
 }
@@ -96,11 +99,14 @@ function selectRecords(db: Db) {
       'records.telefono',
       'records.status',
       'records.voted_at',
+      'records.voted_by',
       'records.vote_codes',
       'records.gobernador_photo_id',
       'records.an_photo_id',
       'records.clez_photo_id',
       'records.completed',
+      'records.vote_counted',
+      'records.vote_revision',
       'records.created_at',
       'records.updated_at',
     ]);
@@ -239,20 +245,71 @@ export function createRecordsAdminRepository(db: Db) {
     },
 
     /**
-     * Voids a pending record and says what it was at that moment (the counts it leaves), or undefined
-     * when it was not pending (already voided, or gone).
+     * Voids a pending record (its vote kept in the results or not) and says what it was at that moment
+     * (the counts it leaves), or undefined when it was not pending (already voided, or gone).
      */
     async markVoided(
       id: number,
+      voteCounts: boolean,
       now: Date,
     ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
       return db
         .updateTable('records')
-        .set({ status: 'anulado', updated_at: now.toISOString() })
+        .set({ status: 'anulado', vote_counted: voteCounts ? 1 : 0, updated_at: now.toISOString() })
         .where('id', '=', id)
         .where('status', '=', 'pendiente')
         .returning(['department_id', 'voted_at', 'completed'])
         .executeTakeFirst();
+    },
+
+    /**
+     * Brings a voided record back to pending, its vote counting again, only while it is voided with its
+     * vote counting as read (`voteCounted`); says what it is, or undefined when it was not.
+     */
+    async markRestored(
+      id: number,
+      voteCounted: number,
+      now: Date,
+    ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
+      return db
+        .updateTable('records')
+        .set({ status: 'pendiente', vote_counted: 1, updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'anulado')
+        .where('vote_counted', '=', voteCounted)
+        .returning(['department_id', 'voted_at', 'completed'])
+        .executeTakeFirst();
+    },
+
+    /**
+     * Writes a corrected vote of a pending voted record (`codes` null clears it: the record is unvoted
+     * again), only if the vote is still the one read (`revision`). False when it is not.
+     */
+    async rewriteVote(
+      id: number,
+      revision: number,
+      vote: { codes: string[] | null; by: string },
+      now: Date,
+    ): Promise<boolean> {
+      const at = now.toISOString();
+      const cleared = vote.codes === null;
+      const result = await db
+        .updateTable('records')
+        .set({
+          vote_codes: cleared ? null : (vote.codes as string[]).join(','),
+          voted_at: cleared ? null : sql<string>`voted_at`,
+          voted_by: cleared ? null : sql<string>`voted_by`,
+          // A record without a vote is not validated, whatever photos it has.
+          completed: cleared ? 0 : sql<number>`completed`,
+          vote_revision: sql<number>`vote_revision + 1`,
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pendiente')
+        .where('voted_at', 'is not', null)
+        .where('vote_revision', '=', revision)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     /**

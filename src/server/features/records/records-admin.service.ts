@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { recordsMessages } from '#shared/features/records/records';
 import {
   type RecordAdmin,
   type RecordFields,
@@ -10,7 +11,7 @@ import {
 } from '#shared/features/records/records.admin';
 import { normalizedPhone, personKey } from './records.identity';
 import { createRecordsRepository, type NewRecord } from './records.repository';
-import { recordListAnswers } from './records.service';
+import { type RecordChangeHooks, recordListAnswers } from './records.service';
 import {
   createRecordsAdminRepository,
   type MunicipalityRow,
@@ -40,6 +41,7 @@ export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
     votes: row.vote_codes ? row.vote_codes.split(',').filter(Boolean) : [],
     photos: [row.gobernador_photo_id, row.an_photo_id, row.clez_photo_id].filter((p) => p !== null).length,
     validated: row.completed === 1,
+    voteCounts: row.vote_counted === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -70,6 +72,9 @@ async function findDuplicate(
   const candidates = await repo.withPhoneDigits(departmentId, normalizedPhone(fields.telefono).slice(-7));
   return candidates.find((c) => c.id !== exceptId && personKey(c.nombre, c.telefono) === key);
 }
+
+const codesOf = (row: { voted_at: string | null; vote_codes: string | null }) =>
+  row.voted_at === null ? null : (row.vote_codes ?? '').split(',').filter(Boolean);
 
 /**
  * New fields (and municipality) for a pending record; moving it to another municipality moves its
@@ -102,11 +107,12 @@ export interface SourceChange {
 }
 
 /**
- * Adding, editing and voiding records by hand. Each change is one transaction with its audit row and
- * the department's progress counts (pending, voted, validated) moved exactly as the change moves them;
- * once it committed, the validators' lists are read again.
+ * Adding, editing, voiding and restoring records by hand, and correcting their votes. Each change is one
+ * transaction with its audit row, the department's progress counts (pending, voted, validated) and the
+ * result counters moved exactly as the change moves them (docs/decisions/038 and 039); once it
+ * committed, the validators' lists are read again.
  */
-export function createRecordsAdminService(db: Kysely<Database>, clock: () => Date) {
+export function createRecordsAdminService(db: Kysely<Database>, clock: () => Date, hooks: RecordChangeHooks = {}) {
   const repo = createRecordsAdminRepository(db);
 
   /** Runs one change in its transaction, then forgets every department's kept list. */
@@ -211,32 +217,144 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
 
     /**
      * Voids a record: it leaves the validators' list and the progress counts (pending, voted, validated);
-     * the row, its photos and its audit trail stay. A vote it had keeps counting in the results, which
-     * count every ballot cast.
+     * the row, its photos, its ballot and its audit trail stay. Its vote leaves the results too unless
+     * `voteCounts` (docs/decisions/039).
      */
-    async void(id: number, reason: string | undefined, actor: RecordsActor): Promise<RecordAdmin> {
+    async void(id: number, input: { reason: string; voteCounts: boolean }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
       return change(async (trx) => {
         const tx = createRecordsAdminRepository(trx);
+        const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
-        const left = await tx.markVoided(id, now);
+        const left = await tx.markVoided(id, input.voteCounts, now);
         if (!left) throw Conflict(recordsAdminMessages.alreadyVoided);
-        await createRecordsRepository(trx).bumpCounts(left.department_id, {
+        const voted = left.voted_at !== null;
+        await records.bumpCounts(left.department_id, {
           total: -1,
-          voted: left.voted_at === null ? 0 : -1,
+          voted: voted ? -1 : 0,
           validated: -left.completed,
         });
+        if (voted && !input.voteCounts) {
+          await records.moveBallot(left.department_id, await records.votesOf(id), -1);
+        }
         await writeAudit(trx, {
           actorEmail: actor.email,
           action: 'record.void',
           departmentSlug: before.department_slug,
           target: `record:${id}`,
           ip: actor.ip,
-          details: { ...fieldsOf(before), voted: left.voted_at !== null, reason: reason || null },
+          details: { ...fieldsOf(before), voted, voteCounts: voted ? input.voteCounts : null, reason: input.reason },
           at: now,
         });
         return presentRecordAdmin(await reread(trx, id));
+      });
+    },
+
+    /**
+     * Brings a voided record back to the validators' list and the progress counts; a vote that had left
+     * the results counts again, exactly as it did before.
+     */
+    async restore(id: number, reason: string, actor: RecordsActor): Promise<RecordAdmin> {
+      const now = clock();
+      return change(async (trx) => {
+        const tx = createRecordsAdminRepository(trx);
+        const records = createRecordsRepository(trx);
+        const before = await tx.findById(id);
+        if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
+        if (before.status !== 'anulado') throw Conflict(recordsAdminMessages.notVoided);
+        const back = await tx.markRestored(id, before.vote_counted, now);
+        // Restored (or voided again another way) by someone else between the read and the write.
+        if (!back) throw Conflict(recordsAdminMessages.notVoided);
+        const voted = back.voted_at !== null;
+        await records.bumpCounts(back.department_id, { total: 1, voted: voted ? 1 : 0, validated: back.completed });
+        if (voted && before.vote_counted === 0) {
+          await records.moveBallot(back.department_id, await records.votesOf(id), 1);
+        }
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'record.restore',
+          departmentSlug: before.department_slug,
+          target: `record:${id}`,
+          ip: actor.ip,
+          details: { ...fieldsOf(before), voted, voteCountsAgain: voted && before.vote_counted === 0, reason },
+          at: now,
+        });
+        return presentRecordAdmin(await reread(trx, id));
+      });
+    },
+
+    /**
+     * Changes a record's vote to other candidates (none is a vote for nobody), or clears it (`codes`
+     * null: the record is unvoted and back on the validators' list to vote). The ballot's rows, the result
+     * counters, the progress counts and the audit row (before and after) move in one transaction; the
+     * vote must still be the one read, so two corrections at once never count twice.
+     */
+    async correctVote(
+      id: number,
+      input: { codes: string[] | null; reason: string },
+      actor: RecordsActor,
+    ): Promise<{ record: RecordAdmin; cleared: boolean }> {
+      const now = clock();
+      const at = now.toISOString();
+      const candidates = await createRecordsRepository(db).listCandidates();
+      let chosen: typeof candidates | null = null;
+      if (input.codes !== null) {
+        const known = new Set(candidates.map((c) => c.code));
+        const unknown = input.codes.filter((code) => !known.has(code));
+        if (unknown.length > 0) throw BadRequest(recordsMessages.unknownCandidates(unknown));
+        // Stored in the candidates' own order, as a vote is.
+        chosen = candidates.filter((c) => (input.codes as string[]).includes(c.code));
+      }
+      return change(async (trx) => {
+        const tx = createRecordsAdminRepository(trx);
+        const records = createRecordsRepository(trx);
+        const before = await tx.findById(id);
+        if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
+        if (before.status !== 'pendiente') throw Conflict(recordsAdminMessages.voidedCannotCorrect);
+        const beforeCodes = codesOf(before);
+        if (beforeCodes === null) throw Conflict(recordsAdminMessages.notVoted);
+        const afterCodes = chosen?.map((c) => c.code) ?? null;
+        if (afterCodes !== null && afterCodes.join(',') === beforeCodes.join(',')) {
+          throw BadRequest(recordsAdminMessages.sameVote);
+        }
+        const written = await tx.rewriteVote(id, before.vote_revision, { codes: afterCodes, by: actor.email }, now);
+        if (!written) throw Conflict(recordsAdminMessages.voteChanged);
+
+        const had = await records.votesOf(id);
+        if (chosen === null) {
+          // The ballot leaves the results and the record is unvoted again.
+          await records.moveBallot(before.department_id, had, -1);
+          await records.replaceVoteRows(id, had, [], at);
+          await records.bumpCounts(before.department_id, { voted: -1, validated: -before.completed });
+        } else {
+          const wanted = chosen.map((c) => c.id);
+          const removed = had.filter((c) => !wanted.includes(c));
+          const added = wanted.filter((c) => !had.includes(c));
+          await records.moveCandidateVotes(before.department_id, removed, -1);
+          await records.moveCandidateVotes(before.department_id, added, 1);
+          await records.replaceVoteRows(id, removed, added, at);
+        }
+        await hooks.afterVote?.(trx, {
+          recordId: id,
+          codes: afterCodes ?? [],
+          at,
+          revision: before.vote_revision + 1,
+        });
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'record.vote.correct',
+          departmentSlug: before.department_slug,
+          target: `record:${id}`,
+          ip: actor.ip,
+          details: {
+            before: { candidates: beforeCodes, votedBy: before.voted_by },
+            after: { candidates: afterCodes },
+            reason: input.reason,
+          },
+          at: now,
+        });
+        return { record: presentRecordAdmin(await reread(trx, id)), cleared: afterCodes === null };
       });
     },
   };

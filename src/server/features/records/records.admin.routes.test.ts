@@ -68,7 +68,9 @@ describe('records back office: who may use it', () => {
       { method: 'GET', url: '/api/admin/records?department=cabimas' },
       { method: 'POST', url: '/api/admin/records', payload: { department: 'cabimas', ...MARIA } },
       { method: 'PUT', url: `/api/admin/records/${id}`, payload: { department: 'cabimas', ...MARIA } },
-      { method: 'POST', url: `/api/admin/records/${id}/void`, payload: {} },
+      { method: 'POST', url: `/api/admin/records/${id}/void`, payload: { reason: 'Prueba' } },
+      { method: 'POST', url: `/api/admin/records/${id}/restore`, payload: { reason: 'Prueba' } },
+      { method: 'PUT', url: `/api/admin/records/${id}/vote`, payload: { candidates: ['FA'], reason: 'Prueba' } },
       { method: 'POST', url: '/api/admin/records/import?mode=importar', ...file },
       { method: 'GET', url: '/api/admin/records/export.csv?department=cabimas' },
     ] as const;
@@ -134,7 +136,7 @@ describe('records back office: by hand', () => {
     expect((await post(cookies.admin, '/api/admin/records', { department: 'cabimas', ...MARIA })).statusCode).toBe(201);
     expect(await names()).toEqual(['Anulable', 'María Pérez']);
 
-    expect((await post(cookies.admin, `/api/admin/records/${voided}/void`, {})).statusCode).toBe(200);
+    expect((await post(cookies.admin, `/api/admin/records/${voided}/void`, { reason: 'Duplicado' })).statusCode).toBe(200);
     expect(await names()).toEqual(['María Pérez']);
 
     const file = multipartFile(importCsv(2, { departments: ['cabimas'], start: 500 }));
@@ -235,7 +237,7 @@ describe('records back office: by hand', () => {
     expect(fix.statusCode).toBe(200);
     expect(fix.json().record).toMatchObject({ votes: ['FA'], nombre: 'María Pérez' });
 
-    await post(cookies.admin, `/api/admin/records/${voided}/void`, {});
+    await post(cookies.admin, `/api/admin/records/${voided}/void`, { reason: 'Duplicado' });
     const edit = await t.request({
       method: 'PUT',
       url: `/api/admin/records/${voided}`,
@@ -249,7 +251,7 @@ describe('records back office: by hand', () => {
 });
 
 describe('records back office: voiding', () => {
-  it('takes a voted and validated record off the lists and the progress; results keep its vote', async () => {
+  it('takes a voted and validated record off the lists and the progress; results keep its vote if asked', async () => {
     const cookies = await setup();
     const [done, plain] = await addRecords(t, 'cabimas', 3);
     expect(
@@ -260,7 +262,10 @@ describe('records back office: voiding', () => {
     expect(await summary('cabimas')).toEqual({ total: 3, voted: 1, validated: 1 });
     const before = await checkTotals(t.db.kysely);
 
-    const res = await post(cookies.admin, `/api/admin/records/${done}/void`, { reason: 'Persona repetida' });
+    const res = await post(cookies.admin, `/api/admin/records/${done}/void`, {
+      reason: 'Persona repetida',
+      voteCounts: true,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       message: 'Registro anulado: ya no aparece en las listas.',
@@ -280,10 +285,10 @@ describe('records back office: voiding', () => {
     expect(after.differences).toEqual([]);
     expect(after.votes).toEqual(before.votes);
 
-    const again = await post(cookies.admin, `/api/admin/records/${done}/void`, {});
+    const again = await post(cookies.admin, `/api/admin/records/${done}/void`, { reason: 'Otra vez' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Este registro ya estaba anulado.');
-    expect((await post(cookies.admin, '/api/admin/records/999999/void', {})).statusCode).toBe(404);
+    expect((await post(cookies.admin, '/api/admin/records/999999/void', { reason: 'x' })).statusCode).toBe(404);
 
     const audit = await listAudit(t.db.kysely, { action: 'record.void' });
     expect(audit).toHaveLength(1);

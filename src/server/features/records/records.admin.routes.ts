@@ -9,6 +9,7 @@ import { CSV_BOM, csvLine } from '#server/platform/lib/csv';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 import {
+  correctVoteBodySchema,
   IMPORT_MAX_BYTES,
   type ImportEvent,
   type ImportPhase,
@@ -24,6 +25,7 @@ import {
   recordsCsvSchema,
   recordsDepartmentsSchema,
   recordsExportQuerySchema,
+  restoreRecordBodySchema,
   voidRecordBodySchema,
 } from '#shared/features/records/records.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
@@ -75,7 +77,7 @@ function openEventStream(reply: FastifyReply): (event: ImportEvent) => void {
 export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createRecordsAdminRepository(db);
-  const service = createRecordsAdminService(db, app.config.now);
+  const service = createRecordsAdminService(db, app.config.now, app.recordHooks);
   const tempDir = path.join(dataRoot(app.config.dataDir), 'imports');
   await removeStaleImports(tempDir);
 
@@ -164,15 +166,57 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['registros'],
         summary:
-          'Anula un registro: sale de las listas y del avance; queda en la base y en el registro de auditoría (su voto, si lo tiene, sigue en los resultados)',
+          'Anula un registro con un motivo: sale de las listas y del avance; queda en la base y en el registro de auditoría. ' +
+          'Su voto, si lo tiene, deja de contar en los resultados salvo voteCounts: true',
         params: recordAdminParamsSchema,
         body: voidRecordBodySchema,
         response: { 200: recordResultSchema, ...errors },
       },
     },
     async (request) => {
-      const record = await service.void(request.params.id, request.body.reason, actorOf(request));
+      const record = await service.void(request.params.id, request.body, actorOf(request));
       return { message: recordsAdminMessages.voidedOk, record };
+    },
+  );
+
+  app.post(
+    '/api/admin/records/:id/restore',
+    {
+      schema: {
+        tags: ['registros'],
+        summary:
+          'Restaura un registro anulado: vuelve a la lista de validación y al avance, y su voto vuelve a contar como antes',
+        params: recordAdminParamsSchema,
+        body: restoreRecordBodySchema,
+        response: { 200: recordResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const record = await service.restore(request.params.id, request.body.reason, actorOf(request));
+      return { message: recordsAdminMessages.restoredOk, record };
+    },
+  );
+
+  app.put(
+    '/api/admin/records/:id/vote',
+    {
+      schema: {
+        tags: ['registros'],
+        summary:
+          'Corrige el voto de un registro pendiente con un motivo: otros candidatos (ninguno es un voto sin candidatos) o candidates: null para borrarlo. ' +
+          'Resultados, avance y auditoría (antes y después) cambian en la misma transacción',
+        params: recordAdminParamsSchema,
+        body: correctVoteBodySchema,
+        response: { 200: recordResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { record, cleared } = await service.correctVote(
+        request.params.id,
+        { codes: request.body.candidates, reason: request.body.reason },
+        actorOf(request),
+      );
+      return { message: cleared ? recordsAdminMessages.voteCleared : recordsAdminMessages.voteCorrected, record };
     },
   );
 

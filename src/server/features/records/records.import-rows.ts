@@ -12,6 +12,7 @@ import {
   type ImportProblem,
   recordFieldProblem,
 } from '#shared/features/records/records.admin';
+import { formatCount } from '#shared/platform/format';
 import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
 import { personFingerprint } from './records.identity';
 import { type CsvEncoding, readText } from './records.import-encoding';
@@ -259,7 +260,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     if (++result.rows > IMPORT_MAX_ROWS) {
       fileProblem(
         line,
-        `El archivo tiene más de ${IMPORT_MAX_ROWS.toLocaleString('es-VE')} filas. Divídelo en partes más pequeñas.`,
+        `El archivo tiene más de ${formatCount(IMPORT_MAX_ROWS)} filas. Divídelo en partes más pequeñas.`,
       );
       return;
     }

@@ -19,6 +19,7 @@ export type RecordRow = Pick<
   | 'an_photo_id'
   | 'clez_photo_id'
   | 'completed'
+  | 'vote_revision'
 >;
 
 const RECORD_COLUMNS = [
@@ -35,6 +36,7 @@ const RECORD_COLUMNS = [
   'an_photo_id',
   'clez_photo_id',
   'completed',
+  'vote_revision',
 ] as const;
 
 export interface NewRecord {
@@ -98,6 +100,7 @@ const markVotedQuery = compiledQuery(
         voted_at: at,
         voted_by: by,
         vote_codes: codes,
+        vote_revision: sql<number>`vote_revision + 1`,
         updated_at: at,
         completed: sql<number>`case when gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null then 1 else 0 end`,
       })
@@ -114,6 +117,18 @@ const bumpBallotsQuery = compiledQuery((db: Db, departmentId: number) =>
     .values({ department_id: departmentId, ballots: 1 })
     .onConflict((oc) =>
       oc.column('department_id').doUpdateSet((eb) => ({ ballots: eb('vote_totals.ballots', '+', 1) })),
+    ),
+);
+
+/** Moves a department's ballots (records voted) by `delta`; the row appears with its first vote. */
+const moveBallotsQuery = compiledQuery((db: Db, departmentId: number, delta: number) =>
+  db
+    .insertInto('vote_totals')
+    .values({ department_id: departmentId, ballots: delta })
+    .onConflict((oc) =>
+      oc
+        .column('department_id')
+        .doUpdateSet((eb) => ({ ballots: eb('vote_totals.ballots', '+', eb.ref('excluded.ballots')) })),
     ),
 );
 
@@ -245,6 +260,47 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await queries.totals(db, departmentId, ...ids);
     },
 
+    /**
+     * Takes a ballot out of the results (`sign` -1) or puts it back (+1): the department's ballots and
+     * the votes of its candidates. The ballot's own rows (record_votes) stay as they are.
+     */
+    async moveBallot(departmentId: number, candidateIds: number[], sign: 1 | -1): Promise<void> {
+      await moveBallotsQuery(db, departmentId, sign);
+      await this.moveCandidateVotes(departmentId, candidateIds, sign);
+    },
+
+    /** Moves the department's votes of these candidates by `delta` each (ids in order: no deadlocks). */
+    async moveCandidateVotes(departmentId: number, candidateIds: number[], delta: number): Promise<void> {
+      for (const candidateId of [...candidateIds].sort((a, b) => a - b)) {
+        await db
+          .insertInto('candidate_totals')
+          .values({ department_id: departmentId, candidate_id: candidateId, votes: delta })
+          .onConflict((oc) =>
+            oc
+              .columns(['department_id', 'candidate_id'])
+              .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', eb.ref('excluded.votes')) })),
+          )
+          .execute();
+      }
+    },
+
+    /** Replaces a ballot's candidates (a correction): rows of `removed` go, rows of `added` come. */
+    async replaceVoteRows(recordId: number, removed: number[], added: number[], at: string): Promise<void> {
+      if (removed.length > 0) {
+        await db
+          .deleteFrom('record_votes')
+          .where('record_id', '=', recordId)
+          .where('candidate_id', 'in', removed)
+          .execute();
+      }
+      if (added.length > 0) {
+        await db
+          .insertInto('record_votes')
+          .values(added.map((candidateId) => ({ record_id: recordId, candidate_id: candidateId, created_at: at })))
+          .execute();
+      }
+    },
+
     async candidateTotals(): Promise<{ department_id: number; candidate_id: number; votes: number }[]> {
       return db.selectFrom('candidate_totals').select(['department_id', 'candidate_id', 'votes']).execute();
     },
@@ -325,6 +381,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
             .selectFrom('records')
             .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
             .where('voted_at', 'is not', null)
+            .where('vote_counted', '=', 1)
             .groupBy('department_id'),
         )
         .execute();
@@ -336,6 +393,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
             .selectFrom('record_votes')
             .innerJoin('records', 'records.id', 'record_votes.record_id')
             .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
+            .where('records.vote_counted', '=', 1)
             .groupBy(['records.department_id', 'record_votes.candidate_id']),
         )
         .execute();

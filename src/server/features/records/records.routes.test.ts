@@ -72,6 +72,7 @@ describe('GET /api/validation/:slug/records', () => {
       votes: [],
       photos: { gobernador: null, an: null, clez: null },
       validated: false,
+      voteCorrected: false,
     });
   });
 

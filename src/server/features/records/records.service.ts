@@ -51,6 +51,7 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
       clez: photoSlot(row.clez_photo_id),
     },
     validated: row.completed === 1,
+    voteCorrected: row.voted_at !== null && row.vote_revision > 1,
   };
 }
 
@@ -72,7 +73,8 @@ type Db = Kysely<Database>;
  * the change or not at all (e.g. queuing the change for another system, see features/airtable).
  */
 export interface RecordChangeHooks {
-  afterVote?(trx: Db, vote: { recordId: number; codes: string[]; at: string }): Promise<void>;
+  /** A vote, or an admin's correction of one (`revision` counts the writes of the record's vote, from 1). */
+  afterVote?(trx: Db, vote: { recordId: number; codes: string[]; at: string; revision: number }): Promise<void>;
   afterPhoto?(trx: Db, photo: { recordId: number; kind: PhotoKind; photoId: number; at: string }): Promise<void>;
 }
 
@@ -121,7 +123,12 @@ async function applyVote(
     at,
   );
   await repo.bumpCounts(input.department.id, { voted: 1, validated: row.completed });
-  await hooks.afterVote?.(trx, { recordId: input.recordId, codes: chosen.map((c) => c.code), at });
+  await hooks.afterVote?.(trx, {
+    recordId: input.recordId,
+    codes: chosen.map((c) => c.code),
+    at,
+    revision: row.vote_revision,
+  });
   await writeAudit(trx, {
     actorEmail: input.user.email,
     action: 'record.vote',

@@ -178,29 +178,31 @@ export function createResultsRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ ...r, ballots: Number(r.ballots) }));
     },
 
-    /** The candidate counters as they should be: recounted from the ballots themselves (a full scan). */
+    /** The candidate counters as they should be: recounted from the ballots that count (a full scan). */
     async recountCandidateVotes(): Promise<CounterRow[]> {
       const rows = await db
         .selectFrom('record_votes')
         .innerJoin('records', 'records.id', 'record_votes.record_id')
         .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
+        .where('records.vote_counted', '=', 1)
         .groupBy(['records.department_id', 'record_votes.candidate_id'])
         .execute();
       return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
     },
 
-    /** The ballot counters as they should be: voted records per department (a full scan). */
+    /** The ballot counters as they should be: voted records whose vote counts, per department (a full scan). */
     async recountBallots(): Promise<BallotRow[]> {
       const rows = await db
         .selectFrom('records')
         .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
         .where('voted_at', 'is not', null)
+        .where('vote_counted', '=', 1)
         .groupBy('department_id')
         .execute();
       return rows.map((r) => ({ ...r, ballots: Number(r.ballots) }));
     },
 
-    /** One page of voted records by id, for the download (keyset: pass the last id seen). */
+    /** One page of voted records whose vote counts, by id, for the download (keyset: pass the last id seen). */
     async votedRecordsPage(afterId: number, limit: number): Promise<VotedRecordRow[]> {
       return db
         .selectFrom('records')
@@ -222,6 +224,7 @@ export function createResultsRepository(db: Kysely<Database>) {
           sql<number>`case when records.clez_photo_id is null then 0 else 1 end`.as('clez'),
         ])
         .where('records.voted_at', 'is not', null)
+        .where('records.vote_counted', '=', 1)
         .where('records.id', '>', afterId)
         .orderBy('records.id')
         .limit(limit)

@@ -107,7 +107,7 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
 
 export interface TotalsDifference {
   department: string;
-  /** What is counted: a candidate code, 'votados' (records voted, any status), or 'pendientes:…'. */
+  /** What is counted: a candidate code, 'votados' (records voted whose vote counts, any status), or 'pendientes:…'. */
   counter: string;
   stored: number;
   recounted: number;

@@ -6,7 +6,7 @@ import type { Database } from '#server/platform/db/schema';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { departmentKey } from '#server/platform/lib/text';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
-import { formatCount } from '#shared/platform/format';
+import { formatCount, formatDecimal } from '#shared/platform/format';
 import { type AirtableClientOptions, AirtableError, createAirtableClient } from './airtable.client';
 import { importFromAirtable } from './airtable.import';
 import type { AirtableImportReport, ImportNote } from './airtable.import-report';
@@ -144,7 +144,7 @@ export async function runAirtableCommand(
       fetch: deps.fetch,
     });
     printImportReport(io, report, config.airtable);
-    io.out(`Terminado en ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    io.out(`Terminado en ${formatDecimal((Date.now() - started) / 1000, 1)} s.`);
     return 0;
   } catch (error) {
     if (error instanceof AirtableCliError || error instanceof AirtableError || error instanceof ConfigError) {

@@ -311,10 +311,14 @@ describe('airtable:import', () => {
     expect((await t.app.inject({ url: '/api/agenda/today' })).json().events).toEqual([]);
     await runImport(s, t);
     const ana = await recordBySource(t, 'recAAAAAAAAAAAAAA');
-    await createRecordsAdminService(t.db.kysely, () => new Date()).void(ana?.id as number, 'duplicado', {
-      email: 'jefa@example.org',
-      ip: null,
-    });
+    await createRecordsAdminService(t.db.kysely, () => new Date()).void(
+      ana?.id as number,
+      { reason: 'duplicado', voteCounts: false },
+      {
+        email: 'jefa@example.org',
+        ip: null,
+      },
+    );
     Object.assign(s.table('Zulia')[0]?.fields ?? {}, { Nombre: 'Ana María', voto: 'FA' });
     s.setTable('agenda', [
       row('recAG1AAAAAAAAAAA', { fecha: today, hora_24h: '10:00', descripcion: 'Rueda de prensa' }),

@@ -161,6 +161,40 @@ describe('Airtable write-back', () => {
     expect((await outbox(t))[0]?.sent_at).not.toBeNull();
   });
 
+  it('sends the corrections and the clear of a vote, and a vote cast again after the clear', async () => {
+    const { s, ids } = await setup(1);
+    const t = await startApp(configFor(s, testDb as TestDb));
+    await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+    const [cookie, admin] = [await loginAs(t, VALIDATOR), await loginAs(t, 'jefa@example.org')];
+    const id = ids[0] as number;
+    const correct = async (candidates: string[] | null) => {
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/admin/records/${id}/vote`,
+        headers: { cookie: admin },
+        payload: { candidates, reason: 'Corrección' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const sent = (value: string) => async () => (await outbox(t)).some((r) => r.value === value && r.state === 'sent');
+
+    await vote(t, cookie, id, ['FA']);
+    await waitFor(sent('FA'), 'the vote sent');
+    await correct(['LC']);
+    await waitFor(sent('LC'), 'the correction sent');
+    await correct(null);
+    await waitFor(sent(''), 'the clear sent');
+    await vote(t, cookie, id, ['NR']);
+    await waitFor(sent('NR'), 'the new vote sent');
+    expect((await outbox(t)).map((r) => [r.change_key, r.value])).toEqual([
+      [`vote:${id}`, 'FA'],
+      [`vote:${id}:2`, 'LC'],
+      [`vote:${id}:3`, ''],
+      [`vote:${id}:4`, 'NR'],
+    ]);
+    expect(patchesOf(s, airtableId(1))).toEqual([{ voto: 'FA' }, { voto: 'LC' }, { voto: '' }, { voto: 'NR' }]);
+  });
+
   it('keeps the change through a restart and sends it from the next run of the server', async () => {
     const { s, ids } = await setup(2);
     const config = configFor(s, testDb as TestDb);

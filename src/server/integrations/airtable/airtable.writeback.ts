@@ -29,7 +29,8 @@ export function airtableWritebackHooks(options: {
         recordId: vote.recordId,
         field: 'voto',
         value: vote.codes.join(','),
-        changeKey: `vote:${vote.recordId}`,
+        // The first vote keeps the key it always had; each later write of the vote is a change of its own.
+        changeKey: vote.revision <= 1 ? `vote:${vote.recordId}` : `vote:${vote.recordId}:${vote.revision}`,
         at: vote.at,
       });
       if (queued) options.onQueued?.();

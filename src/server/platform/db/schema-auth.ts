@@ -16,6 +16,8 @@ export interface UsersTable {
   role: 'admin' | 'staff';
   /** 0 or 1. A disabled account cannot sign in and has no session. */
   disabled: number;
+  /** 0 or 1. 1 while the password is a one-time one an admin generated: it must be changed first. */
+  must_change_password: Generated<number>;
   last_login_at: string | null;
   created_at: string;
   updated_at: string;

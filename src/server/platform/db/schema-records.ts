@@ -26,7 +26,10 @@ export interface RecordsTable {
   status: RecordStatus;
   /** Lowercased, accent-free text of name, phone (also digits only), community and UBCH, for search. */
   search_text: string;
-  /** Set once, by the first vote; the vote is final (a conditional UPDATE guards it). */
+  /**
+   * Set by the vote (a conditional UPDATE: the first one wins); only an admin's correction changes or
+   * clears it afterwards.
+   */
   voted_at: string | null;
   voted_by: string | null;
   /** The spec's `voto`: the chosen candidate codes, comma-joined, '' for a vote with no candidate. */
@@ -37,6 +40,13 @@ export interface RecordsTable {
   clez_photo_id: number | null;
   /** 1 once the record has a vote and its three photos; kept in the same transaction as those. */
   completed: number;
+  /**
+   * 1 while the vote (if any) is in the result counters; 0 only for a record voided with "its vote no
+   * longer counts" (migration 007). A pending record always has 1.
+   */
+  vote_counted: Generated<number>;
+  /** How many times the vote was written: the vote, each correction, a vote again after a clear. */
+  vote_revision: Generated<number>;
   created_at: string;
   updated_at: string;
 }

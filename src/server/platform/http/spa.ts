@@ -5,12 +5,30 @@ import type { FastifyInstance } from 'fastify';
 import { apiNotFoundBody } from './errors';
 
 /**
+ * For crawlers: the public pages (home, agenda, notas, login) may be indexed; the API and the staff
+ * pages, which only answer signed-in people, are not worth a crawler's visit.
+ */
+export const ROBOTS_TXT = [
+  'User-agent: *',
+  'Disallow: /api/',
+  'Disallow: /validation/',
+  'Disallow: /admin',
+  'Disallow: /resultados',
+  'Allow: /',
+  '',
+].join('\n');
+
+/**
  * Serves the built SPA. Hashed assets are cached for a year; index.html never is. Any path that is not
  * an API path or a file falls back to index.html so client routes (and the not-found screen) work.
  */
 export async function registerSpa(app: FastifyInstance, webRoot: string | undefined): Promise<void> {
   const indexFile = webRoot ? path.join(webRoot, 'index.html') : undefined;
   const hasBuild = indexFile !== undefined && fs.existsSync(indexFile);
+  // Answered by the server itself, built or not: never the SPA's HTML.
+  app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(ROBOTS_TXT),
+  );
   if (hasBuild && webRoot) {
     await app.register(fastifyStatic, {
       root: webRoot,

@@ -5,6 +5,8 @@ export interface SessionUser {
   id: number;
   email: string;
   role: Role;
+  /** Signed in with a one-time password an admin generated: may only change it (decision 040). */
+  mustChangePassword?: boolean;
 }
 
 export interface RequestContext {

@@ -8,6 +8,7 @@ export interface UserRow {
   password_hash: string;
   role: 'admin' | 'staff';
   disabled: number;
+  must_change_password: number;
   last_login_at: string | null;
   created_at: string;
 }
@@ -19,6 +20,7 @@ export interface SessionLookup {
   user_id: number;
   email: string;
   role: 'admin' | 'staff';
+  must_change_password: number;
 }
 
 export interface NewSession {
@@ -37,7 +39,16 @@ export interface ThrottleRow {
   blocked_until: string | null;
 }
 
-const USER_COLUMNS = ['id', 'email', 'password_hash', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'password_hash',
+  'role',
+  'disabled',
+  'must_change_password',
+  'last_login_at',
+  'created_at',
+] as const;
 
 export function createAuthRepository(db: Kysely<Database>) {
   const liveSession = preparedQuery(db, (tokenHash: string, nowIso: string) =>
@@ -51,6 +62,7 @@ export function createAuthRepository(db: Kysely<Database>) {
         'users.id as user_id',
         'users.email',
         'users.role',
+        'users.must_change_password',
       ])
       .where('sessions.token_hash', '=', tokenHash)
       .where('sessions.expires_at', '>', nowIso)
@@ -72,7 +84,10 @@ export function createAuthRepository(db: Kysely<Database>) {
       return db.selectFrom('users').select(USER_COLUMNS).orderBy('email').execute();
     },
 
-    async insertUser(user: { email: string; passwordHash: string; role: 'admin' | 'staff' }, now: Date) {
+    async insertUser(
+      user: { email: string; passwordHash: string; role: 'admin' | 'staff'; mustChangePassword?: boolean },
+      now: Date,
+    ) {
       const at = now.toISOString();
       const row = await db
         .insertInto('users')
@@ -81,6 +96,7 @@ export function createAuthRepository(db: Kysely<Database>) {
           password_hash: user.passwordHash,
           role: user.role,
           disabled: 0,
+          must_change_password: user.mustChangePassword ? 1 : 0,
           last_login_at: null,
           created_at: at,
           updated_at: at,
@@ -90,12 +106,27 @@ export function createAuthRepository(db: Kysely<Database>) {
       return row.id;
     },
 
-    async updatePasswordHash(userId: number, passwordHash: string, now: Date): Promise<void> {
+    /** A new password hash; `mustChange` (when given) says whether it is a one-time password. */
+    async updatePasswordHash(userId: number, passwordHash: string, now: Date, mustChange?: boolean): Promise<void> {
       await db
         .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: now.toISOString() })
+        .set({
+          password_hash: passwordHash,
+          updated_at: now.toISOString(),
+          ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
+        })
         .where('id', '=', userId)
         .execute();
+    },
+
+    /** Ends every session of the account but one (the one that just changed its password). */
+    async deleteOtherSessions(userId: number, keepTokenHash: string): Promise<number> {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('token_hash', '!=', keepTokenHash)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async setDisabled(userId: number, disabled: boolean, now: Date): Promise<void> {

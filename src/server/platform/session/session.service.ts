@@ -25,10 +25,11 @@ export interface SignInResult {
   expiresAt: Date;
 }
 
-export const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role'>): SessionUser => ({
+export const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role' | 'must_change_password'>): SessionUser => ({
   id: u.id,
   email: u.email,
   role: u.role,
+  mustChangePassword: u.must_change_password === 1,
 });
 
 /** Sessions: opened by the sign-in flows, checked on every request, ended at sign-out, pruned. */
@@ -42,12 +43,6 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
       return found !== undefined && found.expires_at > nowIso && found.idle_expires_at > nowIso;
     },
   });
-  const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role'>): SessionUser => ({
-    id: u.id,
-    email: u.email,
-    role: u.role,
-  });
-
   return {
     /**
      * A new session (a new token every time; the one the browser held before, if any, is revoked), the
@@ -98,7 +93,12 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
         // The kept answer may be this very row: it stays live until the new idle expiry.
         found.idle_expires_at = idleExpiresAt;
       }
-      return { id: found.user_id, email: found.email, role: found.role };
+      return {
+        id: found.user_id,
+        email: found.email,
+        role: found.role,
+        mustChangePassword: found.must_change_password === 1,
+      };
     },
 
     async signOut(token: string | undefined, user: SessionUser | null, ctx: RequestContext): Promise<void> {

@@ -82,16 +82,18 @@ export const AUDIT_ACTION_FAMILIES = [
   { value: 'agenda*', label: 'Agenda' },
   { value: 'nota*', label: 'Notas' },
   { value: 'audit*', label: 'Auditoría' },
+  { value: 'airtable*', label: 'Airtable' },
 ] as const;
 
-/** Known actions in words; any other is shown as it is stored. */
+/** Every action the server writes, in words (a test keeps this list complete). */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'auth.login': 'Inicio de sesión',
   'auth.login_failed': 'Inicio de sesión fallido',
   'auth.login_throttled': 'Inicio de sesión bloqueado por intentos',
   'auth.logout': 'Cierre de sesión',
+  'auth.password_change': 'Contraseña propia cambiada',
   'user.create': 'Cuenta creada',
-  'user.password': 'Contraseña cambiada',
+  'user.password': 'Contraseña restablecida',
   'user.disable': 'Cuenta desactivada',
   'user.enable': 'Cuenta activada',
   'user.role': 'Rol cambiado',
@@ -103,11 +105,76 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'candidate.photo': 'Foto de candidato cambiada',
   'candidate.delete': 'Candidato borrado',
   'setting.update': 'Ajuste cambiado',
+  'record.create': 'Trámite agregado',
+  'record.update': 'Trámite editado',
+  'record.void': 'Trámite anulado',
+  'record.restore': 'Trámite restaurado',
   'record.vote': 'Voto registrado',
+  'record.vote.correct': 'Voto corregido',
+  'records.import': 'Importación de trámites (CSV)',
+  'records.export': 'Exportación de trámites (CSV)',
   'photo.upload': 'Foto de boleta cargada',
   'photo.replace': 'Foto de boleta reemplazada',
   'results.download': 'Descarga de resultados',
+  'agenda.create': 'Evento de agenda creado',
+  'agenda.update': 'Evento de agenda editado',
+  'agenda.delete': 'Evento de agenda borrado',
+  'agenda.copy': 'Agenda copiada a otro día',
+  'nota.create': 'Nota creada',
+  'nota.update': 'Nota editada',
+  'nota.publish': 'Nota publicada',
+  'nota.unpublish': 'Nota retirada',
+  'nota.delete': 'Nota borrada',
   'audit.export': 'Exportación de auditoría',
+  'airtable.import': 'Importación desde Airtable',
 };
 
+/** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
 export const auditActionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;
+
+/** The settings as the Ajustes screen names them. */
+const SETTING_LABELS: Record<string, string> = {
+  campaign_name: 'Nombre de la campaña',
+  leader_name: 'Nombre del líder',
+  results_denominator: 'Denominador de resultados',
+  logout_route: 'Ruta al cerrar sesión',
+  photo_max_bytes: 'Tamaño máximo de foto',
+};
+
+const dayOf = (iso: string) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
+};
+
+/**
+ * What an action was done to, in words: 'Trámite 902', 'Persona ana@…', 'Archivo x.csv'. The stored
+ * target is a code (`record:902`, `agenda:12`, an e-mail, a slug, a file name); `departmentTitle` names a
+ * department's slug.
+ */
+export function auditTargetLabel(
+  action: string,
+  target: string,
+  departmentTitle: (slug: string) => string | undefined = () => undefined,
+): string {
+  const [kind, rest = ''] = target.includes(':')
+    ? [target.slice(0, target.indexOf(':')), target.slice(target.indexOf(':') + 1)]
+    : [target];
+  switch (kind) {
+    case 'record':
+      return `Trámite ${rest}`;
+    case 'nota':
+      return `Nota ${rest}`;
+    case 'airtable':
+      return `Base de Airtable ${rest}`;
+    case 'agenda': {
+      const [from, to] = rest.split('>');
+      return to ? `Agenda del ${dayOf(from ?? '')} al ${dayOf(to)}` : `Evento de agenda ${rest}`;
+    }
+  }
+  const family = action.split('.')[0];
+  if (target.includes('@') || family === 'user' || family === 'auth') return `Persona ${target}`;
+  if (family === 'candidate') return `Candidato ${target}`;
+  if (family === 'setting') return `Ajuste: ${SETTING_LABELS[target] ?? target}`;
+  if (family === 'department' || family === 'access') return `Departamento ${departmentTitle(target) ?? target}`;
+  return `Archivo ${target}`;
+}

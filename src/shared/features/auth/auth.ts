@@ -42,3 +42,18 @@ export const firebaseLoginBodySchema = z.object({
   idToken: z.string({ error: authMessages.invalidCredentials }).min(1, authMessages.invalidCredentials).max(8192),
 });
 export type FirebaseLoginBody = z.infer<typeof firebaseLoginBodySchema>;
+
+/** POST /api/auth/password: the signed-in person replaces their password (required after a one-time one). */
+export const changePasswordBodySchema = z
+  .object({
+    currentPassword: z
+      .string({ error: authMessages.currentPasswordRequired })
+      .min(1, authMessages.currentPasswordRequired)
+      .max(PASSWORD_MAX_LENGTH, authMessages.currentPasswordWrong),
+    newPassword: z
+      .string({ error: authMessages.shortPassword })
+      .min(PASSWORD_MIN_LENGTH, authMessages.shortPassword)
+      .max(PASSWORD_MAX_LENGTH, authMessages.passwordTooLong),
+  })
+  .refine((v) => v.newPassword !== v.currentPassword, { message: authMessages.samePassword, path: ['newPassword'] });
+export type ChangePasswordBody = z.input<typeof changePasswordBodySchema>;

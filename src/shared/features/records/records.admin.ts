@@ -30,6 +30,15 @@ export const recordsAdminMessages = {
   updated: 'Registro actualizado.',
   voidedOk: 'Registro anulado: ya no aparece en las listas.',
   alreadyVoided: 'Este registro ya estaba anulado.',
+  reasonRequired: 'Escribe el motivo: queda en el registro de auditoría.',
+  voteCorrected: 'Voto corregido: los resultados ya lo reflejan.',
+  voteCleared: 'Voto borrado: el trámite vuelve a estar sin votar.',
+  notVoted: 'Este registro todavía no tiene voto: lo registra un validador desde su lista.',
+  sameVote: 'El voto corregido es igual al actual: no hay nada que cambiar.',
+  voidedCannotCorrect: 'Este registro está anulado: restáuralo antes de corregir su voto.',
+  voteChanged: 'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
+  notVoided: 'Este registro no está anulado.',
+  restoredOk: 'Registro restaurado: vuelve a la lista de validación.',
   importDone: (n: number) => (n === 1 ? 'Se importó 1 registro.' : `Se importaron ${n} registros.`),
   dryRunDone: 'Revisión terminada: todavía no se importó nada.',
   importBlockedByErrors:
@@ -61,6 +70,8 @@ export const recordAdminSchema = z.object({
   /** How many of the three ballot photos it has. */
   photos: z.number().int(),
   validated: z.boolean(),
+  /** False only for a record voided with "its vote no longer counts": its vote is out of the results. */
+  voteCounts: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -170,10 +181,34 @@ export const recordAdminParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(2_147_483_647),
 });
 
+/** Why a record or its vote is changed: required, kept in the audit log. */
+const reasonSchema = z
+  .string({ error: recordsAdminMessages.reasonRequired })
+  .trim()
+  .min(1, recordsAdminMessages.reasonRequired)
+  .max(300, recordsAdminMessages.tooLong(300));
+
 export const voidRecordBodySchema = z.object({
-  /** Why it is voided; kept in the audit log. */
-  reason: z.string().trim().max(300, recordsAdminMessages.tooLong(300)).optional(),
+  reason: reasonSchema,
+  /** Whether the record's vote stays in the results (default: it no longer counts). */
+  voteCounts: z.boolean().default(false),
 });
+export type VoidRecordBody = z.input<typeof voidRecordBodySchema>;
+
+export const restoreRecordBodySchema = z.object({ reason: reasonSchema });
+export type RestoreRecordBody = z.input<typeof restoreRecordBodySchema>;
+
+/** An admin's correction of a record's vote: other candidates (none is a vote for nobody), or no vote. */
+export const correctVoteBodySchema = z.object({
+  /** The candidate codes the vote should have; null clears the vote (the record is unvoted again). */
+  candidates: z
+    .array(z.string().trim().toUpperCase().min(1).max(10))
+    .max(10)
+    .refine((codes) => new Set(codes).size === codes.length, 'Un candidato aparece más de una vez.')
+    .nullable(),
+  reason: reasonSchema,
+});
+export type CorrectVoteBody = z.input<typeof correctVoteBodySchema>;
 
 export const recordResultSchema = z.object({ message: z.string(), record: recordAdminSchema });
 export type RecordResult = z.infer<typeof recordResultSchema>;

@@ -63,6 +63,8 @@ export const recordSchema = z.object({
   }),
   /** Voted and with its three photos. */
   validated: z.boolean(),
+  /** The vote was written again since it was cast: an admin corrected it (or cleared it and it was voted again). */
+  voteCorrected: z.boolean(),
 });
 export type ProcedureRecord = z.infer<typeof recordSchema>;
 

@@ -10,10 +10,12 @@ export interface MobileMenuProps {
   entries: MenuEntry[];
   showLogin: boolean;
   onLogout?: (() => void) | undefined;
+  /** The e-mail of whoever is signed in. */
+  signedInAs?: string | undefined;
 }
 
 /** The spec's slide-over menu for phones: focus stays inside, Escape and navigation close it. */
-export default function MobileMenu({ open, onClose, entries, showLogin, onLogout }: MobileMenuProps) {
+export default function MobileMenu({ open, onClose, entries, showLogin, onLogout, signedInAs }: MobileMenuProps) {
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
@@ -57,18 +59,25 @@ export default function MobileMenu({ open, onClose, entries, showLogin, onLogout
               )}
             </ul>
           </nav>
-          {onLogout && (
+          {(signedInAs || onLogout) && (
             <div className="border-t border-stone-200 p-4">
-              <button
-                type="button"
-                onClick={() => {
-                  onClose();
-                  onLogout();
-                }}
-                className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
-              >
-                Cerrar sesión
-              </button>
+              {signedInAs && (
+                <p className="mb-3 text-stone-700" data-testid="sesion-de">
+                  Sesión iniciada como <strong className="break-all text-stone-900">{signedInAs}</strong>
+                </p>
+              )}
+              {onLogout && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    onClose();
+                    onLogout();
+                  }}
+                  className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+                >
+                  Cerrar sesión
+                </button>
+              )}
             </div>
           )}
         </DialogPanel>

@@ -18,6 +18,8 @@ export interface NavbarProps {
   onLogout?: () => void;
   /** Shown beside the menu button on every screen size (the count of items waiting on the phone). */
   status?: ReactNode;
+  /** The e-mail of whoever is signed in, shown in the menu. */
+  signedInAs?: string | undefined;
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -29,7 +31,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 // query decides, not JavaScript: the page rendered by the server is right at any width before it runs.
 const WIDE_ONLY = 'hidden min-[1100px]:flex';
 
-export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, status }: NavbarProps) {
+export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, status, signedInAs }: NavbarProps) {
   const scrolled = useIsScrolled();
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -102,6 +104,7 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, statu
             <button
               type="button"
               onClick={onLogout}
+              title={signedInAs ? `Sesión de ${signedInAs}` : undefined}
               className={`${WIDE_ONLY} ml-2 rounded-md border border-brand px-3 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-brand`}
             >
               Cerrar sesión
@@ -115,7 +118,14 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, statu
       </nav>
       {open && (
         <Suspense fallback={null}>
-          <MobileMenu open={open} onClose={closeMenu} entries={visible} onLogout={onLogout} showLogin={showLogin} />
+          <MobileMenu
+            open={open}
+            onClose={closeMenu}
+            entries={visible}
+            onLogout={onLogout}
+            showLogin={showLogin}
+            signedInAs={signedInAs}
+          />
         </Suspense>
       )}
     </header>

@@ -7,12 +7,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
 import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider } from '#web/platform/provider';
 import { server } from '#web/testing/msw-server';
 import { RootLayout } from './root-layout';
 
 const ADMIN: Session = {
-  user: { email: 'jefa@example.org', role: 'admin' },
+  user: { email: 'jefa@example.org', role: 'admin', mustChangePassword: false },
   menu: [
     { title: 'Resultados', path: '/resultados' },
     { title: 'Notas', path: '/notas' },
@@ -24,6 +25,7 @@ const ADMIN: Session = {
 
 function Where() {
   const location = useLocation();
+  useDocumentTitle(location.pathname === '/notas' ? 'Notas' : '');
   return <main data-testid="where">{location.pathname}</main>;
 }
 
@@ -79,7 +81,12 @@ describe('navbar fed by the session', () => {
   });
 
   it('shows the login icon link to someone signed in without a department', async () => {
-    renderLayout('/notas', { user: { email: 'x@example.org', role: 'staff' }, menu: [], home: null, logoutRoute: '/' });
+    renderLayout('/notas', {
+      user: { email: 'x@example.org', role: 'staff', mustChangePassword: false },
+      menu: [],
+      home: null,
+      logoutRoute: '/',
+    });
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
     expect(within(nav()).queryByRole('button', { name: 'Cerrar sesión' })).not.toBeInTheDocument();
   });
@@ -99,6 +106,23 @@ describe('navbar fed by the session', () => {
     const menu = await screen.findByTestId('mobile-menu');
     expect(within(menu).getByRole('link', { name: 'Notas' })).toBeInTheDocument();
     expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+    // Who is signed in, said above the logout button.
+    expect(within(menu).getByTestId('sesion-de')).toHaveTextContent('Sesión iniciada como jefa@example.org');
+  });
+
+  it('names the tab after the page and the campaign', async () => {
+    renderLayout('/notas', ADMIN);
+    await waitFor(() => expect(document.title).toBe('Notas · Comando Zulia'));
+  });
+
+  it('sends a person with a one-time password to /login, whatever page they open', async () => {
+    renderLayout('/resultados', {
+      ...ADMIN,
+      user: { ...(ADMIN.user as NonNullable<Session['user']>), mustChangePassword: true },
+      menu: [],
+      home: null,
+    });
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/login'));
   });
 
   it('closes the menu on Escape and gives the focus back to its button', async () => {

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { useLogout } from '#web/features/auth/api/logout';
 import { hasUnsentHint } from '#web/features/records/outbox/device-hints';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError } from '#web/platform/lib/api-client';
+import { setSiteName } from '#web/platform/lib/use-document-title';
+import { paths } from '#web/platform/paths';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
 import { Spinner } from '#web/platform/ui/page';
 import { PUBLIC_MENU } from './menu-entries';
@@ -74,6 +76,7 @@ function KeepSessionFresh() {
 }
 
 export function RootLayout() {
+  const { pathname } = useLocation();
   const site = useSiteInfo();
   const session = useSession();
   const signOut = useLogout();
@@ -102,6 +105,11 @@ export function RootLayout() {
     () => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
     [queryClient],
   );
+
+  const campaignName = site.data?.campaignName;
+  useEffect(() => {
+    if (campaignName) setSiteName(campaignName);
+  }, [campaignName]);
 
   const finishSignOut = (dropUnsent: boolean) => {
     const email = user?.email;
@@ -139,9 +147,11 @@ export function RootLayout() {
             </Suspense>
           ) : null
         }
+        signedInAs={user?.email}
       />
       <Suspense fallback={<Spinner />}>
-        <Outlet />
+        {/* A one-time password opens nothing but the form to replace it, which /login shows. */}
+        {user?.mustChangePassword && pathname !== paths.login ? <Navigate to={paths.login} replace /> : <Outlet />}
       </Suspense>
       {applyUpdate && <UpdatePrompt onUpdate={applyUpdate} onLater={() => setApplyUpdate(null)} />}
       {unsentAtSignOut > 0 && (

@@ -47,7 +47,7 @@ const ALL = [
 describe('the back-office shell', () => {
   it('shows an admin every section', async () => {
     renderAdmin({
-      user: { email: 'jefa@example.org', role: 'admin' },
+      user: { email: 'jefa@example.org', role: 'admin', mustChangePassword: false },
       menu: [{ title: 'Administración', path: '/admin', sections: [...ALL] }],
       home: '/admin',
       logoutRoute: '/',
@@ -62,7 +62,7 @@ describe('the back-office shell', () => {
 
   it('shows someone on the Agenda list only the agenda', async () => {
     renderAdmin({
-      user: { email: 'agenda@example.org', role: 'staff' },
+      user: { email: 'agenda@example.org', role: 'staff', mustChangePassword: false },
       menu: [
         { title: 'Agenda', path: '/agenda' },
         { title: 'Administración', path: '/admin', sections: ['agenda'] },
@@ -80,7 +80,7 @@ describe('the back-office shell', () => {
 
   it('shows the not-found screen to someone without the entry', async () => {
     renderAdmin({
-      user: { email: 'val@example.org', role: 'staff' },
+      user: { email: 'val@example.org', role: 'staff', mustChangePassword: false },
       menu: [{ title: 'Cabimas', path: '/validation/cabimas' }],
       home: '/validation/cabimas',
       logoutRoute: '/',

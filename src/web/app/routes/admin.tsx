@@ -45,8 +45,13 @@ const SECTIONS = [
 
 export type AdminSectionPath = (typeof SECTIONS)[number]['path'];
 
-function AdminShell({ allowed }: { allowed: readonly string[] }) {
+/** /admin itself; each section names the tab after itself. */
+function ChooseSection() {
   useDocumentTitle('Administración');
+  return <p className="text-stone-600">Elige una sección.</p>;
+}
+
+function AdminShell({ allowed }: { allowed: readonly string[] }) {
   const sections = SECTIONS.filter((s) => allowed.includes(s.path));
   return (
     <Page wide>
@@ -73,7 +78,7 @@ function AdminShell({ allowed }: { allowed: readonly string[] }) {
       </nav>
       <Suspense fallback={<Spinner />}>
         <Routes>
-          <Route index element={<p className="text-stone-600">Elige una sección.</p>} />
+          <Route index element={<ChooseSection />} />
           {sections.map((s) => (
             <Route key={s.path} path={`${s.path}/*`} element={<s.Page />} />
           ))}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { spanishDayTitle } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
@@ -13,6 +14,40 @@ import { Page, Spinner } from '#web/platform/ui/page';
 
 const HOME_EVENTS = 3;
 
+/**
+ * Holds the place of a list while it loads: an invisible copy of a full list (one line per item, the
+ * same boxes as AgendaEventList and the notas links) shares one grid cell with what is shown, so the
+ * section is as tall before the answer as after it and the page below does not move (CLS).
+ */
+function Reserved({
+  items,
+  lines = 1,
+  itemClass,
+  gapClass,
+  children,
+}: {
+  items: number;
+  /** Lines of text in each item. */
+  lines?: number;
+  itemClass: string;
+  gapClass: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="grid *:col-start-1 *:row-start-1">
+      <div className={`invisible flex flex-col ${gapClass}`} aria-hidden="true">
+        {Array.from({ length: items }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders
+          <div key={i} className={itemClass}>
+            {Array(lines).fill('\u00a0').join('\n')}
+          </div>
+        ))}
+      </div>
+      <div>{children}</div>
+    </div>
+  );
+}
+
 export function HomePage() {
   useDocumentTitle('');
   const site = useSiteInfo();
@@ -24,13 +59,13 @@ export function HomePage() {
   return (
     <Page>
       <section className="mb-8 rounded-2xl bg-brand px-5 py-8 text-white shadow-md" aria-labelledby="home-title">
-        <p className="text-sm font-semibold tracking-widest text-white/80 uppercase">
+        <p className="text-sm font-semibold tracking-widest text-white uppercase">
           {site.data ? spanishDayTitle(site.data.today) : '\u00a0'}
         </p>
         <h1 id="home-title" className="mt-2 text-3xl font-black leading-tight">
           {site.data?.campaignName ?? 'Comando'}
         </h1>
-        <p className="mt-1 text-lg text-white/90">{site.data?.leaderName ?? '\u00a0'}</p>
+        <p className="mt-1 text-lg text-white">{site.data?.leaderName ?? '\u00a0'}</p>
         <div className="mt-6 flex flex-wrap gap-3">
           <Link
             to={paths.agenda}
@@ -56,15 +91,23 @@ export function HomePage() {
             Ver todo
           </Link>
         </div>
-        {agenda.isPending ? (
-          <Spinner label="Cargando la agenda…" />
-        ) : events.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
-            {agenda.isError ? agenda.error.message : messages.agenda.empty}
-          </p>
-        ) : (
-          <AgendaEventList events={events.slice(0, HOME_EVENTS)} compact />
-        )}
+        {/* A compact event is two lines (description, place) in p-3 with a border. */}
+        <Reserved
+          items={HOME_EVENTS}
+          lines={2}
+          gapClass="gap-3"
+          itemClass="rounded-xl border p-3 leading-6 whitespace-pre-line"
+        >
+          {agenda.isPending ? (
+            <Spinner label="Cargando la agenda…" />
+          ) : events.length === 0 ? (
+            <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
+              {agenda.isError ? agenda.error.message : messages.agenda.empty}
+            </p>
+          ) : (
+            <AgendaEventList events={events.slice(0, HOME_EVENTS)} compact />
+          )}
+        </Reserved>
       </section>
 
       <section className="mb-8" aria-labelledby="home-notas">
@@ -76,26 +119,28 @@ export function HomePage() {
             Ver todas
           </Link>
         </div>
-        {notas.isPending ? (
-          <Spinner label="Cargando notas…" />
-        ) : latest.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
-            {notas.isError ? notas.error.message : messages.notas.empty}
-          </p>
-        ) : (
-          <ul className="flex flex-col gap-2">
-            {latest.map((n) => (
-              <li key={n.id}>
-                <Link
-                  to={paths.notas}
-                  className="block rounded-xl border border-stone-200 bg-white p-4 font-semibold text-stone-900 shadow-sm hover:border-brand"
-                >
-                  {n.title}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        <Reserved items={HOME_NOTAS} gapClass="gap-2" itemClass="rounded-xl border p-4 leading-6">
+          {notas.isPending ? (
+            <Spinner label="Cargando notas…" />
+          ) : latest.length === 0 ? (
+            <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
+              {notas.isError ? notas.error.message : messages.notas.empty}
+            </p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {latest.map((n) => (
+                <li key={n.id}>
+                  <Link
+                    to={paths.notas}
+                    className="block rounded-xl border border-stone-200 bg-white p-4 font-semibold text-stone-900 shadow-sm hover:border-brand"
+                  >
+                    {n.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Reserved>
       </section>
 
       <section className="rounded-xl border border-stone-200 bg-white p-5 text-center" aria-labelledby="home-staff">

@@ -1,9 +1,11 @@
 import { Link } from 'react-router';
 import { messages } from '#shared/platform/messages';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { Page } from '#web/platform/ui/page';
 
 export function NotFoundScreen() {
+  useDocumentTitle(messages.notFoundTitle);
   return (
     <Page>
       <div className="flex flex-col items-center gap-4 py-16 text-center">

@@ -14,8 +14,3 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
-
-/** '30,0 %': one decimal and a decimal comma. */
-export function formatShare(percent: number): string {
-  return `${percent.toLocaleString('es-VE', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`;
-}

@@ -26,7 +26,10 @@ describe('the session query', () => {
     answer(ANONYMOUS_SESSION);
     expect(await client.fetchQuery(getSessionQueryOptions())).toEqual(ANONYMOUS_SESSION);
 
-    const signedIn: Session = { ...ANONYMOUS_SESSION, user: { email: 'ana@example.org', role: 'staff' } };
+    const signedIn: Session = {
+      ...ANONYMOUS_SESSION,
+      user: { email: 'ana@example.org', role: 'staff', mustChangePassword: false },
+    };
     client.setQueryData<ClientSession>(SESSION_QUERY_KEY, { ...ANONYMOUS_SESSION, signedOut: true });
     answer(signedIn);
     expect(await client.fetchQuery({ ...getSessionQueryOptions(), staleTime: 0 })).toEqual(signedIn);

@@ -3,14 +3,17 @@
  * fields, badges and cards, the same as the rest of /admin.
  */
 const focus = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand';
-const button = `inline-flex min-h-11 items-center justify-center gap-2 rounded-lg px-4 py-2 font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 ${focus}`;
+const button = `inline-flex min-h-11 items-center justify-center gap-2 rounded-lg px-4 py-2 font-semibold transition-colors disabled:cursor-not-allowed ${focus}`;
+// A disabled button is greyed by its colours, never by opacity: its text keeps at least 4.5:1.
+const filledOff = 'disabled:bg-stone-300 disabled:text-stone-900';
+const outlinedOff = 'disabled:border-stone-300 disabled:bg-stone-100 disabled:text-stone-700';
 
 export const buttonClass = {
-  primary: `${button} bg-brand text-white hover:bg-brand-dark`,
-  secondary: `${button} border-2 border-stone-300 bg-white text-stone-800 hover:border-stone-500 hover:bg-stone-50`,
-  danger: `${button} bg-red-700 text-white hover:bg-red-800`,
+  primary: `${button} bg-brand text-white hover:bg-brand-dark ${filledOff}`,
+  secondary: `${button} border-2 border-stone-300 bg-white text-stone-800 hover:border-stone-500 hover:bg-stone-50 ${outlinedOff}`,
+  danger: `${button} bg-red-700 text-white hover:bg-red-800 ${filledOff}`,
   /** Compact actions on a card. */
-  small: `inline-flex min-h-10 items-center justify-center gap-1 rounded-lg border border-stone-300 bg-white px-3 py-1.5 text-sm font-semibold text-stone-800 hover:border-brand hover:text-brand disabled:cursor-not-allowed disabled:opacity-60 ${focus}`,
+  small: `inline-flex min-h-10 items-center justify-center gap-1 rounded-lg border border-stone-300 bg-white px-3 py-1.5 text-sm font-semibold text-stone-800 hover:border-brand hover:text-brand disabled:cursor-not-allowed ${outlinedOff} ${focus}`,
 } as const;
 
 export const inputClass =

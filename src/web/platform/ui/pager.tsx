@@ -1,3 +1,4 @@
+import { formatCount } from '#shared/platform/format';
 import { buttonClass } from './back-office';
 
 export interface PagerProps {
@@ -17,7 +18,7 @@ export function Pager({ page, pageSize, total, onPage, noun }: PagerProps) {
   return (
     <nav aria-label={`Páginas de ${noun}`} className="mt-4 flex flex-wrap items-center justify-between gap-3">
       <p className="text-stone-700">
-        Mostrando {first}–{last} de {total.toLocaleString('es-VE')} {noun}
+        Mostrando {first}–{last} de {formatCount(total)} {noun}
       </p>
       {pages > 1 && (
         <div className="flex gap-2">

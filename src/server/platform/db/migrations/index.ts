@@ -7,6 +7,8 @@ import { resultsMigration } from './004-results';
 import { airtableMigration } from './005-airtable';
 import { storageMigration } from './006-storage';
 import { idempotencyMigration } from './007-idempotency';
+import { voteCorrectionsMigration } from './008-vote-corrections';
+import { passwordChangeMigration } from './009-password-change';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -18,6 +20,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '005-airtable': airtableMigration(dialect),
     '006-storage': storageMigration(),
     '007-idempotency': idempotencyMigration(),
+    '008-vote-corrections': voteCorrectionsMigration(),
+    '009-password-change': passwordChangeMigration(),
   };
   return { getMigrations: async () => migrations };
 }

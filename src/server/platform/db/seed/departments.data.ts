@@ -1,3 +1,5 @@
+import { MARACAIBO_PARISHES } from '#shared/platform/parishes';
+
 /**
  * The departments of spec section 2 and 6, in the spec's order. Where the spec withheld a name
  * (`{name}`), we use the public names of Maracaibo's parishes and Zulia's municipalities
@@ -17,25 +19,8 @@ export const STAFF_PAGES: DepartmentSeed[] = [
 
 export const MUNICIPALITIES: DepartmentSeed[] = (
   [
-    // Maracaibo's 18 parishes.
-    ['antonio-borjas-romero', 'Antonio Borjas Romero'],
-    ['bolivar', 'Bolívar'],
-    ['cacique-mara', 'Cacique Mara'],
-    ['caracciolo-parra-perez', 'Caracciolo Parra Pérez'],
-    ['cecilio-acosta', 'Cecilio Acosta'],
-    ['chiquinquira', 'Chiquinquirá'],
-    ['coquivacoa', 'Coquivacoa'],
-    ['cristo-de-aranza', 'Cristo de Aranza'],
-    ['francisco-eugenio-bustamante', 'Francisco Eugenio Bustamante'],
-    ['idelfonso-vasquez', 'Idelfonso Vásquez'],
-    ['san-isidro', 'San Isidro'],
-    ['santa-lucia', 'Santa Lucía'],
-    ['juana-de-avila', 'Juana de Ávila'],
-    ['luis-hurtado-higuera', 'Luis Hurtado Higuera'],
-    ['manuel-dagnino', 'Manuel Dagnino'],
-    ['olegario-villalobos', 'Olegario Villalobos'],
-    ['raul-leoni', 'Raúl Leoni'],
-    ['venancio-pulgar', 'Venancio Pulgar'],
+    // Maracaibo's 18 parishes, then Zulia's other municipalities.
+    ...MARACAIBO_PARISHES,
     // Zulia's municipalities (Maracaibo is covered by its parishes above).
     ['almirante-padilla', 'Almirante Padilla'],
     ['baralt', 'Baralt'],

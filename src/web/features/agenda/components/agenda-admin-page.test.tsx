@@ -171,6 +171,7 @@ describe('AgendaAdminPage', () => {
     await screen.findByRole('article', { name: 'Caravana de cierre' });
     await user.click(screen.getByRole('button', { name: 'Copiar día' }));
     const dialog = await screen.findByRole('dialog', { name: 'Copiar día' });
+    expect(dialog).toHaveTextContent(/Copia los 2 eventos del /);
     const target = within(dialog).getByLabelText('Copiar al día') as HTMLInputElement;
     const tomorrow = target.value;
     await user.click(within(dialog).getByRole('button', { name: 'Copiar eventos' }));

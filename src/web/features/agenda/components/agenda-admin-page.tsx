@@ -326,7 +326,7 @@ function CopyDayDialog({
       open={open}
       onClose={() => !copy.isPending && onClose()}
       title="Copiar día"
-      description={`Copia ${plural(count, 'el evento', 'los eventos')} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
+      description={`${count === 1 ? 'Copia el evento' : `Copia los ${count} eventos`} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         <TextField

@@ -63,9 +63,12 @@ describe('AuditAdminPage', () => {
     const [disable, vote] = within(rows).getAllByRole('listitem');
     expect(disable).toHaveTextContent('Cuenta desactivada');
     expect(disable).toHaveTextContent('22 nov. 2026, 10:05 a. m.');
-    expect(disable).toHaveTextContent('Objetivo: ana@example.org');
+    expect(disable).toHaveTextContent('Persona ana@example.org');
+    expect(disable).not.toHaveTextContent('user.disable');
     expect(within(disable as HTMLElement).getByText(/"sessionsRevoked": 2/)).toBeInTheDocument();
     expect(vote).toHaveTextContent('Voto registrado');
+    expect(vote).toHaveTextContent('Trámite 7');
+    expect(vote).not.toHaveTextContent(/record:7|record\.vote/);
     expect(await within(vote as HTMLElement).findByText('Departamento: Cabimas')).toBeInTheDocument();
     expect(screen.getByText('Mostrando 1–50 de 120 registros')).toBeInTheDocument();
   });

@@ -6,6 +6,7 @@ import {
   type AuditFilters,
   auditActionLabel,
   auditFiltersSchema,
+  auditTargetLabel,
 } from '#shared/features/audit/audit';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { formatDateTime } from '#web/platform/lib/format';
@@ -138,7 +139,7 @@ export default function AuditAdminPage({ departments }: { departments: AdminDepa
           ) : (
             <ol className="flex flex-col gap-2" aria-label="Registros de auditoría">
               {audit.data.items.map((entry) => (
-                <AuditRow key={entry.id} entry={entry} departmentTitle={titles.get(entry.departmentSlug ?? '')} />
+                <AuditRow key={entry.id} entry={entry} titleOf={(slug) => titles.get(slug)} />
               ))}
             </ol>
           )}
@@ -193,21 +194,21 @@ function prettyDetails(details: string): string {
   }
 }
 
-function AuditRow({ entry, departmentTitle }: { entry: AuditEntry; departmentTitle: string | undefined }) {
+function AuditRow({ entry, titleOf }: { entry: AuditEntry; titleOf: (slug: string) => string | undefined }) {
+  const departmentTitle = entry.departmentSlug ? titleOf(entry.departmentSlug) : undefined;
   return (
     <li className={`${cardClass} grid gap-x-4 gap-y-1 p-3 md:grid-cols-[13rem_minmax(0,1fr)_minmax(0,1.2fr)]`}>
       <p className="text-sm whitespace-nowrap text-stone-700 tabular-nums">
         <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
       </p>
       <p className="min-w-0">
-        <span className="font-semibold text-stone-900">{auditActionLabel(entry.action)}</span>{' '}
-        <span className="font-mono text-xs text-stone-600">{entry.action}</span>
+        <span className="font-semibold text-stone-900">{auditActionLabel(entry.action)}</span>
         <br />
         <span className="break-all text-sm text-stone-800">{entry.actorEmail ?? 'Desconocido'}</span>
       </p>
       <div className="min-w-0 text-sm text-stone-800">
         {entry.departmentSlug && <p>Departamento: {departmentTitle ?? entry.departmentSlug}</p>}
-        {entry.target && <p className="break-all">Objetivo: {entry.target}</p>}
+        {entry.target && <p className="break-all">{auditTargetLabel(entry.action, entry.target, titleOf)}</p>}
         {entry.ip && <p className="text-stone-600">IP {entry.ip}</p>}
         {entry.details && (
           <details className="mt-1">

@@ -12,7 +12,7 @@ import { LoginPage } from './login-page';
 
 const VISITOR: Session = { user: null, menu: [], home: null, logoutRoute: '/' };
 const VALIDATOR: Session = {
-  user: { email: 'ana@example.org', role: 'staff' },
+  user: { email: 'ana@example.org', role: 'staff', mustChangePassword: false },
   menu: [
     { title: 'Coquivacoa', path: '/validation/coquivacoa' },
     { title: 'Cabimas', path: '/validation/cabimas' },
@@ -174,7 +174,12 @@ describe('LoginPage', () => {
   });
 
   it('tells a signed-in person without a department, and offers to sign out', async () => {
-    sessionIs({ user: { email: 'nadie@example.org', role: 'staff' }, menu: [], home: null, logoutRoute: '/' });
+    sessionIs({
+      user: { email: 'nadie@example.org', role: 'staff', mustChangePassword: false },
+      menu: [],
+      home: null,
+      logoutRoute: '/',
+    });
     renderLogin();
     expect(await screen.findByText(/no tiene acceso a ningún departamento/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
@@ -289,5 +294,40 @@ describe('LoginPage where Firebase checks passwords', () => {
     renderLogin('/login', FIREBASE);
     await screen.findByLabelText('Correo electrónico');
     await waitFor(() => expect(sdk.signOut).toHaveBeenCalledTimes(1));
+  });
+
+  it('after a one-time password, asks for a new one (checked here first), then goes to the department', async () => {
+    sessionIs({
+      ...VALIDATOR,
+      user: { ...(VALIDATOR.user as Session['user'] & object), mustChangePassword: true },
+      menu: [],
+      home: null,
+    });
+    const posted: unknown[] = [];
+    server.use(
+      http.post('*/api/auth/password', async ({ request }) => {
+        posted.push(await request.json());
+        return HttpResponse.json(VALIDATOR);
+      }),
+    );
+    const user = userEvent.setup();
+    renderLogin();
+    expect(await screen.findByRole('heading', { name: 'Elige tu contraseña' })).toBeInTheDocument();
+    expect(screen.getByText('ana@example.org')).toBeInTheDocument();
+    expect(screen.getByLabelText('Contraseña nueva')).toHaveAttribute('autocomplete', 'new-password');
+
+    await user.type(screen.getByLabelText('Contraseña de un solo uso'), 'K7m-pq2-ZZ');
+    await user.type(screen.getByLabelText('Contraseña nueva'), 'mi-clave-2026');
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'mi-clave-2025');
+    await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
+    expect(await screen.findByText('Las dos contraseñas nuevas no coinciden.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Repite la contraseña nueva')).toHaveAttribute('aria-invalid', 'true');
+    expect(posted).toEqual([]);
+
+    await user.clear(screen.getByLabelText('Repite la contraseña nueva'));
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'mi-clave-2026');
+    await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/validation/coquivacoa'));
+    expect(posted).toEqual([{ currentPassword: 'K7m-pq2-ZZ', newPassword: 'mi-clave-2026' }]);
   });
 });

@@ -12,6 +12,7 @@ import { useAuthProvider } from '../api/get-auth-provider';
 import { useLogin } from '../api/login';
 import { useLogout } from '../api/logout';
 import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '../firebase-session';
+import { ChangePasswordForm } from './change-password-form';
 import { PasswordField } from './password-field';
 
 /** One toast per message at a time: pressing 'Entrar' twice does not stack copies. */
@@ -22,8 +23,8 @@ const showError = (message: string) => toast.error(message, { toastId: message }
  * before it leaves (the server checks it again with the same schema) and each problem is a toast.
  */
 export function LoginPage() {
-  useDocumentTitle('Iniciar sesión');
   const session = useSession();
+  useDocumentTitle(session.data?.user?.mustChangePassword ? 'Elige tu contraseña' : 'Iniciar sesión');
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
 
@@ -36,6 +37,7 @@ export function LoginPage() {
     );
   }
   const { user, home } = session.data;
+  if (user?.mustChangePassword) return <ChangePasswordForm email={user.email} />;
   if (user && (next || home)) return <Navigate to={next ?? home ?? '/'} replace />;
   if (user) return <NoDepartmentNotice email={user.email} />;
   return <LoginForm />;
@@ -118,7 +120,7 @@ function LoginForm() {
             type="submit"
             disabled={signIn.isPending}
             aria-busy={signIn.isPending || undefined}
-            className="mt-1 rounded-lg bg-brand px-5 py-3 text-lg font-bold text-white shadow-sm hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-70"
+            className="mt-1 rounded-lg bg-brand px-5 py-3 text-lg font-bold text-white shadow-sm hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900"
           >
             Entrar
           </button>

@@ -6,11 +6,15 @@ export interface PasswordFieldProps {
   value: string;
   onChange: (value: string) => void;
   invalid?: boolean;
+  /** 'new-password' lets the browser offer to generate and remember a new one. */
+  autoComplete?: 'current-password' | 'new-password';
+  /** Read with the field (an error or a hint under it). */
+  describedBy?: string;
 }
 
 /** A password input with the spec's eye toggle: a real button whose name says what it will do. */
 export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(function PasswordField(
-  { id, label, value, onChange, invalid = false },
+  { id, label, value, onChange, invalid = false, autoComplete = 'current-password', describedBy },
   ref,
 ) {
   const [visible, setVisible] = useState(false);
@@ -23,12 +27,13 @@ export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(fu
         <input
           ref={ref}
           id={id}
-          name="password"
+          name={autoComplete === 'new-password' ? id : 'password'}
           type={visible ? 'text' : 'password'}
-          autoComplete="current-password"
+          autoComplete={autoComplete}
           value={value}
           onChange={(e) => onChange(e.target.value)}
           aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
           className="w-full rounded-lg border border-stone-400 bg-white py-3 pr-14 pl-4 text-base text-stone-900 shadow-sm outline-none focus:border-brand focus:ring-2 focus:ring-brand/30 aria-invalid:border-red-700"
         />
         <button

@@ -38,7 +38,7 @@ function renderGuarded(route: string, session: Session | (() => Promise<Response
 }
 
 const validatorOf = (slug: string): Session => ({
-  user: { email: 'ana@example.org', role: 'staff' },
+  user: { email: 'ana@example.org', role: 'staff', mustChangePassword: false },
   menu: [{ title: slug, path: `/validation/${slug}` }],
   home: `/validation/${slug}`,
   logoutRoute: '/',

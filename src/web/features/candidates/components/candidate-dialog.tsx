@@ -7,6 +7,7 @@ import {
   readableTextOn,
   updateCandidateBodySchema,
 } from '#shared/features/candidates/candidates';
+import { formatDecimal } from '#shared/platform/format';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { fieldErrors, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
@@ -155,7 +156,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
           </div>
           {valid && (
             <p className={`mt-2 text-sm ${onWhite < 3 ? 'font-semibold text-amber-900' : 'text-stone-700'}`}>
-              Contraste con el fondo blanco: {onWhite.toFixed(1).replace('.', ',')}:1.{' '}
+              Contraste con el fondo blanco: {formatDecimal(onWhite, 1)}:1.{' '}
               {onWhite < 3
                 ? 'Es un color claro: la barra de resultados se verá poco. Elige uno más oscuro.'
                 : 'Se distingue bien.'}

@@ -169,7 +169,7 @@ function CandidateCard({
         </button>
         <label
           htmlFor={inputId}
-          className={`${buttonClass.small} cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand ${upload.isPending ? 'pointer-events-none opacity-60' : ''}`}
+          className={`${buttonClass.small} cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand ${upload.isPending ? 'pointer-events-none bg-stone-100 text-stone-700' : ''}`}
         >
           Cambiar foto
           <input

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { progressPercent } from '#shared/features/departments/departments';
-import { formatShare } from '#web/platform/lib/format';
+import { type AdminDepartment, progressPercent } from '#shared/features/departments/departments';
+import { formatCount, formatPercent } from '#shared/platform/format';
+import { departmentKindLabel } from '#shared/platform/parishes';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
@@ -12,6 +13,18 @@ const fold = (text: string) =>
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
+
+const people = (n: number) => `${formatCount(n)} ${n === 1 ? 'persona' : 'personas'}`;
+
+/**
+ * Who may open it, as it is: admins open every staff page whatever its list; a municipality or parish
+ * only the people on its list.
+ */
+function whoSees(d: AdminDepartment): string {
+  if (d.kind === 'page')
+    return d.members === 0 ? 'Solo administradores' : `Administradores y ${people(d.members)} en la lista`;
+  return d.members === 0 ? 'Nadie en la lista: solo lo ven quienes se agreguen' : `${people(d.members)} en la lista`;
+}
 
 /** Departments: progress of each municipality, list sizes, titles and allow-lists. */
 export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDialogProps, 'bulkAccess'>) {
@@ -66,18 +79,16 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
                 </div>
                 <p className="flex flex-wrap items-center gap-2 text-sm">
                   <span className={d.kind === 'page' ? badgeClass.brand : badgeClass.neutral}>
-                    {d.kind === 'page' ? 'Página' : 'Municipio'}
+                    {departmentKindLabel(d)}
                   </span>
                   <span className="break-words font-mono text-stone-600">{d.path}</span>
                 </p>
                 <p className="text-sm text-stone-800">
-                  {d.members === 0
-                    ? 'Nadie en la lista'
-                    : `${d.members} ${d.members === 1 ? 'persona' : 'personas'} en la lista`}
+                  {whoSees(d)}
                   {d.kind === 'municipality' &&
                     (d.total === 0
                       ? ' · Sin trámites'
-                      : ` · ${d.validated.toLocaleString('es-VE')} de ${d.total.toLocaleString('es-VE')} validados (${formatShare(percent)})`)}
+                      : ` · ${formatCount(d.validated)} de ${formatCount(d.total)} validados (${formatPercent(percent)})`)}
                 </p>
                 {d.kind === 'municipality' && d.total > 0 && (
                   <div
@@ -87,7 +98,7 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
                     aria-valuemin={0}
                     aria-valuemax={100}
                     aria-valuenow={Math.round(percent * 10) / 10}
-                    aria-valuetext={formatShare(percent)}
+                    aria-valuetext={formatPercent(percent)}
                   >
                     <div className="h-full rounded-full bg-brand" style={{ width: `${Math.min(100, percent)}%` }} />
                   </div>

@@ -41,7 +41,7 @@ export function NotasPage() {
                 type="button"
                 onClick={() => notas.fetchNextPage()}
                 disabled={notas.isFetchingNextPage}
-                className="rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-brand"
+                className="rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white disabled:border-stone-400 disabled:text-stone-700 focus-visible:outline-2 focus-visible:outline-brand"
               >
                 {notas.isFetchingNextPage ? 'Cargando…' : 'Cargar más notas'}
               </button>

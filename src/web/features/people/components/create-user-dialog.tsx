@@ -13,10 +13,18 @@ export interface CreateUserDialogProps {
   onClose: () => void;
   departments: Pick<AdminDepartment, 'slug' | 'title' | 'kind'>[];
   onCreated: (result: CreateUserResult) => void;
+  /** False where Firebase Auth checks passwords: no password is asked or generated. */
+  passwordsHere?: boolean;
 }
 
 /** New account: e-mail, role, a one-time password (or one the admin writes) and its departments. */
-export function CreateUserDialog({ open, onClose, departments, onCreated }: CreateUserDialogProps) {
+export function CreateUserDialog({
+  open,
+  onClose,
+  departments,
+  onCreated,
+  passwordsHere = true,
+}: CreateUserDialogProps) {
   const id = useId();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'staff' | 'admin'>('staff');
@@ -45,7 +53,7 @@ export function CreateUserDialog({ open, onClose, departments, onCreated }: Crea
     const parsed = createUserBodySchema.safeParse({
       email,
       role,
-      password: mode === 'set' ? password : null,
+      password: passwordsHere && mode === 'set' ? password : null,
       departments: chosen,
     });
     if (!parsed.success) {
@@ -98,41 +106,48 @@ export function CreateUserDialog({ open, onClose, departments, onCreated }: Crea
             ))}
           </div>
         </fieldset>
-        <fieldset className="flex flex-col gap-2">
-          <legend className={labelClass}>Contraseña</legend>
-          <label className="flex min-h-11 cursor-pointer items-center gap-2">
-            <input
-              type="radio"
-              name={`${id}-clave`}
-              className="h-5 w-5 accent-brand"
-              checked={mode === 'generate'}
-              onChange={() => setMode('generate')}
-            />
-            Generar una contraseña temporal (se muestra una sola vez)
-          </label>
-          <label className="flex min-h-11 cursor-pointer items-center gap-2">
-            <input
-              type="radio"
-              name={`${id}-clave`}
-              className="h-5 w-5 accent-brand"
-              checked={mode === 'set'}
-              onChange={() => setMode('set')}
-            />
-            Escribirla yo
-          </label>
-          {mode === 'set' && (
-            <TextField
-              label="Contraseña nueva"
-              type="text"
-              autoComplete="off"
-              spellCheck={false}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={errors.password}
-              hint="Al menos 6 caracteres."
-            />
-          )}
-        </fieldset>
+        {!passwordsHere && (
+          <p className="text-stone-700">
+            Entrará con su cuenta de Firebase (el mismo correo): aquí no se le asigna contraseña.
+          </p>
+        )}
+        {passwordsHere && (
+          <fieldset className="flex flex-col gap-2">
+            <legend className={labelClass}>Contraseña</legend>
+            <label className="flex min-h-11 cursor-pointer items-center gap-2">
+              <input
+                type="radio"
+                name={`${id}-clave`}
+                className="h-5 w-5 accent-brand"
+                checked={mode === 'generate'}
+                onChange={() => setMode('generate')}
+              />
+              Generar una contraseña temporal (se muestra una sola vez)
+            </label>
+            <label className="flex min-h-11 cursor-pointer items-center gap-2">
+              <input
+                type="radio"
+                name={`${id}-clave`}
+                className="h-5 w-5 accent-brand"
+                checked={mode === 'set'}
+                onChange={() => setMode('set')}
+              />
+              Escribirla yo
+            </label>
+            {mode === 'set' && (
+              <TextField
+                label="Contraseña nueva"
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                error={errors.password}
+                hint="Al menos 6 caracteres."
+              />
+            )}
+          </fieldset>
+        )}
         <DepartmentChecklist
           departments={departments}
           selected={chosen}

@@ -132,8 +132,10 @@ function api() {
   return state;
 }
 
-const renderPage = () =>
-  renderWithProviders(<PeopleAdminPage departments={DEPARTMENTS.items} />, { route: '/admin/personas' });
+const renderPage = (passwordsHere = true) =>
+  renderWithProviders(<PeopleAdminPage departments={DEPARTMENTS.items} passwordsHere={passwordsHere} />, {
+    route: '/admin/personas',
+  });
 
 describe('PeopleAdminPage', () => {
   it('lists accounts with role, state, last sign-in and departments; no changes offered on one’s own account', async () => {
@@ -192,6 +194,21 @@ describe('PeopleAdminPage', () => {
     expect(await screen.findByText('Contraseña copiada')).toBeInTheDocument();
     await userEvent.click(within(secret).getByRole('button', { name: 'Listo' }));
     await waitFor(() => expect(screen.queryByText('k7mp-x2qa-9fht')).not.toBeInTheDocument());
+  });
+
+  it('asks for no password where Firebase Auth checks them: none to write, none to generate, none to reset', async () => {
+    const state = api();
+    renderPage(false);
+    const ana = await screen.findByRole('article', { name: 'ana@example.org' });
+    expect(within(ana).queryByRole('button', { name: /Nueva contraseña/ })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Nueva persona' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nueva persona' });
+    expect(within(dialog).queryByRole('group', { name: 'Contraseña' })).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/Entrará con su cuenta de Firebase/)).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('Correo electrónico'), 'nueva@example.org');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear cuenta' }));
+    await waitFor(() => expect(state.bodies).toHaveLength(1));
+    expect(state.bodies[0]?.body).toMatchObject({ email: 'nueva@example.org', password: null });
   });
 
   it('asks before disabling an account, and resets a password showing the new one', async () => {

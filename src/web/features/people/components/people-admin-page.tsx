@@ -22,7 +22,14 @@ type Pending = { action: Exclude<UserAction, 'departments'>; user: AdminUser } |
 
 /** People and access: search accounts, create them, disable, reset passwords, departments one by one or in bulk.
  * `departments`: the department choices (filters, checklists, bulk access), given by the back office. */
-export default function PeopleAdminPage({ departments: departmentList }: { departments: AdminDepartment[] }) {
+export default function PeopleAdminPage({
+  departments: departmentList,
+  passwordsHere,
+}: {
+  departments: AdminDepartment[];
+  /** False where Firebase Auth checks passwords: nothing here asks for, makes or resets one. */
+  passwordsHere: boolean;
+}) {
   useDocumentTitle('Personas · Administración');
   const session = useSession();
   const [q, setQ] = useState('');
@@ -245,7 +252,12 @@ export default function PeopleAdminPage({ departments: departmentList }: { depar
             <ul className="grid gap-3 lg:grid-cols-2" aria-label="Personas">
               {users.data.items.map((u) => (
                 <li key={u.id}>
-                  <UserCard user={u} isSelf={u.email === session.data?.user?.email} onAction={onAction} />
+                  <UserCard
+                    user={u}
+                    isSelf={u.email === session.data?.user?.email}
+                    onAction={onAction}
+                    passwordsHere={passwordsHere}
+                  />
                 </li>
               ))}
             </ul>
@@ -264,6 +276,7 @@ export default function PeopleAdminPage({ departments: departmentList }: { depar
         open={creating}
         onClose={() => setCreating(false)}
         departments={departmentList}
+        passwordsHere={passwordsHere}
         onCreated={(result) => {
           setCreating(false);
           if (result.oneTimePassword) setSecret({ email: result.user.email, password: result.oneTimePassword });

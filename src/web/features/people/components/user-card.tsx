@@ -9,12 +9,14 @@ export interface UserCardProps {
   /** The signed-in admin's own card offers no changes to their own account. */
   isSelf: boolean;
   onAction: (action: UserAction, user: AdminUser) => void;
+  /** False where Firebase Auth checks passwords: no 'Nueva contraseña'. */
+  passwordsHere?: boolean;
 }
 
 const SHOWN_DEPARTMENTS = 6;
 
 /** One account: e-mail, role, state, last sign-in, departments, and what can be done with it. */
-export function UserCard({ user, isSelf, onAction }: UserCardProps) {
+export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserCardProps) {
   const headingId = `persona-${user.id}`;
   const extra = user.departments.length - SHOWN_DEPARTMENTS;
   return (
@@ -59,14 +61,16 @@ export function UserCard({ user, isSelf, onAction }: UserCardProps) {
         </button>
         {!isSelf && (
           <>
-            <button
-              type="button"
-              className={buttonClass.small}
-              aria-label={`Nueva contraseña: ${user.email}`}
-              onClick={() => onAction('password', user)}
-            >
-              Nueva contraseña
-            </button>
+            {passwordsHere && (
+              <button
+                type="button"
+                className={buttonClass.small}
+                aria-label={`Nueva contraseña: ${user.email}`}
+                onClick={() => onAction('password', user)}
+              >
+                Nueva contraseña
+              </button>
+            )}
             <button
               type="button"
               className={buttonClass.small}

@@ -1,19 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecordResult } from '#shared/features/records/records.admin';
+import type { RecordResult, VoidRecordBody } from '#shared/features/records/records.admin';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 
-export const voidRecord = (id: number, reason?: string) =>
-  apiFetch<RecordResult>(`/api/admin/records/${id}/void`, {
-    method: 'POST',
-    body: JSON.stringify(reason ? { reason } : {}),
-  });
+export const voidRecord = (id: number, body: VoidRecordBody) =>
+  apiFetch<RecordResult>(`/api/admin/records/${id}/void`, { method: 'POST', body: JSON.stringify(body) });
 
-/** Voids a record: it leaves the lists and the progress; it stays in the database and the audit log. */
+/**
+ * Voids a record: it leaves the lists and the progress (its vote leaves the results unless it still
+ * counts); it stays in the database and the audit log.
+ */
 export function useVoidRecord() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, reason }: { id: number; reason?: string }) => voidRecord(id, reason),
+    mutationFn: ({ id, ...body }: VoidRecordBody & { id: number }) => voidRecord(id, body),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.all });
       void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.validation });

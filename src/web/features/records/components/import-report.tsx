@@ -1,13 +1,14 @@
 import type { ImportReport } from '#shared/features/records/records.admin';
+import { formatCount, formatDecimal } from '#shared/platform/format';
 import { cardClass } from '#web/platform/ui/back-office';
 
-const number = (n: number) => n.toLocaleString('es-VE');
+const number = formatCount;
 const size = (bytes: number) =>
   bytes < 1024
     ? `${number(bytes)} bytes`
     : bytes < 1024 * 1024
       ? `${number(Math.round(bytes / 1024))} KB`
-      : `${(bytes / 1024 / 1024).toLocaleString('es-VE', { maximumFractionDigits: 1 })} MB`;
+      : `${formatDecimal(bytes / 1024 / 1024, 1)} MB`;
 const ENCODINGS: Record<string, string> = { 'utf-8': 'UTF-8', 'utf-8-bom': 'UTF-8 con BOM', 'latin-1': 'Latin-1' };
 const SEPARATORS: Record<string, string> = { ';': 'punto y coma', ',': 'coma', '\t': 'tabulador' };
 const FIELD_NAMES: Record<string, string> = {
@@ -15,7 +16,7 @@ const FIELD_NAMES: Record<string, string> = {
   nombre: 'Nombre',
   ubch: 'UBCH',
   telefono: 'Teléfono',
-  department: 'Municipio',
+  department: 'Municipio o parroquia',
 };
 
 /** What an import found (or did): the counts, the file's problems, the rows with errors and the duplicates. */

@@ -54,7 +54,9 @@ function FilePicker({
   children: ReactNode;
 }) {
   return (
-    <label className={`${className} ${disabled ? 'pointer-events-none opacity-60' : ''}`}>
+    <label
+      className={`${className} ${disabled ? 'pointer-events-none cursor-wait border-stone-300 bg-stone-100' : ''}`}
+    >
       <input
         type="file"
         accept={PHOTO_ACCEPT}
@@ -257,15 +259,22 @@ export const RecordCard = memo(function RecordCard({
             type="button"
             onClick={() => onVote(record)}
             disabled={voted}
+            // Dimmed by colour, not by opacity: the text keeps at least 4.5:1 in sunlight.
             className={`flex min-h-12 w-full flex-col items-center justify-center rounded-lg px-3 py-2 font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand lg:min-h-16 ${
               voted
-                ? 'cursor-not-allowed bg-stone-200 text-stone-700 opacity-60'
-                : 'bg-brand text-white hover:bg-brand-dark disabled:opacity-60'
+                ? 'cursor-not-allowed border-2 border-dashed border-stone-400 bg-stone-100 text-stone-800'
+                : 'bg-brand text-white hover:bg-brand-dark disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900'
             }`}
             aria-label={voted ? `${record.nombre}: votado` : `Votar: ${record.nombre}`}
+            data-testid="vote-button"
           >
             <span>{voted ? 'Votado' : 'Votar'}</span>
-            {voted && <span className="text-xs font-medium">{voteChoice(shownVotes)}</span>}
+            {voted && (
+              <span className="text-xs font-medium">
+                {voteChoice(shownVotes)}
+                {record.voteCorrected ? ' · corregido' : ''}
+              </span>
+            )}
           </button>
         </div>
         {PHOTO_KINDS.map((kind) => (

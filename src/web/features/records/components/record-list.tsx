@@ -98,7 +98,7 @@ export function RecordList({
             type="button"
             onClick={fetchNextPage}
             disabled={isFetchingNextPage}
-            className="rounded-lg border-2 border-brand px-5 py-3 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
+            className="rounded-lg border-2 border-brand px-5 py-3 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:border-stone-400 disabled:text-stone-700"
           >
             {isFetchingNextPage ? 'Cargando…' : 'Cargar más trámites'}
           </button>

@@ -27,6 +27,7 @@ function record(id: number, overrides: Partial<RecordAdmin> = {}): RecordAdmin {
     votes: [],
     photos: 0,
     validated: false,
+    voteCounts: true,
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:00:00.000Z',
     ...overrides,
@@ -66,7 +67,14 @@ const ndjson = (events: ImportEvent[]) =>
   });
 
 function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] })]) {
-  const state = { records, posts: [] as unknown[], voids: [] as unknown[], imports: [] as URLSearchParams[] };
+  const state = {
+    records,
+    posts: [] as unknown[],
+    voids: [] as unknown[],
+    restores: [] as unknown[],
+    corrections: [] as unknown[],
+    imports: [] as URLSearchParams[],
+  };
   server.use(
     http.get('*/api/admin/records/departments', () => HttpResponse.json({ items: DEPARTMENTS })),
     http.get('*/api/admin/records', ({ request }) => {
@@ -91,6 +99,30 @@ function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-
       state.records[index] = voided;
       return HttpResponse.json({ message: 'Registro anulado: ya no aparece en las listas.', record: voided });
     }),
+    http.post('*/api/admin/records/:id/restore', async ({ request, params }) => {
+      state.restores.push({ id: Number(params.id), body: await request.json() });
+      const index = state.records.findIndex((r) => r.id === Number(params.id));
+      const back = { ...(state.records[index] as RecordAdmin), status: 'pendiente' as const, voteCounts: true };
+      state.records[index] = back;
+      return HttpResponse.json({ message: 'Registro restaurado: vuelve a la lista de validación.', record: back });
+    }),
+    http.put('*/api/admin/records/:id/vote', async ({ request, params }) => {
+      const body = (await request.json()) as { candidates: string[] | null; reason: string };
+      state.corrections.push({ id: Number(params.id), body });
+      const index = state.records.findIndex((r) => r.id === Number(params.id));
+      const fixed = { ...(state.records[index] as RecordAdmin), votes: body.candidates ?? [] };
+      state.records[index] = fixed;
+      return HttpResponse.json({ message: 'Voto corregido: los resultados ya lo reflejan.', record: fixed });
+    }),
+    http.get('*/api/candidates', () =>
+      HttpResponse.json({
+        items: [
+          { code: 'FA', name: 'Fernando Álvarez', colour: '#1D4ED8', photoUrl: '/candidatos/fa.svg' },
+          { code: 'LC', name: 'Luisa Contreras', colour: '#B45309', photoUrl: '/candidatos/lc.svg' },
+          { code: 'NR', name: 'Nelson Rincón', colour: '#047857', photoUrl: '/candidatos/nr.svg' },
+        ],
+      }),
+    ),
   );
   return state;
 }
@@ -111,7 +143,7 @@ describe('RecordsAdminPage: the list', () => {
     expect(within(first).getByText('0414-1000001')).toBeInTheDocument();
     expect(within(screen.getByRole('article', { name: 'Persona 2' })).getByText('Votado: FA')).toBeInTheDocument();
     expect(screen.getByTestId('registros-resumen')).toHaveTextContent(
-      'Cabimas: 2 pendientes, 1 votados, 0 validados, 0 anulados.',
+      'Cabimas: 2 trámites en la lista de validación (1 sin votar, 1 votado sin las tres fotos, 0 validados) y 0 anulados.',
     );
     expect(screen.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute(
       'href',
@@ -146,18 +178,84 @@ describe('RecordsAdminPage: the list', () => {
     expect(await screen.findByRole('article', { name: 'José Finol' })).toBeInTheDocument();
   });
 
-  it('voids a record only after confirming, with the reason for the audit log', async () => {
+  it('voids a record after asking whether its vote still counts (no, by default) and why', async () => {
     const state = api();
     const user = userEvent.setup();
     renderAt('/admin/registros');
     await user.click(await screen.findByRole('button', { name: 'Anular: Persona 2' }));
     const dialog = await screen.findByRole('dialog', { name: 'Anular registro' });
-    expect(dialog).toHaveTextContent('Su voto sigue contando en los resultados.');
-    await user.type(within(dialog).getByLabelText('Motivo (opcional)'), 'Repetido');
+    const counts = within(dialog).getByRole('group', { name: '¿Su voto (FA) sigue contando en los resultados?' });
+    expect(within(counts).getByRole('radio', { name: 'No, deja de contar' })).toBeChecked();
+    // The reason is required.
+    await user.click(within(dialog).getByRole('button', { name: 'Anular registro' }));
+    expect(within(dialog).getByText('Escribe el motivo: queda en el registro de auditoría.')).toBeInTheDocument();
+    expect(state.voids).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Repetido');
     await user.click(within(dialog).getByRole('button', { name: 'Anular registro' }));
     expect(await screen.findByText('Registro anulado: ya no aparece en las listas.')).toBeInTheDocument();
-    expect(state.voids).toEqual([{ id: 2, body: { reason: 'Repetido' } }]);
+    expect(state.voids).toEqual([{ id: 2, body: { reason: 'Repetido', voteCounts: false } }]);
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Persona 2' })).not.toBeInTheDocument());
+  });
+
+  it('keeps the vote of a voided record when told it still counts', async () => {
+    const state = api();
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    await user.click(await screen.findByRole('button', { name: 'Anular: Persona 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Anular registro' });
+    await user.click(within(dialog).getByRole('radio', { name: 'Sí, sigue contando' }));
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Se mudó');
+    await user.click(within(dialog).getByRole('button', { name: 'Anular registro' }));
+    await screen.findByText('Registro anulado: ya no aparece en las listas.');
+    expect(state.voids).toEqual([{ id: 2, body: { reason: 'Se mudó', voteCounts: true } }]);
+  });
+
+  it('restores a voided record whose vote had stopped counting, with the reason', async () => {
+    const state = api([
+      record(3, { status: 'anulado', votedAt: '2026-11-21T10:00:00.000Z', votes: ['LC'], voteCounts: false }),
+    ]);
+    const user = userEvent.setup();
+    renderAt('/admin/registros?estado=anulado');
+    const card = await screen.findByRole('article', { name: 'Persona 3' });
+    expect(card).toHaveTextContent('LC (no cuenta en los resultados)');
+    await user.click(within(card).getByRole('button', { name: 'Restaurar: Persona 3' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restaurar registro' });
+    expect(dialog).toHaveTextContent('su voto vuelve a contar en los resultados');
+    await user.type(within(dialog).getByLabelText('Motivo'), 'No era repetido');
+    await user.click(within(dialog).getByRole('button', { name: 'Restaurar registro' }));
+    expect(await screen.findByText('Registro restaurado: vuelve a la lista de validación.')).toBeInTheDocument();
+    expect(state.restores).toEqual([{ id: 3, body: { reason: 'No era repetido' } }]);
+  });
+
+  it('corrects a vote (other candidates, or none), and clears one, each with its reason', async () => {
+    const state = api();
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    // Only a voted record offers the correction.
+    expect(
+      within(await screen.findByRole('article', { name: 'Persona 1' })).queryByRole('button', { name: /Corregir/ }),
+    ).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Corregir voto: Persona 2' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Corregir voto' });
+    expect(dialog).toHaveTextContent('Voto actual de Persona 2: FA.');
+    expect(await within(dialog).findByRole('checkbox', { name: 'FA Fernando Álvarez' })).toBeChecked();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'FA Fernando Álvarez' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'NR Nelson Rincón' }));
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Marcó NR');
+    await user.click(within(dialog).getByRole('button', { name: 'Corregir voto' }));
+    expect(await screen.findByText('Voto corregido: los resultados ya lo reflejan.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Corregir voto: Persona 2' }));
+    dialog = await screen.findByRole('dialog', { name: 'Corregir voto' });
+    await user.click(within(dialog).getByRole('radio', { name: /Borrar el voto/ }));
+    expect(within(dialog).queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Persona equivocada');
+    await user.click(within(dialog).getByRole('button', { name: 'Borrar voto' }));
+    await waitFor(() => expect(state.corrections).toHaveLength(2));
+    expect(state.corrections).toEqual([
+      { id: 2, body: { reason: 'Marcó NR', candidates: ['NR'] } },
+      { id: 2, body: { reason: 'Persona equivocada', candidates: null } },
+    ]);
   });
 });
 

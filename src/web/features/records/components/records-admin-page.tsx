@@ -7,18 +7,17 @@ import type {
   RecordsAdminFilter,
   RecordsDepartment,
 } from '#shared/features/records/records.admin';
+import { formatCount } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { TextAreaField } from '#web/platform/ui/fields';
-import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useCreateRecord } from '../api/create-record';
 import { recordsExportUrl } from '../api/export-records';
 import { useRecordsAdmin } from '../api/get-records-admin';
 import { useRecordsDepartments } from '../api/get-records-departments';
 import { useUpdateRecord } from '../api/update-record';
-import { useVoidRecord } from '../api/void-record';
+import { RecordChangeDialog } from './record-change-dialogs';
 import { RecordDialog } from './record-dialog';
 import { RecordsImport } from './records-import';
 
@@ -28,7 +27,20 @@ const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
   { value: 'anulado', label: 'Anulados' },
   { value: 'todos', label: 'Todos' },
 ];
-const number = (n: number) => n.toLocaleString('es-VE');
+const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/**
+ * The department's records in parts that add up: the list's records are those without a vote, those
+ * voted still waiting for photos and those validated; the voided are apart.
+ */
+function summaryText(d: RecordsDepartment): string {
+  const parts = [
+    count(d.total - d.voted, 'sin votar', 'sin votar'),
+    count(d.voted - d.validated, 'votado sin las tres fotos', 'votados sin las tres fotos'),
+    count(d.validated, 'validado', 'validados'),
+  ];
+  return `${d.title}: ${count(d.total, 'trámite', 'trámites')} en la lista de validación (${parts.join(', ')}) y ${count(d.voided, 'anulado', 'anulados')}.`;
+}
 
 /** The records back office: a municipality's records (add, edit, void, export) and the CSV import. */
 export default function RecordsAdminPage() {
@@ -46,7 +58,10 @@ export default function RecordsAdminPage() {
   );
 }
 
-type Dialog = { kind: 'none' } | { kind: 'edit'; record: RecordAdmin | null } | { kind: 'void'; record: RecordAdmin };
+type Dialog =
+  | { kind: 'none' }
+  | { kind: 'edit'; record: RecordAdmin | null }
+  | { kind: 'void' | 'restore' | 'vote'; record: RecordAdmin };
 
 function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const [params, setParams] = useSearchParams();
@@ -55,11 +70,9 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [serverError, setServerError] = useState<string>();
-  const [reason, setReason] = useState('');
   const records = useRecordsAdmin({ department, q, status });
   const create = useCreateRecord();
   const update = useUpdateRecord();
-  const voiding = useVoidRecord();
   const current = departments.find((d) => d.slug === department);
   const items = records.data?.pages.flatMap((p) => p.items) ?? [];
 
@@ -71,7 +84,6 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const close = () => {
     setDialog({ kind: 'none' });
     setServerError(undefined);
-    setReason('');
   };
   const save = (body: RecordBody) => {
     const editing = dialog.kind === 'edit' ? dialog.record : null;
@@ -128,7 +140,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           >
             {departments.map((d) => (
               <option key={d.slug} value={d.slug}>
-                {d.title} ({number(d.total)})
+                {d.title} ({formatCount(d.total)})
               </option>
             ))}
           </select>
@@ -172,8 +184,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
 
       {current && (
         <p className="text-stone-700" data-testid="registros-resumen">
-          {current.title}: {number(current.total)} pendientes, {number(current.voted)} votados,{' '}
-          {number(current.validated)} validados, {number(current.voided)} anulados.
+          {summaryText(current)}
         </p>
       )}
 
@@ -192,7 +203,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
               <RecordCard
                 record={record}
                 onEdit={() => setDialog({ kind: 'edit', record })}
-                onVoid={() => setDialog({ kind: 'void', record })}
+                onChange={(kind) => setDialog({ kind, record })}
               />
             </li>
           ))}
@@ -219,55 +230,23 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
         onSave={save}
         onClose={close}
       />
-      <ConfirmDialog
-        open={dialog.kind === 'void'}
-        title="Anular registro"
-        message={
-          dialog.kind === 'void' ? (
-            <>
-              ¿Anular el registro de <strong>{dialog.record.nombre}</strong>? Sale de la lista de validación y del
-              avance del municipio; queda guardado y en el registro de auditoría.
-              {dialog.record.votedAt ? ' Su voto sigue contando en los resultados.' : ''}
-            </>
-          ) : null
-        }
-        confirmLabel="Anular registro"
-        danger
-        pending={voiding.isPending}
-        onCancel={close}
-        onConfirm={() => {
-          if (dialog.kind !== 'void') return;
-          voiding.mutate(
-            { id: dialog.record.id, reason: reason.trim() || undefined },
-            {
-              onSuccess: (result) => {
-                toast.success(result.message);
-                close();
-              },
-              onError: (error) => setServerError(error.message),
-            },
-          );
-        }}
-      >
-        <TextAreaField
-          label="Motivo (opcional)"
-          hint="Queda en el registro de auditoría."
-          value={reason}
-          maxLength={300}
-          rows={2}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        {serverError && dialog.kind === 'void' && (
-          <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
-            {serverError}
-          </p>
-        )}
-      </ConfirmDialog>
+      <RecordChangeDialog
+        change={dialog.kind === 'void' || dialog.kind === 'restore' || dialog.kind === 'vote' ? dialog : null}
+        onClose={close}
+      />
     </section>
   );
 }
 
-function RecordCard({ record, onEdit, onVoid }: { record: RecordAdmin; onEdit: () => void; onVoid: () => void }) {
+function RecordCard({
+  record,
+  onEdit,
+  onChange,
+}: {
+  record: RecordAdmin;
+  onEdit: () => void;
+  onChange: (kind: 'void' | 'restore' | 'vote') => void;
+}) {
   const voided = record.status === 'anulado';
   return (
     <article
@@ -295,20 +274,52 @@ function RecordCard({ record, onEdit, onVoid }: { record: RecordAdmin; onEdit: (
         <dt className="text-stone-600">Voto</dt>
         <dd className="text-stone-900">
           {record.votedAt ? (record.votes.length > 0 ? record.votes.join(', ') : 'Ninguno') : 'Sin votar'}
+          {record.votedAt && !record.voteCounts ? ' (no cuenta en los resultados)' : ''}
         </dd>
         <dt className="text-stone-600">Fotos</dt>
         <dd className="text-stone-900">{record.photos} de 3</dd>
       </dl>
-      {!voided && (
-        <div className="mt-auto flex gap-2 pt-1">
-          <button type="button" className={buttonClass.small} onClick={onEdit} aria-label={`Editar: ${record.nombre}`}>
-            Editar
+      <div className="mt-auto flex flex-wrap gap-2 pt-1">
+        {voided ? (
+          <button
+            type="button"
+            className={buttonClass.small}
+            onClick={() => onChange('restore')}
+            aria-label={`Restaurar: ${record.nombre}`}
+          >
+            Restaurar
           </button>
-          <button type="button" className={buttonClass.small} onClick={onVoid} aria-label={`Anular: ${record.nombre}`}>
-            Anular
-          </button>
-        </div>
-      )}
+        ) : (
+          <>
+            <button
+              type="button"
+              className={buttonClass.small}
+              onClick={onEdit}
+              aria-label={`Editar: ${record.nombre}`}
+            >
+              Editar
+            </button>
+            {record.votedAt && (
+              <button
+                type="button"
+                className={buttonClass.small}
+                onClick={() => onChange('vote')}
+                aria-label={`Corregir voto: ${record.nombre}`}
+              >
+                Corregir voto
+              </button>
+            )}
+            <button
+              type="button"
+              className={buttonClass.small}
+              onClick={() => onChange('void')}
+              aria-label={`Anular: ${record.nombre}`}
+            >
+              Anular
+            </button>
+          </>
+        )}
+      </div>
     </article>
   );
 }

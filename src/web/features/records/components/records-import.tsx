@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { IMPORT_MAX_BYTES, type RecordsDepartment } from '#shared/features/records/records.admin';
+import { formatCount } from '#shared/platform/format';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { SelectField } from '#web/platform/ui/fields';
 import { type ImportAnswer, type ImportProgress, useImportRecords } from '../api/import-records';
@@ -10,7 +11,7 @@ import { ImportReportView } from './import-report';
 export const TEMPLATE_CSV =
   '\uFEFFComunidades;Nombre;UBCH;Telefono;Departamento\r\nSector Los Olivos;María Pérez;UBCH 110100001;0414-1234567;cabimas\r\n';
 
-const number = (n: number) => n.toLocaleString('es-VE');
+const number = formatCount;
 
 function progressText(p: ImportProgress): string {
   const percent = p.total > 0 ? Math.min(100, Math.floor((p.done / p.total) * 100)) : 0;

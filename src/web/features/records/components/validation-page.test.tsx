@@ -28,6 +28,7 @@ function record(id: number, overrides: Partial<ProcedureRecord> = {}): Procedure
     votes: [],
     photos: { gobernador: null, an: null, clez: null },
     validated: false,
+    voteCorrected: false,
     ...overrides,
   };
 }
@@ -200,6 +201,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     dialog = await screen.findByRole('dialog', { name: 'Votar' });
     expect(within(dialog).getByRole('checkbox', { name: /LC/ })).not.toBeChecked();
     await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Sí, registrar' }));
     await screen.findByText('Votaste con éxito');
     expect(state.votes).toEqual([{ id: 1, body: { candidates: [] } }]);
     expect(screen.getByRole('button', { name: 'Persona 1: votado' })).toHaveTextContent('Ningún candidato');
@@ -222,7 +224,9 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     );
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
     await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Rechazado']));
     const card = screen.getByRole('article', { name: 'Persona 1' });
     expect(
@@ -244,7 +248,9 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const onSessionEnded = vi.fn();
     renderPage({ onSessionEnded });
     await user.click(await screen.findByRole('button', { name: 'Votar: Persona 1' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
     await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
     expect(cardStates('Persona 1')).toEqual(['Guardado en el teléfono']);
     expect(screen.queryByText('Debes iniciar sesión para continuar.')).not.toBeInTheDocument();
@@ -419,7 +425,9 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
 
     // Voting offline keeps the vote for the last person signed in on this phone.
     await user.click(await screen.findByRole('button', { name: 'Votar: María Pérez' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Votar' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
     await waitFor(() => expect(cardStates('María Pérez')).toEqual(['Guardado en el teléfono']));
     const { deviceOutbox } = await import('../outbox/device-outbox');
     expect(deviceOutbox().unsent(ANA)).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { Description, Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import { useState } from 'react';
 import type { Candidate, ProcedureRecord } from '#shared/features/records/records';
 
 export interface VoteDialogProps {
@@ -13,15 +14,25 @@ export interface VoteDialogProps {
   saving: boolean;
 }
 
+/** Asked before a vote with no candidate ticked is sent. */
+export const EMPTY_VOTE_QUESTION = '¿Registrar el voto sin candidatos?';
+
 /**
  * The spec's vote modal: one checkbox per candidate (code and name), 'Votar' and 'Cancelar'. No
- * minimum: a vote for nobody can be sent. Focus stays inside while it is open; Escape and 'Cancelar'
- * always close it (the vote is saved on the phone and sent in the background, so nothing here waits
- * for the network).
+ * minimum: a vote for nobody can be sent, once the validator answers that it is meant. Focus stays
+ * inside while it is open; Escape and 'Cancelar' always close it (the vote is saved on the phone and
+ * sent in the background, so nothing here waits for the network).
  */
 export function VoteDialog({ record, candidates, selected, onToggle, onVote, onCancel, saving }: VoteDialogProps) {
+  // The record whose empty vote was asked about; ticking a candidate makes the question moot.
+  const [askedFor, setAskedFor] = useState<number | null>(null);
+  const asking = record !== null && askedFor === record.id && selected.length === 0;
+  const cancel = () => {
+    setAskedFor(null);
+    onCancel();
+  };
   return (
-    <Dialog open={record !== null} onClose={onCancel} className="fixed inset-0 z-50">
+    <Dialog open={record !== null} onClose={cancel} className="fixed inset-0 z-50">
       <div className="fixed inset-0 bg-black/50" aria-hidden="true" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
         <DialogPanel
@@ -36,7 +47,9 @@ export function VoteDialog({ record, candidates, selected, onToggle, onVote, onC
             className="mt-4"
             onSubmit={(event) => {
               event.preventDefault();
-              if (!saving) onVote();
+              if (saving || !record) return;
+              if (selected.length === 0 && !asking) setAskedFor(record.id);
+              else onVote();
             }}
           >
             <fieldset>
@@ -75,22 +88,51 @@ export function VoteDialog({ record, candidates, selected, onToggle, onVote, onC
                 })}
               </ul>
             </fieldset>
-            <div className="mt-5 flex gap-3">
-              <button
-                type="button"
-                onClick={onCancel}
-                className="flex-1 rounded-lg border-2 border-stone-300 bg-white px-4 py-3 font-semibold text-stone-800 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
-              >
-                Cancelar
-              </button>
-              <button
-                type="submit"
-                disabled={saving}
-                className="flex-1 rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60"
-              >
-                Votar
-              </button>
-            </div>
+            {asking ? (
+              <fieldset className="mt-5 rounded-xl border-2 border-amber-600 bg-amber-50 p-4">
+                <legend className="sr-only">{EMPTY_VOTE_QUESTION}</legend>
+                <p className="font-bold text-stone-900" aria-hidden="true">
+                  {EMPTY_VOTE_QUESTION}
+                </p>
+                <p className="mt-1 text-stone-800">No marcaste ningún candidato.</p>
+                <div className="mt-3 flex gap-3">
+                  <button
+                    type="button"
+                    onClick={() => setAskedFor(null)}
+                    disabled={saving}
+                    className="flex-1 rounded-lg border-2 border-stone-400 bg-white px-4 py-3 font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait"
+                  >
+                    Volver
+                  </button>
+                  <button
+                    type="submit"
+                    // biome-ignore lint/a11y/noAutofocus: the question takes focus so it is read and answered
+                    autoFocus
+                    disabled={saving}
+                    className="flex-1 rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900"
+                  >
+                    Sí, registrar
+                  </button>
+                </div>
+              </fieldset>
+            ) : (
+              <div className="mt-5 flex gap-3">
+                <button
+                  type="button"
+                  onClick={cancel}
+                  className="flex-1 rounded-lg border-2 border-stone-300 bg-white px-4 py-3 font-semibold text-stone-800 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait disabled:text-stone-700"
+                >
+                  Cancelar
+                </button>
+                <button
+                  type="submit"
+                  disabled={saving}
+                  className="flex-1 rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900"
+                >
+                  Votar
+                </button>
+              </div>
+            )}
           </form>
         </DialogPanel>
       </div>

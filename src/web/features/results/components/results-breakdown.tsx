@@ -34,7 +34,7 @@ export function ResultsBreakdown() {
   const rows = useMemo(() => sortRows(breakdown.data?.rows ?? [], sort), [breakdown.data, sort]);
 
   const columns: { key: SortKey; label: string; numeric: boolean }[] = [
-    { key: 'title', label: 'Municipio', numeric: false },
+    { key: 'title', label: 'Municipio o parroquia', numeric: false },
     { key: 'total', label: 'Trámites', numeric: true },
     { key: 'voted', label: 'Votados', numeric: true },
     { key: 'validated', label: 'Validados', numeric: true },

@@ -127,11 +127,11 @@ describe('ResultsPage', () => {
       'src',
       '/candidatos/fa.svg',
     );
-    expect(within(card('FA')).getByTestId('porcentaje')).toHaveTextContent('22.97%');
+    expect(within(card('FA')).getByTestId('porcentaje')).toHaveTextContent('22,97 %');
     expect(within(card('FA')).getByTestId('votos')).toHaveTextContent('1.234 votos');
-    expect(within(card('LC')).getByTestId('porcentaje')).toHaveTextContent('43.64%');
+    expect(within(card('LC')).getByTestId('porcentaje')).toHaveTextContent('43,64 %');
     expect(within(card('LC')).getByTestId('votos')).toHaveTextContent('2.345 votos');
-    expect(within(card('NR')).getByTestId('porcentaje')).toHaveTextContent('6.42%');
+    expect(within(card('NR')).getByTestId('porcentaje')).toHaveTextContent('6,42 %');
     const bar = within(card('LC')).getByRole('progressbar', { name: 'Porcentaje de Luisa Contreras' });
     expect(bar).toHaveAttribute('aria-valuenow', '43.64');
     expect(bar.firstElementChild).toHaveStyle({ backgroundColor: '#B45309' });
@@ -146,7 +146,7 @@ describe('ResultsPage', () => {
     serve(() => results([6000, 0, 0]));
     renderWithProviders(<ResultsPage />);
     await screen.findByTestId('candidato-FA');
-    expect(within(card('FA')).getByTestId('porcentaje')).toHaveTextContent('111.67%');
+    expect(within(card('FA')).getByTestId('porcentaje')).toHaveTextContent('111,67 %');
     expect(within(card('FA')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
   });
 
@@ -159,7 +159,7 @@ describe('ResultsPage', () => {
     expect(FakeEventSource.last.url).toBe('/api/results/stream');
 
     act(() => FakeEventSource.last.emit('resultados', results([1300, 2345, 345])));
-    expect(within(card('FA')).getByTestId('porcentaje')).toHaveTextContent('24.20%');
+    expect(within(card('FA')).getByTestId('porcentaje')).toHaveTextContent('24,20 %');
     expect(within(card('FA')).getByTestId('votos')).toHaveTextContent('1.300 votos');
     expect(screen.getByTestId('estado-en-vivo')).toHaveTextContent('En vivo');
     // Live: no polling.
@@ -226,10 +226,10 @@ describe('ResultsPage', () => {
       { route: '/resultados?proyector=1' },
     );
     const dialog = await screen.findByRole('dialog', { name: 'RESULTADOS POSTULACIONES' });
-    expect(within(dialog).getByText('22.97%')).toBeInTheDocument();
+    expect(within(dialog).getByText('22,97 %')).toBeInTheDocument();
     expect(within(dialog).getByText(/Porcentajes sobre 5\.373 electores/)).toBeInTheDocument();
     act(() => FakeEventSource.last.emit('resultados', results([1300, 2345, 345])));
-    expect(within(dialog).getByText('24.20%')).toBeInTheDocument();
+    expect(within(dialog).getByText('24,20 %')).toBeInTheDocument();
     expect(within(dialog).getByText('En vivo')).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('button', { name: 'Salir del modo proyector' }));
@@ -251,7 +251,7 @@ describe('ResultsPage', () => {
     const firstRow = () => within(table).getAllByRole('row')[1]!;
     expect(within(firstRow()).getByRole('rowheader')).toHaveTextContent('Bolívar');
     expect(within(table).getByText('2.000')).toBeInTheDocument();
-    expect(within(table).getByText('60.00%')).toBeInTheDocument();
+    expect(within(table).getByText('60,00 %')).toBeInTheDocument();
 
     await user.click(within(table).getByRole('button', { name: /^LC/ }));
     expect(within(firstRow()).getByRole('rowheader')).toHaveTextContent('Cabimas');

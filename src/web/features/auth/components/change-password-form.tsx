@@ -1,0 +1,120 @@
+import { type FormEvent, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { changePasswordBodySchema } from '#shared/features/auth/auth';
+import { authMessages } from '#shared/platform/session';
+import { Page } from '#web/platform/ui/page';
+import { useChangePassword } from '../api/change-password';
+import { useLogout } from '../api/logout';
+import { PasswordField } from './password-field';
+
+type Field = 'currentPassword' | 'newPassword' | 'repeat';
+
+/**
+ * Shown instead of everything else to a person who signed in with a one-time password an admin gave
+ * them: the server answers nothing else until they choose their own (decision 040).
+ */
+export function ChangePasswordForm({ email }: { email: string }) {
+  const [values, setValues] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', repeat: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [serverError, setServerError] = useState<string>();
+  const change = useChangePassword();
+  const signOut = useLogout();
+  const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (change.isPending) return;
+    const parsed = changePasswordBodySchema.safeParse(values);
+    const found: Partial<Record<Field, string>> = {};
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field;
+        found[field] ??= issue.message;
+      }
+    }
+    if (!found.newPassword && values.repeat !== values.newPassword) found.repeat = authMessages.passwordsDiffer;
+    setErrors(found);
+    setServerError(undefined);
+    if (!parsed.success || found.repeat) return;
+    change.mutate(parsed.data, {
+      onSuccess: () => toast.success(authMessages.passwordChanged),
+      onError: (error) => setServerError(error.message),
+    });
+  };
+
+  const hint = (field: Field) =>
+    errors[field] ? (
+      <p id={`${field}-error`} className="text-sm font-semibold text-red-800">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <Page>
+      <div className="mx-auto mt-4 w-full max-w-md rounded-2xl border border-stone-200 bg-white p-6 shadow-sm sm:mt-10 sm:p-8">
+        <h1 className="text-center text-3xl font-black text-brand">Elige tu contraseña</h1>
+        <p className="mt-3 text-stone-700">
+          Entraste como <strong className="break-all">{email}</strong> con una contraseña de un solo uso. Elige una
+          nueva para continuar: solo tú la sabrás.
+        </p>
+        <form onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-4" aria-label="Elige tu contraseña">
+          <div className="flex flex-col gap-1">
+            <PasswordField
+              id="password-current"
+              label="Contraseña de un solo uso"
+              value={values.currentPassword}
+              onChange={set('currentPassword')}
+              invalid={Boolean(errors.currentPassword)}
+              describedBy={errors.currentPassword ? 'currentPassword-error' : undefined}
+            />
+            {hint('currentPassword')}
+          </div>
+          <div className="flex flex-col gap-1">
+            <PasswordField
+              id="password-new"
+              label="Contraseña nueva"
+              autoComplete="new-password"
+              value={values.newPassword}
+              onChange={set('newPassword')}
+              invalid={Boolean(errors.newPassword)}
+              describedBy={errors.newPassword ? 'newPassword-error' : undefined}
+            />
+            {hint('newPassword')}
+          </div>
+          <div className="flex flex-col gap-1">
+            <PasswordField
+              id="password-repeat"
+              label="Repite la contraseña nueva"
+              autoComplete="new-password"
+              value={values.repeat}
+              onChange={set('repeat')}
+              invalid={Boolean(errors.repeat)}
+              describedBy={errors.repeat ? 'repeat-error' : undefined}
+            />
+            {hint('repeat')}
+          </div>
+          {serverError && (
+            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
+              {serverError}
+            </p>
+          )}
+          <button
+            type="submit"
+            disabled={change.isPending}
+            aria-busy={change.isPending || undefined}
+            className="mt-1 rounded-lg bg-brand px-5 py-3 text-lg font-bold text-white shadow-sm hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900"
+          >
+            Guardar contraseña
+          </button>
+          <button
+            type="button"
+            onClick={() => signOut.mutate(undefined, { onError: (error) => toast.error(error.message) })}
+            className="rounded-lg px-5 py-2 font-semibold text-brand underline underline-offset-4 hover:text-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+          >
+            Cerrar sesión
+          </button>
+        </form>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,44 @@
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { AdminDepartment } from '#shared/features/departments/departments';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
+import DepartmentsAdminPage from './departments-admin-page';
+
+const department = (d: Partial<AdminDepartment> & Pick<AdminDepartment, 'slug' | 'title'>): AdminDepartment => ({
+  kind: 'municipality',
+  path: `/validation/${d.slug}`,
+  members: 0,
+  total: 0,
+  validated: 0,
+  voted: 0,
+  ...d,
+});
+
+const DEPARTMENTS: AdminDepartment[] = [
+  department({ slug: 'resultados', title: 'Resultados', kind: 'page', path: '/resultados' }),
+  department({ slug: 'notas', title: 'Notas', kind: 'page', path: '/notas', members: 2 }),
+  department({ slug: 'coquivacoa', title: 'Coquivacoa', members: 1, total: 5373, validated: 619, voted: 700 }),
+  department({ slug: 'cabimas', title: 'Cabimas' }),
+];
+
+describe('DepartmentsAdminPage', () => {
+  it('says who sees each department as it is, and tags parishes as parishes', async () => {
+    server.use(http.get('*/api/admin/departments', () => HttpResponse.json({ items: DEPARTMENTS })));
+    renderWithProviders(<DepartmentsAdminPage bulkAccess={() => null} />);
+    const card = async (name: string) => screen.findByRole('article', { name });
+
+    // Admins open every staff page: an empty list does not mean nobody.
+    const resultados = await card('Resultados');
+    expect(within(resultados).getByText('Página')).toBeInTheDocument();
+    expect(resultados).toHaveTextContent('Solo administradores');
+    expect(await card('Notas')).toHaveTextContent('Administradores y 2 personas en la lista');
+    const coquivacoa = await card('Coquivacoa');
+    expect(within(coquivacoa).getByText('Parroquia')).toBeInTheDocument();
+    expect(coquivacoa).toHaveTextContent('1 persona en la lista · 619 de 5.373 validados (11,52 %)');
+    const cabimas = await card('Cabimas');
+    expect(within(cabimas).getByText('Municipio')).toBeInTheDocument();
+    expect(cabimas).toHaveTextContent('Nadie en la lista: solo lo ven quienes se agreguen · Sin trámites');
+  });
+});

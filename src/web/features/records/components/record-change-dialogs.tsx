@@ -1,0 +1,226 @@
+import { type ReactNode, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { type RecordAdmin, recordsAdminMessages } from '#shared/features/records/records.admin';
+import { TextAreaField } from '#web/platform/ui/fields';
+import { ConfirmDialog } from '#web/platform/ui/modal';
+import { Spinner } from '#web/platform/ui/page';
+import { useCorrectVote } from '../api/correct-vote';
+import { useCandidates } from '../api/get-candidates';
+import { useRestoreRecord } from '../api/restore-record';
+import { useVoidRecord } from '../api/void-record';
+
+/** A change of a record that moves the results or the lists: what to do, and why (required). */
+type Change = { kind: 'void' | 'restore' | 'vote'; record: RecordAdmin };
+export type RecordChange = Change | null;
+
+const choiceClass =
+  'flex min-h-11 cursor-pointer items-start gap-3 rounded-lg border-2 border-stone-300 bg-white px-3 py-2 text-stone-900 has-checked:border-brand has-checked:bg-brand-light has-focus-visible:outline-2 has-focus-visible:outline-brand';
+
+const votesText = (record: RecordAdmin) => (record.votes.length > 0 ? record.votes.join(', ') : 'ningún candidato');
+
+/** One dialog per change: voiding (does its vote still count?), restoring, correcting the vote. */
+export function RecordChangeDialog({ change, onClose }: { change: RecordChange; onClose: () => void }) {
+  // A fresh form for each record and kind: nothing typed for one carries over to the next.
+  if (!change) return null;
+  return <ChangeForm key={`${change.kind}-${change.record.id}`} change={change} onClose={onClose} />;
+}
+
+function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }) {
+  const { kind, record } = change;
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string>();
+  const [serverError, setServerError] = useState<string>();
+  // Voiding: the vote no longer counts unless the admin says it still does.
+  const [voteCounts, setVoteCounts] = useState(false);
+  // Correcting: the new candidates, or clearing the vote.
+  const [clear, setClear] = useState(false);
+  const [codes, setCodes] = useState<string[]>(record.votes);
+  const voiding = useVoidRecord();
+  const restoring = useRestoreRecord();
+  const correcting = useCorrectVote();
+  const pending = voiding.isPending || restoring.isPending || correcting.isPending;
+  const voted = record.votedAt !== null;
+
+  const done = {
+    onSuccess: (result: { message: string }) => {
+      toast.success(result.message);
+      onClose();
+    },
+    onError: (error: Error) => setServerError(error.message),
+  };
+  const confirm = () => {
+    const why = reason.trim();
+    if (!why) {
+      setReasonError(recordsAdminMessages.reasonRequired);
+      return;
+    }
+    setServerError(undefined);
+    if (kind === 'void') voiding.mutate({ id: record.id, reason: why, voteCounts: voted && voteCounts }, done);
+    else if (kind === 'restore') restoring.mutate({ id: record.id, reason: why }, done);
+    else correcting.mutate({ id: record.id, reason: why, candidates: clear ? null : codes }, done);
+  };
+
+  const title = kind === 'void' ? 'Anular registro' : kind === 'restore' ? 'Restaurar registro' : 'Corregir voto';
+  const confirmLabel =
+    kind === 'void'
+      ? 'Anular registro'
+      : kind === 'restore'
+        ? 'Restaurar registro'
+        : clear
+          ? 'Borrar voto'
+          : 'Corregir voto';
+  let message: ReactNode;
+  if (kind === 'void') {
+    message = (
+      <>
+        ¿Anular el registro de <strong>{record.nombre}</strong>? Sale de la lista de validación y del avance del
+        municipio; queda guardado y en el registro de auditoría.
+      </>
+    );
+  } else if (kind === 'restore') {
+    message = (
+      <>
+        ¿Restaurar el registro de <strong>{record.nombre}</strong>? Vuelve a la lista de validación y al avance
+        {voted && !record.voteCounts ? '; su voto vuelve a contar en los resultados' : ''}.
+      </>
+    );
+  } else {
+    message = (
+      <>
+        Voto actual de <strong>{record.nombre}</strong>: {votesText(record)}. Los resultados y el avance cambian al
+        guardar.
+      </>
+    );
+  }
+
+  return (
+    <ConfirmDialog
+      open
+      title={title}
+      message={message}
+      confirmLabel={confirmLabel}
+      danger={kind === 'void' || (kind === 'vote' && clear)}
+      pending={pending}
+      onCancel={onClose}
+      onConfirm={confirm}
+    >
+      <div className="flex flex-col gap-4">
+        {kind === 'void' && voted && (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1.5 font-semibold text-stone-800">
+              ¿Su voto ({votesText(record)}) sigue contando en los resultados?
+            </legend>
+            <label className={choiceClass}>
+              <input
+                type="radio"
+                name="voto-cuenta"
+                className="mt-1 h-4 w-4 accent-brand"
+                checked={!voteCounts}
+                onChange={() => setVoteCounts(false)}
+              />
+              <span>No, deja de contar</span>
+            </label>
+            <label className={choiceClass}>
+              <input
+                type="radio"
+                name="voto-cuenta"
+                className="mt-1 h-4 w-4 accent-brand"
+                checked={voteCounts}
+                onChange={() => setVoteCounts(true)}
+              />
+              <span>Sí, sigue contando</span>
+            </label>
+          </fieldset>
+        )}
+        {kind === 'vote' && <CorrectionChoice clear={clear} setClear={setClear} codes={codes} setCodes={setCodes} />}
+        <TextAreaField
+          label="Motivo"
+          hint="Obligatorio. Queda en el registro de auditoría."
+          value={reason}
+          maxLength={300}
+          rows={2}
+          required
+          error={reasonError}
+          onChange={(e) => {
+            setReason(e.target.value);
+            if (e.target.value.trim()) setReasonError(undefined);
+          }}
+        />
+        {serverError && (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
+            {serverError}
+          </p>
+        )}
+      </div>
+    </ConfirmDialog>
+  );
+}
+
+/** The new vote: ticked candidates (none is a vote for nobody), or no vote at all. */
+function CorrectionChoice({
+  clear,
+  setClear,
+  codes,
+  setCodes,
+}: {
+  clear: boolean;
+  setClear: (clear: boolean) => void;
+  codes: string[];
+  setCodes: (codes: string[]) => void;
+}) {
+  const candidates = useCandidates();
+  return (
+    <div className="flex flex-col gap-3">
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1.5 font-semibold text-stone-800">Nuevo voto</legend>
+        <label className={choiceClass}>
+          <input
+            type="radio"
+            name="correccion"
+            className="mt-1 h-4 w-4 accent-brand"
+            checked={!clear}
+            onChange={() => setClear(false)}
+          />
+          <span>Cambiar los candidatos</span>
+        </label>
+        <label className={choiceClass}>
+          <input
+            type="radio"
+            name="correccion"
+            className="mt-1 h-4 w-4 accent-brand"
+            checked={clear}
+            onChange={() => setClear(true)}
+          />
+          <span>Borrar el voto: el trámite vuelve a quedar sin votar</span>
+        </label>
+      </fieldset>
+      {!clear &&
+        (candidates.isPending ? (
+          <Spinner label="Cargando los candidatos…" />
+        ) : candidates.isError ? (
+          <p role="alert" className="text-red-900">
+            {candidates.error.message}
+          </p>
+        ) : (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1.5 font-semibold text-stone-800">Candidatos (ninguno: voto sin candidatos)</legend>
+            {candidates.data.items.map((c) => (
+              <label key={c.code} className={choiceClass}>
+                <input
+                  type="checkbox"
+                  className="mt-1 h-4 w-4 accent-brand"
+                  checked={codes.includes(c.code)}
+                  onChange={() =>
+                    setCodes(codes.includes(c.code) ? codes.filter((x) => x !== c.code) : [...codes, c.code])
+                  }
+                />
+                <span>
+                  <strong>{c.code}</strong> {c.name}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ))}
+    </div>
+  );
+}
