@@ -3,7 +3,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type AdminServer, DESKTOP, signedIn, startAdminServer, toastWith } from './admin-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { signIn } from './support/login';
+import { signInWithOneTimePassword } from './support/login';
 
 let server: AdminServer;
 test.beforeAll(async () => {
@@ -61,10 +61,10 @@ test('an admin creates an account with a one-time password; a reset ends its ses
   await expect(card.getByText('Simón Bolívar')).toBeVisible();
   await expect(card.getByText('Nunca ha iniciado sesión')).toBeVisible();
 
-  // The new person signs in with it and lands on their municipality.
+  // The new person signs in with it, must choose their own password first, then lands on their municipality.
   const other = await browser.newContext({ baseURL: server.origin, locale: 'es-VE' });
   const theirs = await other.newPage();
-  await signIn(theirs, 'nueva.validadora@e2e.example', first);
+  await signInWithOneTimePassword(theirs, 'nueva.validadora@e2e.example', first, 'mi-clave-propia-2026');
   await expect(theirs).toHaveURL(/\/validation\/simon-bolivar$/);
 
   // A reset ends that session and shows a new one-time password; the old one no longer works.
@@ -74,7 +74,7 @@ test('an admin creates an account with a one-time password; a reset ends its ses
   expect(second).not.toBe(first);
   await theirs.reload();
   await expect(theirs).toHaveURL(/\/login\?next=/);
-  await signIn(theirs, 'nueva.validadora@e2e.example', second);
+  await signInWithOneTimePassword(theirs, 'nueva.validadora@e2e.example', second, 'otra-clave-propia-2026');
   await expect(theirs).toHaveURL(/\/validation\/simon-bolivar$/);
 
   // Disabling asks first, ends the session at once, and the password is refused like a wrong one.
