@@ -1,13 +1,6 @@
 import compress from '@fastify/compress';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import '#shared/platform/zod-spanish';
 import type { Config } from '#server/platform/config/config';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
@@ -17,7 +10,10 @@ import { accessRoutes } from '#server/features/departments/departments.access.ro
 import { adminRoutes } from './admin.routes';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
-import { type AirtableWritebackOverrides, createAirtableWriteback } from '#server/integrations/airtable/airtable.writeback';
+import {
+  type AirtableWritebackOverrides,
+  createAirtableWriteback,
+} from '#server/integrations/airtable/airtable.writeback';
 import { authRoutes } from '#server/features/auth/auth.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
@@ -30,6 +26,7 @@ import type { RecordChangeHooks } from '#server/features/records/records.service
 import { resultsRoutes } from '#server/features/results/results.routes';
 import { siteRoutes } from '#server/features/settings/settings.routes';
 import { registerAuth } from '#server/platform/session/session.plugin';
+import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
 import { registerSecurityHeaders } from '#server/platform/http/security';
@@ -106,14 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerOriginCheck(app, config);
   await registerAuth(app);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Comando API', description: 'API de Comando', version: '1.0.0' },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
   await app.register(siteRoutes);

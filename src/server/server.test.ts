@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildServerOnce } from '#server/testing/server-process';
@@ -25,6 +27,13 @@ describe('starting the server with a bad environment', () => {
     expect(res.stderr).toContain('PORT');
     expect(res.stderr).toContain('LOG_LEVEL');
     expect(res.stderr).toContain('DATABASE_URL');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses to start in production without PUBLIC_ORIGIN', () => {
+    const res = start({ NODE_ENV: 'production', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'comando-prod-')) });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('PUBLIC_ORIGIN: es obligatoria con NODE_ENV=production');
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -24,6 +24,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     publicOrigin: TEST_ORIGIN,
     trustProxy: false,
+    apiDocs: 'public',
     campaignName: 'Comando Pruebas',
     notas: { source: 'local' },
     airtable: {

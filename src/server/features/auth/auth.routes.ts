@@ -12,7 +12,12 @@ import {
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createSerializedCache, sendSerialized } from '#server/platform/cache/serialized-cache';
-import { clearSessionCookie, readSessionToken, type SessionUser, setSessionCookie } from '#server/platform/session/session.plugin';
+import {
+  clearSessionCookie,
+  readSessionToken,
+  type SessionUser,
+  setSessionCookie,
+} from '#server/platform/session/session.plugin';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
 import { type MenuEntry, menuFor } from '#server/platform/access/access.service';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';

@@ -1,6 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
-import type { AirtableOutboxField, AirtableOutboxState, AirtableOutboxTable } from '#server/platform/db/schema-airtable';
+import type {
+  AirtableOutboxField,
+  AirtableOutboxState,
+  AirtableOutboxTable,
+} from '#server/platform/db/schema-airtable';
 import { AIRTABLE_SOURCE_PREFIX } from './airtable.mapping';
 
 export type OutboxRow = Selectable<AirtableOutboxTable>;

@@ -88,6 +88,7 @@ describe('photo storage and sign-in provider settings', () => {
     expect(
       problemsOf({
         NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://comando.example.org',
         AUTH_PROVIDER: 'firebase',
         FIREBASE_PROJECT_ID: 'comando-zulia',
         FIREBASE_API_KEY: 'AIza',

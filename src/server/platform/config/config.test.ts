@@ -23,6 +23,21 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(4);
   });
 
+  it('requires PUBLIC_ORIGIN in production, where the API reference is for admins unless opened', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /PUBLIC_ORIGIN: es obligatoria con NODE_ENV=production/,
+    );
+    const production = loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org/' });
+    expect(production.publicOrigin).toBe('https://comando.example.org');
+    expect(production.apiDocs).toBe('admins');
+    expect(
+      loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org', API_DOCS: 'public' }).apiDocs,
+    ).toBe('public');
+    expect(loadConfig({}).apiDocs).toBe('public');
+    expect(loadConfig({ API_DOCS: 'admins' }).apiDocs).toBe('admins');
+    expect(() => loadConfig({ API_DOCS: 'todos' })).toThrow(/API_DOCS: debe ser public o admins/);
+  });
+
   it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
     const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
     expect(config.demo).toBe(false);

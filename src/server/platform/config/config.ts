@@ -38,6 +38,10 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     TRUST_PROXY: boolFlag(false),
+    API_DOCS: z
+      .enum(['public', 'admins', ''], { message: 'debe ser public o admins' })
+      .optional()
+      .transform((v) => v || undefined),
     CAMPAIGN_NAME: z.string().min(1).default('Comando Zulia'),
     NOTAS_SOURCE: z.enum(['local', 'wordpress']).default('local'),
     WORDPRESS_URL: z
@@ -125,6 +129,15 @@ const envSchema = z
     if (env.AUTH_PROVIDER === 'firebase') {
       requireWith('AUTH_PROVIDER=firebase', ['FIREBASE_PROJECT_ID', 'FIREBASE_API_KEY']);
     }
+    // Same-origin checks, cookies and links need the app's real address; the Host header is the client's word.
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          'es obligatoria con NODE_ENV=production: la dirección pública de la app, por ejemplo https://comando.example.org',
+      });
+    }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
     refuseInProduction('COMANDO_NOW');
   });
@@ -139,6 +152,8 @@ export interface Config {
   logLevel: string;
   publicOrigin: string | undefined;
   trustProxy: boolean;
+  /** Who may read the API reference (/api/docs, /api/openapi.json): anyone, or signed-in admins. */
+  apiDocs: 'public' | 'admins';
   campaignName: string;
   /** Where the notas come from: our database, or a WordPress site's REST API. */
   notas: { source: 'local' } | { source: 'wordpress'; url: string };
@@ -239,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     trustProxy: e.TRUST_PROXY,
+    apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'admins' : 'public'),
     campaignName: e.CAMPAIGN_NAME,
     notas:
       e.NOTAS_SOURCE === 'wordpress' && e.WORDPRESS_URL

@@ -3,7 +3,12 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { changesAccess, createChangeVersions, registerChangeVersions, writes } from '#server/platform/cache/change-version';
+import {
+  changesAccess,
+  createChangeVersions,
+  registerChangeVersions,
+  writes,
+} from '#server/platform/cache/change-version';
 import { migrationProvider } from '#server/platform/db/migrations/index';
 import type { Database } from './schema';
 

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DropboxContractServer, startDropboxContractServer } from '../../../../tests/support/dropbox-contract-server';
+import {
+  type DropboxContractServer,
+  startDropboxContractServer,
+} from '../../../../tests/support/dropbox-contract-server';
 import { createDropboxClient, type DropboxClientOptions, DropboxError, headerSafeJson } from './dropbox-client';
 
 let server: DropboxContractServer;

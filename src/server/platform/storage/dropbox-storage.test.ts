@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DropboxContractServer, startDropboxContractServer } from '../../../../tests/support/dropbox-contract-server';
+import {
+  type DropboxContractServer,
+  startDropboxContractServer,
+} from '../../../../tests/support/dropbox-contract-server';
 import { FIXTURES_DIR, fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';

@@ -1,5 +1,12 @@
 import { departmentKindSchema } from '#shared/platform/access';
-import { authMessages, EMAIL_MAX_LENGTH, isEmailShape, normalizeEmail, PASSWORD_MAX_LENGTH, roleSchema } from '#shared/features/auth/auth';
+import {
+  authMessages,
+  EMAIL_MAX_LENGTH,
+  isEmailShape,
+  normalizeEmail,
+  PASSWORD_MAX_LENGTH,
+  roleSchema,
+} from '#shared/features/auth/auth';
 import { PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
 import { z } from '#shared/platform/zod-spanish';
 

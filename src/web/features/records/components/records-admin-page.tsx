@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { Link, Route, Routes, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import type { RecordAdmin, RecordBody, RecordsAdminFilter, RecordsDepartment } from '#shared/features/records/records.admin';
+import type {
+  RecordAdmin,
+  RecordBody,
+  RecordsAdminFilter,
+  RecordsDepartment,
+} from '#shared/features/records/records.admin';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { TextAreaField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';

@@ -1,6 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { RESULTS_EVENT, RESULTS_HEARTBEAT_MS, RESULTS_PING_EVENT, type Results } from '#shared/features/results/results';
+import {
+  RESULTS_EVENT,
+  RESULTS_HEARTBEAT_MS,
+  RESULTS_PING_EVENT,
+  type Results,
+} from '#shared/features/results/results';
 import { resultsKeys } from './get-results';
 
 export const RESULTS_STREAM_URL = '/api/results/stream';
