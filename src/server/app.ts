@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import '#shared/platform/zod-spanish';
-import type { Config } from '#server/platform/config/config';
+import { type Config, fastifyTrustProxy } from '#server/platform/config/config';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { loadDemoData } from '#server/integrations/demo/demo';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
@@ -70,7 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();

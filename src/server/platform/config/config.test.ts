@@ -38,6 +38,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_DOCS: 'todos' })).toThrow(/API_DOCS: debe ser public o admins/);
   });
 
+  it('reads TRUST_PROXY as nobody, a number of proxy hops or proxy addresses; never everyone in production', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      '::1',
+      'loopback',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    for (const bad of ['proxy', '10.0.0.300', '10.0.0.0/33', '10.0.0.5,', '500']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: debe ser 0, el número de proxies/);
+    }
+    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org' };
+    expect(() => loadConfig({ ...production, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: no puede confiar en cualquiera/,
+    );
+    expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+  });
+
   it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
     const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
     expect(config.demo).toBe(false);

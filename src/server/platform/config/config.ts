@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,46 @@ const optionalUrl = (message: string) =>
     .optional()
     .or(z.literal('').transform(() => undefined));
 
+/** proxy-addr's names for the reserved ranges (loopback: nginx on the same machine). */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrNetwork(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  if (!version || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= 0 && n <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which peers may tell us the client's address (X-Forwarded-For): none, a number of proxy hops in
+ * front, or the proxies' addresses and networks. "Everyone" (true) lets any client write its own
+ * address: refused in production (superRefine below).
+ */
+const trustProxySetting = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx): TrustProxy => {
+    const value = (v ?? '').toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+    if (['true', 'yes', 'on'].includes(value)) return true;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 10) return hops;
+    }
+    const entries = value.split(',').map((e) => e.trim());
+    if (entries.every((e) => e && isAddressOrNetwork(e))) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'debe ser 0, el número de proxies delante de la app (por ejemplo 1) o sus direcciones o redes separadas por comas (por ejemplo 10.0.0.5,10.1.0.0/16 o loopback)',
+    });
+    return z.NEVER;
+  });
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -37,7 +78,7 @@ const envSchema = z
       .url({ message: 'debe ser una URL completa, por ejemplo https://comando.example.org' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
-    TRUST_PROXY: boolFlag(false),
+    TRUST_PROXY: trustProxySetting,
     API_DOCS: z
       .enum(['public', 'admins', ''], { message: 'debe ser public o admins' })
       .optional()
@@ -138,6 +179,14 @@ const envSchema = z
           'es obligatoria con NODE_ENV=production: la dirección pública de la app, por ejemplo https://comando.example.org',
       });
     }
+    if (env.TRUST_PROXY === true && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message:
+          'no puede confiar en cualquiera con NODE_ENV=production (cada cliente escribiría su propia dirección): indica cuántos proxies hay delante (por ejemplo 1) o sus direcciones',
+      });
+    }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
     refuseInProduction('COMANDO_NOW');
   });
@@ -151,7 +200,8 @@ export interface Config {
   demo: boolean;
   logLevel: string;
   publicOrigin: string | undefined;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: whom to believe about the client's address (see TRUST_PROXY). */
+  trustProxy: TrustProxy;
   /** Who may read the API reference (/api/docs, /api/openapi.json): anyone, or signed-in admins. */
   apiDocs: 'public' | 'admins';
   campaignName: string;
@@ -170,6 +220,21 @@ export interface Config {
   webRoot: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
+}
+
+/** false: nobody; a number: that many proxy hops; a list: those addresses and networks; true: everyone. */
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy option. Fastify 5 no longer honours a bare hop count (it cannot
+ * tell the proxy from a client that connects directly), so a count becomes the equivalent function:
+ * the n addresses nearest to us (the peer, then what each proxy appended) are proxies, the next one is
+ * the client. Safe only when the app cannot be reached except through those proxies.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  const hops = trust;
+  return hops === 0 ? false : (_address, hop) => hop < hops;
 }
 
 export interface AirtableConfig {
