@@ -30,6 +30,7 @@ import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
 import { registerSecurityHeaders } from '#server/platform/http/security';
+import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import { registerSpa } from '#server/platform/http/spa';
 
 declare module 'fastify' {
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    ...serverTimeoutOptions(config.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('config', config);
@@ -101,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSecurityHeaders(app, config);
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
+  registerBodyTimeout(app, config.timeouts);
   await registerAuth(app);
 
   await registerApiDocs(app, config);

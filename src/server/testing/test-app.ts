@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     publicOrigin: TEST_ORIGIN,
     trustProxy: false,
     apiDocs: 'public',
+    timeouts: { bodyMs: 30_000, requestMs: 600_000 },
     campaignName: 'Comando Pruebas',
     notas: { source: 'local' },
     airtable: {

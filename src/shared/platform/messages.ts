@@ -27,5 +27,7 @@ export const messages = {
     network: 'No hay conexión con el servidor. Revisa tu conexión e intenta de nuevo.',
     notReady: 'La base de datos no responde.',
     forbiddenOrigin: 'Solicitud rechazada: origen no permitido.',
+    requestTimeout:
+      'La solicitud tardó demasiado en llegar y no se procesó: no se guardó nada. Revisa tu conexión e intenta de nuevo.',
   },
 } as const;

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { RequestTimeouts } from '#server/platform/http/timeouts';
 
 const boolFlag = (fallback: boolean) =>
   z
@@ -79,6 +80,8 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     TRUST_PROXY: trustProxySetting,
+    BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     API_DOCS: z
       .enum(['public', 'admins', ''], { message: 'debe ser public o admins' })
       .optional()
@@ -202,6 +205,8 @@ export interface Config {
   publicOrigin: string | undefined;
   /** Fastify's trustProxy: whom to believe about the client's address (see TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** How long a request body (uploads excepted) and a whole request (uploads included) may take to arrive. */
+  timeouts: RequestTimeouts;
   /** Who may read the API reference (/api/docs, /api/openapi.json): anyone, or signed-in admins. */
   apiDocs: 'public' | 'admins';
   campaignName: string;
@@ -319,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     trustProxy: e.TRUST_PROXY,
+    timeouts: { bodyMs: e.BODY_TIMEOUT_SECONDS * 1000, requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000 },
     apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'admins' : 'public'),
     campaignName: e.CAMPAIGN_NAME,
     notas:
