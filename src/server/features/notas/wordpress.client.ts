@@ -1,5 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
+import { plainTextHtml } from './html-text';
+import { type NotaHtml, NotaHtmlRefused, notaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 /** What we keep of a WordPress post: already sanitised, ready to serve. */
 export interface WordpressNota {
@@ -59,7 +61,22 @@ function safeImageUrl(url: string | undefined): string | null {
  * Reads every published post of a WordPress site through its REST API, page by page (100 a page,
  * following X-WP-TotalPages), so nothing past the 99th post is lost.
  */
-export async function fetchAllWordpressNotas(baseUrl: string, timeoutMs: number): Promise<WordpressNota[]> {
+export async function fetchAllWordpressNotas(
+  baseUrl: string,
+  timeoutMs: number,
+  html: NotaHtml = notaHtml,
+  log?: FastifyBaseLogger,
+): Promise<WordpressNota[]> {
+  /** Sanitised once, here, off the main thread; past the sanitiser's bounds, the post's text alone. */
+  const safeHtml = async (id: number, rendered: string): Promise<string> => {
+    try {
+      return (await html.sanitize(rendered)).html;
+    } catch (error) {
+      if (!(error instanceof NotaHtmlRefused)) throw error;
+      log?.warn({ post: id, reason: error.reason }, 'WordPress post too complex to sanitise: shown as plain text');
+      return plainTextHtml(rendered);
+    }
+  };
   const out: WordpressNota[] = [];
   let totalPages = 1;
   for (let page = 1; page <= totalPages && page <= MAX_PAGES; page++) {
@@ -90,7 +107,7 @@ export async function fetchAllWordpressNotas(baseUrl: string, timeoutMs: number)
       out.push({
         id: post.id,
         title: sanitizeNotaTitle(post.title.rendered) || 'Sin título',
-        contentHtml: sanitizeNotaHtml(post.content.rendered),
+        contentHtml: await safeHtml(post.id, post.content.rendered),
         publishedAt: toIso(post),
         imageUrl: safeImageUrl(media?.source_url),
         imageAlt: sanitizeNotaTitle(media?.alt_text ?? ''),

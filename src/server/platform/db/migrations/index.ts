@@ -6,6 +6,7 @@ import { recordsMigration } from './003-records';
 import { resultsMigration } from './004-results';
 import { airtableMigration } from './005-airtable';
 import { storageMigration } from './006-storage';
+import { notaExcerptsMigration } from './007-nota-excerpts';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '004-results': resultsMigration(dialect),
     '005-airtable': airtableMigration(dialect),
     '006-storage': storageMigration(),
+    '007-nota-excerpts': notaExcerptsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
