@@ -14,6 +14,7 @@ import { type Actor, createAuthService } from '#server/platform/session/session.
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { HttpError } from '#server/platform/http/errors';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
+import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
 
@@ -39,6 +40,7 @@ Resultados
 ${AIRTABLE_HELP}
 
 ${STORAGE_HELP}
+${STORAGE_CHECK_HELP}
 
 Ejemplos
   npm run cli -- user:add jefa@example.org --admin
@@ -156,6 +158,8 @@ export async function runCli(argv: string[], db: Kysely<Database>, io: CliIo, no
         return await runAirtableCommand(command, rest, db, io, now);
       case 'storage:migrate':
         return await runStorageMigrate(rest, db, io, now);
+      case 'storage:check':
+        return await runStorageCheck(rest, db, loadConfig(), io, now);
       case undefined:
       case 'help':
       case '--help':
