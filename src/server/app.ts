@@ -58,17 +58,7 @@ export interface BuildOptions {
 
 /** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const db = options.db ?? (await openDatabase(config));
-  const ownsDb = !options.db;
-  try {
-    await migrateToLatest(db);
-    await seedReferenceData(db, config.now(), config.campaignName);
-    if (config.demo) await loadDemoData(db, config.now());
-  } catch (error) {
-    if (ownsDb) await db.close();
-    throw error;
-  }
-
+  // Created first so that its log tells each attempt to reach the database.
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
@@ -79,6 +69,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true },
     ...serverTimeoutOptions(config.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
+
+  const db =
+    options.db ??
+    (await openDatabase({
+      ...config,
+      connectRetryMs: config.databaseConnectRetryMs,
+      onConnectRetry: ({ number, error, nextInMs, untilMs }) =>
+        app.log.warn(
+          { attempt: number, err: error, nextInMs, untilMs },
+          `PostgreSQL does not answer (attempt ${number}); trying again in ${nextInMs} ms`,
+        ),
+    }));
+  const ownsDb = !options.db;
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db, config.now(), config.campaignName);
+    if (config.demo) await loadDemoData(db, config.now());
+  } catch (error) {
+    if (ownsDb) await db.close();
+    throw error;
+  }
 
   app.decorate('config', config);
   app.decorate('db', db);

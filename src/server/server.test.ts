@@ -44,11 +44,19 @@ describe('starting the server with a bad environment', () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('says plainly when PostgreSQL cannot be reached', () => {
-    const res = start({ DATABASE_URL: 'postgres://nadie:clave@127.0.0.1:1/comando' });
+  it('says plainly when PostgreSQL cannot be reached, after trying for DATABASE_CONNECT_TIMEOUT_SECONDS', () => {
+    const res = start({
+      DATABASE_URL: 'postgres://nadie:clave@127.0.0.1:1/comando',
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
+      LOG_LEVEL: 'warn',
+    });
     expect(res.status).toBe(1);
-    expect(res.stderr).toContain('No se pudo conectar con PostgreSQL en postgres://***@127.0.0.1:1/comando');
-    expect(res.stderr).not.toContain('clave');
+    expect(res.stderr).toMatch(
+      /No se pudo conectar con PostgreSQL en postgres:\/\/\*\*\*@127\.0\.0\.1:1\/comando \(\d+ intentos/,
+    );
+    // Each failed attempt is in the log, without the password.
+    expect(res.stdout).toContain('PostgreSQL does not answer (attempt 1)');
+    expect(`${res.stdout}${res.stderr}`).not.toContain('clave');
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -26,7 +26,14 @@ export const messages = {
     internal: 'Ocurrió un error inesperado. Intenta de nuevo en unos minutos.',
     network: 'No hay conexión con el servidor. Revisa tu conexión e intenta de nuevo.',
     notReady: 'La base de datos no responde.',
+    cannotWrite: 'La base de datos responde pero no puede guardar (¿disco lleno?).',
     forbiddenOrigin: 'Solicitud rechazada: origen no permitido.',
+    unavailableWrite:
+      'El servidor no puede guardar en este momento (la base de datos o el almacenamiento no responde). No se guardó nada: intenta de nuevo en unos segundos.',
+    unavailableRead:
+      'El servidor no puede leer sus datos en este momento (la base de datos o el almacenamiento no responde). Intenta de nuevo en unos segundos.',
+    unavailableUncertain:
+      'Se perdió la conexión con la base de datos justo al guardar: puede que se haya guardado o no. Revisa si el cambio aparece antes de repetirlo.',
     requestTimeout:
       'La solicitud tardó demasiado en llegar y no se procesó: no se guardó nada. Revisa tu conexión e intenta de nuevo.',
   },

@@ -8,7 +8,7 @@ import {
   type Results,
   resultsSchema,
 } from '#shared/features/results/results';
-import { ServiceUnavailable } from '#server/platform/http/errors';
+import { Unavailable } from '#server/platform/http/errors';
 import { listenToResultsChannel, type ResultsChannel } from './results.repository';
 
 export interface LiveResultsOptions {
@@ -262,7 +262,7 @@ export function createLiveResults(options: LiveResultsOptions) {
     async open(reply: FastifyReply, access?: StreamAccess): Promise<void> {
       await start();
       await refresh();
-      if (!snapshot) throw ServiceUnavailable(messages.api.notReady);
+      if (!snapshot) throw Unavailable(messages.api.unavailableRead);
       reply.hijack();
       const res = reply.raw;
       // The headers other hooks set (security headers) go out too: the reply is ours from here.

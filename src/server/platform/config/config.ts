@@ -73,6 +73,7 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'debe empezar por postgres:// o postgresql://')
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     COMANDO_DEMO: boolFlag(true),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PUBLIC_ORIGIN: z
@@ -200,6 +201,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: how long to keep trying to connect at start (0: once). */
+  databaseConnectRetryMs: number;
   demo: boolean;
   logLevel: string;
   publicOrigin: string | undefined;
@@ -320,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseConnectRetryMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     demo: e.COMANDO_DEMO,
     logLevel: e.LOG_LEVEL,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
