@@ -60,6 +60,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe(1);
   });
 
+  it('reads the request timeouts and how long to wait for PostgreSQL at start, in seconds', () => {
+    expect(loadConfig({}).timeouts).toEqual({ bodyMs: 30_000, requestMs: 600_000 });
+    expect(loadConfig({}).databaseConnectRetryMs).toBe(60_000);
+    const config = loadConfig({
+      BODY_TIMEOUT_SECONDS: '10',
+      REQUEST_TIMEOUT_SECONDS: '900',
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '0',
+    });
+    expect(config.timeouts).toEqual({ bodyMs: 10_000, requestMs: 900_000 });
+    expect(config.databaseConnectRetryMs).toBe(0);
+    expect(() => loadConfig({ BODY_TIMEOUT_SECONDS: '0' })).toThrow(/BODY_TIMEOUT_SECONDS/);
+  });
+
   it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
     const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
     expect(config.demo).toBe(false);
