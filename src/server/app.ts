@@ -18,7 +18,6 @@ import { authRoutes } from '#server/features/auth/auth.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { notasRoutes } from '#server/features/notas/notas.routes';
-import { createNotaHtml, notaHtml, type NotaHtmlOptions } from '#server/features/notas/notas.sanitize';
 import { photosRoutes } from '#server/features/records/photos.routes';
 import { createRecordListCache, type RecordListCache } from '#server/features/records/record-list-cache';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
@@ -52,8 +51,6 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Timings of the Airtable write-back worker (tests: short polls and backoff). */
   airtableWriteback?: AirtableWritebackOverrides;
-  /** Bounds and time budget of the nota sanitiser (tests); otherwise the process's own. */
-  notaHtml?: NotaHtmlOptions;
 }
 
 /** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
@@ -125,10 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   await app.register(siteRoutes);
   await app.register(agendaRoutes);
-  // Nota HTML is sanitised on a worker thread with bounds and a time budget (tests may set them).
-  const notaHtmlSanitizer = options.notaHtml ? createNotaHtml(options.notaHtml) : notaHtml;
-  if (options.notaHtml) app.addHook('onClose', async () => notaHtmlSanitizer.close());
-  await app.register(notasRoutes, { html: notaHtmlSanitizer });
+  await app.register(notasRoutes);
   await app.register(authRoutes);
   await app.register(accessRoutes);
   await app.register(recordsRoutes);
@@ -136,7 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(resultsRoutes);
   await app.register(adminRoutes);
   await app.register(agendaAdminRoutes);
-  await app.register(notasAdminRoutes, { html: notaHtmlSanitizer });
+  await app.register(notasAdminRoutes);
   await app.register(recordsAdminRoutes);
 
   await registerSpa(app, config.webRoot);

@@ -16,57 +16,44 @@ import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createNotasRepository, type NotaAdminRow } from './notas.repository';
-import { type NotaHtml, NotaHtmlRefused, notaHtml, type PreparedNota, prepareNota } from './notas.sanitize';
+import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 /** The Notas page's allow-list also opens its editor (admins are its base group). */
 export const NOTAS_DEPARTMENT = 'notas';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-const presentSummary = (r: Omit<NotaAdminRow, 'content_html'>): Omit<NotaAdmin, 'contentHtml'> => ({
+const present = (r: NotaAdminRow): NotaAdmin => ({
   id: r.id,
   title: r.title,
+  contentHtml: r.content_html,
   status: r.published_at ? 'publicada' : 'borrador',
   publishedAt: r.published_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-const present = (r: NotaAdminRow): NotaAdmin => ({ ...presentSummary(r), contentHtml: r.content_html });
+/** The first words of a nota as plain text, for the list. */
+export function notaExcerpt(html: string, max = 160): string {
+  // Block ends become spaces, so "<p>a</p><p>b</p>" reads "a b".
+  const text = sanitizeNotaTitle(html.replace(/<\/(p|h[1-6]|li|blockquote|figcaption|td|th)>|<br\s*\/?>/gi, '$& '));
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
 
-/** What the editor sent, sanitised and checked before any transaction starts; 400 in Spanish otherwise. */
-async function prepareOrRefuse(html: NotaHtml, post: { title: string; html: string }): Promise<PreparedNota> {
-  let nota: PreparedNota;
-  try {
-    nota = await prepareNota(html, post);
-  } catch (error) {
-    if (!(error instanceof NotaHtmlRefused)) throw error;
-    const { limits } = error;
-    throw BadRequest(
-      error.reason === 'depth'
-        ? notasAdminMessages.tooDeep(limits.maxDepth)
-        : error.reason === 'elements'
-          ? notasAdminMessages.tooManyElements(limits.maxElements)
-          : error.reason === 'size'
-            ? notasAdminMessages.contentTooLong
-            : notasAdminMessages.tooComplex,
-    );
-  }
-  if (!nota.hasContent) throw BadRequest(notasAdminMessages.contentRequired);
-  if (!nota.title) throw BadRequest(notasAdminMessages.titleRequired);
-  return nota;
+/** Sanitised HTML with something to read or see: text or an image. */
+function hasContent(html: string): boolean {
+  const clean = sanitizeNotaHtml(html);
+  return /<img\s/i.test(clean) || sanitizeNotaTitle(clean).length > 0;
 }
 
 /**
  * The notas editor under /api/admin/notas: for admins and the e-mails on the Notas list. HTML is
- * sanitised on the server before it is stored, on a worker thread with bounds and a time budget
- * (notas.sanitize.ts); drafts never reach /api/notas. When notas come from WordPress, nothing is
- * edited here: every change is refused with a message saying so.
+ * sanitised on the server before it is stored; drafts never reach /api/notas. When notas come from
+ * WordPress, nothing is edited here: every change is refused with a message saying so.
  */
-export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = async (app, options) => {
+export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
-  const html = options.html ?? notaHtml;
-  const notas = createNotasRepository(db, html);
+  const notas = createNotasRepository(db);
   const fromWordpress = app.config.notas.source === 'wordpress';
 
   // Before the body is read: a visitor gets 401 and anyone off the list the unknown-resource 404.
@@ -118,7 +105,10 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
       const { rows, total } = await notas.listAdmin({ page, pageSize, status, q: q || undefined });
       return {
         source: 'local' as const,
-        items: rows.map((r) => ({ ...presentSummary(r), excerpt: r.excerpt })),
+        items: rows.map((r) => {
+          const { contentHtml, ...rest } = present(r);
+          return { ...rest, excerpt: notaExcerpt(contentHtml) };
+        }),
         page,
         pageSize,
         total,
@@ -157,10 +147,14 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request, reply) => {
       const { title, contentHtml, publish } = request.body;
-      const prepared = await prepareOrRefuse(html, { title, html: contentHtml });
+      if (!hasContent(contentHtml)) throw BadRequest(notasAdminMessages.contentRequired);
+      if (!sanitizeNotaTitle(title)) throw BadRequest(notasAdminMessages.titleRequired);
       const now = app.config.now();
       const nota = await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx, html).create(prepared, publish ? now.toISOString() : null, now);
+        const row = await createNotasRepository(trx).create(
+          { title, html: contentHtml, publishedAt: publish ? now.toISOString() : null },
+          now,
+        );
         const created = present(row);
         await writeAudit(trx, audit(request, 'nota.create', created, now));
         return created;
@@ -183,10 +177,15 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request) => {
       const { title, contentHtml } = request.body;
-      const prepared = await prepareOrRefuse(html, { title, html: contentHtml });
+      if (!hasContent(contentHtml)) throw BadRequest(notasAdminMessages.contentRequired);
+      if (!sanitizeNotaTitle(title)) throw BadRequest(notasAdminMessages.titleRequired);
       const now = app.config.now();
       const nota = await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx, html).updateContent(request.params.id, prepared, now);
+        const row = await createNotasRepository(trx).updateContent(
+          request.params.id,
+          { title, html: contentHtml },
+          now,
+        );
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
         const updated = present(row);
         await writeAudit(trx, audit(request, 'nota.update', updated, now));
@@ -215,7 +214,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
       async (request) => {
         const now = app.config.now();
         const nota = await notas.transaction(async (trx) => {
-          const repo = createNotasRepository(trx, html);
+          const repo = createNotasRepository(trx);
           const current = await repo.findById(request.params.id);
           if (!current) throw NotFound(notasAdminMessages.notaNotFound);
           // Publishing a published nota keeps its date; it is not "news" again.
@@ -245,7 +244,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     async (request) => {
       const now = app.config.now();
       await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx, html).remove(request.params.id);
+        const row = await createNotasRepository(trx).remove(request.params.id);
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
         await writeAudit(trx, audit(request, 'nota.delete', present(row), now));
       });

@@ -1,15 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { createReadCache } from '#server/platform/cache/read-cache';
-import { plainTextHtml, stripTags } from './html-text';
-import {
-  type NotaHtml,
-  NotaHtmlRefused,
-  notaExcerpt,
-  notaHtml,
-  type PreparedNota,
-  prepareNota,
-} from './notas.sanitize';
+import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 export interface NotaRow {
   id: number;
@@ -30,45 +22,13 @@ export interface NotaAdminRow {
 
 const ADMIN_COLUMNS = ['id', 'title', 'content_html', 'published_at', 'created_at', 'updated_at'] as const;
 
-/** A line of the editors' list: no HTML, its excerpt instead. */
-export interface NotaSummaryRow extends Omit<NotaAdminRow, 'content_html'> {
-  excerpt: string;
-}
-
-const SUMMARY_COLUMNS = ['id', 'title', 'excerpt', 'published_at', 'created_at', 'updated_at'] as const;
-
 // The public list is read far more than it is written (see read-cache.ts for the trade-off).
 const publishedCache = createReadCache<Kysely<Database>, { rows: NotaRow[]; total: number }>(1_000);
 
-/** A post's HTML made safe again, or, past the sanitiser's bounds, its text alone. */
-async function servedHtml(html: NotaHtml, stored: string): Promise<string> {
-  try {
-    return (await html.sanitize(stored)).html;
-  } catch (error) {
-    if (error instanceof NotaHtmlRefused) return plainTextHtml(stored);
-    throw error;
-  }
-}
-
-/**
- * The notas table. Everything stored has been through prepareNota: sanitised off the main thread
- * (`html`, a worker with a time budget) before any transaction starts, so a slow post never holds one.
- */
-export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = notaHtml) {
+export function createNotasRepository(db: Kysely<Database>) {
   return {
-    /**
-     * Published posts for the public list. Their HTML is sanitised again on the way out (rows written
-     * by older versions or by hand are covered too); the sanitiser keeps its answers, and the list is
-     * kept for a second.
-     */
     listPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
-      return publishedCache.get(db, `${page}:${pageSize}`, async () => {
-        const listed = await this.readPublished(page, pageSize);
-        const rows = await Promise.all(
-          listed.rows.map(async (r) => ({ ...r, content_html: await servedHtml(html, r.content_html) })),
-        );
-        return { rows, total: listed.total };
-      });
+      return publishedCache.get(db, `${page}:${pageSize}`, () => this.readPublished(page, pageSize));
     },
 
     async readPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
@@ -89,17 +49,15 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
       return { rows: rows as NotaRow[], total: Number(totalRow.total) };
     },
 
-    /** Stores a post (demo, seeds, tests); its HTML is sanitised first so nothing unsafe is ever at rest. */
+    /** Stores a post; its HTML is sanitised here so nothing unsafe is ever at rest. */
     async insert(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<number> {
-      const nota = await prepareNota(html, post);
       publishedCache.clear(db);
       const at = now.toISOString();
       const row = await db
         .insertInto('posts')
         .values({
-          title: nota.title,
-          content_html: nota.contentHtml,
-          excerpt: nota.excerpt,
+          title: sanitizeNotaTitle(post.title),
+          content_html: sanitizeNotaHtml(post.html),
           published_at: post.publishedAt,
           created_at: at,
           updated_at: at,
@@ -116,7 +74,7 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
       pageSize: number;
       status: 'todas' | 'borradores' | 'publicadas';
       q?: string;
-    }): Promise<{ rows: NotaSummaryRow[]; total: number }> {
+    }): Promise<{ rows: NotaAdminRow[]; total: number }> {
       let query = db.selectFrom('posts');
       if (options.status === 'borradores') query = query.where('published_at', 'is', null);
       if (options.status === 'publicadas') query = query.where('published_at', 'is not', null);
@@ -126,52 +84,29 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
       }
       const totalRow = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
       const rows = await query
-        .select(SUMMARY_COLUMNS)
+        .select(ADMIN_COLUMNS)
         .orderBy('updated_at', 'desc')
         .orderBy('id', 'desc')
         .limit(options.pageSize)
         .offset((options.page - 1) * options.pageSize)
         .execute();
-      return { rows: await this.fillExcerpts(rows), total: Number(totalRow.total) };
-    },
-
-    /** Rows saved before excerpts were kept get theirs now, once (computed off the main thread). */
-    async fillExcerpts(
-      rows: (Omit<NotaSummaryRow, 'excerpt'> & { excerpt: string | null })[],
-    ): Promise<NotaSummaryRow[]> {
-      const missing = rows.filter((r) => r.excerpt === null).map((r) => r.id);
-      if (missing.length === 0) return rows as NotaSummaryRow[];
-      const stored = await db.selectFrom('posts').select(['id', 'content_html']).where('id', 'in', missing).execute();
-      const excerpts = new Map<number, string>();
-      for (const post of stored) {
-        let excerpt: string;
-        try {
-          excerpt = notaExcerpt((await html.sanitize(post.content_html)).text);
-        } catch (error) {
-          if (!(error instanceof NotaHtmlRefused)) throw error;
-          excerpt = notaExcerpt(stripTags(post.content_html));
-        }
-        excerpts.set(post.id, excerpt);
-        await db.updateTable('posts').set({ excerpt }).where('id', '=', post.id).execute();
-      }
-      return rows.map((r) => ({ ...r, excerpt: r.excerpt ?? excerpts.get(r.id) ?? '' }));
+      return { rows, total: Number(totalRow.total) };
     },
 
     async findById(id: number): Promise<NotaAdminRow | undefined> {
       return db.selectFrom('posts').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
-    /** A new post, prepared (sanitised, excerpt computed) before the transaction this may run in. */
-    async create(nota: PreparedNota, publishedAt: string | null, now: Date): Promise<NotaAdminRow> {
+    /** A new post, its title and HTML sanitised before they are stored. */
+    async create(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<NotaAdminRow> {
       publishedCache.clear(db);
       const at = now.toISOString();
       return db
         .insertInto('posts')
         .values({
-          title: nota.title,
-          content_html: nota.contentHtml,
-          excerpt: nota.excerpt,
-          published_at: publishedAt,
+          title: sanitizeNotaTitle(post.title),
+          content_html: sanitizeNotaHtml(post.html),
+          published_at: post.publishedAt,
           created_at: at,
           updated_at: at,
         })
@@ -179,15 +114,18 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
         .executeTakeFirstOrThrow();
     },
 
-    /** New title and HTML, prepared beforehand; the post stays published or draft as it was. */
-    async updateContent(id: number, nota: PreparedNota, now: Date): Promise<NotaAdminRow | undefined> {
+    /** New title and HTML (sanitised here); the post stays published or draft as it was. */
+    async updateContent(
+      id: number,
+      post: { title: string; html: string },
+      now: Date,
+    ): Promise<NotaAdminRow | undefined> {
       publishedCache.clear(db);
       return db
         .updateTable('posts')
         .set({
-          title: nota.title,
-          content_html: nota.contentHtml,
-          excerpt: nota.excerpt,
+          title: sanitizeNotaTitle(post.title),
+          content_html: sanitizeNotaHtml(post.html),
           updated_at: now.toISOString(),
         })
         .where('id', '=', id)

@@ -1,7 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { plainTextHtml } from './html-text';
-import { type NotaHtml, NotaHtmlRefused, notaHtml, sanitizeNotaTitle } from './notas.sanitize';
+import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
 
 /** What we keep of a WordPress post: already sanitised, ready to serve. */
 export interface WordpressNota {
@@ -61,22 +59,7 @@ function safeImageUrl(url: string | undefined): string | null {
  * Reads every published post of a WordPress site through its REST API, page by page (100 a page,
  * following X-WP-TotalPages), so nothing past the 99th post is lost.
  */
-export async function fetchAllWordpressNotas(
-  baseUrl: string,
-  timeoutMs: number,
-  html: NotaHtml = notaHtml,
-  log?: FastifyBaseLogger,
-): Promise<WordpressNota[]> {
-  /** Sanitised once, here, off the main thread; past the sanitiser's bounds, the post's text alone. */
-  const safeHtml = async (id: number, rendered: string): Promise<string> => {
-    try {
-      return (await html.sanitize(rendered)).html;
-    } catch (error) {
-      if (!(error instanceof NotaHtmlRefused)) throw error;
-      log?.warn({ post: id, reason: error.reason }, 'WordPress post too complex to sanitise: shown as plain text');
-      return plainTextHtml(rendered);
-    }
-  };
+export async function fetchAllWordpressNotas(baseUrl: string, timeoutMs: number): Promise<WordpressNota[]> {
   const out: WordpressNota[] = [];
   let totalPages = 1;
   for (let page = 1; page <= totalPages && page <= MAX_PAGES; page++) {
@@ -107,7 +90,7 @@ export async function fetchAllWordpressNotas(
       out.push({
         id: post.id,
         title: sanitizeNotaTitle(post.title.rendered) || 'Sin título',
-        contentHtml: await safeHtml(post.id, post.content.rendered),
+        contentHtml: sanitizeNotaHtml(post.content.rendered),
         publishedAt: toIso(post),
         imageUrl: safeImageUrl(media?.source_url),
         imageAlt: sanitizeNotaTitle(media?.alt_text ?? ''),

@@ -1,12 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type NotaHtml, notaHtml } from './notas.sanitize';
 import { fetchAllWordpressNotas, type WordpressNota } from './wordpress.client';
 
 export interface WordpressSourceOptions {
   url: string;
   log: FastifyBaseLogger;
-  /** The sanitiser every post goes through once, when it is read. */
-  html?: NotaHtml;
   /** A copy younger than this is served without asking WordPress. */
   freshMs?: number;
   timeoutMs?: number;
@@ -23,19 +20,13 @@ export interface NotasSnapshot {
  * WordPress behind a cache: fresh for a minute, then served stale while one refresh runs in the
  * background. When WordPress is slow or down, the last good copy keeps being served and the log says why.
  */
-export function createWordpressSource({
-  url,
-  log,
-  html = notaHtml,
-  freshMs = 60_000,
-  timeoutMs = 5_000,
-}: WordpressSourceOptions) {
+export function createWordpressSource({ url, log, freshMs = 60_000, timeoutMs = 5_000 }: WordpressSourceOptions) {
   let copy: { posts: WordpressNota[]; at: number } | undefined;
   let lastFailed = false;
   let inFlight: Promise<void> | undefined;
 
   function refresh(): Promise<void> {
-    inFlight ??= fetchAllWordpressNotas(url, timeoutMs, html, log)
+    inFlight ??= fetchAllWordpressNotas(url, timeoutMs)
       .then((posts) => {
         copy = { posts, at: Date.now() };
         if (lastFailed) log.info({ posts: posts.length }, 'WordPress answers again');

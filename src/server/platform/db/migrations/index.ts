@@ -6,7 +6,6 @@ import { recordsMigration } from './003-records';
 import { resultsMigration } from './004-results';
 import { airtableMigration } from './005-airtable';
 import { storageMigration } from './006-storage';
-import { notaExcerptsMigration } from './007-nota-excerpts';
 import { readyProbeMigration } from './008-ready-probe';
 
 /** Every migration, in order. Names never change once released. */
@@ -18,7 +17,6 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '004-results': resultsMigration(dialect),
     '005-airtable': airtableMigration(dialect),
     '006-storage': storageMigration(),
-    '007-nota-excerpts': notaExcerptsMigration(),
     '008-ready-probe': readyProbeMigration(),
   };
   return { getMigrations: async () => migrations };
