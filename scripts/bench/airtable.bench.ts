@@ -40,6 +40,7 @@ function runImport(dataDir: string, server: AirtableContractServer): Promise<Run
         DATABASE_URL: '',
         COMANDO_DEMO: '0',
         NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'http://127.0.0.1:3000',
         AIRTABLE_TOKEN: server.token,
         AIRTABLE_BASE_ID: server.baseId,
         AIRTABLE_API_URL: server.url,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadDemoData } from '#server/integrations/demo/demo';
 import { migrateToLatest } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, createTestDb, type TestApp, testConfig } from '#server/testing/test-app';
 import { buildApp } from './app';
 
@@ -66,6 +67,32 @@ describe('the API shell', () => {
     const docs = await t.app.inject({ url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger');
+  });
+
+  it('keeps the API reference for signed-in admins when so configured (production’s default)', async () => {
+    t = await createTestApp({ apiDocs: 'admins' });
+    await createUser(t.db, { email: 'admin@comando.test', role: 'admin' });
+    await createUser(t.db, { email: 'staff@comando.test', role: 'staff', departments: ['resultados'] });
+    const admin = await loginAs(t, 'admin@comando.test');
+    const staff = await loginAs(t, 'staff@comando.test');
+    for (const url of ['/api/openapi.json', '/api/docs/', '/api/docs/json', '/api/docs/static/index.html']) {
+      expect((await t.app.inject({ url })).statusCode, url).toBe(401);
+      expect((await t.app.inject({ url, headers: { cookie: staff } })).statusCode, url).toBe(404);
+    }
+    const doc = await t.app.inject({ url: '/api/openapi.json', headers: { cookie: admin } });
+    expect(doc.statusCode).toBe(200);
+    expect(Object.keys(doc.json().paths)).toContain('/api/admin/notas');
+    expect((await t.app.inject({ url: '/api/docs/', headers: { cookie: admin } })).statusCode).toBe(200);
+  });
+
+  it('turns off browser features no page uses (Permissions-Policy)', async () => {
+    t = await createTestApp();
+    for (const url of ['/api/health', '/api/nada']) {
+      const policy = String((await t.app.inject({ url })).headers['permissions-policy']);
+      expect(policy).toContain('camera=()');
+      expect(policy).toContain('geolocation=()');
+      expect(policy).toContain('fullscreen=(self)');
+    }
   });
 
   it('refuses state-changing requests from another origin', async () => {

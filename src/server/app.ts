@@ -1,13 +1,6 @@
 import compress from '@fastify/compress';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import '#shared/platform/zod-spanish';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
@@ -31,13 +24,15 @@ import {
 } from '#server/integrations/airtable/airtable.writeback';
 import { loadDemoData } from '#server/integrations/demo/demo';
 import { materializeDemoPhotos } from '#server/integrations/demo/photos.demo';
-import type { Config } from '#server/platform/config/config';
+import { type Config, fastifyTrustProxy } from '#server/platform/config/config';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
+import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { adminRoutes } from './admin.routes';
@@ -63,7 +58,29 @@ export interface BuildOptions {
 
 /** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const db = options.db ?? (await openDatabase(config));
+  // Created first so that its log tells each attempt to reach the database.
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    ...serverTimeoutOptions(config.timeouts),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const db =
+    options.db ??
+    (await openDatabase({
+      ...config,
+      connectRetryMs: config.databaseConnectRetryMs,
+      onConnectRetry: ({ number, error, nextInMs, untilMs }) =>
+        app.log.warn(
+          { attempt: number, err: error, nextInMs, untilMs },
+          `PostgreSQL does not answer (attempt ${number}); trying again in ${nextInMs} ms`,
+        ),
+    }));
   const ownsDb = !options.db;
   try {
     await migrateToLatest(db);
@@ -75,16 +92,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDb) await db.close();
     throw error;
   }
-
-  const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-    },
-    trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
-  }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('db', db);
@@ -114,17 +121,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSecurityHeaders(app, config, { imageOrigins: wordpress?.imageOrigins });
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
+  registerBodyTimeout(app, config.timeouts);
   await registerAuth(app);
   registerPasswordChangeGate(app);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Comando API', description: 'API de Comando', version: '1.0.0' },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerApiDocs(app, config);
 
   await app.register(healthRoutes);
   await app.register(siteRoutes);

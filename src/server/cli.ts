@@ -7,6 +7,7 @@ import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/peop
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
+import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 import { createAccessRepository } from '#server/platform/access/access.repository';
 import { grantDepartment, listDepartmentEmails, revokeDepartment } from '#server/platform/access/access.service';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
@@ -42,6 +43,7 @@ Resultados
 ${AIRTABLE_HELP}
 
 ${STORAGE_HELP}
+${STORAGE_CHECK_HELP}
 
 Ejemplos
   npm run cli -- user:add jefa@example.org --admin
@@ -172,6 +174,8 @@ export async function runCli(
         return await runAirtableCommand(command, rest, db, io, now);
       case 'storage:migrate':
         return await runStorageMigrate(rest, db, io, now);
+      case 'storage:check':
+        return await runStorageCheck(rest, db, loadConfig(), io, now);
       case undefined:
       case 'help':
       case '--help':

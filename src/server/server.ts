@@ -1,3 +1,4 @@
+import { sweepStorageAtStart } from '#server/integrations/storage-migrate/storage-sweep';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError } from '#server/platform/db/database';
 import { buildApp } from './app';
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    // What a crash left in photo storage goes now, in the background (storage-sweep.ts).
+    void sweepStorageAtStart(app.db.kysely, config, app.log);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

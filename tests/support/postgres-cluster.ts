@@ -25,7 +25,12 @@ export function findPostgresBin(): string | undefined {
 
 export interface PostgresCluster {
   url: string;
+  /** Stops the server for good and removes its files. */
   stop(): Promise<void>;
+  /** Stops the server (open connections are cut), keeping its files: `resume` starts it again. */
+  pause(): Promise<void>;
+  /** Starts a paused server again on the same port; resolves once it accepts connections. */
+  resume(): Promise<void>;
 }
 
 /**
@@ -45,18 +50,26 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log.txt'), '-w', 'start']);
+  const start = () => run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log.txt'), '-w', 'start']);
+  const halt = (mode: 'immediate' | 'fast') =>
+    new Promise<void>((resolve) => {
+      const full = path.join(bin, 'pg_ctl');
+      const args = ['-D', dataDir, '-m', mode, 'stop'];
+      const child = isRoot ? spawn('runuser', ['-u', 'postgres', '--', full, ...args]) : spawn(full, args);
+      child.on('exit', () => resolve());
+      child.on('error', () => resolve());
+    });
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
-      await new Promise<void>((resolve) => {
-        const full = path.join(bin, 'pg_ctl');
-        const args = ['-D', dataDir, '-m', 'immediate', 'stop'];
-        const child = isRoot ? spawn('runuser', ['-u', 'postgres', '--', full, ...args]) : spawn(full, args);
-        child.on('exit', () => resolve());
-        child.on('error', () => resolve());
-      });
+      await halt('immediate');
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+    // A clean shutdown: with fsync and synchronous_commit off (above), a crash could lose the last commits.
+    pause: () => halt('fast'),
+    async resume() {
+      start();
     },
   };
 }

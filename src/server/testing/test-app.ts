@@ -20,10 +20,13 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: '127.0.0.1',
     dataDir: '',
     databaseUrl: undefined,
+    databaseConnectRetryMs: 0,
     demo: false,
     logLevel: 'silent',
     publicOrigin: TEST_ORIGIN,
     trustProxy: false,
+    apiDocs: 'public',
+    timeouts: { bodyMs: 30_000, requestMs: 600_000 },
     campaignName: 'Comando Pruebas',
     notas: { source: 'local' },
     airtable: {
@@ -105,18 +108,23 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const config = testConfig({ ...testDb.options, ...overrides });
   const app = await buildApp(config, { db: testDb.db, logger: false });
   await app.ready();
+  return testAppOf(app, async () => {
+    await app.close();
+    await testDb.destroy();
+  });
+}
+
+/** The TestApp helpers around an app a test built itself (its own database, its own logger). */
+export function testAppOf(app: FastifyInstance, close: () => Promise<void> = () => app.close()): TestApp {
   return {
     app,
-    db: testDb.db,
-    config,
+    db: app.db,
+    config: app.config,
     request(options) {
       const method = (options.method ?? 'GET').toUpperCase();
       const headers = { ...(method === 'GET' || method === 'HEAD' ? {} : { origin: TEST_ORIGIN }), ...options.headers };
       return app.inject({ ...options, headers });
     },
-    async close() {
-      await app.close();
-      await testDb.destroy();
-    },
+    close,
   };
 }

@@ -27,9 +27,18 @@ export const messages = {
     network: 'No hay conexión con el servidor. Revisa tu conexión e intenta de nuevo.',
     timeout: 'El servidor no respondió a tiempo. Revisa tu conexión e intenta de nuevo.',
     notReady: 'La base de datos no responde.',
+    cannotWrite: 'La base de datos responde pero no puede guardar (¿disco lleno?).',
     forbiddenOrigin: 'Solicitud rechazada: origen no permitido.',
     storageUnavailable:
       'El almacenamiento de fotos no responde en este momento: no se guardó nada. Intenta de nuevo en unos minutos.',
     storageUnavailableRead: 'El almacenamiento de fotos no responde en este momento. Intenta de nuevo en unos minutos.',
+    unavailableWrite:
+      'El servidor no puede guardar en este momento (la base de datos o el almacenamiento no responde). No se guardó nada: intenta de nuevo en unos segundos.',
+    unavailableRead:
+      'El servidor no puede leer sus datos en este momento (la base de datos o el almacenamiento no responde). Intenta de nuevo en unos segundos.',
+    unavailableUncertain:
+      'Se perdió la conexión con la base de datos justo al guardar: puede que se haya guardado o no. Revisa si el cambio aparece antes de repetirlo.',
+    requestTimeout:
+      'La solicitud tardó demasiado en llegar y no se procesó: no se guardó nada. Revisa tu conexión e intenta de nuevo.',
   },
 } as const;

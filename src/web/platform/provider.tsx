@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { ToastContainer } from 'react-toastify/unstyled';
+import { type ReactNode, useEffect, useState } from 'react';
+import { ToastContainer, toast } from 'react-toastify/unstyled';
 import { TOAST_AUTO_CLOSE_MS } from '#shared/platform/constants';
+import { MOBILE_QUERY } from '#web/platform/lib/use-window-flags';
+import { createToastLimit, PHONE_TOAST_LIMIT } from '#web/platform/ui/toast-limit';
 
 export function createQueryClient() {
   return new QueryClient({
@@ -13,6 +15,18 @@ export function createQueryClient() {
 
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
+  // On phones, at most two toasts at once: a third closes the oldest (docs/decisions/026).
+  useEffect(
+    () =>
+      toast.onChange(
+        createToastLimit({
+          limit: PHONE_TOAST_LIMIT,
+          applies: () => window.matchMedia(MOBILE_QUERY).matches,
+          dismiss: (id) => toast.dismiss(id),
+        }),
+      ),
+    [],
+  );
   return (
     <QueryClientProvider client={client}>
       {children}

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ServiceUnavailable } from '#server/platform/http/errors';
+import { Unavailable } from '#server/platform/http/errors';
 import { healthSchema, readySchema } from '#shared/features/health/health';
+import { messages } from '#shared/platform/messages';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -14,7 +15,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['sistema'],
-        summary: 'La base de datos responde',
+        summary: 'La base de datos responde y puede escribir',
         response: { 200: readySchema },
       },
     },
@@ -23,7 +24,14 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.db.ping();
       } catch (error) {
         request.log.error({ err: error }, 'database ping failed');
-        throw ServiceUnavailable('La base de datos no responde.');
+        throw Unavailable(messages.api.notReady);
+      }
+      // Answering is not enough: a full disk lets every read through and fails every write.
+      try {
+        await app.db.probeWrite();
+      } catch (error) {
+        request.log.error({ err: error }, 'database cannot write');
+        throw Unavailable(messages.api.cannotWrite);
       }
       return { status: 'ok' as const, database: app.db.dialect };
     },

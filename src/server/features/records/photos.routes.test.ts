@@ -189,6 +189,22 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     await expectNothingLeft(id);
   });
 
+  it('refuses a JPEG whose data does not cover the size its header claims, and leaves nothing behind', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    // Claims 8900x8900, carries 16x16: accepted, it would fill the slot for good with grey.
+    const res = await upload(
+      SLUG_A,
+      id,
+      'gobernador',
+      { data: fixture('short-data.jpg'), filename: 'a.jpg' },
+      c.validatorA,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('La imagen está dañada o incompleta. Tómala de nuevo e intenta otra vez.');
+    await expectNothingLeft(id);
+  });
+
   it('stops an upload larger than the setting with 413 in Spanish, default 20 MB, leaving nothing behind', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];

@@ -136,7 +136,9 @@ describe('records back office: by hand', () => {
     expect((await post(cookies.admin, '/api/admin/records', { department: 'cabimas', ...MARIA })).statusCode).toBe(201);
     expect(await names()).toEqual(['Anulable', 'María Pérez']);
 
-    expect((await post(cookies.admin, `/api/admin/records/${voided}/void`, { reason: 'Duplicado' })).statusCode).toBe(200);
+    expect((await post(cookies.admin, `/api/admin/records/${voided}/void`, { reason: 'Duplicado' })).statusCode).toBe(
+      200,
+    );
     expect(await names()).toEqual(['María Pérez']);
 
     const file = multipartFile(importCsv(2, { departments: ['cabimas'], start: 500 }));

@@ -22,9 +22,12 @@ afterEach(async () => {
   servers = [];
 });
 
-/** A bare server whose one route is the live stream, with a counter the test moves. */
+/**
+ * A bare server whose one route is the live stream, with a counter the test moves. The Cookie header
+ * names who watches (`who=ana`); `state.allowed` says who may go on watching.
+ */
 async function liveServer(options: Partial<LiveResultsOptions> = {}) {
-  const state = { fa: 0, reads: 0 };
+  const state = { fa: 0, reads: 0, allowed: new Map<string, boolean>(), checks: 0, failing: false };
   const app = Fastify();
   const live = createLiveResults({
     read: async () => {
@@ -36,8 +39,21 @@ async function liveServer(options: Partial<LiveResultsOptions> = {}) {
     ...options,
   });
   app.addHook('preClose', async () => live.close());
-  app.get('/stream', async (_request, reply) => {
-    await live.open(reply);
+  app.get('/stream', async (request, reply) => {
+    const who = /who=(\w+)/.exec(request.headers.cookie ?? '')?.[1];
+    await live.open(
+      reply,
+      who
+        ? {
+            key: who,
+            async allowed() {
+              state.checks += 1;
+              if (state.failing) throw new Error('database is down');
+              return state.allowed.get(who) ?? true;
+            },
+          }
+        : undefined,
+    );
     return reply;
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -87,6 +103,58 @@ describe('live results hub', () => {
     const started = Date.now();
     await stream.ended;
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('ends the stream of someone who lost access before new totals go out, when the access version moves', async () => {
+    let version = 0;
+    // No timer in play: the check happens because the version moved, before the totals are sent.
+    const { state, live, url } = await liveServer({ accessVersion: () => version, accessCheckMs: 3_600_000 });
+    const ana = await openSse(url, 'who=ana');
+    const bea = await openSse(url, 'who=bea');
+    await Promise.all([ana, bea].map((s) => s.next((e) => e.event === 'resultados')));
+    state.allowed.set('ana', false);
+    version += 1;
+    state.fa = 9;
+    await live.refresh();
+    await ana.ended;
+    await bea.next((e) => votesIn(e, 'FA') === 9);
+    expect(ana.events.filter((e) => votesIn(e, 'FA') === 9)).toEqual([]);
+    expect(live.size).toBe(1);
+    // Unchanged version: nothing to check again.
+    const checks = state.checks;
+    state.fa = 10;
+    await live.refresh();
+    expect(state.checks).toBe(checks);
+    bea.close();
+  });
+
+  it('checks open streams every accessCheckMs where there is no version (PostgreSQL), once per session', async () => {
+    const { state, live, url } = await liveServer({ accessCheckMs: 50 });
+    const anas = await Promise.all([openSse(url, 'who=ana'), openSse(url, 'who=ana')]);
+    const bea = await openSse(url, 'who=bea');
+    await Promise.all([...anas, bea].map((s) => s.next((e) => e.event === 'resultados')));
+    state.checks = 0;
+    await live.checkAccess();
+    expect(state.checks).toBe(2);
+    state.allowed.set('ana', false);
+    // Ended by the timer, not by anything the test calls.
+    await Promise.all(anas.map((s) => s.ended));
+    expect(live.size).toBe(1);
+    bea.close();
+  });
+
+  it('keeps a stream open when its access cannot be checked (the database is down), and asks again', async () => {
+    const { state, live, url } = await liveServer({ accessCheckMs: 3_600_000 });
+    const ana = await openSse(url, 'who=ana');
+    await ana.next((e) => e.event === 'resultados');
+    state.failing = true;
+    await live.checkAccess();
+    expect(live.size).toBe(1);
+    state.failing = false;
+    state.allowed.set('ana', false);
+    await live.checkAccess();
+    await ana.ended;
+    expect(live.size).toBe(0);
   });
 
   it('answers 503, not a stream, when the totals cannot be read', async () => {

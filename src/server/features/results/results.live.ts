@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import { ServiceUnavailable } from '#server/platform/http/errors';
+import { Unavailable } from '#server/platform/http/errors';
 import {
   RESULTS_EVENT,
   RESULTS_HEARTBEAT_MS,
@@ -27,6 +27,22 @@ export interface LiveResultsOptions {
   heartbeatMs?: number;
   /** A stream is ended after about this long; the browser reconnects at once, signed in again. */
   maxStreamMs?: number;
+  /** How often the open streams' access is checked again (revoked, disabled, removed, signed out). */
+  accessCheckMs?: number;
+  /**
+   * A number that moves whenever access may have changed (SQLite's access version: this process's
+   * writes at once, any other connection's within a millisecond). With it, streams are checked only
+   * when it moved, and always before new totals go out; without it (PostgreSQL), every `accessCheckMs`.
+   */
+  accessVersion?: () => number;
+}
+
+/** Who is behind a stream, checked again while it stays open. */
+export interface StreamAccess {
+  /** Streams with the same key (a session) share one check per round. */
+  key: string;
+  /** Whether the stream may go on; false ends it. */
+  allowed(): Promise<boolean>;
 }
 
 interface Client {
@@ -34,6 +50,7 @@ interface Client {
   /** The newest frame that could not be written yet because the socket was full. */
   pending?: string;
   timer: NodeJS.Timeout;
+  access?: StreamAccess;
 }
 
 const RETRY_MS = 2_000;
@@ -53,6 +70,8 @@ export function createLiveResults(options: LiveResultsOptions) {
   const safetyPollMs = options.safetyPollMs ?? 5_000;
   const heartbeatMs = options.heartbeatMs ?? RESULTS_HEARTBEAT_MS;
   const maxStreamMs = options.maxStreamMs ?? 10 * 60_000;
+  const accessCheckMs = options.accessCheckMs ?? 500;
+  const accessVersion = options.accessVersion;
 
   const clients = new Set<Client>();
   let snapshot: { key: string; results: Results; frame: string } | undefined;
@@ -67,6 +86,9 @@ export function createLiveResults(options: LiveResultsOptions) {
   let channel: ResultsChannel | undefined;
   let reconnectDelay = 250;
   let connecting: Promise<void> | undefined;
+  let accessTimer: NodeJS.Timeout | undefined;
+  let checking: Promise<void> | undefined;
+  let checkedVersion = accessVersion?.() ?? 0;
 
   const changeKey = (r: Results) =>
     JSON.stringify([
@@ -90,7 +112,46 @@ export function createLiveResults(options: LiveResultsOptions) {
     if (snapshot?.key === key) return;
     const frame = sseFrame(RESULTS_EVENT, results);
     snapshot = { key, results, frame };
+    // Access that changed since the last check is checked first: nobody gets totals after losing it.
+    if (accessVersion && accessVersion() !== checkedVersion) await checkAccess();
     for (const client of clients) send(client, frame);
+  }
+
+  function end(client: Client): void {
+    remove(client);
+    client.res.end();
+  }
+
+  /**
+   * Asks again, for every open stream, whether its person may still see the results, and ends the
+   * streams of those who may not (access revoked, account disabled or removed, session ended). One
+   * check per session however many streams it has; concurrent calls share one round.
+   */
+  function checkAccess(): Promise<void> {
+    checking ??= (async () => {
+      const version = accessVersion?.() ?? 0;
+      const rounds = new Map<string, Promise<boolean>>();
+      const verdicts = [...clients].map(async (client) => {
+        const { access } = client;
+        if (!access) return;
+        let verdict = rounds.get(access.key);
+        if (!verdict) {
+          verdict = access.allowed();
+          rounds.set(access.key, verdict);
+        }
+        try {
+          if (!(await verdict)) end(client);
+        } catch (error) {
+          // The database cannot say (an outage): the stream stays; the next round asks again.
+          log.warn({ err: error }, 'could not check a results stream’s access');
+        }
+      });
+      await Promise.all(verdicts);
+      checkedVersion = version;
+    })().finally(() => {
+      checking = undefined;
+    });
+    return checking;
   }
 
   /** Reads the counters; concurrent calls share one read, and a call during a read causes one more. */
@@ -175,6 +236,11 @@ export function createLiveResults(options: LiveResultsOptions) {
       for (const client of clients) if (!client.res.writableNeedDrain) client.res.write(frame);
     }, heartbeatMs);
     heartbeatTimer.unref();
+    accessTimer = setInterval(() => {
+      if (clients.size === 0 || (accessVersion && accessVersion() === checkedVersion)) return;
+      void checkAccess();
+    }, accessCheckMs);
+    accessTimer.unref();
     if (options.source.kind === 'postgres') {
       connecting = connect(options.source.connectionString);
       await connecting;
@@ -193,10 +259,10 @@ export function createLiveResults(options: LiveResultsOptions) {
      * Answers a request with an event stream: the current totals at once, then every change. Reads
      * before taking over the reply, so a database failure is still an ordinary error answer.
      */
-    async open(reply: FastifyReply): Promise<void> {
+    async open(reply: FastifyReply, access?: StreamAccess): Promise<void> {
       await start();
       await refresh();
-      if (!snapshot) throw ServiceUnavailable(messages.api.notReady);
+      if (!snapshot) throw Unavailable(messages.api.unavailableRead);
       reply.hijack();
       const res = reply.raw;
       // The headers other hooks set (security headers) go out too: the reply is ours from here.
@@ -214,7 +280,7 @@ export function createLiveResults(options: LiveResultsOptions) {
       res.socket?.setKeepAlive(true, 30_000);
       res.write(`retry: ${RETRY_MS}\n\n${snapshot.frame}`);
       const lifetime = maxStreamMs * (0.9 + Math.random() * 0.2);
-      const client: Client = { res, timer: setTimeout(() => res.end(), lifetime) };
+      const client: Client = { res, timer: setTimeout(() => res.end(), lifetime), access };
       client.timer.unref();
       clients.add(client);
       res.on('drain', () => {
@@ -229,6 +295,9 @@ export function createLiveResults(options: LiveResultsOptions) {
     /** Reads the counters now (tests and callers that know something changed). */
     refresh,
 
+    /** Checks every open stream's access now (tests and callers that know access changed). */
+    checkAccess,
+
     get size(): number {
       return clients.size;
     },
@@ -240,7 +309,7 @@ export function createLiveResults(options: LiveResultsOptions) {
     /** Ends every stream (the browsers reconnect elsewhere or later) and stops listening. */
     async close(): Promise<void> {
       closed = true;
-      for (const timer of [pollTimer, heartbeatTimer, notifyTimer, reconnectTimer]) {
+      for (const timer of [pollTimer, heartbeatTimer, notifyTimer, reconnectTimer, accessTimer]) {
         if (timer) clearTimeout(timer);
       }
       for (const client of clients) {
@@ -252,6 +321,7 @@ export function createLiveResults(options: LiveResultsOptions) {
       await channel?.close();
       channel = undefined;
       await reading;
+      await checking;
     },
   };
 }

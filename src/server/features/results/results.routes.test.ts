@@ -191,6 +191,70 @@ describe('GET /api/results/stream', () => {
     }
   });
 
+  it('ends a stream once its person is taken off the list, disabled or no longer an admin; no totals after that', async () => {
+    const ids = await seedAndList(3);
+    const people = {
+      offList: 'retirada.resultados@example.org',
+      disabled: 'desactivada.resultados@example.org',
+      demoted: 'ex.jefa@example.org',
+    };
+    await createUser(t.db, { email: people.offList, role: 'staff', departments: ['resultados'] });
+    const disabled = await createUser(t.db, { email: people.disabled, role: 'staff', departments: ['resultados'] });
+    const demoted = await createUser(t.db, { email: people.demoted, role: 'admin' });
+    const streams = {
+      offList: await openSse(`${origin}/api/results/stream`, await loginAs(t, people.offList)),
+      disabled: await openSse(`${origin}/api/results/stream`, await loginAs(t, people.disabled)),
+      demoted: await openSse(`${origin}/api/results/stream`, await loginAs(t, people.demoted)),
+      kept: await openSse(`${origin}/api/results/stream`, admin),
+    };
+    try {
+      for (const stream of Object.values(streams)) await stream.next((e) => e.event === 'resultados');
+      const base = votesIn(await streams.kept.next((e) => e.event === 'resultados'), 'FA');
+      const changes = [
+        () =>
+          t.request({
+            method: 'DELETE',
+            url: `/api/access/departments/resultados/members/${people.offList}`,
+            headers: { cookie: admin },
+          }),
+        () =>
+          t.request({
+            method: 'PATCH',
+            url: `/api/admin/users/${disabled.id}`,
+            headers: { cookie: admin },
+            payload: { disabled: true },
+          }),
+        () =>
+          t.request({
+            method: 'PATCH',
+            url: `/api/admin/users/${demoted.id}`,
+            headers: { cookie: admin },
+            payload: { role: 'staff' },
+          }),
+      ];
+      for (const [i, change] of changes.entries()) {
+        expect((await change()).statusCode).toBe(200);
+        // A vote right after the change: its totals reach the others, never the person who lost access.
+        expect((await vote(t, validator, ids[i]!, ['FA'])).statusCode).toBe(201);
+        await streams.kept.next((e) => votesIn(e, 'FA') === base + i + 1, 2_000);
+      }
+      // Each is checked again at least every half second: generous margin for a busy machine.
+      await Promise.all(
+        [streams.offList.ended, streams.disabled.ended, streams.demoted.ended].map((ended) => within(ended, 5_000)),
+      );
+      if (testDialect === 'sqlite') {
+        // SQLite's access version moved with the change: streams are checked before new totals go out.
+        // Vote i came right after change i: the stream changed by it never sees it or later ones.
+        for (const [i, stream] of [streams.offList, streams.disabled, streams.demoted].entries()) {
+          expect(stream.events.filter((e) => votesIn(e, 'FA') > base + i)).toEqual([]);
+        }
+      }
+      expect(await Promise.race([streams.kept.ended.then(() => 'ended'), Promise.resolve('open')])).toBe('open');
+    } finally {
+      for (const stream of Object.values(streams)) stream.close();
+    }
+  });
+
   it('shares one change source among many streams', async () => {
     const ids = await seedAndList(1);
     const streams = await Promise.all(Array.from({ length: 25 }, () => openSse(`${origin}/api/results/stream`, admin)));
@@ -350,6 +414,14 @@ describe('shutting down', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+/** Waits for `promise`, or fails after `ms` (a generous bound, not a speed goal). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms).unref()),
+  ]);
+}
 
 /** Unvoted records in the validator's municipality, ready to vote on. */
 async function seedAndList(count: number): Promise<number[]> {

@@ -2,8 +2,10 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import { accessVersionOf } from '#server/platform/cache/cache';
 import { HttpError } from '#server/platform/http/errors';
 import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '#server/platform/lib/csv';
+import { readSessionToken, sessionUserNow } from '#server/platform/session/session.plugin';
 import {
   breakdownSchema,
   csvFileSchema,
@@ -41,6 +43,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
         ? { kind: 'postgres', connectionString: app.config.databaseUrl }
         : { kind: 'poll' },
     log: app.log,
+    accessVersion: accessVersionOf(db),
   });
   // Open streams would hold the server open: end them before it waits for requests to finish.
   app.addHook('preClose', async () => live.close());
@@ -75,10 +78,25 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await requireResultsAccess(db, request.user);
+      const user = await requireResultsAccess(db, request.user);
       // Only a client that can hold a stream open gets one (EventSource always asks for it).
       if (!request.headers.accept?.includes('text/event-stream')) throw new HttpError(406, resultsMessages.streamOnly);
-      await live.open(reply);
+      // The stream outlives this request: it ends once its session does or its person loses access.
+      const token = readSessionToken(request);
+      await live.open(reply, {
+        key: `${user.id} ${token ?? ''}`,
+        async allowed() {
+          const now = await sessionUserNow(app, token);
+          if (now?.id !== user.id) return false;
+          return requireResultsAccess(db, now).then(
+            () => true,
+            (error: unknown) => {
+              if (error instanceof HttpError && error.statusCode < 500) return false;
+              throw error;
+            },
+          );
+        },
+      });
       return reply;
     },
   );

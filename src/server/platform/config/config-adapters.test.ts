@@ -89,6 +89,7 @@ describe('photo storage and sign-in provider settings', () => {
     expect(
       problemsOf({
         NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://comando.example.org',
         AUTH_PROVIDER: 'firebase',
         FIREBASE_PROJECT_ID: 'comando-zulia',
         FIREBASE_API_KEY: 'AIza',
@@ -123,7 +124,14 @@ describe('photo storage and sign-in provider settings', () => {
     expect(problemsOf({ ...firebase, FIREBASE_AUTH_EMULATOR_HOST: 'http://127.0.0.1:9099' })).toEqual([
       expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_HOST: debe ser host:puerto/),
     ]);
-    expect(problemsOf({ ...firebase, NODE_ENV: 'production', FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9099' })).toEqual([
+    expect(
+      problemsOf({
+        ...firebase,
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://comando.example.org',
+        FIREBASE_AUTH_EMULATOR_HOST: 'localhost:9099',
+      }),
+    ).toEqual([
       'FIREBASE_AUTH_EMULATOR_HOST: no se permite con NODE_ENV=production (valor recibido: "localhost:9099")',
     ]);
     expect(
@@ -133,17 +141,31 @@ describe('photo storage and sign-in provider settings', () => {
         FIREBASE_AUTH_EMULATOR_URL: 'http://localhost:9099',
       }),
     ).toEqual([expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_URL: usa solo una/)]);
-    expect(loadConfig({ ...firebase, NODE_ENV: 'production' }).auth).toMatchObject({ emulatorTokens: false });
+    expect(
+      loadConfig({ ...firebase, NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org' }).auth,
+    ).toMatchObject({ emulatorTokens: false });
   });
 
   it('refuses another signing key set than Google’s in production, with a clear message', () => {
     const jwks = 'https://claves.example.org/jwks.json';
-    expect(problemsOf({ ...firebase, NODE_ENV: 'production', FIREBASE_JWKS_URL: jwks })).toEqual([
+    expect(
+      problemsOf({
+        ...firebase,
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://comando.example.org',
+        FIREBASE_JWKS_URL: jwks,
+      }),
+    ).toEqual([
       `FIREBASE_JWKS_URL: es solo para pruebas y no se permite con NODE_ENV=production: en producción los tokens se comprueban siempre con las claves de Google (valor recibido: "${jwks}")`,
     ]);
     expect(loadConfig({ ...firebase, FIREBASE_JWKS_URL: jwks }).auth).toMatchObject({ jwksUrl: jwks });
     expect(
-      loadConfig({ ...firebase, NODE_ENV: 'production', FIREBASE_JWKS_URL: GOOGLE_FIREBASE_JWKS_URL }).auth,
+      loadConfig({
+        ...firebase,
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://comando.example.org',
+        FIREBASE_JWKS_URL: GOOGLE_FIREBASE_JWKS_URL,
+      }).auth,
     ).toMatchObject({ jwksUrl: GOOGLE_FIREBASE_JWKS_URL });
   });
 });

@@ -23,6 +23,56 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(4);
   });
 
+  it('requires PUBLIC_ORIGIN in production, where the API reference is for admins unless opened', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /PUBLIC_ORIGIN: es obligatoria con NODE_ENV=production/,
+    );
+    const production = loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org/' });
+    expect(production.publicOrigin).toBe('https://comando.example.org');
+    expect(production.apiDocs).toBe('admins');
+    expect(
+      loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org', API_DOCS: 'public' }).apiDocs,
+    ).toBe('public');
+    expect(loadConfig({}).apiDocs).toBe('public');
+    expect(loadConfig({ API_DOCS: 'admins' }).apiDocs).toBe('admins');
+    expect(() => loadConfig({ API_DOCS: 'todos' })).toThrow(/API_DOCS: debe ser public o admins/);
+  });
+
+  it('reads TRUST_PROXY as nobody, a number of proxy hops or proxy addresses; never everyone in production', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      '::1',
+      'loopback',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    for (const bad of ['proxy', '10.0.0.300', '10.0.0.0/33', '10.0.0.5,', '500']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: debe ser 0, el número de proxies/);
+    }
+    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://comando.example.org' };
+    expect(() => loadConfig({ ...production, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: no puede confiar en cualquiera/,
+    );
+    expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+  });
+
+  it('reads the request timeouts and how long to wait for PostgreSQL at start, in seconds', () => {
+    expect(loadConfig({}).timeouts).toEqual({ bodyMs: 30_000, requestMs: 600_000 });
+    expect(loadConfig({}).databaseConnectRetryMs).toBe(60_000);
+    const config = loadConfig({
+      BODY_TIMEOUT_SECONDS: '10',
+      REQUEST_TIMEOUT_SECONDS: '900',
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '0',
+    });
+    expect(config.timeouts).toEqual({ bodyMs: 10_000, requestMs: 900_000 });
+    expect(config.databaseConnectRetryMs).toBe(0);
+    expect(() => loadConfig({ BODY_TIMEOUT_SECONDS: '0' })).toThrow(/BODY_TIMEOUT_SECONDS/);
+  });
+
   it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
     const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
     expect(config.demo).toBe(false);

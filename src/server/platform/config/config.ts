@@ -1,5 +1,7 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { RequestTimeouts } from '#server/platform/http/timeouts';
 
 const boolFlag = (fallback: boolean) =>
   z
@@ -24,6 +26,46 @@ const optionalUrl = (message: string) =>
 export const GOOGLE_FIREBASE_JWKS_URL =
   'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com';
 
+/** proxy-addr's names for the reserved ranges (loopback: nginx on the same machine). */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrNetwork(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  if (!version || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= 0 && n <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which peers may tell us the client's address (X-Forwarded-For): none, a number of proxy hops in
+ * front, or the proxies' addresses and networks. "Everyone" (true) lets any client write its own
+ * address: refused in production (superRefine below).
+ */
+const trustProxySetting = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx): TrustProxy => {
+    const value = (v ?? '').toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+    if (['true', 'yes', 'on'].includes(value)) return true;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 10) return hops;
+    }
+    const entries = value.split(',').map((e) => e.trim());
+    if (entries.every((e) => e && isAddressOrNetwork(e))) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'debe ser 0, el número de proxies delante de la app (por ejemplo 1) o sus direcciones o redes separadas por comas (por ejemplo 10.0.0.5,10.1.0.0/16 o loopback)',
+    });
+    return z.NEVER;
+  });
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -35,13 +77,20 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'debe empezar por postgres:// o postgresql://')
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     COMANDO_DEMO: boolFlag(true),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PUBLIC_ORIGIN: z
       .url({ message: 'debe ser una URL completa, por ejemplo https://comando.example.org' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
-    TRUST_PROXY: boolFlag(false),
+    TRUST_PROXY: trustProxySetting,
+    BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    API_DOCS: z
+      .enum(['public', 'admins', ''], { message: 'debe ser public o admins' })
+      .optional()
+      .transform((v) => v || undefined),
     CAMPAIGN_NAME: z.string().min(1).default('Comando Zulia'),
     NOTAS_SOURCE: z.enum(['local', 'wordpress']).default('local'),
     WORDPRESS_URL: z
@@ -189,6 +238,23 @@ const envSchema = z
     if (env.AUTH_PROVIDER === 'firebase') {
       requireWith('AUTH_PROVIDER=firebase', ['FIREBASE_PROJECT_ID', 'FIREBASE_API_KEY']);
     }
+    // Same-origin checks, cookies and links need the app's real address; the Host header is the client's word.
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          'es obligatoria con NODE_ENV=production: la dirección pública de la app, por ejemplo https://comando.example.org',
+      });
+    }
+    if (env.TRUST_PROXY === true && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message:
+          'no puede confiar en cualquiera con NODE_ENV=production (cada cliente escribiría su propia dirección): indica cuántos proxies hay delante (por ejemplo 1) o sus direcciones',
+      });
+    }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
     refuseInProduction('FIREBASE_AUTH_EMULATOR_HOST');
     refuseInProduction('COMANDO_NOW');
@@ -217,10 +283,17 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: how long to keep trying to connect at start (0: once). */
+  databaseConnectRetryMs: number;
   demo: boolean;
   logLevel: string;
   publicOrigin: string | undefined;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: whom to believe about the client's address (see TRUST_PROXY). */
+  trustProxy: TrustProxy;
+  /** How long a request body (uploads excepted) and a whole request (uploads included) may take to arrive. */
+  timeouts: RequestTimeouts;
+  /** Who may read the API reference (/api/docs, /api/openapi.json): anyone, or signed-in admins. */
+  apiDocs: 'public' | 'admins';
   campaignName: string;
   /** Where the notas come from: our database, or a WordPress site's REST API. */
   notas: { source: 'local' } | WordpressNotasConfig;
@@ -244,6 +317,21 @@ export interface Config {
   rendererModule: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
+}
+
+/** false: nobody; a number: that many proxy hops; a list: those addresses and networks; true: everyone. */
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy option. Fastify 5 no longer honours a bare hop count (it cannot
+ * tell the proxy from a client that connects directly), so a count becomes the equivalent function:
+ * the n addresses nearest to us (the peer, then what each proxy appended) are proxies, the next one is
+ * the client. Safe only when the app cannot be reached except through those proxies.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  const hops = trust;
+  return hops === 0 ? false : (_address, hop) => hop < hops;
 }
 
 export interface WordpressNotasConfig {
@@ -350,10 +438,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseConnectRetryMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     demo: e.COMANDO_DEMO,
     logLevel: e.LOG_LEVEL,
     publicOrigin: e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : undefined,
     trustProxy: e.TRUST_PROXY,
+    timeouts: { bodyMs: e.BODY_TIMEOUT_SECONDS * 1000, requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000 },
+    apiDocs: e.API_DOCS ?? (e.NODE_ENV === 'production' ? 'admins' : 'public'),
     campaignName: e.CAMPAIGN_NAME,
     notas:
       e.NOTAS_SOURCE === 'wordpress' && e.WORDPRESS_URL

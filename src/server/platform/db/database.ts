@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type Dialect as KyselyDialect, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { registerChangeWatch, watchAccessTables, watchChanges } from '#server/platform/cache/cache';
 import { migrationProvider } from '#server/platform/db/migrations/index';
 import type { Dialect } from './dialect';
+import { isConnectionLoss, noteCommitFailure } from './failures';
 import type { Database } from './schema';
 
 export interface Db {
@@ -13,12 +14,21 @@ export interface Db {
   dialect: Dialect;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** Writes (and commits) one small row: throws when the database answers but cannot write (disk full…). */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL: for how long to keep trying to connect at start (a reboot where the database comes up
+   * after the app), with growing waits. 0: one attempt.
+   */
+  connectRetryMs?: number;
+  /** Told about each failed attempt before the next one. */
+  onConnectRetry?: (attempt: { number: number; error: Error; nextInMs: number; untilMs: number }) => void;
 }
 
 /** A startup problem with the database, told in one plain sentence. */
@@ -35,7 +45,47 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 const STATEMENT_CACHE_MAX = 500;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+}
+
+/**
+ * Kysely's transactions, made to report the error that matters. After a failure Kysely rolls back,
+ * and an error from that rollback replaced the original one: on SQLite, which already rolled back by
+ * itself after a full disk or an I/O error, the log said "cannot rollback - no transaction is active"
+ * instead of "database or disk is full"; on PostgreSQL a dead connection cannot roll back either. A
+ * rollback is skipped when there is no transaction left (`stillOpen`), and a rollback that fails
+ * because the connection broke (the pool then discards it) is dropped in favour of the original error. A COMMIT
+ * that loses its connection is marked: it may have been saved (failures.ts).
+ */
+function reportingTransactionFailures(dialect: KyselyDialect, stillOpen?: () => boolean): KyselyDialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver() {
+      const driver = dialect.createDriver();
+      const commit = driver.commitTransaction.bind(driver);
+      const rollback = driver.rollbackTransaction.bind(driver);
+      driver.commitTransaction = async (connection) => {
+        try {
+          await commit(connection);
+        } catch (error) {
+          noteCommitFailure(error);
+          throw error;
+        }
+      };
+      driver.rollbackTransaction = async (connection) => {
+        if (stillOpen && !stillOpen()) return;
+        try {
+          await rollback(connection);
+        } catch (error) {
+          // PostgreSQL ends the transaction of a connection that broke, and the pool drops the client.
+          if (stillOpen || !isConnectionLoss(error)) throw error;
+        }
+      };
+      return driver;
+    },
+  };
 }
 
 function openSqlite(dataDir: string): Db {
@@ -80,7 +130,9 @@ function openSqlite(dataDir: string): Db {
       sqlite.close();
     },
   };
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({
+    dialect: reportingTransactionFailures(new SqliteDialect({ database }), () => sqlite.inTransaction),
+  });
   registerChangeWatch(kysely, watch);
   return {
     kysely,
@@ -88,6 +140,7 @@ function openSqlite(dataDir: string): Db {
     async ping() {
       sqlite.prepare('select 1').get();
     },
+    probeWrite: () => probeWrite(kysely),
     async close() {
       await kysely.destroy();
     },
@@ -118,28 +171,55 @@ function watchWrites(statement: SQLite.Statement, wrote: () => void): SQLiteStat
   };
 }
 
-async function openPostgres(connectionString: string): Promise<Db> {
+/** Upserts the one row of `ready_probe`: a real write, committed, as cheap as one can be. */
+async function probeWrite(kysely: Kysely<Database>): Promise<void> {
+  const at = new Date().toISOString();
+  await kysely
+    .insertInto('ready_probe')
+    .values({ id: 1, at })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ at }))
+    .execute();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 20, connectionTimeoutMillis: 5000 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  try {
-    const client = await pool.connect();
-    client.release();
-  } catch (error) {
-    await pool.end().catch(() => {});
-    const safeUrl = connectionString.replace(/\/\/[^@/]*@/, '//***@');
-    throw new DatabaseStartupError(
-      `No se pudo conectar con PostgreSQL en ${safeUrl}: ${(error as Error).message}. ` +
-        'Revisa DATABASE_URL y que el servidor de PostgreSQL esté en marcha.',
-    );
+  const retryMs = options.connectRetryMs ?? 0;
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const client = await pool.connect();
+      client.release();
+      break;
+    } catch (error) {
+      const elapsed = Date.now() - started;
+      // Waits grow from half a second to five, and never pass the deadline.
+      const wait = Math.min(5_000, 500 * 2 ** (attempt - 1), retryMs - elapsed);
+      if (wait > 0) {
+        options.onConnectRetry?.({ number: attempt, error: error as Error, nextInMs: wait, untilMs: retryMs });
+        await sleep(wait);
+        continue;
+      }
+      await pool.end().catch(() => {});
+      const safeUrl = connectionString.replace(/\/\/[^@/]*@/, '//***@');
+      const tried = attempt > 1 ? ` (${attempt} intentos en ${Math.round(elapsed / 1000)} s)` : '';
+      throw new DatabaseStartupError(
+        `No se pudo conectar con PostgreSQL en ${safeUrl}${tried}: ${(error as Error).message}. ` +
+          'Revisa DATABASE_URL y que el servidor de PostgreSQL esté en marcha.',
+      );
+    }
   }
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: reportingTransactionFailures(new PostgresDialect({ pool })) });
   return {
     kysely,
     dialect: 'postgres',
     async ping() {
       await sql`select 1`.execute(kysely);
     },
+    probeWrite: () => probeWrite(kysely),
     async close() {
       await kysely.destroy();
     },

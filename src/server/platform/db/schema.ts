@@ -25,6 +25,13 @@ export interface CoreTables {
   agenda_events: AgendaEventsTable;
   posts: PostsTable;
   audit_log: AuditLogTable;
+  ready_probe: ReadyProbeTable;
+}
+
+/** One row, written by each /api/ready (a database that cannot write is not ready). */
+export interface ReadyProbeTable {
+  id: number;
+  at: string;
 }
 
 export interface SettingsTable {

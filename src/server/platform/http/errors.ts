@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isUnavailable, isUncertainCommit } from '#server/platform/db/failures';
 import { messages } from '#shared/platform/messages';
 
 /** An error whose message is Spanish and safe to show to a person. */
@@ -59,6 +60,27 @@ export class StorageUnavailableError extends HttpError {
   }
 }
 
+/** How soon a client may try again after a 503 because something the server depends on is down. */
+export const UNAVAILABLE_RETRY_SECONDS = 10;
+
+/**
+ * 503 with Retry-After: something the server depends on (the database, the disk, photo storage) cannot
+ * be used right now. The default message says nothing was saved and to try again; reads may say less.
+ * Thrown by callers that know, and chosen by the error handler below for the errors `isUnavailable`
+ * recognises.
+ */
+export const Unavailable = (
+  message: string = messages.api.unavailableWrite,
+  retryAfterSeconds: number = UNAVAILABLE_RETRY_SECONDS,
+) => new HttpError(503, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+/** The 503 for an error that says the database or storage is unavailable, worded for the request. */
+function unavailableFor(request: FastifyRequest, error: unknown): HttpError {
+  if (isUncertainCommit(error)) return Unavailable(messages.api.unavailableUncertain);
+  const reading = request.method === 'GET' || request.method === 'HEAD';
+  return Unavailable(reading ? messages.api.unavailableRead : messages.api.unavailableWrite);
+}
+
 function body(statusCode: number, message: string, details?: { path: string; message: string }[]) {
   return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) };
 }
@@ -85,6 +107,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(500).send(body(500, messages.api.internal));
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 500 && isUnavailable(error)) {
+      // The real cause (disk full, connection refused…) goes to the log; the person learns what it means.
+      request.log.error({ err: error }, 'database or storage unavailable');
+      const answer = unavailableFor(request, error);
+      return reply.code(503).headers(answer.headers).send(body(503, answer.message));
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(body(500, messages.api.internal));

@@ -1,13 +1,31 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '#server/platform/config/config';
 import { messages } from '#shared/platform/messages';
 import { Forbidden } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function ownOrigin(request: FastifyRequest, config: Config): string {
-  if (config.publicOrigin) return config.publicOrigin;
-  return `${request.protocol}://${request.host}`;
+/** Vite's dev server (`npm run dev`), which proxies /api here: its pages are ours too in development. */
+const VITE_DEV_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+
+/**
+ * The origins our own pages are served from. Never derived from the request's Host header: a page
+ * on any name that resolves to this server (DNS rebinding) would otherwise pass as "ours".
+ * PUBLIC_ORIGIN when set (production requires it); otherwise, in development and tests, the address
+ * the server listens on, by loopback name and number.
+ */
+export function ownOrigins(app: FastifyInstance, config: Config): Set<string> {
+  if (config.publicOrigin) return new Set([config.publicOrigin]);
+  const origins = new Set<string>(config.env === 'development' ? VITE_DEV_ORIGINS : []);
+  const address = app.server.address() as AddressInfo | string | null;
+  if (address && typeof address === 'object') {
+    const { port } = address;
+    const wildcard = address.address === '0.0.0.0' || address.address === '::';
+    const hosts = wildcard ? ['localhost', '127.0.0.1', '::1'] : ['localhost', address.address];
+    for (const host of hosts) origins.add(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  }
+  return origins;
 }
 
 /**
@@ -15,15 +33,23 @@ function ownOrigin(request: FastifyRequest, config: Config): string {
  * where a browser omits it, Sec-Fetch-Site) has to say so. Cookies alone never authorise a change.
  */
 export function registerOriginCheck(app: FastifyInstance, config: Config): void {
+  let origins: Set<string> | undefined;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
     const origin = request.headers.origin;
     if (origin) {
-      if (origin === ownOrigin(request, config)) return;
+      // Known once the server listens; the address does not change after that.
+      origins ??= app.server.listening || config.publicOrigin ? ownOrigins(app, config) : undefined;
+      if ((origins ?? ownOrigins(app, config)).has(origin)) return;
     } else if (request.headers['sec-fetch-site'] === 'same-origin') {
       return;
     }
-    request.log.warn({ origin, host: request.host }, 'cross-origin state change refused');
+    request.log.warn(
+      { origin, host: request.host },
+      config.publicOrigin
+        ? 'cross-origin state change refused'
+        : 'cross-origin state change refused (set PUBLIC_ORIGIN to the address people open the app at)',
+    );
     throw Forbidden(messages.api.forbiddenOrigin);
   });
 }

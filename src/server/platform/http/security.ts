@@ -13,6 +13,27 @@ function firebaseOrigins(config: Config): string[] {
 }
 
 /**
+ * Browser features no page of ours uses are off for them and for anything they embed. Ballot photos
+ * come through a file input (the phone's own camera screen), which needs no camera permission; the
+ * projector view goes full screen and the agenda copies to the clipboard.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'bluetooth=()',
+  'hid=()',
+  'midi=()',
+  'display-capture=()',
+  'browsing-topics=()',
+  'fullscreen=(self)',
+  'clipboard-write=(self)',
+].join(', ');
+
+/**
  * Security headers with a strict Content-Security-Policy: scripts only from our own origin. Helmet's
  * middleware is built once: the Fastify wrapper rebuilt it, and parsed the policy again, on every request.
  */
@@ -51,6 +72,7 @@ export async function registerSecurityHeaders(
     referrerPolicy: { policy: 'same-origin' },
   });
   app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
     setHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
   });
 }

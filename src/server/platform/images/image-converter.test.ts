@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '#server/testing/photos';
@@ -30,6 +33,24 @@ describe('convertImage', () => {
     near(pixel(8, 120), [0x7c, 0x3a, 0xed]);
     near(pixel(160, 8), [0x7c, 0x3a, 0xed]);
     near(pixel(312, 232), [0x7c, 0x3a, 0xed]);
+  });
+
+  it('refuses a JPEG whose data does not cover its declared size, and one cut off in transit', async () => {
+    // 265 bytes claiming 8900x8900 with 16x16 of data: it would be stored as a grey picture.
+    await expect(convertImage(at('short-data.jpg'), 'jpeg', options)).rejects.toThrow(/premature end/i);
+    await expect(convertImage(at('truncated.jpg'), 'jpeg', options)).rejects.toBeInstanceOf(ImageConvertError);
+  });
+
+  it('still takes a whole JPEG with a harmless warning (stray bytes between markers, as some cameras write)', async () => {
+    const ballot = fs.readFileSync(at('ballot.jpg'));
+    let sos = 2;
+    while (ballot[sos + 1] !== 0xda) sos += 2 + ballot.readUInt16BE(sos + 2);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'comando-jpeg-')), 'extra.jpg');
+    fs.writeFileSync(file, Buffer.concat([ballot.subarray(0, sos), Buffer.from([1, 2, 3]), ballot.subarray(sos)]));
+    await expect(sharp(file, { failOn: 'warning' }).toBuffer()).rejects.toThrow(/extraneous bytes/);
+    const jpeg = await convertImage(file, 'jpeg', options);
+    expect([jpeg.width, jpeg.height]).toEqual([480, 360]);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 
   it('refuses pictures larger than the limit before decoding them', async () => {

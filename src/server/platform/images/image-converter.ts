@@ -45,12 +45,12 @@ const o = JSON.parse(optionsJson);
 const sharp = require(sharpPath);
 sharp.cache(false);
 const fit = { fit: 'inside', withoutEnlargement: true };
-async function upright() {
+async function upright(failOn) {
   if (type === 'jpeg') {
     const meta = await sharp(file, { limitInputPixels: o.maxPixels }).metadata();
     const turned = (meta.orientation || 1) >= 5;
-    // failOn 'truncated': a photo cut off in transit is refused, not stored half grey.
-    const image = sharp(file, { limitInputPixels: o.maxPixels, failOn: 'truncated' }).rotate();
+    // failOn 'truncated' at least: a photo cut off in transit is refused, not stored half grey.
+    const image = sharp(file, { limitInputPixels: o.maxPixels, failOn }).rotate();
     return { image, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height };
   }
   const libheif = require(libheifPath);
@@ -81,10 +81,28 @@ async function upright() {
   const image = sharp(pixels, { raw: { width, height, channels: 3 }, limitInputPixels: o.maxPixels });
   return { image, width, height };
 }
+async function convert(failOn) {
+  const { image, width, height } = await upright(failOn);
+  const display = await image.resize(o.displayMaxPx, o.displayMaxPx, fit).jpeg({ quality: 82 }).toBuffer();
+  return { width, height, display };
+}
+// A JPEG whose data ends before its declared size is covered (a 269-byte file claiming 8900x8900)
+// decodes without error: libjpeg only warns "premature end of data segment" and paints the rest grey.
+// So JPEGs are decoded strictly first; a warning about missing data refuses the photo, any other
+// warning (extraneous bytes, common in phone photos) gets a second, lenient decode.
+const MISSING_DATA = /premature end/i;
+async function convertStrictly() {
+  if (type !== 'jpeg') return convert('truncated');
+  try {
+    return await convert('warning');
+  } catch (error) {
+    if (MISSING_DATA.test(String((error && error.message) || error))) throw error;
+    return convert('truncated');
+  }
+}
 (async () => {
   try {
-    const { image, width, height } = await upright();
-    const display = await image.resize(o.displayMaxPx, o.displayMaxPx, fit).jpeg({ quality: 82 }).toBuffer();
+    const { width, height, display } = await convertStrictly();
     const thumb = await sharp(display).resize(o.thumbMaxPx, o.thumbMaxPx, fit).jpeg({ quality: 70 }).toBuffer();
     process.send({ ok: true, width, height, display, thumb }, () => process.exit(0));
   } catch (error) {

@@ -77,6 +77,21 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => clearInterval(timer));
 }
 
+const tokenChecks = new WeakMap<FastifyInstance['db']['kysely'], ReturnType<typeof createSessionService>>();
+
+/**
+ * Who a session token stands for now, or null once the session ended or its person was disabled or
+ * removed: for answers that outlive their request (event streams), which must stop when access does.
+ */
+export function sessionUserNow(app: FastifyInstance, token: string | undefined): Promise<SessionUser | null> {
+  let auth = tokenChecks.get(app.db.kysely);
+  if (!auth) {
+    auth = createSessionService(app.db.kysely, app.config.now);
+    tokenChecks.set(app.db.kysely, auth);
+  }
+  return auth.authenticate(token);
+}
+
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw Unauthorized(authMessages.signInRequired);
   return request.user;

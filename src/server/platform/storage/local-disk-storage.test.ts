@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLocalDiskStorage } from './local-disk-storage';
 
 let root: string;
@@ -17,6 +18,32 @@ const allFiles = (dir: string): string[] =>
     : [];
 
 describe('local disk photo storage', () => {
+  it('syncs the folder after renaming a new file into it, so the name survives a power cut', async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
+    const storage = createLocalDiskStorage(root);
+    const synced: string[] = [];
+    const open = fsp.open;
+    const spy = vi.spyOn(fsp, 'open').mockImplementation(async (file, flags, mode) => {
+      const handle = await open(file, flags, mode);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => {
+        synced.push(String(file));
+        return sync();
+      };
+      return handle;
+    });
+    try {
+      const { key } = await storage.put(Buffer.from('foto'), { suffix: 'jpg', contentType: 'image/jpeg' });
+      const file = path.join(root, key);
+      // The data first (under its temporary name), then the folder that now holds the final name.
+      expect(synced).toHaveLength(2);
+      expect(synced[0]).toMatch(new RegExp(`^${file.replace(/\./g, '\\.')}\\.[0-9a-f]+\\.part$`));
+      expect(synced[1]).toBe(path.dirname(file));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('stores under keys it generates, and reads, checks and deletes them', async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
     const storage = createLocalDiskStorage(root);

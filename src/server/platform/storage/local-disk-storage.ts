@@ -7,8 +7,24 @@ import { pipeline } from 'node:stream/promises';
 import { isStorageKey, newStorageKey, type PhotoStorage } from './photo-storage';
 
 /**
+ * Makes a rename in `dir` durable: the file's data was synced before, but its new name is an entry of
+ * the folder, which reaches the disk only when the folder is synced. Without it, after a power cut a
+ * row could name a file whose directory entry never made it.
+ */
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Photos on the local disk under `<root>` (normally `DATA_DIR/photos`). Files are written to a
- * temporary name, flushed, then renamed: a crash or a cut-off stream never leaves half a photo.
+ * temporary name, flushed, then renamed, and the folder synced: a crash or a cut-off stream never
+ * leaves half a photo. What a crash does leave (a `.part` file, a photo whose row was never written)
+ * is swept at start and by `storage:check` (local-sweep.ts).
  */
 export function createLocalDiskStorage(root: string): PhotoStorage {
   const fileOf = (key: string) => {
@@ -37,6 +53,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
         await handle.close();
       }
       await fsp.rename(temp, file);
+      await syncFolder(path.dirname(file));
       return size;
     } catch (error) {
       await fsp.rm(temp, { force: true });

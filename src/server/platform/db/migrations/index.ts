@@ -9,6 +9,7 @@ import { storageMigration } from './006-storage';
 import { idempotencyMigration } from './007-idempotency';
 import { voteCorrectionsMigration } from './008-vote-corrections';
 import { passwordChangeMigration } from './009-password-change';
+import { readyProbeMigration } from './010-ready-probe';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -22,6 +23,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '007-idempotency': idempotencyMigration(),
     '008-vote-corrections': voteCorrectionsMigration(),
     '009-password-change': passwordChangeMigration(),
+    '010-ready-probe': readyProbeMigration(),
   };
   return { getMigrations: async () => migrations };
 }
