@@ -20,6 +20,10 @@ try {
 } catch (error) {
   whyNot = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
 }
+if (!mounted && process.env.COMANDO_REQUIRE_ALL_SUITES === '1') {
+  // CI runs as root: there, not being able to check the full disk is a failure, not a skip.
+  throw new Error(`No se pudo montar el tmpfs para las pruebas de disco lleno: ${whyNot || 'sin permiso'}`);
+}
 if (!mounted) {
   console.warn(
     `\n*** OMITIDAS las pruebas de disco lleno: no se pudo montar un tmpfs pequeño (${whyNot || 'sin permiso'}). ` +
