@@ -25,7 +25,7 @@ test('an admin filters the log by person, action and dates, and downloads those 
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Acceso concedido');
   await expect(rows.first()).toContainText('Departamento: Cabimas');
-  await expect(rows.first()).toContainText('Objetivo: validador.cabimas@e2e.example');
+  await expect(rows.first()).toContainText('Persona validador.cabimas@e2e.example');
   await expect(page.getByText('Mostrando 1–1 de 1 registros')).toBeVisible();
 
   // Dates are Caracas days: everything seeded happened on 22 November.
@@ -47,7 +47,7 @@ test('an admin filters the log by person, action and dates, and downloads those 
   expect(lines[0]).toBe('Fecha y hora (hora de Caracas);Persona;Acción;Descripción;Departamento;Objetivo;IP;Detalles');
   expect(lines).toHaveLength(2);
   expect(lines[1]).toMatch(
-    /^2026-11-22 23:\d\d:\d\d;e2e;access\.grant;Acceso concedido;cabimas;validador\.cabimas@e2e\.example;;$/,
+    /^2026-11-22 23:\d\d:\d\d;e2e;access\.grant;Acceso concedido;cabimas;Persona validador\.cabimas@e2e\.example;;$/,
   );
 
   // The export itself is in the log.

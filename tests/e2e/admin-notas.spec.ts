@@ -266,7 +266,7 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   const visitor = await visitorContext.newPage();
   await visitor.goto('/notas');
   const card = visitor.getByTestId('nota').filter({ hasText: title });
-  await card.getByRole('button', { name: 'Ver más...' }).click();
+  await card.getByText('Ver más...').click();
   const content = card.getByTestId('nota-content');
   expect(withoutServerAdditions(await content.evaluate((element) => element.innerHTML))).toBe(sentHtml);
   await expect(content.getByRole('heading', { name: 'Plan de la semana', level: 1 })).toBeVisible();

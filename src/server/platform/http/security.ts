@@ -15,7 +15,8 @@ function firebaseOrigins(config: Config): string[] {
 /**
  * Browser features no page of ours uses are off for them and for anything they embed. Ballot photos
  * come through a file input (the phone's own camera screen), which needs no camera permission; the
- * projector view goes full screen and the agenda copies to the clipboard.
+ * projector view goes full screen and the agenda copies to the clipboard. Only features Chromium knows
+ * are listed: an unknown one is an error in the console of every page.
  */
 export const PERMISSIONS_POLICY = [
   'camera=()',
@@ -24,7 +25,6 @@ export const PERMISSIONS_POLICY = [
   'payment=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'hid=()',
   'midi=()',
   'display-capture=()',
