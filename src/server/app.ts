@@ -11,7 +11,7 @@ import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { createPublishedNotasReader } from '#server/features/notas/notas.public';
 import { notasRoutes } from '#server/features/notas/notas.routes';
-import { createNotaHtml, type NotaHtmlOptions, notaHtml } from '#server/features/notas/notas.sanitize';
+import { createNotaHtml, type NotaHtmlOptions } from '#server/features/notas/notas.sanitize';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photosRoutes } from '#server/features/records/photos.routes';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
@@ -55,7 +55,7 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Timings of the Airtable write-back worker (tests: short polls and backoff). */
   airtableWriteback?: AirtableWritebackOverrides;
-  /** Bounds, time budget and timers of the nota sanitiser (tests); otherwise the process's own. */
+  /** Bounds, time budget and timers of the nota sanitiser (tests); otherwise its defaults. */
   notaHtml?: NotaHtmlOptions;
 }
 
@@ -113,9 +113,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   // Nota HTML (saved, read from the database or from WordPress) is sanitised on a worker thread, with
-  // bounds and a time budget (docs/decisions/027).
-  const html = options.notaHtml ? createNotaHtml(options.notaHtml) : notaHtml;
-  if (options.notaHtml) app.addHook('onClose', async () => html.close());
+  // bounds and a time budget (docs/decisions/027). Closed after the WordPress source (hooks run in
+  // reverse): what is still being sanitised is dropped, not waited for.
+  const html = createNotaHtml(options.notaHtml);
+  app.addHook('onClose', async () => html.close());
 
   // NOTAS_SOURCE=wordpress: the first copy is read at start, so the first visitor does not wait for it;
   // the images its posts use are allowed by the Content-Security-Policy.

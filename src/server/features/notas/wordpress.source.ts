@@ -101,6 +101,7 @@ export function createWordpressSource({ config, log, html = notaHtml, freshMs = 
     if (sanitizing?.number === from.number) return sanitizing.done;
     const done = sanitizeCopy(from)
       .catch((error: unknown) => {
+        if (closing.signal.aborted) return;
         log.error({ err: error }, `notas from WordPress could not be sanitised: ${(error as Error).message}`);
       })
       .finally(() => {
@@ -175,11 +176,10 @@ export function createWordpressSource({ config, log, html = notaHtml, freshMs = 
       await inFlight;
       await sanitizing?.done;
     },
-    /** Stops a read in progress (the server is closing). */
+    /** Stops a read in progress (the server is closing); a copy being sanitised is left to the sanitiser. */
     async close(): Promise<void> {
       closing.abort(new Error('el servidor se está cerrando'));
       await inFlight;
-      await sanitizing?.done;
     },
   };
 }
