@@ -11,6 +11,7 @@ import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { createPublishedNotasReader } from '#server/features/notas/notas.public';
 import { notasRoutes } from '#server/features/notas/notas.routes';
+import { createNotaHtml, type NotaHtmlOptions } from '#server/features/notas/notas.sanitize';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photosRoutes } from '#server/features/records/photos.routes';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
@@ -54,6 +55,8 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Timings of the Airtable write-back worker (tests: short polls and backoff). */
   airtableWriteback?: AirtableWritebackOverrides;
+  /** Bounds, time budget and timers of the nota sanitiser (tests); otherwise its defaults. */
+  notaHtml?: NotaHtmlOptions;
 }
 
 /** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
@@ -109,10 +112,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('onClose', async () => writeback.worker.stop());
   }
 
+  // Nota HTML (saved, read from the database or from WordPress) is sanitised on a worker thread, with
+  // bounds and a time budget (docs/decisions/027). Closed after the WordPress source (hooks run in
+  // reverse): what is still being sanitised is dropped, not waited for.
+  const html = createNotaHtml(options.notaHtml);
+  app.addHook('onClose', async () => html.close());
+
   // NOTAS_SOURCE=wordpress: the first copy is read at start, so the first visitor does not wait for it;
   // the images its posts use are allowed by the Content-Security-Policy.
   const wordpress =
-    config.notas.source === 'wordpress' ? createWordpressSource({ config: config.notas, log: app.log }) : undefined;
+    config.notas.source === 'wordpress'
+      ? createWordpressSource({ config: config.notas, log: app.log, html })
+      : undefined;
   if (wordpress) {
     app.addHook('onReady', async () => wordpress.warmUp());
     app.addHook('onClose', async () => wordpress.close());
@@ -131,7 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(siteRoutes);
   await app.register(agendaRoutes);
   // One reader for the API and the rendered pages: a WordPress source keeps one copy of the posts.
-  const readNotas = createPublishedNotasReader(db.kysely, wordpress);
+  const readNotas = createPublishedNotasReader(db.kysely, wordpress, html);
   await app.register(notasRoutes, { readNotas });
   await app.register(authRoutes);
   await app.register(accessRoutes);
@@ -140,7 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(resultsRoutes);
   await app.register(adminRoutes);
   await app.register(agendaAdminRoutes);
-  await app.register(notasAdminRoutes);
+  await app.register(notasAdminRoutes, { html });
   await app.register(recordsAdminRoutes);
 
   await registerPublicPages(app, readNotas);

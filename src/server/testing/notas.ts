@@ -1,4 +1,5 @@
 import { createNotasRepository } from '#server/features/notas/notas.repository';
+import type { NotaHtmlTimers } from '#server/features/notas/notas.sanitize';
 import type { WordpressNotasConfig } from '#server/platform/config/config';
 import type { TestApp } from './test-app';
 
@@ -20,4 +21,51 @@ export async function addNota(
     },
     new Date(),
   );
+}
+
+/**
+ * Timers for the nota sanitiser that only the test fires: its time budget never runs out by itself, so
+ * a test decides, whatever the machine's speed, when a post has taken too long.
+ */
+export function manualNotaTimers() {
+  const pending = new Map<number, { callback: () => void; ms: number }>();
+  const waiting: { ms: number; found: (id: number) => void }[] = [];
+  let next = 1;
+  const timers: NotaHtmlTimers = {
+    setTimeout(callback, ms) {
+      const id = next++;
+      pending.set(id, { callback, ms });
+      for (const [i, w] of waiting.entries()) {
+        if (w.ms !== ms) continue;
+        waiting.splice(i, 1);
+        w.found(id);
+        break;
+      }
+      return id;
+    },
+    clearTimeout(id) {
+      pending.delete(id as number);
+    },
+  };
+  return {
+    timers,
+    /**
+     * Waits until a timer of `ms` is pending (the budget is set when the thread has a post) and gives
+     * what runs it out.
+     */
+    async whenSet(ms: number): Promise<{ runOut(): void }> {
+      const found = [...pending].find(([, t]) => t.ms === ms)?.[0];
+      const id = found ?? (await new Promise<number>((resolve) => waiting.push({ ms, found: resolve })));
+      return {
+        runOut() {
+          const timer = pending.get(id);
+          if (!timer) throw new Error('this timer is no longer pending: the post was already answered');
+          pending.delete(id);
+          timer.callback();
+        },
+      };
+    },
+    /** Whether a timer of `ms` is pending. */
+    isSet: (ms: number) => [...pending.values()].some((t) => t.ms === ms),
+  };
 }

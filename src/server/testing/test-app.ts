@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '#server/app';
+import { type BuildOptions, buildApp } from '#server/app';
 import type { Config } from '#server/platform/config/config';
 import { type Db, openDatabase } from '#server/platform/db/database';
 
@@ -103,10 +103,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: Omit<BuildOptions, 'db' | 'logger'> = {},
+): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig({ ...testDb.options, ...overrides });
-  const app = await buildApp(config, { db: testDb.db, logger: false });
+  const app = await buildApp(config, { ...options, db: testDb.db, logger: false });
   await app.ready();
   return testAppOf(app, async () => {
     await app.close();

@@ -29,3 +29,51 @@ export function decodeEntities(text: string): string {
     return NAMED[ref.toLowerCase()] ?? whole;
   });
 }
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
+
+/**
+ * The text of HTML with every tag, comment and script dropped, in one pass (a regular expression such
+ * as /<[^>]*>/g rescans to the end for each "<" without a ">": quadratic on hostile input).
+ */
+export function stripTags(html: string): string {
+  const lower = html.toLowerCase();
+  let out = '';
+  let at = 0;
+  while (at < html.length) {
+    const open = html.indexOf('<', at);
+    if (open === -1) {
+      out += html.slice(at);
+      break;
+    }
+    out += html.slice(at, open);
+    const isComment = html.startsWith('<!--', open);
+    const close = isComment ? html.indexOf('-->', open + 4) : html.indexOf('>', open + 1);
+    // No end: the rest is one unfinished tag, and no later "<" could end either.
+    if (close === -1) break;
+    const tag = lower.slice(open + 1, Math.min(close, open + 10));
+    at = close + (isComment ? 3 : 1);
+    for (const raw of ['script', 'style']) {
+      if (tag.startsWith(raw) && !/[a-z0-9-]/.test(tag[raw.length] ?? '')) {
+        const end = lower.indexOf(`</${raw}`, at);
+        at = end === -1 ? html.length : end;
+      }
+    }
+    out += ' ';
+  }
+  return out;
+}
+
+/**
+ * What is shown of HTML the sanitiser refused (too deep, too many elements, too slow): its text only,
+ * escaped, paragraph by paragraph. Nothing of the markup survives, so nothing in it can be unsafe.
+ */
+export function plainTextHtml(html: string): string {
+  return decodeEntities(stripTags(html.replace(/<\/(p|div|h[1-6]|li|blockquote)>|<br\s*\/?>/gi, '$&\n\n')))
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join('');
+}

@@ -265,6 +265,40 @@ describe('notas editor: writing and publishing', () => {
   });
 });
 
+describe('notas editor: excerpts', () => {
+  it('keeps each nota’s excerpt with it; rows saved before excerpts were kept get theirs when first listed', async () => {
+    const { t, cookies } = await setup();
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/admin/notas',
+      headers: { cookie: cookies.admin },
+      payload: { title: 'Con resumen', contentHtml: '<p>Uno</p><p>dos &amp; <b>tres</b></p>' },
+    });
+    const excerptOf = async (id: number) =>
+      (await t.db.kysely.selectFrom('posts').select('excerpt').where('id', '=', id).executeTakeFirstOrThrow()).excerpt;
+    expect(await excerptOf(created.json().nota.id)).toBe('Uno dos & tres');
+    const updated = await t.request({
+      method: 'PUT',
+      url: `/api/admin/notas/${created.json().nota.id}`,
+      headers: { cookie: cookies.admin },
+      payload: { title: 'Con resumen', contentHtml: '<p>Cambiado</p>' },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(await excerptOf(created.json().nota.id)).toBe('Cambiado');
+
+    // A row written before migration 011-nota-excerpts: no excerpt yet.
+    const at = '2020-01-01T00:00:00.000Z';
+    const old = await t.db.kysely
+      .insertInto('posts')
+      .values({ title: 'Vieja', content_html: '<h2>Vieja</h2><p>sin resumen</p>', created_at: at, updated_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const list = (await t.request({ url: '/api/admin/notas', headers: { cookie: cookies.notas } })).json();
+    expect(list.items.map((n: { excerpt: string }) => n.excerpt)).toEqual(['Cambiado', 'Vieja sin resumen']);
+    expect(await excerptOf(old.id)).toBe('Vieja sin resumen');
+  });
+});
+
 describe('notas editor with WordPress as the source', () => {
   it('says the notas are managed in WordPress and refuses every change clearly', async () => {
     wp = await startWordpressContractServer([]);

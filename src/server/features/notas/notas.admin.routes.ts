@@ -16,44 +16,61 @@ import {
 } from '#shared/features/notas/notas.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createNotasRepository, type NotaAdminRow } from './notas.repository';
-import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
+import { type NotaHtml, NotaHtmlRefused, notaHtml, type PreparedNota, prepareNota } from './notas.sanitize';
 
 /** The Notas page's allow-list also opens its editor (admins are its base group). */
 export const NOTAS_DEPARTMENT = 'notas';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-const present = (r: NotaAdminRow): NotaAdmin => ({
+const presentSummary = (r: Omit<NotaAdminRow, 'content_html'>): Omit<NotaAdmin, 'contentHtml'> => ({
   id: r.id,
   title: r.title,
-  contentHtml: r.content_html,
   status: r.published_at ? 'publicada' : 'borrador',
   publishedAt: r.published_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-/** The first words of a nota as plain text, for the list. */
-export function notaExcerpt(html: string, max = 160): string {
-  // Block ends become spaces, so "<p>a</p><p>b</p>" reads "a b".
-  const text = sanitizeNotaTitle(html.replace(/<\/(p|h[1-6]|li|blockquote|figcaption|td|th)>|<br\s*\/?>/gi, '$& '));
-  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
-}
+const present = (r: NotaAdminRow): NotaAdmin => ({ ...presentSummary(r), contentHtml: r.content_html });
 
-/** Sanitised HTML with something to read or see: text or an image. */
-function hasContent(html: string): boolean {
-  const clean = sanitizeNotaHtml(html);
-  return /<img\s/i.test(clean) || sanitizeNotaTitle(clean).length > 0;
+const refusalMessage = (error: NotaHtmlRefused): string => {
+  switch (error.reason) {
+    case 'depth':
+      return notasAdminMessages.tooDeep(error.limits.maxDepth);
+    case 'elements':
+      return notasAdminMessages.tooManyElements(error.limits.maxElements);
+    case 'size':
+      return notasAdminMessages.contentTooLong;
+    case 'time':
+      return notasAdminMessages.tooComplex;
+  }
+};
+
+/** What the editor sent, sanitised and checked before any transaction starts; a 400 in Spanish otherwise. */
+async function prepareOrRefuse(html: NotaHtml, post: { title: string; html: string }): Promise<PreparedNota> {
+  let nota: PreparedNota;
+  try {
+    nota = await prepareNota(html, post);
+  } catch (error) {
+    if (error instanceof NotaHtmlRefused) throw BadRequest(refusalMessage(error));
+    throw error;
+  }
+  if (!nota.hasContent) throw BadRequest(notasAdminMessages.contentRequired);
+  if (!nota.title) throw BadRequest(notasAdminMessages.titleRequired);
+  return nota;
 }
 
 /**
  * The notas editor under /api/admin/notas: for admins and the e-mails on the Notas list. HTML is
- * sanitised on the server before it is stored; drafts never reach /api/notas. When notas come from
- * WordPress, nothing is edited here: every change is refused with a message saying so.
+ * sanitised on the server before it is stored, on a worker thread with bounds and a time budget
+ * (notas.sanitize.ts); drafts never reach /api/notas. When notas come from WordPress, nothing is
+ * edited here: every change is refused with a message saying so.
  */
-export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = async (app, options) => {
   const db = app.db.kysely;
-  const notas = createNotasRepository(db);
+  const html = options.html ?? notaHtml;
+  const notas = createNotasRepository(db, html);
   const fromWordpress = app.config.notas.source === 'wordpress';
 
   // Before the body is read: a visitor gets 401 and anyone off the list the unknown-resource 404.
@@ -105,10 +122,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { rows, total } = await notas.listAdmin({ page, pageSize, status, q: q || undefined });
       return {
         source: 'local' as const,
-        items: rows.map((r) => {
-          const { contentHtml, ...rest } = present(r);
-          return { ...rest, excerpt: notaExcerpt(contentHtml) };
-        }),
+        items: rows.map((r) => ({ ...presentSummary(r), excerpt: r.excerpt })),
         page,
         pageSize,
         total,
@@ -147,14 +161,10 @@ export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { title, contentHtml, publish } = request.body;
-      if (!hasContent(contentHtml)) throw BadRequest(notasAdminMessages.contentRequired);
-      if (!sanitizeNotaTitle(title)) throw BadRequest(notasAdminMessages.titleRequired);
+      const prepared = await prepareOrRefuse(html, { title, html: contentHtml });
       const now = app.config.now();
       const nota = await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx).create(
-          { title, html: contentHtml, publishedAt: publish ? now.toISOString() : null },
-          now,
-        );
+        const row = await createNotasRepository(trx, html).create(prepared, publish ? now.toISOString() : null, now);
         const created = present(row);
         await writeAudit(trx, audit(request, 'nota.create', created, now));
         return created;
@@ -177,15 +187,10 @@ export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { title, contentHtml } = request.body;
-      if (!hasContent(contentHtml)) throw BadRequest(notasAdminMessages.contentRequired);
-      if (!sanitizeNotaTitle(title)) throw BadRequest(notasAdminMessages.titleRequired);
+      const prepared = await prepareOrRefuse(html, { title, html: contentHtml });
       const now = app.config.now();
       const nota = await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx).updateContent(
-          request.params.id,
-          { title, html: contentHtml },
-          now,
-        );
+        const row = await createNotasRepository(trx, html).updateContent(request.params.id, prepared, now);
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
         const updated = present(row);
         await writeAudit(trx, audit(request, 'nota.update', updated, now));
@@ -214,7 +219,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request) => {
         const now = app.config.now();
         const nota = await notas.transaction(async (trx) => {
-          const repo = createNotasRepository(trx);
+          const repo = createNotasRepository(trx, html);
           const current = await repo.findById(request.params.id);
           if (!current) throw NotFound(notasAdminMessages.notaNotFound);
           // Publishing a published nota keeps its date; it is not "news" again.
@@ -244,7 +249,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const now = app.config.now();
       await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx).remove(request.params.id);
+        const row = await createNotasRepository(trx, html).remove(request.params.id);
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
         await writeAudit(trx, audit(request, 'nota.delete', present(row), now));
       });

@@ -1,20 +1,39 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { type NotasPage, notasMessages, notasPageSchema } from '#shared/features/notas/notas';
+import { plainTextHtml } from './html-text';
 import { createNotasRepository, type NotaRow, publishedNotasAnswers } from './notas.repository';
-import { sanitizeNotaHtmlCached } from './notas.sanitize';
+import { type NotaHtml, NotaHtmlRefused, notaHtml } from './notas.sanitize';
 import type { WordpressNota } from './wordpress.client';
 import type { WordpressSource } from './wordpress.source';
 
-function presentPage(listed: { rows: NotaRow[]; total: number }, page: number, pageSize: number): NotasPage {
+/** A stored post's HTML made safe again, or, past the sanitiser's bounds, its text alone. */
+async function servedHtml(html: NotaHtml, stored: string): Promise<string> {
+  try {
+    return (await html.sanitize(stored)).html;
+  } catch (error) {
+    if (error instanceof NotaHtmlRefused) return plainTextHtml(stored);
+    throw error;
+  }
+}
+
+async function presentPage(
+  html: NotaHtml,
+  listed: { rows: NotaRow[]; total: number },
+  page: number,
+  pageSize: number,
+): Promise<NotasPage> {
   return {
-    // Sanitised again on the way out: rows written by older versions or by hand are covered too.
-    items: listed.rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      contentHtml: sanitizeNotaHtmlCached(r.content_html),
-      publishedAt: r.published_at,
-    })),
+    // Sanitised again on the way out (rows written by older versions or by hand are covered too), on the
+    // sanitiser's thread, which keeps its answers.
+    items: await Promise.all(
+      listed.rows.map(async (r) => ({
+        id: r.id,
+        title: r.title,
+        contentHtml: await servedHtml(html, r.content_html),
+        publishedAt: r.published_at,
+      })),
+    ),
     page,
     pageSize,
     total: listed.total,
@@ -27,14 +46,18 @@ function presentPage(listed: { rows: NotaRow[]; total: number }, page: number, p
  * GET /api/notas and the data the rendered pages embed. From our database (kept answers the writer
  * forgets after its commit, decision 037) or from the WordPress site's copy (`wordpress`).
  */
-export function createPublishedNotasReader(db: Kysely<Database>, wordpress: WordpressSource | undefined) {
-  const repo = createNotasRepository(db);
+export function createPublishedNotasReader(
+  db: Kysely<Database>,
+  wordpress: WordpressSource | undefined,
+  html: NotaHtml = notaHtml,
+) {
+  const repo = createNotasRepository(db, html);
   const answers = publishedNotasAnswers(db);
   // WordPress: one copy of every post serves all pages; each page's answer is kept with that copy.
   const wordpressPages = new WeakMap<WordpressNota[], Map<string, string>>();
 
   async function fromWordpress(source: WordpressSource, page: number, pageSize: number): Promise<string> {
-    const snap = await source.snapshot();
+    const snap = await source.published();
     const notice = !snap.available ? notasMessages.unavailable : snap.stale ? notasMessages.staleCopy : undefined;
     const key = `${page}:${pageSize}:${notice ?? ''}`;
     let bodies = wordpressPages.get(snap.posts);
@@ -62,7 +85,9 @@ export function createPublishedNotasReader(db: Kysely<Database>, wordpress: Word
   return async (page: number, pageSize: number): Promise<string> => {
     if (wordpress) return fromWordpress(wordpress, page, pageSize);
     return answers.get(`${page}:${pageSize}`, async () =>
-      JSON.stringify(notasPageSchema.parse(presentPage(await repo.readPublished(page, pageSize), page, pageSize))),
+      JSON.stringify(
+        notasPageSchema.parse(await presentPage(html, await repo.readPublished(page, pageSize), page, pageSize)),
+      ),
     );
   };
 }

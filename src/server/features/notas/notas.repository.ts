@@ -1,7 +1,15 @@
 import { type Kysely, sql } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
-import { sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
+import { stripTags } from './html-text';
+import {
+  type NotaHtml,
+  NotaHtmlRefused,
+  notaExcerpt,
+  notaHtml,
+  type PreparedNota,
+  prepareNota,
+} from './notas.sanitize';
 
 export interface NotaRow {
   id: number;
@@ -22,13 +30,25 @@ export interface NotaAdminRow {
 
 const ADMIN_COLUMNS = ['id', 'title', 'content_html', 'published_at', 'created_at', 'updated_at'] as const;
 
+/** A line of the editors' list: no HTML, its excerpt instead. */
+export interface NotaSummaryRow extends Omit<NotaAdminRow, 'content_html'> {
+  excerpt: string;
+}
+
+const SUMMARY_COLUMNS = ['id', 'title', 'excerpt', 'published_at', 'created_at', 'updated_at'] as const;
+
 /**
  * GET /api/notas as sent, per page: read far more than it is written (see cache.ts for the trade-off).
  * Every write goes through `transaction`, which forgets it after the commit.
  */
 export const publishedNotasAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 200 });
 
-export function createNotasRepository(db: Kysely<Database>) {
+/**
+ * The notas table. Everything it stores has been through prepareNota: sanitised off the main thread
+ * (`html`: a worker thread with bounds and a time budget) before any transaction starts, so a slow post
+ * never holds one.
+ */
+export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = notaHtml) {
   return {
     async readPublished(page: number, pageSize: number): Promise<{ rows: NotaRow[]; total: number }> {
       const totalRow = await db
@@ -48,9 +68,13 @@ export function createNotasRepository(db: Kysely<Database>) {
       return { rows: rows as NotaRow[], total: Number(totalRow.total) };
     },
 
-    /** Stores a post, sanitised like `create`, in a transaction of its own (so /api/notas shows it at once); its id. */
+    /**
+     * Stores a post (the demo, seeds, tests): prepared, then written in a transaction of its own (so
+     * /api/notas shows it at once); its id.
+     */
     async insert(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<number> {
-      const row = await this.transaction((trx) => createNotasRepository(trx).create(post, now));
+      const nota = await prepareNota(html, post);
+      const row = await this.transaction((trx) => createNotasRepository(trx, html).create(nota, post.publishedAt, now));
       return row.id;
     },
 
@@ -60,7 +84,7 @@ export function createNotasRepository(db: Kysely<Database>) {
       pageSize: number;
       status: 'todas' | 'borradores' | 'publicadas';
       q?: string;
-    }): Promise<{ rows: NotaAdminRow[]; total: number }> {
+    }): Promise<{ rows: NotaSummaryRow[]; total: number }> {
       let query = db.selectFrom('posts');
       if (options.status === 'borradores') query = query.where('published_at', 'is', null);
       if (options.status === 'publicadas') query = query.where('published_at', 'is not', null);
@@ -70,28 +94,52 @@ export function createNotasRepository(db: Kysely<Database>) {
       }
       const totalRow = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
       const rows = await query
-        .select(ADMIN_COLUMNS)
+        .select(SUMMARY_COLUMNS)
         .orderBy('updated_at', 'desc')
         .orderBy('id', 'desc')
         .limit(options.pageSize)
         .offset((options.page - 1) * options.pageSize)
         .execute();
-      return { rows, total: Number(totalRow.total) };
+      return { rows: await this.fillExcerpts(rows), total: Number(totalRow.total) };
+    },
+
+    /** Rows saved before excerpts were kept get theirs now, once (computed off the main thread). */
+    async fillExcerpts(
+      rows: (Omit<NotaSummaryRow, 'excerpt'> & { excerpt: string | null })[],
+    ): Promise<NotaSummaryRow[]> {
+      const missing = rows.filter((r) => r.excerpt === null).map((r) => r.id);
+      if (missing.length === 0) return rows as NotaSummaryRow[];
+      const stored = await db.selectFrom('posts').select(['id', 'content_html']).where('id', 'in', missing).execute();
+      const excerpts = new Map<number, string>();
+      for (const post of stored) {
+        let excerpt: string;
+        try {
+          excerpt = notaExcerpt((await html.sanitize(post.content_html)).text);
+        } catch (error) {
+          // Past the sanitiser's bounds: the words alone, found without parsing.
+          if (!(error instanceof NotaHtmlRefused)) throw error;
+          excerpt = notaExcerpt(stripTags(post.content_html));
+        }
+        excerpts.set(post.id, excerpt);
+        await db.updateTable('posts').set({ excerpt }).where('id', '=', post.id).execute();
+      }
+      return rows.map((r) => ({ ...r, excerpt: r.excerpt ?? excerpts.get(r.id) ?? '' }));
     },
 
     async findById(id: number): Promise<NotaAdminRow | undefined> {
       return db.selectFrom('posts').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
-    /** A new post, its title and HTML sanitised before they are stored. */
-    async create(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<NotaAdminRow> {
+    /** A new post, prepared (sanitised, excerpt computed) before the transaction this may run in. */
+    async create(nota: PreparedNota, publishedAt: string | null, now: Date): Promise<NotaAdminRow> {
       const at = now.toISOString();
       return db
         .insertInto('posts')
         .values({
-          title: sanitizeNotaTitle(post.title),
-          content_html: sanitizeNotaHtml(post.html),
-          published_at: post.publishedAt,
+          title: nota.title,
+          content_html: nota.contentHtml,
+          excerpt: nota.excerpt,
+          published_at: publishedAt,
           created_at: at,
           updated_at: at,
         })
@@ -99,17 +147,14 @@ export function createNotasRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
     },
 
-    /** New title and HTML (sanitised here); the post stays published or draft as it was. */
-    async updateContent(
-      id: number,
-      post: { title: string; html: string },
-      now: Date,
-    ): Promise<NotaAdminRow | undefined> {
+    /** New title and HTML, prepared beforehand; the post stays published or draft as it was. */
+    async updateContent(id: number, nota: PreparedNota, now: Date): Promise<NotaAdminRow | undefined> {
       return db
         .updateTable('posts')
         .set({
-          title: sanitizeNotaTitle(post.title),
-          content_html: sanitizeNotaHtml(post.html),
+          title: nota.title,
+          content_html: nota.contentHtml,
+          excerpt: nota.excerpt,
           updated_at: now.toISOString(),
         })
         .where('id', '=', id)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { imageOriginsOf, sanitizeNotaHtml, sanitizeNotaTitle } from './notas.sanitize';
+import { sanitizeNotaTitle } from './notas.sanitize';
 
-/** What we keep of a WordPress post: already sanitised, ready to serve. */
+/** What we serve of a WordPress post: sanitised, ready to serve. */
 export interface WordpressNota {
   id: number;
   title: string;
@@ -11,11 +11,17 @@ export interface WordpressNota {
   imageAlt: string;
 }
 
+/**
+ * A WordPress post as read: its title, image and date ready, its HTML as WordPress rendered it, not yet
+ * sanitised (that is done off the main thread, wordpress.source.ts). Never served as it is.
+ */
+export interface WordpressPost extends Omit<WordpressNota, 'contentHtml'> {
+  renderedHtml: string;
+}
+
 /** One complete read of the site. */
 export interface WordpressCopy {
-  posts: WordpressNota[];
-  /** Origins of every image the posts show (content and featured images), for the CSP. */
-  imageOrigins: string[];
+  posts: WordpressPost[];
   /** Which address form of the REST API answered (kept for the next read). */
   api: WordpressApiForm;
   /** What was left out without failing the read (featured images that could not be fetched). */
@@ -210,7 +216,7 @@ async function firstPage(options: WordpressReadOptions, params: (page: number) =
  * posts are left out (WordPress sends them with an empty body). A request that does not answer in time
  * is tried again with a longer limit, so a slow site that answers still ends in a copy.
  */
-export async function fetchAllWordpressNotas(options: WordpressReadOptions): Promise<WordpressCopy> {
+export async function fetchAllWordpressPosts(options: WordpressReadOptions): Promise<WordpressCopy> {
   const perPage = Math.min(100, Math.max(1, Math.floor(options.pageSize)));
   const params = (page: number) =>
     new URLSearchParams({ _fields: POST_FIELDS, per_page: String(perPage), page: String(page) });
@@ -244,25 +250,19 @@ export async function fetchAllWordpressNotas(options: WordpressReadOptions): Pro
     warnings.push(`sin imágenes destacadas: ${(error as Error).message}`);
     return new Map<number, z.infer<typeof mediaSchema>>();
   });
-  const out: WordpressNota[] = posts.map((post) => {
+  const out: WordpressPost[] = posts.map((post) => {
     const image = post.featured_media ? media.get(post.featured_media) : undefined;
     return {
       id: post.id,
       title: sanitizeNotaTitle(post.title.rendered) || 'Sin título',
-      contentHtml: sanitizeNotaHtml(post.content.rendered),
+      renderedHtml: post.content.rendered,
       publishedAt: toIso(post),
       imageUrl: safeImageUrl(image?.source_url),
       imageAlt: sanitizeNotaTitle(image?.alt_text ?? ''),
     };
   });
   out.sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id - a.id);
-
-  const origins = new Set<string>();
-  for (const nota of out) {
-    for (const origin of imageOriginsOf(nota.contentHtml)) origins.add(origin);
-    if (nota.imageUrl) origins.add(new URL(nota.imageUrl).origin);
-  }
-  return { posts: out, imageOrigins: [...origins].sort(), api: first.form, warnings };
+  return { posts: out, api: first.form, warnings };
 }
 
 /** The featured images of `posts`, by media id: one request per 100 ids. */

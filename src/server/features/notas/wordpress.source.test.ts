@@ -145,6 +145,23 @@ describe('notas from WordPress', () => {
     ]);
   });
 
+  it('shows a post past the sanitiser’s bounds (the nesting bomb) as its text alone, next to the others', async () => {
+    const { t } = await appWith([
+      {
+        id: 1,
+        title: 'Bomba',
+        html: `<p>Hola</p>${'<b>'.repeat(66_000)}<script>x()</script>fin`,
+        dateGmt: '2026-11-20T10:00:00',
+      },
+      { id: 2, title: 'Normal', html: '<p>Texto <b>bien</b></p>', dateGmt: '2026-11-19T10:00:00' },
+    ]);
+    const items = (await t.app.inject({ url: '/api/notas' })).json().items;
+    expect(items.map((n: { contentHtml: string }) => n.contentHtml)).toEqual([
+      '<p>Hola</p><p>fin</p>',
+      '<p>Texto <b>bien</b></p>',
+    ]);
+  });
+
   it('leaves out password-protected posts, and never shows drafts, private or scheduled ones', async () => {
     const posts = makePosts(6);
     posts[5] = { ...posts[5]!, title: 'Solo con clave', passwordProtected: true };

@@ -1,19 +1,43 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { WordpressNotasConfig } from '#server/platform/config/config';
-import { fetchAllWordpressNotas, type WordpressApiForm, type WordpressNota } from './wordpress.client';
+import { plainTextHtml } from './html-text';
+import { imageOriginsOf, type NotaHtml, NotaHtmlRefused, notaHtml } from './notas.sanitize';
+import {
+  fetchAllWordpressPosts,
+  type WordpressApiForm,
+  type WordpressNota,
+  type WordpressPost,
+} from './wordpress.client';
 
 export interface WordpressSourceOptions {
   config: WordpressNotasConfig;
   log: FastifyBaseLogger;
+  /** The sanitiser every post goes through, once per copy. */
+  html?: NotaHtml;
   /** A copy younger than this is served without asking WordPress. */
   freshMs?: number;
 }
 
+/** The last read of the site, as read: its posts' HTML not yet sanitised. */
 export interface NotasSnapshot {
-  posts: WordpressNota[];
+  posts: WordpressPost[];
   /** True when WordPress failed at the last attempt and this is the last good copy (or nothing). */
   stale: boolean;
   available: boolean;
+}
+
+/** What is served: the posts of the last copy that has been sanitised. */
+export interface PublishedWordpressNotas {
+  posts: WordpressNota[];
+  stale: boolean;
+  available: boolean;
+}
+
+interface Copy {
+  posts: WordpressPost[];
+  at: number;
+  /** Counts the copies, so an older one sanitised late does not replace a newer one. */
+  number: number;
 }
 
 /** Image origins beyond this many are not added to the CSP (a header has to stay small). */
@@ -22,17 +46,73 @@ const MAX_IMAGE_ORIGINS = 40;
 /**
  * WordPress behind a cache: fresh for a minute, then served stale while one refresh runs in the
  * background. When WordPress is slow or down, the last good copy keeps being served and the log says why.
+ * Each copy's HTML is sanitised once, after it is read, on the sanitiser's thread; until a new copy is
+ * sanitised, the one before it is served.
  */
-export function createWordpressSource({ config, log, freshMs = 60_000 }: WordpressSourceOptions) {
-  let copy: { posts: WordpressNota[]; imageOrigins: string[]; at: number } | undefined;
+export function createWordpressSource({ config, log, html = notaHtml, freshMs = 60_000 }: WordpressSourceOptions) {
+  let copy: Copy | undefined;
+  let copies = 0;
+  let served: { number: number; posts: WordpressNota[]; imageOrigins: string[] } | undefined;
+  let sanitizing: { number: number; done: Promise<void> } | undefined;
   let api: WordpressApiForm | undefined;
   let lastFailed = false;
   let inFlight: Promise<void> | undefined;
   const closing = new AbortController();
   const configuredOrigins = [...new Set([new URL(config.url).origin, ...config.imageOrigins])];
 
+  /** A post's HTML made safe; past the sanitiser's bounds, its text alone (and the log names it). */
+  async function safeHtml(id: number, renderedHtml: string): Promise<string> {
+    try {
+      return (await html.sanitize(renderedHtml)).html;
+    } catch (error) {
+      if (!(error instanceof NotaHtmlRefused)) throw error;
+      log.warn({ post: id, reason: error.reason }, 'WordPress post too complex to sanitise: shown as its text');
+      return plainTextHtml(renderedHtml);
+    }
+  }
+
+  async function sanitizeCopy(from: Copy): Promise<void> {
+    const posts = await Promise.all(
+      from.posts.map(async ({ renderedHtml, ...post }) => ({
+        ...post,
+        contentHtml: await safeHtml(post.id, renderedHtml),
+      })),
+    );
+    const origins = new Set<string>();
+    for (const nota of posts) {
+      for (const origin of imageOriginsOf(nota.contentHtml)) origins.add(origin);
+      if (nota.imageUrl) origins.add(new URL(nota.imageUrl).origin);
+    }
+    const extra = [...origins].sort().filter((o) => !configuredOrigins.includes(o));
+    if (extra.length > MAX_IMAGE_ORIGINS) {
+      log.warn(
+        { left: extra.slice(MAX_IMAGE_ORIGINS) },
+        'notas from WordPress use images from too many sites: list the ones to keep in WORDPRESS_IMAGE_ORIGINS',
+      );
+    }
+    if (!served || served.number < from.number) {
+      served = { number: from.number, posts, imageOrigins: extra.slice(0, MAX_IMAGE_ORIGINS) };
+    }
+  }
+
+  /** Sanitises `from` once (a call while it is under way waits for the same work); never fails. */
+  function sanitize(from: Copy): Promise<void> {
+    if (served && served.number >= from.number) return Promise.resolve();
+    if (sanitizing?.number === from.number) return sanitizing.done;
+    const done = sanitizeCopy(from)
+      .catch((error: unknown) => {
+        if (closing.signal.aborted) return;
+        log.error({ err: error }, `notas from WordPress could not be sanitised: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        if (sanitizing?.number === from.number) sanitizing = undefined;
+      });
+    sanitizing = { number: from.number, done };
+    return done;
+  }
+
   function refresh(): Promise<void> {
-    inFlight ??= fetchAllWordpressNotas({
+    inFlight ??= fetchAllWordpressPosts({
       baseUrl: config.url,
       pageSize: config.pageSize,
       timeoutMs: config.timeoutMs,
@@ -41,15 +121,10 @@ export function createWordpressSource({ config, log, freshMs = 60_000 }: Wordpre
       signal: closing.signal,
     })
       .then((read) => {
-        const extra = read.imageOrigins.filter((o) => !configuredOrigins.includes(o));
-        if (extra.length > MAX_IMAGE_ORIGINS) {
-          log.warn(
-            { left: extra.slice(MAX_IMAGE_ORIGINS) },
-            'notas from WordPress use images from too many sites: list the ones to keep in WORDPRESS_IMAGE_ORIGINS',
-          );
-        }
         for (const warning of read.warnings) log.warn(`notas from WordPress: ${warning}`);
-        copy = { posts: read.posts, imageOrigins: extra.slice(0, MAX_IMAGE_ORIGINS), at: Date.now() };
+        copy = { posts: read.posts, at: Date.now(), number: ++copies };
+        // Sanitised at once, in the background: the next visitor finds it ready.
+        void sanitize(copy);
         if (read.api !== api && api !== undefined) log.info({ api: read.api }, 'WordPress REST API found elsewhere');
         api = read.api;
         if (lastFailed) log.info({ posts: read.posts.length }, 'WordPress answers again');
@@ -67,11 +142,23 @@ export function createWordpressSource({ config, log, freshMs = 60_000 }: Wordpre
     return inFlight;
   }
 
+  async function snapshot(): Promise<NotasSnapshot> {
+    if (!copy) await refresh();
+    else if (Date.now() - copy.at >= freshMs) void refresh();
+    return { posts: copy?.posts ?? [], stale: lastFailed, available: copy !== undefined };
+  }
+
   return {
-    async snapshot(): Promise<NotasSnapshot> {
-      if (!copy) await refresh();
-      else if (Date.now() - copy.at >= freshMs) void refresh();
-      return { posts: copy?.posts ?? [], stale: lastFailed, available: copy !== undefined };
+    snapshot,
+    /**
+     * The posts to serve, sanitised. The first copy is waited for; after that, while a newer copy is
+     * being sanitised, the one before it is served.
+     */
+    async published(): Promise<PublishedWordpressNotas> {
+      const { stale } = await snapshot();
+      if (copy && !served) await sanitize(copy);
+      else if (copy) void sanitize(copy);
+      return { posts: served?.posts ?? [], stale, available: served !== undefined };
     },
     /** Starts reading the first copy (at start-up, so the first visitor does not wait for it). */
     warmUp(): void {
@@ -82,13 +169,14 @@ export function createWordpressSource({ config, log, freshMs = 60_000 }: Wordpre
      * the posts of the current copy use (a CDN, a media subdomain, www or not, http or https).
      */
     imageOrigins(): string[] {
-      return copy ? [...configuredOrigins, ...copy.imageOrigins] : configuredOrigins;
+      return served ? [...configuredOrigins, ...served.imageOrigins] : configuredOrigins;
     },
-    /** Waits for a refresh in progress (tests). */
+    /** Waits for a refresh in progress and its sanitising (tests). */
     async settled(): Promise<void> {
       await inFlight;
+      await sanitizing?.done;
     },
-    /** Stops a read in progress (the server is closing). */
+    /** Stops a read in progress (the server is closing); a copy being sanitised is left to the sanitiser. */
     async close(): Promise<void> {
       closing.abort(new Error('el servidor se está cerrando'));
       await inFlight;

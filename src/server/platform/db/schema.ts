@@ -82,6 +82,8 @@ export interface PostsTable {
   id: Generated<number>;
   title: string;
   content_html: string;
+  /** The first words as plain text, for the editors' list; null on rows saved before it was kept. */
+  excerpt: string | null;
   /** null while the post is a draft. */
   published_at: string | null;
   created_at: string;

@@ -6,6 +6,11 @@ export const notasAdminMessages = {
   titleTooLong: 'El título no puede tener más de 200 caracteres.',
   contentRequired: 'Escribe el contenido de la nota.',
   contentTooLong: 'El contenido es demasiado largo (máximo 200.000 caracteres de HTML).',
+  tooDeep: (levels: number) =>
+    `La nota tiene demasiadas etiquetas anidadas (más de ${levels} niveles). Simplifica su formato e intenta de nuevo.`,
+  tooManyElements: (elements: number) =>
+    `La nota tiene demasiados elementos (más de ${elements.toLocaleString('es-VE')}). Divídela o simplifica su formato e intenta de nuevo.`,
+  tooComplex: 'La nota es demasiado compleja para procesarla. Simplifica su formato e intenta de nuevo.',
   notaNotFound: 'La nota no existe.',
   managedInWordpress:
     'Las notas de este sitio se administran en WordPress: créalas y edítalas allí. Aquí no se pueden cambiar.',

@@ -10,6 +10,7 @@ import { idempotencyMigration } from './007-idempotency';
 import { voteCorrectionsMigration } from './008-vote-corrections';
 import { passwordChangeMigration } from './009-password-change';
 import { readyProbeMigration } from './010-ready-probe';
+import { notaExcerptsMigration } from './011-nota-excerpts';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -24,6 +25,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '008-vote-corrections': voteCorrectionsMigration(),
     '009-password-change': passwordChangeMigration(),
     '010-ready-probe': readyProbeMigration(),
+    '011-nota-excerpts': notaExcerptsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
