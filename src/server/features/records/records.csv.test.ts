@@ -161,3 +161,19 @@ describe('createCsvReader on files that trip hand-written readers', () => {
     );
   });
 });
+
+describe('createCsvReader on bytes', () => {
+  it('reads a UTF-8 file as bytes, however its chunks cut its letters', () => {
+    const bytes = Buffer.from('\uFEFFNombre;Comunidad\r\nJosé Añez;"Ñemby, «Alta»"\r\nMaría;Perijá\r\n');
+    const whole = read([bytes.toString('utf8').replace(/^\uFEFF/, '')]);
+    expect(whole.rows[1]?.fields).toEqual(['José Añez', 'Ñemby, «Alta»']);
+    for (let i = 1; i < bytes.length; i++) {
+      const rows: { line: number; fields: string[] }[] = [];
+      const reader = createCsvReader({ maxRowChars: 1_000, onRow: (fields, line) => rows.push({ line, fields }) });
+      reader.push(bytes.subarray(0, i));
+      reader.push(bytes.subarray(i));
+      reader.end();
+      expect({ rows, separator: reader.separator }, `cut at byte ${i}`).toEqual(whole);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 /**
- * CSV for the records back office: a streaming reader (text goes in chunk by chunk, rows come out;
- * nothing but the current row is kept) on top of csv-parse, which does the quoting, escaping and line
- * endings. What stays here is what csv-parse does not decide for us: which separator a file uses, the
+ * CSV for the records back office: a streaming reader (text or UTF-8 bytes go in chunk by chunk, rows
+ * come out; nothing but the current row is kept) on top of csv-parse, which does the quoting, escaping
+ * and line endings. What stays here is what csv-parse does not decide for us: which separator a file uses, the
  * line each row starts on, and the Spanish explanation of what is wrong with a file.
  */
 import { CsvError, type Options, Parser } from 'csv-parse';
@@ -26,7 +26,7 @@ const LF = 10;
 const CR = 13;
 
 export interface CsvReaderOptions {
-  /** A row longer than this (in characters, quotes not counted) stops the reading. */
+  /** A row longer than this (in UTF-8 bytes, quotes not counted) stops the reading. */
   maxRowChars: number;
   /** Each row with its fields and the line it starts on. Blank lines come as one empty field. */
   onRow: (fields: string[], line: number) => void;
@@ -76,8 +76,8 @@ function lineBreaksIn(fields: string[]): number {
  */
 export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
   let separator: CsvSeparator | null = null;
-  /** Text of the header line while the separator is not known yet. */
-  let headerBuffer = '';
+  /** Bytes of the header line while the separator is not known yet. */
+  let headerBuffer: Buffer = Buffer.alloc(0);
   let core: ParseCore | null = null;
   /** Line where the current row starts, counted here: csv-parse counts a CRLF inside quotes as two lines. */
   let rowLine = 1;
@@ -124,9 +124,8 @@ export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
     }
   }
 
-  function feed(text: string | undefined, end: boolean): void {
-    const parser = core as ParseCore;
-    const error = parser.parse(text === undefined ? undefined : Buffer.from(text), end, row, () => {});
+  function feed(chunk: Buffer | undefined, end: boolean): void {
+    const error = (core as ParseCore).parse(chunk, end, row, () => {});
     if (error) throw explain(error);
   }
 
@@ -147,24 +146,27 @@ export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
       max_record_size: maxRowChars,
     });
     const buffered = headerBuffer;
-    headerBuffer = '';
-    if (buffered !== '') feed(buffered, false);
+    headerBuffer = Buffer.alloc(0);
+    if (buffered.length > 0) feed(buffered, false);
   }
 
   return {
-    push(text: string): void {
+    /** Text, or bytes of a UTF-8 file as read (csv-parse works on bytes: no decoding and encoding again). */
+    push(text: string | Uint8Array): void {
       if (ended) throw new Error('CSV reader already ended');
+      const chunk =
+        typeof text === 'string' ? Buffer.from(text) : Buffer.from(text.buffer, text.byteOffset, text.length);
       if (separator === null) {
-        headerBuffer += text;
+        headerBuffer = Buffer.concat([headerBuffer, chunk]);
         const end = headerLineEnd(headerBuffer);
         if (end < 0) {
           if (headerBuffer.length > maxRowChars) throw tooLong();
           return;
         }
-        start(detectSeparator(headerBuffer.slice(0, end)));
+        start(detectSeparator(headerBuffer.subarray(0, end)));
         return;
       }
-      feed(text, false);
+      feed(chunk, false);
     },
 
     /** The end of the text: the last row (if the file does not end with a line break) comes out. */
@@ -182,13 +184,23 @@ export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
 }
 export type CsvReader = ReturnType<typeof createCsvReader>;
 
-/** Decides the separator from the header line (counted outside quotes). */
-function detectSeparator(headerLine: string): CsvSeparator {
+const SEMICOLON = 59;
+const COMMA = 44;
+const TAB = 9;
+
+/**
+ * Decides the separator from the header line's bytes (counted outside quotes; in UTF-8 no byte of a
+ * letter outside ASCII is a quote, a separator or a line break).
+ */
+function detectSeparator(headerLine: Uint8Array): CsvSeparator {
   const counts = { ';': 0, ',': 0, '\t': 0 };
   let quoted = false;
-  for (const ch of headerLine) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === ';' || ch === ',' || ch === '\t')) counts[ch]++;
+  for (const c of headerLine) {
+    if (c === QUOTE) quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === SEMICOLON) counts[';']++;
+    else if (c === COMMA) counts[',']++;
+    else if (c === TAB) counts['\t']++;
   }
   // Spanish-language Excel writes semicolons; a tie goes to them.
   if (counts[';'] >= counts[','] && counts[';'] >= counts['\t'])
@@ -197,10 +209,10 @@ function detectSeparator(headerLine: string): CsvSeparator {
 }
 
 /** Where the header line ends (outside quotes), or -1 while it has not ended yet. */
-function headerLineEnd(text: string): number {
+function headerLineEnd(bytes: Uint8Array): number {
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
     if (c === QUOTE) quoted = !quoted;
     else if (!quoted && (c === LF || c === CR)) return i;
   }
