@@ -37,3 +37,19 @@ export function memoryMb(serverPid: number): { server: number; tree: number } {
   const tree = processTree(serverPid).reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0);
   return { server: statusKb(serverPid, 'VmRSS') / 1024, tree: tree / 1024 };
 }
+
+/**
+ * CPU time (user + system, seconds) the process has used so far, 0 once it is gone. On a machine shared
+ * with other work, the CPU a request costs moves much less than the time it takes.
+ */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name: state is the 3rd field, utime the 14th and stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return ticks / 100; // USER_HZ, 100 on Linux
+  } catch {
+    return 0;
+  }
+}

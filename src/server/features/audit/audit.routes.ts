@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type AuditRow, writeAudit } from '#server/platform/audit/audit.repository';
-import { CSV_BOM, csvDateTime, csvLine } from '#server/platform/lib/csv';
+import { CSV_BOM, csvDateTime, csvLine, csvLines } from '#server/platform/lib/csv';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
@@ -102,9 +102,8 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
         for (;;) {
           const rows = await repo.exportPage(filter, before, EXPORT_PAGE);
           if (rows.length === 0) return;
-          let chunk = '';
-          for (const r of rows) {
-            chunk += csvLine([
+          yield csvLines(
+            rows.map((r) => [
               csvDateTime(r.at),
               r.actor_email,
               r.action,
@@ -113,9 +112,8 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
               r.target === null ? null : auditTargetLabel(r.action, r.target),
               r.ip,
               r.details,
-            ]);
-          }
-          yield chunk;
+            ]),
+          );
           before = rows.at(-1)?.id ?? before;
           if (rows.length < EXPORT_PAGE) return;
         }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { BadRequest, HttpError } from '#server/platform/http/errors';
-import { CSV_BOM, csvLine } from '#server/platform/lib/csv';
+import { CSV_BOM, csvLine, csvLines } from '#server/platform/lib/csv';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 import {
@@ -328,9 +328,8 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           csvLine(['Comunidades', 'Nombre', 'UBCH', 'Telefono', 'Departamento', 'Estado', 'Votos', 'Votado el', 'ID']);
         for (let after = 0; ; ) {
           const page = await repo.exportPage(found.id, status, after, EXPORT_PAGE);
-          let chunk = '';
-          for (const r of page) {
-            chunk += csvLine([
+          const chunk = csvLines(
+            page.map((r) => [
               r.comunidad,
               r.nombre,
               r.ubch,
@@ -340,8 +339,8 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
               r.voted_at === null ? '' : r.vote_codes ? r.vote_codes.split(',').join(' ') : 'Ninguno',
               r.voted_at ?? '',
               r.id,
-            ]);
-          }
+            ]),
+          );
           if (chunk) yield chunk;
           if (page.length < EXPORT_PAGE) return;
           after = page.at(-1)?.id ?? after;

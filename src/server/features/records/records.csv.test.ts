@@ -115,3 +115,65 @@ describe('csv export cells', () => {
     expect(unguardCell("'hola")).toBe("'hola");
   });
 });
+
+describe('createCsvReader on files that trip hand-written readers', () => {
+  it('reads a quoted field with a CRLF inside as one field and counts it as one line', () => {
+    const { rows } = readEverySplit('a;b\r\n"Barrio\r\nAlto";x\r\n"1\r\n2\r\n3";y\r\nz;w\r\n');
+    expect(rows).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, fields: ['Barrio\r\nAlto', 'x'] },
+      { line: 4, fields: ['1\r\n2\r\n3', 'y'] },
+      { line: 7, fields: ['z', 'w'] },
+    ]);
+    // A problem after such fields is still placed on its own line.
+    expect(() => read(['a;b\r\n"Barrio\r\nAlto";x\r\n"y"z;w\r\n'])).toThrow(/^Comillas mal cerradas en la línea 4:/);
+  });
+
+  it('drops a byte order mark and still finds the semicolons after it', () => {
+    const { rows, separator } = readEverySplit('\uFEFFComunidades;Nombre,apellido;UBCH\r\nS;Ana, Pérez;U\r\n');
+    expect(separator).toBe(';');
+    expect(rows).toEqual([
+      { line: 1, fields: ['Comunidades', 'Nombre,apellido', 'UBCH'] },
+      { line: 2, fields: ['S', 'Ana, Pérez', 'U'] },
+    ]);
+  });
+
+  it('gives a trailing separator its empty last field, with or without a final line break', () => {
+    expect(readEverySplit('a;b;\r\n1;2;\r\n3;4;').rows).toEqual([
+      { line: 1, fields: ['a', 'b', ''] },
+      { line: 2, fields: ['1', '2', ''] },
+      { line: 3, fields: ['3', '4', ''] },
+    ]);
+    expect(read(['a,b,\n"1",2,\n']).rows[1]?.fields).toEqual(['1', '2', '']);
+  });
+
+  it('reports a quote left open on the last line, without a final line break, with that line', () => {
+    let thrown: unknown;
+    try {
+      read(['a;b\r\n1;2\r\n"dos\r\nlíneas";3\r\n4;"abierta']);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(CsvFileError);
+    expect((thrown as CsvFileError).line).toBe(5);
+    expect((thrown as CsvFileError).message).toBe(
+      'Comillas sin cerrar: el campo que empieza en la línea 5 no se cierra antes del fin del archivo.',
+    );
+  });
+});
+
+describe('createCsvReader on bytes', () => {
+  it('reads a UTF-8 file as bytes, however its chunks cut its letters', () => {
+    const bytes = Buffer.from('\uFEFFNombre;Comunidad\r\nJosé Añez;"Ñemby, «Alta»"\r\nMaría;Perijá\r\n');
+    const whole = read([bytes.toString('utf8').replace(/^\uFEFF/, '')]);
+    expect(whole.rows[1]?.fields).toEqual(['José Añez', 'Ñemby, «Alta»']);
+    for (let i = 1; i < bytes.length; i++) {
+      const rows: { line: number; fields: string[] }[] = [];
+      const reader = createCsvReader({ maxRowChars: 1_000, onRow: (fields, line) => rows.push({ line, fields }) });
+      reader.push(bytes.subarray(0, i));
+      reader.push(bytes.subarray(i));
+      reader.end();
+      expect({ rows, separator: reader.separator }, `cut at byte ${i}`).toEqual(whole);
+    }
+  });
+});

@@ -45,15 +45,20 @@ export function decideEncoding(facts: ByteFacts): { encoding: CsvEncoding } | { 
   return { encoding: 'latin-1' };
 }
 
-/** The file's text, decoded chunk by chunk, with the bytes read so far. */
-export async function* readText(file: string, encoding: CsvEncoding): AsyncGenerator<{ text: string; bytes: number }> {
-  // WHATWG's "latin1" is Windows-1252, a superset that also has € and the curly quotes. A UTF-8
-  // byte order mark is dropped by the decoder.
-  const decoder = new TextDecoder(encoding === 'latin-1' ? 'windows-1252' : 'utf-8');
+/**
+ * The file chunk by chunk, with the bytes read so far: as it is when it is UTF-8 (the CSV reader takes
+ * bytes and drops a byte order mark), decoded to text when it is Latin-1.
+ */
+export async function* readText(
+  file: string,
+  encoding: CsvEncoding,
+): AsyncGenerator<{ text: string | Buffer; bytes: number }> {
+  // WHATWG's "latin1" is Windows-1252, a superset that also has € and the curly quotes.
+  const decoder = encoding === 'latin-1' ? new TextDecoder('windows-1252') : null;
   let bytes = 0;
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 32 * 1024 })) {
     bytes += (chunk as Buffer).length;
-    yield { text: decoder.decode(chunk as Buffer, { stream: true }), bytes };
+    yield { text: decoder ? decoder.decode(chunk as Buffer, { stream: true }) : (chunk as Buffer), bytes };
   }
-  yield { text: decoder.decode(), bytes };
+  if (decoder) yield { text: decoder.decode(), bytes };
 }

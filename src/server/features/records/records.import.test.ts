@@ -6,7 +6,7 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
-import type { ImportEvent, ImportResult } from '#shared/features/records/records.admin';
+import { type ImportEvent, type ImportResult, recordsAdminMessages } from '#shared/features/records/records.admin';
 import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
@@ -175,6 +175,45 @@ describe('CSV import: a good file', () => {
     const res = await report(`${HEADER}S;Ana;U;0414-1000001;cabimas\r\n\r\n;;;;\r\n\r\n`);
     expect(res.status).toBe(200);
     expect(res.report).toMatchObject({ rows: 1, valid: 1, fileProblems: [] });
+  });
+});
+
+describe('CSV import: files that trip hand-written readers', () => {
+  it('reads a BOM, a line break inside quotes and a separator closing every line, each row on its line', async () => {
+    await setup();
+    const csv =
+      '\uFEFFComunidades;Nombre;UBCH;Telefono;rephrase;\r\n' +
+      '"Barrio\r\nAlto";Ana Pérez;UBCH 1;0414-1000001;cabimas;\r\n' +
+      'Sector 2;Luis Añez;UBCH 2;0414-1000002;cabimas;\r\n' +
+      'Sector 3;;UBCH 3;0414-1000003;cabimas;\r\n';
+    const res = await report(csv);
+    expect(res.status).toBe(200);
+    expect(res.report).toMatchObject({
+      encoding: 'utf-8-bom',
+      separator: ';',
+      columns: { comunidad: 'Comunidades', department: 'rephrase' },
+      rows: 3,
+      valid: 1,
+      invalid: 2,
+      fileProblems: [],
+    });
+    expect(res.report.rowProblems).toEqual([
+      { line: 2, column: 'Comunidades', reason: recordsAdminMessages.controlChars },
+      { line: 5, column: 'Nombre', reason: recordsAdminMessages.nombreRequired },
+    ]);
+  });
+
+  it('refuses a quote left open on the last line, naming that line', async () => {
+    await setup();
+    const res = await report(`${HEADER}S;Ana;U;0414-1000001;cabimas\r\nS;"Luis;U;0414-1000002;cabimas`);
+    expect(res.status).toBe(422);
+    expect(res.report.fileProblems).toEqual([
+      {
+        line: 3,
+        column: null,
+        reason: 'Comillas sin cerrar: el campo que empieza en la línea 3 no se cierra antes del fin del archivo.',
+      },
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { accessVersionOf } from '#server/platform/cache/cache';
 import { HttpError } from '#server/platform/http/errors';
-import { CSV_BOM, csvDateTime, csvLine, csvPercent } from '#server/platform/lib/csv';
+import { CSV_BOM, csvDateTime, csvLine, csvLines, csvPercent } from '#server/platform/lib/csv';
 import { readSessionToken, sessionUserNow } from '#server/platform/session/session.plugin';
 import {
   breakdownSchema,
@@ -143,16 +143,16 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
         '% completado',
         ...breakdown.candidates.map((c) => `Votos ${c.code} (${c.name})`),
       ]);
-      for (const row of breakdown.rows) {
-        body += csvLine([
+      body += csvLines(
+        breakdown.rows.map((row) => [
           row.title,
           row.total,
           row.voted,
           row.validated,
           csvPercent(row.percentComplete),
           ...codes.map((code) => row.votes[code] ?? 0),
-        ]);
-      }
+        ]),
+      );
       await writeAudit(db, {
         actorEmail: user.email,
         action: 'results.download',
@@ -209,23 +209,25 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
         for (;;) {
           const page = await repo.votedRecordsPage(after, EXPORT_PAGE);
           if (page.length === 0) return;
-          let chunk = '';
-          for (const r of page) {
-            const photos = (['gobernador', 'an', 'clez'] as const).filter((k) => r[k] === 1).map((k) => PHOTO_NAMES[k]);
-            chunk += csvLine([
-              r.id,
-              r.department,
-              r.comunidad,
-              r.ubch,
-              r.nombre,
-              r.vote_codes ? r.vote_codes.split(',').join(', ') : 'Ninguno',
-              photos.length > 0 ? photos.join(', ') : 'Ninguna',
-              r.completed === 1 ? 'Sí' : 'No',
-              r.voted_by,
-              csvDateTime(r.voted_at),
-            ]);
-          }
-          yield chunk;
+          yield csvLines(
+            page.map((r) => {
+              const photos = (['gobernador', 'an', 'clez'] as const)
+                .filter((k) => r[k] === 1)
+                .map((k) => PHOTO_NAMES[k]);
+              return [
+                r.id,
+                r.department,
+                r.comunidad,
+                r.ubch,
+                r.nombre,
+                r.vote_codes ? r.vote_codes.split(',').join(', ') : 'Ninguno',
+                photos.length > 0 ? photos.join(', ') : 'Ninguna',
+                r.completed === 1 ? 'Sí' : 'No',
+                r.voted_by,
+                csvDateTime(r.voted_at),
+              ];
+            }),
+          );
           after = page.at(-1)?.id ?? after;
           if (page.length < EXPORT_PAGE) return;
         }

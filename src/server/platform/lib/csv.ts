@@ -1,27 +1,44 @@
 // Writing CSV that spreadsheets open well: UTF-8 with BOM, semicolons, RFC 4180 quoting, no formulas.
+// csv-stringify does the quoting and the formula guard; what is ours is the choice of options.
+import { type Options, stringify } from 'csv-stringify/sync';
 import { TIME_ZONE } from '#shared/platform/constants';
 
 /** Excel reads UTF-8 only when the file starts with a byte order mark. */
 export const CSV_BOM = '\uFEFF';
-/** Spanish-language Excel (decimal comma) splits columns at semicolons, not commas. */
-const SEPARATOR = ';';
-const NEEDS_QUOTES = /[";\r\n]|^\s|\s$/;
-// A cell that starts like a formula would run as one in a spreadsheet (CSV injection).
-const LOOKS_LIKE_FORMULA = /^[=+\-@\t\r]/;
+
+const LINES: Options = {
+  // Spanish-language Excel (decimal comma) splits columns at semicolons, not commas.
+  delimiter: ';',
+  // CRLF as RFC 4180 says; a line break of any kind inside a cell is quoted (csv-stringify stops
+  // quoting lone LFs and CRs once a record delimiter is given, unless told).
+  record_delimiter: 'windows',
+  quote_record_delimiter: true,
+  // Spaces at either end survive a spreadsheet only inside quotes.
+  quoted_match: /^\s|\s$/,
+  // A cell that starts like a formula would run as one in a spreadsheet (CSV injection): it gets a
+  // leading apostrophe. Numbers are written as they are.
+  escape_formulas: true,
+};
+const CELL: Options = { ...LINES, eof: false };
+
+// What escape_formulas guards: =, +, -, @, tab, CR and their full-width forms.
+const GUARDED = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 export type CsvValue = string | number | null | undefined;
 
 /** One cell: numbers as they are, text protected against formulas and quoted when it must be. */
 export function csvCell(value: CsvValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return String(value);
-  const text = LOOKS_LIKE_FORMULA.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return stringify([[value]], CELL);
+}
+
+/** Several lines at once (a page of an export), each CRLF-terminated. */
+export function csvLines(rows: CsvValue[][]): string {
+  return rows.length === 0 ? '' : stringify(rows, LINES);
 }
 
 /** One line, CRLF-terminated as RFC 4180 says. */
 export function csvLine(values: CsvValue[]): string {
-  return `${values.map(csvCell).join(SEPARATOR)}\r\n`;
+  return stringify([values], LINES);
 }
 
 /** A percentage with two decimals and a decimal comma, as Spanish Excel reads numbers. */
@@ -51,5 +68,5 @@ export function csvDateTime(iso: string | null): string {
 
 /** Undoes csvCell's formula guard on import, so an exported file imports back unchanged. */
 export function unguardCell(value: string): string {
-  return value.length > 1 && value[0] === "'" && LOOKS_LIKE_FORMULA.test(value.slice(1)) ? value.slice(1) : value;
+  return value.length > 1 && value[0] === "'" && GUARDED.test(value.slice(1)) ? value.slice(1) : value;
 }

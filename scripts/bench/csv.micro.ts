@@ -1,0 +1,94 @@
+// `npx tsx scripts/bench/csv.micro.ts`: the CSV reader and writer alone, at the import's target size
+// (100,000 rows), without the server or the database. Reading: a UTF-8 file's bytes in 32 KB chunks,
+// as the import reads them (src/server/features/records/records.import-encoding.ts);
+// writing: as many export lines, 1,000 at a time as the exports write them (csvLines). For each, the
+// median of 7 rounds in milliseconds of time and of CPU (on a machine shared with other work the CPU
+// moves much less), and the most the heap grew during a reading (decision 050). Not a suite of
+// `npm run bench`: no server, no HTTP.
+import { createCsvReader } from '#server/features/records/records.csv';
+import { type CsvValue, csvLines } from '#server/platform/lib/csv';
+import { importCsv } from '#server/testing/records-import-fixtures';
+
+const ROUNDS = 7;
+const ROWS = Number(process.env.MICRO_ROWS ?? 100_000);
+const CHUNK = 32 * 1024;
+
+const bytes = Buffer.from(
+  importCsv(ROWS, { departments: ['cabimas', 'lagunillas', 'mara', 'san-francisco', 'sucre'], start: 1_000_000 }),
+);
+
+interface Round {
+  ms: number;
+  cpuMs: number;
+  heapGrowthMb: number;
+}
+
+function measure(work: (sampleHeap: () => void) => void): Round {
+  const heapBefore = process.memoryUsage().heapUsed;
+  let heapPeak = heapBefore;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  work(() => {
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  });
+  const used = process.cpuUsage(cpu);
+  return {
+    ms: performance.now() - started,
+    cpuMs: (used.user + used.system) / 1000,
+    heapGrowthMb: (heapPeak - heapBefore) / 1024 / 1024,
+  };
+}
+
+let rowsRead = 0;
+const read = () =>
+  measure((sampleHeap) => {
+    rowsRead = 0;
+    const reader = createCsvReader({
+      maxRowChars: 64 * 1024,
+      onRow: () => {
+        rowsRead++;
+      },
+    });
+    for (let at = 0; at < bytes.length; at += CHUNK) {
+      reader.push(bytes.subarray(at, at + CHUNK));
+      if ((at / CHUNK) % 16 === 0) sampleHeap();
+    }
+    reader.end();
+  });
+
+const write = () =>
+  measure(() => {
+    for (let page = 0; page < ROWS; page += 1_000) {
+      const rows: CsvValue[][] = [];
+      for (let i = page; i < Math.min(page + 1_000, ROWS); i++) {
+        rows.push([
+          'Sector Los Olivos',
+          `Pérez; María ${i}`,
+          'UBCH 110100123',
+          `+58 414 ${i}`,
+          'cabimas',
+          'votado',
+          'A1 B2',
+          '2026-11-22T23:30:05.000Z',
+          i,
+        ]);
+      }
+      csvLines(rows);
+    }
+  });
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const row = (caso: string, rounds: Round[], heap: boolean) => ({
+  caso,
+  'mediana ms': Math.round(median(rounds.map((r) => r.ms))),
+  'mediana CPU ms': Math.round(median(rounds.map((r) => r.cpuMs))),
+  'heap +MB máx.': heap ? Number(Math.max(...rounds.map((r) => r.heapGrowthMb)).toFixed(1)) : '',
+});
+
+const reads = Array.from({ length: ROUNDS }, read);
+if (rowsRead !== ROWS + 1) throw new Error(`se leyeron ${rowsRead} filas, no ${ROWS + 1}`);
+const writes = Array.from({ length: ROUNDS }, write);
+console.table([
+  row(`leer ${ROWS.toLocaleString('es')} filas (${(bytes.length / 1024 / 1024).toFixed(1)} MB)`, reads, true),
+  row(`escribir ${ROWS.toLocaleString('es')} líneas`, writes, false),
+]);
