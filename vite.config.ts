@@ -100,6 +100,7 @@ export default defineConfig({
           // *.pg.test.ts exercise PostgreSQL-only machinery (LISTEN/NOTIFY).
           exclude: ['**/*.pg.test.ts'],
           env: { TEST_DB: 'sqlite' },
+          globalSetup: ['tests/support/sqlite-global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

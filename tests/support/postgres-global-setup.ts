@@ -1,31 +1,64 @@
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { findPostgresBin, type PostgresCluster, startPostgresCluster } from './postgres-cluster';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    /** A database with every migration applied, the template of each test's `CREATE DATABASE`. */
+    postgresTemplate: string;
   }
 }
 
 let cluster: PostgresCluster | undefined;
+let dropTemplate: (() => Promise<void>) | undefined;
 
-/** Gives the server suite a PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster. */
+/** Gives the server suite a PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster; and a migrated template. */
 export async function setup(project: TestProject): Promise<void> {
-  const given = process.env.TEST_DATABASE_URL;
-  if (given) {
-    project.provide('postgresUrl', given);
-    return;
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const bin = findPostgresBin();
+    if (!bin) {
+      throw new Error(
+        'No se encontró PostgreSQL para las pruebas del servidor. Instálalo (apt-get install postgresql) o define TEST_DATABASE_URL.',
+      );
+    }
+    cluster = await startPostgresCluster(bin);
+    adminUrl = cluster.url;
   }
-  const bin = findPostgresBin();
-  if (!bin) {
-    throw new Error(
-      'No se encontró PostgreSQL para las pruebas del servidor. Instálalo (apt-get install postgresql) o define TEST_DATABASE_URL.',
-    );
+  project.provide('postgresUrl', adminUrl);
+  project.provide('postgresTemplate', await createTemplate(adminUrl));
+}
+
+async function createTemplate(adminUrl: string): Promise<string> {
+  const name = `comando_template_${process.pid}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(query);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  dropTemplate = () => admin(`drop database if exists ${name} with (force)`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ dataDir: '', databaseUrl: url.toString() });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    // A template must have no connection open while it is copied.
+    await db.close();
   }
-  cluster = await startPostgresCluster(bin);
-  project.provide('postgresUrl', cluster.url);
+  return name;
 }
 
 export async function teardown(): Promise<void> {
+  // A throwaway cluster goes with everything in it; a given server keeps nothing of this run.
+  if (!cluster) await dropTemplate?.();
   await cluster?.stop();
 }

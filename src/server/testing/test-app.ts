@@ -51,10 +51,15 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
-/** A fresh, empty database of the dialect under test: a temp SQLite file or a new PostgreSQL database. */
-export async function createTestDb(): Promise<TestDb> {
+/**
+ * A fresh database of the dialect under test: a temp SQLite file or a new PostgreSQL database. Empty,
+ * or with `migrated`, a copy of the schema the suite's global setup migrated once
+ * (tests/support/*-global-setup.ts): a file copy on SQLite, `CREATE DATABASE ... TEMPLATE` on PostgreSQL.
+ */
+export async function createTestDb(options: { migrated?: boolean } = {}): Promise<TestDb> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-test-'));
   if (testDialect === 'sqlite') {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-test-'));
+    if (options.migrated) fs.copyFileSync(inject('sqliteTemplate'), path.join(dataDir, SQLITE_FILE));
     const db = await openDatabase({ dataDir, databaseUrl: undefined });
     return {
       db,
@@ -67,28 +72,37 @@ export async function createTestDb(): Promise<TestDb> {
   }
   const adminUrl = inject('postgresUrl');
   const name = `comando_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  await adminQuery(
+    adminUrl,
+    options.migrated ? `create database ${name} template ${inject('postgresTemplate')}` : `create database ${name}`,
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   const db = await openDatabase({ dataDir: '', databaseUrl });
-  // Photos and other files still live on disk, in a folder of this test's own.
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-test-'));
+  // Photos and other files still live on disk, in the folder of this test's own.
   return {
     db,
     options: { dataDir, databaseUrl },
     async destroy() {
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
+}
+
+/** The name openDatabase gives the SQLite file in its data folder. */
+const SQLITE_FILE = 'comando.sqlite';
+
+async function adminQuery(adminUrl: string, query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface TestApp {
@@ -101,7 +115,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const testDb = await createTestDb();
+  const testDb = await createTestDb({ migrated: true });
   const config = testConfig({ ...testDb.options, ...overrides });
   const app = await buildApp(config, { db: testDb.db, logger: false });
   await app.ready();
