@@ -8,8 +8,15 @@ import { createAuthRepository, type UserRow } from '#server/platform/session/ses
 import { normalizeEmail } from '#shared/platform/email';
 import type { Role } from '#shared/platform/session';
 
-/** Accounts, for the command line and the admin screens: create, password, disable, role. */
-export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
+/**
+ * Accounts, for the command line and the admin screens: create, password, disable, role. `hash` is
+ * argon2id (passwords.ts); test data builders pass one that reuses a hash made ahead of time.
+ */
+export function createAccountsService(
+  db: Kysely<Database>,
+  clock: () => Date,
+  hash: (password: string) => Promise<string> = hashPassword,
+) {
   const repo = createAuthRepository(db);
   async function findUserOrThrow(email: string): Promise<UserRow> {
     const user = await repo.findUserByEmail(normalizeEmail(email));
@@ -35,10 +42,7 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       checkNewPassword(input.password);
       if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
       const now = clock();
-      const id = await repo.insertUser(
-        { email, passwordHash: await hashPassword(input.password), role: input.role },
-        now,
-      );
+      const id = await repo.insertUser({ email, passwordHash: await hash(input.password), role: input.role }, now);
       await writeAudit(db, {
         actorEmail: actor.email,
         action: 'user.create',
@@ -55,7 +59,7 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();
-      await repo.updatePasswordHash(user.id, await hashPassword(password), now);
+      await repo.updatePasswordHash(user.id, await hash(password), now);
       const revoked = await repo.deleteSessionsOfUser(user.id);
       await repo.clearThrottle(`email:${user.email}`);
       await writeAudit(db, {
