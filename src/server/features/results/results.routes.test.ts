@@ -4,7 +4,7 @@ import { buildApp } from '#server/app';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { openDatabase } from '#server/platform/db/database';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { openSse, resultsOf, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
@@ -55,18 +55,18 @@ beforeAll(async () => {
   await createUser(t.db, { email: LISTED, role: 'staff', departments: ['resultados'] });
   await createUser(t.db, { email: VALIDATOR, role: 'staff', departments: [SLUG] });
   await createUser(t.db, { email: OUTSIDER, role: 'staff', departments: ['lagunillas'] });
-  admin = await loginAs(t, ADMIN);
-  validator = await loginAs(t, VALIDATOR);
+  admin = await sessionCookie(t, ADMIN);
+  validator = await sessionCookie(t, VALIDATOR);
 });
 afterAll(async () => t?.close());
 
 describe('GET /api/results', () => {
   it('is for the Resultados allow-list and admins only', async () => {
     expect((await t.request({ url: '/api/results' })).statusCode).toBe(401);
-    const outsider = await loginAs(t, OUTSIDER);
+    const outsider = await sessionCookie(t, OUTSIDER);
     expect((await t.request({ url: '/api/results', headers: { cookie: outsider } })).statusCode).toBe(404);
     expect((await t.request({ url: '/api/results', headers: { cookie: validator } })).statusCode).toBe(404);
-    const listed = await loginAs(t, LISTED);
+    const listed = await sessionCookie(t, LISTED);
     expect((await t.request({ url: '/api/results', headers: { cookie: listed } })).statusCode).toBe(200);
   });
 
@@ -160,7 +160,7 @@ describe('GET /api/results/stream', () => {
     const visitor = await openSse(`${origin}/api/results/stream`);
     expect(visitor.status).toBe(401);
     expect(visitor.headers['content-type']).toContain('application/json');
-    const outsider = await openSse(`${origin}/api/results/stream`, await loginAs(t, OUTSIDER));
+    const outsider = await openSse(`${origin}/api/results/stream`, await sessionCookie(t, OUTSIDER));
     expect(outsider.status).toBe(404);
     // Someone allowed who does not ask for an event stream gets a plain answer, not a stream held open.
     const plain = await t.request({ url: '/api/results/stream', headers: { cookie: admin } });
@@ -325,7 +325,7 @@ describe('breakdown and downloads', () => {
   });
 
   it('keeps the breakdown and downloads to the same allow-list', async () => {
-    const outsider = await loginAs(t, OUTSIDER);
+    const outsider = await sessionCookie(t, OUTSIDER);
     for (const url of ['/api/results/breakdown', '/api/results/breakdown.csv', '/api/results/validated.csv']) {
       expect((await t.request({ url })).statusCode).toBe(401);
       expect((await t.request({ url, headers: { cookie: outsider } })).statusCode).toBe(404);
@@ -337,7 +337,7 @@ describe('shutting down', () => {
   it('ends open streams so the app closes at once', async () => {
     const own = await createTestApp();
     await createUser(own.db, { email: ADMIN, role: 'admin' });
-    const cookie = await loginAs(own, ADMIN);
+    const cookie = await sessionCookie(own, ADMIN);
     await own.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (own.app.server.address() as AddressInfo).port;
     const streams = await Promise.all(
