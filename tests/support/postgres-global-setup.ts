@@ -12,7 +12,7 @@ declare module 'vitest' {
 }
 
 let cluster: PostgresCluster | undefined;
-let dropTemplate: (() => Promise<void>) | undefined;
+let dropDatabases: (() => Promise<void>) | undefined;
 
 /** Gives the server suite a PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster; and a migrated template. */
 export async function setup(project: TestProject): Promise<void> {
@@ -31,20 +31,30 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('postgresTemplate', await createTemplate(adminUrl));
 }
 
+/**
+ * Migrates `comando_template_<pid>`. The tests' databases are named `comando_test_<pid>_...` after it
+ * (test-app.ts) and kept by the workers between tests; whatever is left is dropped at the end.
+ */
 async function createTemplate(adminUrl: string): Promise<string> {
   const name = `comando_template_${process.pid}`;
-  const admin = async (query: string) => {
+  const admin = async <Row extends object>(query: string): Promise<Row[]> => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     try {
-      await client.query(query);
+      return (await client.query<Row>(query)).rows;
     } finally {
       await client.end();
     }
   };
   await admin(`drop database if exists ${name} with (force)`);
   await admin(`create database ${name}`);
-  dropTemplate = () => admin(`drop database if exists ${name} with (force)`);
+  dropDatabases = async () => {
+    const left = await admin<{ datname: string }>(
+      `select datname from pg_database where datname like 'comando\\_test\\_${process.pid}\\_%'`,
+    );
+    for (const { datname } of left) await admin(`drop database if exists ${datname} with (force)`);
+    await admin(`drop database if exists ${name} with (force)`);
+  };
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ dataDir: '', databaseUrl: url.toString() });
@@ -59,6 +69,6 @@ async function createTemplate(adminUrl: string): Promise<string> {
 
 export async function teardown(): Promise<void> {
   // A throwaway cluster goes with everything in it; a given server keeps nothing of this run.
-  if (!cluster) await dropTemplate?.();
+  if (!cluster) await dropDatabases?.();
   await cluster?.stop();
 }
