@@ -6,7 +6,7 @@ import { openDatabase } from '#server/platform/db/database';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
-import { openSse, resultsOf, votesIn } from '#server/testing/sse';
+import { LIVE_UPDATE_MS, openSse, resultsOf, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
 import type { Breakdown, Results } from '#shared/features/results/results';
 import { checkTotals } from './results.service';
@@ -168,7 +168,7 @@ describe('GET /api/results/stream', () => {
     expect(plain.json()).toMatchObject({ message: expect.stringContaining('text/event-stream') });
   });
 
-  it('sends the totals at once, then new totals within a second of a vote', async () => {
+  it('sends the totals at once, then new totals soon after a vote (LIVE_UPDATE_MS)', async () => {
     const ids = await seedAndList(2);
     const stream = await openSse(`${origin}/api/results/stream`, admin);
     try {
@@ -181,11 +181,11 @@ describe('GET /api/results/stream', () => {
 
       const sent = Date.now();
       expect((await vote(t, validator, ids[0]!, ['FA', 'NR'])).statusCode).toBe(201);
-      const update = await stream.next((e) => votesIn(e, 'FA') === fa + 1, 1_000);
-      expect(update.at - sent).toBeLessThan(1_000);
+      const update = await stream.next((e) => votesIn(e, 'FA') === fa + 1, LIVE_UPDATE_MS);
+      expect(update.at - sent).toBeLessThan(LIVE_UPDATE_MS);
 
       expect((await vote(t, validator, ids[1]!, ['FA'])).statusCode).toBe(201);
-      await stream.next((e) => votesIn(e, 'FA') === fa + 2, 1_000);
+      await stream.next((e) => votesIn(e, 'FA') === fa + 2, LIVE_UPDATE_MS);
     } finally {
       stream.close();
     }
@@ -197,7 +197,7 @@ describe('GET /api/results/stream', () => {
     try {
       const base = votesIn(await streams[0]!.next((e) => e.event === 'resultados'), 'LC');
       expect((await vote(t, validator, ids[0]!, ['LC'])).statusCode).toBe(201);
-      await Promise.all(streams.map((s) => s.next((e) => votesIn(e, 'LC') === base + 1, 1_000)));
+      await Promise.all(streams.map((s) => s.next((e) => votesIn(e, 'LC') === base + 1, LIVE_UPDATE_MS)));
     } finally {
       for (const s of streams) s.close();
     }
@@ -205,7 +205,7 @@ describe('GET /api/results/stream', () => {
 });
 
 describe('several app instances on the same database', () => {
-  it('a vote through one instance reaches the streams of the other within a second; none is lost', async () => {
+  it('a vote through one instance soon reaches the streams of the other (LIVE_UPDATE_MS); none is lost', async () => {
     // Instance B opens its own connection pool (and, on PostgreSQL, its own LISTEN connection).
     const config = testConfig({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
     const dbB = await openDatabase(config);
@@ -229,8 +229,8 @@ describe('several app instances on the same database', () => {
           body: JSON.stringify({ candidates: ['NR'] }),
         });
         expect(res.status).toBe(201);
-        const seen = await stream.next((e) => votesIn(e, 'NR') === nr + 1, 1_000);
-        expect(seen.at - sent).toBeLessThan(1_000);
+        const seen = await stream.next((e) => votesIn(e, 'NR') === nr + 1, LIVE_UPDATE_MS);
+        expect(seen.at - sent).toBeLessThan(LIVE_UPDATE_MS);
 
         // Votes through both instances at once: no increment lost, and B's stream ends on the sum.
         const more = await seedAndList(40);
@@ -244,7 +244,7 @@ describe('several app instances on the same database', () => {
           ),
         );
         expect(answers.every((status) => status === 201)).toBe(true);
-        await stream.next((e) => votesIn(e, 'NR') === nr + 41, 1_000);
+        await stream.next((e) => votesIn(e, 'NR') === nr + 41, LIVE_UPDATE_MS);
         expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
       } finally {
         stream.close();
@@ -347,7 +347,9 @@ describe('shutting down', () => {
     const started = Date.now();
     await own.close();
     await Promise.all(streams.map((s) => s.ended));
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // It takes a few milliseconds; a stream left open would hold the close until the test's time ran
+    // out. 10 s tells the two apart on any machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 
