@@ -142,6 +142,10 @@ export default defineConfig({
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/testing/web-setup.ts'],
           css: false,
+          // A form test typing with user-event takes 1–3 s in jsdom on a 2-core machine alone, and several
+          // times that beside the server suites: Vitest's 5 s default failed then (the slowest files set
+          // 30 s of their own).
+          testTimeout: 20_000,
         },
       },
     ],
