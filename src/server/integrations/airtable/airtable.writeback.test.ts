@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { createRecordsRepository } from '#server/features/records/records.repository';
 import type { Config } from '#server/platform/config/config';
-import { migrateToLatest } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, uploadPhoto } from '#server/testing/photos';
@@ -81,8 +80,7 @@ async function setup(n: number) {
   server = await startAirtableContractServer({
     tables: { Zulia: makeAirtableRecords(n, { slugs: [SLUG] }), agenda: [] },
   });
-  testDb = await createTestDb();
-  await migrateToLatest(testDb.db);
+  testDb = await createTestDb({ migrated: true });
   await seedReferenceData(testDb.db, new Date());
   const repo = createRecordsRepository(testDb.db.kysely);
   const cabimas = (await repo.listMunicipalities()).find((d) => d.slug === SLUG);
