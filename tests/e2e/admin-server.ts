@@ -8,9 +8,9 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { freePort, startServerProcess } from '#server/testing/server-process';
 import { signIn } from './support/login';
 import { seedE2E } from './support/seed';
-import { forgetSessions, signedInContext } from './support/sessions';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
 import { E2E_NOW } from './support/servers';
+import { forgetSessions, signedInContext } from './support/sessions';
 
 export const ADMIN = E2E_ACCOUNTS.admin;
 export const PHONE = { width: 390, height: 844 };

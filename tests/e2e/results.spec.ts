@@ -8,6 +8,7 @@ import { createAccountsService } from '#server/features/people/accounts.service'
 import { grantDepartment } from '#server/platform/access/access.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { expectNoSeriousA11yViolations } from './support/axe';
@@ -42,7 +43,7 @@ test.beforeAll(async () => {
   const now = new Date();
   await migrateToLatest(db);
   await seedReferenceData(db, now, 'Comando Zulia');
-  const auth = createAccountsService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
   await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
