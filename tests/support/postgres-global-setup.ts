@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
@@ -60,6 +61,20 @@ async function createTemplate(adminUrl: string): Promise<string> {
   const db = await openDatabase({ dataDir: '', databaseUrl: url.toString() });
   try {
     await migrateToLatest(db);
+    // Tests hand their database on emptied (test-app.ts, resetDatabase): that is the template's state
+    // only while the migrations insert no rows.
+    const tables = await sql<{ name: string }>`
+      select tablename as name from pg_tables where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(
+      db.kysely,
+    );
+    for (const { name } of tables.rows) {
+      const rows = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)}`.execute(db.kysely);
+      if (rows.rows[0]?.n) {
+        throw new Error(
+          `Las migraciones dejan filas en ${name}: resetDatabase (src/server/testing/test-app.ts) vaciaría esa tabla.`,
+        );
+      }
+    }
   } finally {
     // A template must have no connection open while it is copied.
     await db.close();
