@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -7,6 +8,14 @@ import { defineConfig } from 'vitest/config';
 const src = (folder: string) => fileURLToPath(new URL(`./src/${folder}/`, import.meta.url));
 
 const serverTests = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'];
+
+/**
+ * Server test files share one process per worker (no fresh module graph per file: importing the app
+ * again cost about 0.75 s a file). Each test still gets its own app and database (testing/test-app.ts);
+ * what a file changes outside them (environment variables, fake timers) it puts back itself.
+ * `npx vitest run --project server --isolate` runs each file alone, to tell a leak from a failure.
+ */
+const serverIsolation = { isolate: false, unstubEnvs: true, unstubGlobals: true } as const;
 
 /**
  * The installable app (docs/decisions/025): a manifest, and a service worker that precaches the app
@@ -90,6 +99,9 @@ export default defineConfig({
     proxy: { '/api': 'http://localhost:3000' },
   },
   test: {
+    // Vitest leaves a core to itself by default: one worker on a 2-core machine. The server tests wait on
+    // PostgreSQL, child processes and argon2 threads as much as they compute, so every core gets a worker.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       {
         extends: true,
@@ -100,6 +112,8 @@ export default defineConfig({
           // *.pg.test.ts exercise PostgreSQL-only machinery (LISTEN/NOTIFY).
           exclude: ['**/*.pg.test.ts'],
           env: { TEST_DB: 'sqlite' },
+          ...serverIsolation,
+          globalSetup: ['tests/support/sqlite-global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },
@@ -114,6 +128,7 @@ export default defineConfig({
           // the *.sqlite.test.ts that exercise machinery of the embedded database only.
           exclude: ['src/server/server.test.ts', 'src/server/platform/config/config.test.ts', '**/*.sqlite.test.ts'],
           env: { TEST_DB: 'postgres' },
+          ...serverIsolation,
           globalSetup: ['tests/support/postgres-global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,

@@ -1,14 +1,33 @@
-// `npm test`: every suite, in order — server on SQLite, server on PostgreSQL, web, end-to-end in
-// Chromium. A suite that cannot run here is announced loudly with how to fix it; with
-// COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure.
+// `npm test`: every suite — server on SQLite, server on PostgreSQL and web (one Vitest run, sharing
+// its workers), the web build, end-to-end in Chromium. A suite that cannot run here is announced loudly
+// with how to fix it; with COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure. At the end:
+// one line per suite with its time, the total time, and the ten slowest test files.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const requireAll = process.env.COMANDO_REQUIRE_ALL_SUITES === '1';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const startedAt = Date.now();
+/** @type {{ suite: string, ok: boolean, counts?: { passed: number, failed: number, skipped: number, flaky?: number }, ms?: number, note?: string }[]} */
 const results = [];
 const skipped = [];
+/** @type {{ suite: string, file: string, ms: number }[]} */
+const slowFiles = [];
+
+const SUITE_NAMES = {
+  server: 'servidor (SQLite)',
+  'server-postgres': 'servidor (PostgreSQL)',
+  web: 'web',
+  chromium: 'extremo a extremo',
+};
+const suiteName = (project) => SUITE_NAMES[project] ?? `extremo a extremo (${project})`;
+
+/** 83_000 → "1 min 23 s". */
+function duration(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
 
 function findPostgres() {
   if (process.env.TEST_DATABASE_URL) return 'TEST_DATABASE_URL';
@@ -21,25 +40,46 @@ function findPostgres() {
   return which.status === 0 ? which.stdout.trim() : undefined;
 }
 
+/** Runs a step with its output on the console; answers whether it passed and how long it took. */
 function run(label, cmd, args, env = {}) {
   console.log(`\n━━ ${label} ━━`);
+  const started = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return res.status === 0;
+  return { ok: res.status === 0, ms: Date.now() - started };
 }
 
+/** The summary scripts/vitest-summary-reporter.mjs wrote: per project counts and span, per file time. */
 function readVitest(file) {
   try {
-    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
 }
 
+/** Playwright's JSON report: counts, and each spec file's time per project (its tests' durations). */
 function readPlaywright(file) {
   try {
-    const s = JSON.parse(fs.readFileSync(file, 'utf8')).stats;
-    return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
+    const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const s = report.stats;
+    const files = new Map();
+    const walk = (suite, fileName) => {
+      for (const child of suite.suites ?? []) walk(child, child.file ?? fileName);
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests) {
+          const key = `${t.projectName}\n${spec.file ?? fileName}`;
+          for (const r of t.results) files.set(key, (files.get(key) ?? 0) + r.duration);
+        }
+      }
+    };
+    for (const suite of report.suites ?? []) walk(suite, suite.file);
+    return {
+      counts: { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped, flaky: s.flaky },
+      files: [...files].map(([key, ms]) => {
+        const [project, file] = key.split('\n');
+        return { suite: suiteName(project), file: path.join('tests/e2e', file), ms };
+      }),
+    };
   } catch {
     return undefined;
   }
@@ -54,28 +94,52 @@ else
     'Servidor sobre PostgreSQL: no se encontró PostgreSQL. Instálalo con `apt-get install postgresql` (o define TEST_DATABASE_URL).',
   );
 
-const vitestJson = 'test-results/vitest.json';
-fs.rmSync(vitestJson, { force: true });
-const vitestOk = run(`Vitest: ${projects.join(', ')}`, 'npx', [
-  'vitest',
-  'run',
-  ...projects.flatMap((p) => ['--project', p]),
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
-]);
-results.push({ suite: 'vitest', ok: vitestOk, counts: readVitest(vitestJson) });
+const vitestSummary = 'test-results/vitest-summary.json';
+fs.rmSync(vitestSummary, { force: true });
+const vitest = run(
+  `Vitest: ${projects.join(', ')}`,
+  'npx',
+  [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=./scripts/vitest-summary-reporter.mjs',
+  ],
+  { VITEST_SUMMARY_FILE: vitestSummary },
+);
+const summary = readVitest(vitestSummary);
+if (summary) {
+  for (const project of projects) {
+    const p = summary.projects[project];
+    results.push({
+      suite: suiteName(project),
+      ok: p !== undefined && p.failed === 0,
+      counts: p && { passed: p.passed, failed: p.failed, skipped: p.skipped },
+      ms: p?.startedAt ? p.endedAt - p.startedAt : undefined,
+      note: 'a la vez que las otras suites de Vitest',
+    });
+  }
+  for (const f of summary.files) slowFiles.push({ suite: suiteName(f.project), file: f.file, ms: f.ms });
+  if (summary.unhandledErrors > 0)
+    results.push({ suite: `Vitest: ${summary.unhandledErrors} errores fuera de las pruebas`, ok: false });
+  else if (!vitest.ok && results.every((r) => r.ok)) results.push({ suite: 'Vitest', ok: false, ms: vitest.ms });
+} else {
+  results.push({ suite: `Vitest (${projects.join(', ')})`, ok: false, ms: vitest.ms });
+}
 
 if (fs.existsSync(chromiumPath)) {
   const built = run('Compilación de la web', 'npm', ['run', 'build']);
-  results.push({ suite: 'build', ok: built });
-  if (built) {
+  results.push({ suite: 'compilación', ok: built.ok, ms: built.ms });
+  if (built.ok) {
     const pwJson = 'test-results/e2e.json';
     fs.rmSync(pwJson, { force: true });
-    const e2eOk = run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+    const e2e = run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
     });
-    results.push({ suite: 'e2e', ok: e2eOk, counts: readPlaywright(pwJson) });
+    const report = readPlaywright(pwJson);
+    results.push({ suite: 'extremo a extremo', ok: e2e.ok, counts: report?.counts, ms: e2e.ms });
+    slowFiles.push(...(report?.files ?? []));
   }
 } else {
   skipped.push(
@@ -92,11 +156,18 @@ for (const r of results) {
   }
   if (!r.ok && (!r.counts || r.counts.failed === 0)) failed += 1;
 }
+console.log('\n━━ Los 10 archivos de prueba más lentos ━━');
+for (const f of slowFiles.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+  console.log(`${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.suite.padEnd(24)} ${f.file}`);
+}
 console.log('\n━━ Resumen ━━');
-for (const r of results)
-  console.log(
-    `${r.ok ? '✔' : '✘'} ${r.suite}${r.counts ? ` (${r.counts.passed} pasaron, ${r.counts.failed} fallaron)` : ''}`,
-  );
+for (const r of results) {
+  const counts = r.counts
+    ? ` — ${r.counts.passed} pasaron, ${r.counts.failed} fallaron${r.counts.skipped ? `, ${r.counts.skipped} omitidas` : ''}${r.counts.flaky ? `, ${r.counts.flaky} solo al reintentar` : ''}`
+    : '';
+  const time = r.ms === undefined ? '' : ` — ${duration(r.ms)}${r.note ? ` (${r.note})` : ''}`;
+  console.log(`${r.ok ? '✔' : '✘'} ${r.suite}${counts}${time}`);
+}
 if (skipped.length) {
   console.log('\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
   console.log('!!  SUITES QUE NO SE EJECUTARON:');
@@ -108,4 +179,5 @@ if (skipped.length) {
   }
 }
 console.log(`Tests: ${passed} passed, ${failed} failed`);
+console.log(`Tiempo total: ${duration(Date.now() - startedAt)}`);
 process.exit(failed > 0 || results.some((r) => !r.ok) ? 1 : 0);

@@ -6,10 +6,9 @@
  * member on no list, and an admin (on no municipality's list).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInService } from '#server/features/auth/sign-in.service';
 import { addCandidatePhoto, freshEmail, userId } from '#server/testing/admin';
 import { AGENDA_EVENT, addAgendaEvent } from '#server/testing/agenda';
-import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { addNota } from '#server/testing/notas';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords, castVote } from '#server/testing/records';
@@ -444,12 +443,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** A fresh session for each request, so a logout in one case cannot affect another. */
+/**
+ * A fresh session for each request, so a logout in one case cannot affect another. Written directly:
+ * the matrix is about what each person may do once signed in, not about signing in.
+ */
 async function cookieFor(person: Person): Promise<string | undefined> {
   if (person === 'anonymous') return undefined;
-  const auth = createSignInService(t.db.kysely, () => new Date());
-  const { token } = await auth.signIn({ email: FIXTURES.emails[person], password: TEST_PASSWORD }, { ip: '127.0.0.9' });
-  return `comando_sesion=${token}`;
+  return sessionCookie(t, FIXTURES.emails[person]);
 }
 
 function urlFor(path: string, request: Request): string {

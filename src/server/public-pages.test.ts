@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgendaEvent } from '#server/testing/agenda';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addNota } from '#server/testing/notas';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { PUBLIC_DATA_ELEMENT_ID } from '#shared/platform/public-pages';
@@ -157,7 +157,7 @@ describe('the public pages come rendered by the server', () => {
   it('shows a change of the agenda, the notas or the settings made through this server at once', async () => {
     const { app: server } = await app();
     await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
-    const cookie = await loginAs(t, 'jefa@example.org');
+    const cookie = await sessionCookie(t, 'jefa@example.org');
     const first = (await server.inject({ url: '/' })).body;
     expect(first).toContain('No hay eventos en la agenda de hoy.');
     expect(first).toContain('Todavía no hay notas publicadas.');

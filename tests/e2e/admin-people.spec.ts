@@ -33,7 +33,7 @@ test('an admin creates an account with a one-time password; a reset ends its ses
   browser,
 }) => {
   test.setTimeout(90_000);
-  const { context, page } = await signedIn(browser, server);
+  const { context, page } = await signedIn(browser, server, { form: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The menu offers the back office; it opens on the people section.
   await page.getByRole('button', { name: 'Abrir menú' }).click();
@@ -132,7 +132,11 @@ test('an admin gives a department to a pasted list: review, apply, and a report 
   await page.getByLabel('Buscar por correo').fill('validador.cabimas');
   const card = page.getByRole('article', { name: 'validador.cabimas@e2e.example' });
   await expect(card.getByText('Baralt')).toBeVisible();
-  const validator = await signedIn(browser, server, { email: 'validador.cabimas@e2e.example', viewport: DESKTOP });
+  const validator = await signedIn(browser, server, {
+    email: 'validador.cabimas@e2e.example',
+    viewport: DESKTOP,
+    form: true,
+  });
   // Baralt comes first in the menu's order, so that is where they land now.
   await expect(validator.page).toHaveURL(/\/validation\/baralt$/);
   await expect(validator.page.getByRole('heading', { level: 1, name: 'BARALT' })).toBeVisible();

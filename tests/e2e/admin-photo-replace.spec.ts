@@ -46,6 +46,7 @@ test('an admin with the parish on their list replaces a filled photo; its valida
     password: RECORDS_PASSWORD,
     viewport: PHONE,
   });
+  await validator.page.goto('/validation/santa-rita');
   await validator.page.getByRole('switch', { name: 'Mostrar validados' }).click();
   const theirs = validator.page.getByRole('article', { name: done.nombre });
   await expect(theirs.getByRole('link', { name: `Ver foto Gobernador de ${done.nombre}` })).toBeVisible();

@@ -10,6 +10,7 @@ import { signIn } from './support/login';
 import { seedE2E } from './support/seed';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
 import { E2E_NOW } from './support/servers';
+import { forgetSessions, signedInContext } from './support/sessions';
 
 export const ADMIN = E2E_ACCOUNTS.admin;
 export const PHONE = { width: 390, height: 844 };
@@ -35,25 +36,30 @@ export async function startAdminServer(): Promise<AdminServer> {
     origin: server.origin,
     dataDir,
     async stop() {
+      forgetSessions(server.origin);
       await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** A browser context on the server, signed in (the e2e admin unless told otherwise). */
+/**
+ * A browser context on the server, signed in (the e2e admin unless told otherwise), on a blank page.
+ * The session comes from the API, once per account and server (support/sessions.ts); `form: true`
+ * signs in through the login page instead and leaves the page where the app lands after it.
+ */
 export async function signedIn(
   browser: Browser,
   server: AdminServer,
-  options: { email?: string; password?: string; viewport?: { width: number; height: number } } = {},
+  options: { email?: string; password?: string; viewport?: { width: number; height: number }; form?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: server.origin,
-    locale: 'es-VE',
-    viewport: options.viewport ?? PHONE,
-  });
+  const email = options.email ?? ADMIN.email;
+  const password = options.password ?? E2E_PASSWORD;
+  const viewport = options.viewport ?? PHONE;
+  if (!options.form) return signedInContext(browser, { origin: server.origin, email, password, viewport });
+  const context = await browser.newContext({ baseURL: server.origin, locale: 'es-VE', viewport });
   const page = await context.newPage();
-  await signIn(page, options.email ?? ADMIN.email, options.password ?? E2E_PASSWORD);
+  await signIn(page, email, password);
   return { context, page };
 }
 

@@ -8,10 +8,11 @@ import { createAccountsService } from '#server/features/people/accounts.service'
 import { grantDepartment } from '#server/platform/access/access.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { signIn } from './support/login';
+import { forgetSessions, signedInContext } from './support/sessions';
 
 const PASSWORD = 'clave-resultados-2026';
 const ADMIN = 'jefa.resultados@e2e.example';
@@ -42,7 +43,7 @@ test.beforeAll(async () => {
   const now = new Date();
   await migrateToLatest(db);
   await seedReferenceData(db, now, 'Comando Zulia');
-  const auth = createAccountsService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
   await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
@@ -69,35 +70,41 @@ async function stopServer(): Promise<number> {
 }
 
 test.afterAll(async () => {
+  forgetSessions(origin);
   await stopServer();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function signedIn(browser: Browser, email: string, options: { width?: number; height?: number } = {}) {
-  const context = await browser.newContext({
-    baseURL: origin,
-    locale: 'es-VE',
+// Signing in is the auth specs' business: here a session made through the API, once per account.
+const signedIn = (browser: Browser, email: string, options: { width?: number; height?: number } = {}) =>
+  signedInContext(browser, {
+    origin,
+    email,
+    password: PASSWORD,
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
   });
-  const page = await context.newPage();
-  await signIn(page, email, PASSWORD);
-  return { context, page };
-}
 
 const card = (page: Page, code: string) => page.getByTestId(`candidato-${code}`);
 
-/** Votes through the validation screen of a second browser; returns when the vote was sent. */
-async function voteFromSecondBrowser(voter: Page, codes: string[]): Promise<number> {
+/** Votes through the validation screen of a second browser; returns once the vote was saved. */
+async function voteFromSecondBrowser(voter: Page, codes: string[]): Promise<void> {
   const name = `Persona Votante 1 ${nextVoter++}`;
   await voter.goto(`/validation/${VOTING_SLUG}`);
   await voter.getByRole('button', { name: `Votar: ${name}`, exact: true }).click();
   const dialog = voter.getByRole('dialog', { name: 'Votar' });
   for (const code of codes) await dialog.getByRole('checkbox', { name: new RegExp(code) }).check();
   const answered = voter.waitForResponse((r) => r.url().includes('/vote') && r.request().method() === 'POST');
-  const sent = Date.now();
   await dialog.getByRole('button', { name: 'Votar' }).click();
   expect((await answered).status()).toBe(201);
-  return sent;
+}
+
+/** Counts the page's reads of the totals (polling); a live page gets them pushed instead. */
+function countPolls(page: Page): () => number {
+  let polls = 0;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/results') polls += 1;
+  });
+  return () => polls;
 }
 
 test.describe('Resultados', () => {
@@ -140,7 +147,9 @@ test.describe('Resultados', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  test('a vote in a second browser appears on the open page within two seconds, without a reload', async ({
+  // How soon a vote reaches an open page (the goal: within 2 s) is measured by `npm run bench -- results`
+  // (vote to stream, p95 under 1 s with 2,000 pages open), not here: this checks it is pushed at all.
+  test('a vote in a second browser appears on the open page, pushed by the live stream, without a reload', async ({
     browser,
   }) => {
     admin = await signedIn(browser, ADMIN);
@@ -153,9 +162,11 @@ test.describe('Resultados', () => {
       (window as unknown as { sinRecargar: boolean }).sinRecargar = true;
     });
 
-    const sent = await voteFromSecondBrowser(voter.page, ['FA', 'NR']);
-    await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 2_000 });
-    expect(Date.now() - sent).toBeLessThan(2_000);
+    const polls = countPolls(page);
+    await voteFromSecondBrowser(voter.page, ['FA', 'NR']);
+    await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`);
+    // Not read again: the stream brought it.
+    expect(polls()).toBe(0);
     await expect(card(page, 'NR').getByTestId('votos')).toHaveText(/^\d[\d.]* votos$/);
     expect(await page.evaluate(() => (window as unknown as { sinRecargar?: boolean }).sinRecargar)).toBe(true);
   });
@@ -179,7 +190,7 @@ test.describe('Resultados', () => {
     expect(polls).toBeGreaterThanOrEqual(2);
   });
 
-  test('projector mode: full window, very large type, no navbar, keeps updating, Escape or the button leave', async ({
+  test('projector mode: full window, very large type, no navbar, keeps updating, Escape leaves', async ({
     browser,
   }) => {
     admin = await signedIn(browser, ADMIN, { width: 1920, height: 1080 });
@@ -213,15 +224,21 @@ test.describe('Resultados', () => {
 
     const votes = projector.getByTestId('candidato-NR').getByTestId('votos');
     const before = Number((await votes.textContent())?.replace(/\D/g, ''));
+    const polls = countPolls(page);
     await voteFromSecondBrowser(voter.page, ['NR']);
-    await expect(votes).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 2_000 });
+    await expect(votes).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`);
+    expect(polls()).toBe(0);
 
     await page.keyboard.press('Escape');
     await expect(projector).toBeHidden();
     await expect(page).toHaveURL(/\/resultados$/);
     await expect(page.getByRole('navigation', { name: 'Principal' })).toBeVisible();
+  });
 
-    // Straight from a bookmark, and out with the visible button.
+  test('projector mode straight from a bookmark, live, and out with the visible button', async ({ browser }) => {
+    admin = await signedIn(browser, ADMIN, { width: 1920, height: 1080 });
+    const page = admin.page;
+    const projector = page.getByRole('dialog', { name: 'RESULTADOS POSTULACIONES' });
     await page.goto('/resultados?proyector=1');
     await expect(projector).toBeVisible();
     await expect(projector.getByTestId('estado-en-vivo')).toHaveText('En vivo');
@@ -289,8 +306,10 @@ test.describe('Resultados', () => {
 
     const fa = card(page, 'FA').getByTestId('votos');
     const before = Number((await fa.textContent())?.replace(/\D/g, ''));
+    const polls = countPolls(page);
     await voteFromSecondBrowser(voter.page, ['FA']);
-    await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`, { timeout: 2_000 });
+    await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`);
+    expect(polls()).toBe(0);
   });
 
   test('on a phone: one column, nothing wider than the screen, accessible', async ({ browser }) => {

@@ -32,9 +32,10 @@ async function uploadPhoto(page: Page, recordName: string, label: 'Gobernador' |
   await expect(page.getByTestId('loading-cover')).toBeHidden();
 }
 
-test('a validator votes, uploads a JPEG and a HEIC, and sees buttons disable and the counters move', async ({
-  page,
-}) => {
+// @fotos: the tests that store photos, run again against S3 and Dropbox (playwright.config.ts).
+test('a validator votes, uploads a JPEG and a HEIC, and sees buttons disable and the counters move', {
+  tag: '@fotos',
+}, async ({ page }) => {
   // Three conversions and four accessibility scans: more than the default 30 s on a busy machine.
   test.setTimeout(90_000);
   await signIn(page, RECORDS_ACCOUNTS.miranda.email, RECORDS_PASSWORD);
@@ -116,7 +117,10 @@ test('search finds records by community, phone and name', async ({ page }) => {
   await expect(page.getByText('Ningún trámite coincide con la búsqueda.')).toBeVisible();
 });
 
-test('finishing a small parish shows the completion screen', async ({ page }) => {
+test('finishing a small parish shows the completion screen', { tag: '@fotos' }, async ({ page }) => {
+  // Three uploads, one of them a HEIC conversion (seconds of CPU on the server): 25–30 s on a busy
+  // 2-core machine against S3 or Dropbox, the default 30 s's edge.
+  test.setTimeout(60_000);
   await signIn(page, RECORDS_ACCOUNTS.santaRita.email, RECORDS_PASSWORD);
   await expect(page).toHaveURL(/\/validation\/santa-rita$/);
   await expect(page.getByText('1 de 2 validados')).toBeVisible();

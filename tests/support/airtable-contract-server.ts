@@ -29,7 +29,7 @@ export interface FakeAirtableRecord {
 export type AirtableMode = 'ok' | 'down' | 'error' | 'slow' | 'malformed';
 
 export interface AirtableRequestLog {
-  /** Arrival, in milliseconds (performance.now() of this process). */
+  /** Arrival, in milliseconds (performance.now() of this process, or the `now` it was given). */
   at: number;
   method: string;
   /** Path and query, as received. */
@@ -377,11 +377,17 @@ export interface StartOptions {
   /** Tables by name; the records table and the agenda table know the original app's fields. */
   tables?: Record<string, FakeAirtableRecord[]>;
   port?: number;
+  /**
+   * The clock arrivals are counted on (the rate limit, the penalty): performance.now() unless a test
+   * gives the stand-in and the client's rate limiter one clock of their own.
+   */
+  now?: () => number;
 }
 
 export async function startAirtableContractServer(options: StartOptions = {}): Promise<AirtableContractServer> {
   const token = options.token ?? 'patPRUEBAS.token-de-prueba';
   const baseId = options.baseId ?? 'appPRUEBAS0000001';
+  const now = options.now ?? (() => performance.now());
   const tables = new Map<string, TableState>();
   const files = new Map<string, { data: Buffer; contentType: string }>();
   const iterators = new Map<string, { table: string; rows: FakeAirtableRecord[]; next: number }>();
@@ -409,7 +415,7 @@ export async function startAirtableContractServer(options: StartOptions = {}): P
   for (const [name, records] of Object.entries(options.tables ?? { Zulia: [], agenda: [] })) setTable(name, records);
 
   const server = http.createServer((req, res) => {
-    const arrived = performance.now();
+    const arrived = now();
     const url = new URL(req.url ?? '/', 'http://localhost');
 
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) {

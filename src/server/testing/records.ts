@@ -1,6 +1,6 @@
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { createVoteWriter } from '#server/features/records/records.service';
-import { createUser, loginAs } from './auth-helpers';
+import { createUser, sessionCookie } from './auth-helpers';
 import type { TestApp } from './test-app';
 
 /** Data builders for the records and photos tests (not a test file itself). */
@@ -42,9 +42,9 @@ export async function signInPeople(t: TestApp): Promise<Record<keyof typeof PEOP
   await createUser(t.db, { email: PEOPLE.validatorB, role: 'staff', departments: [SLUG_B] });
   await createUser(t.db, { email: PEOPLE.admin, role: 'admin', departments: [SLUG_A] });
   return {
-    validatorA: await loginAs(t, PEOPLE.validatorA),
-    validatorB: await loginAs(t, PEOPLE.validatorB),
-    admin: await loginAs(t, PEOPLE.admin),
+    validatorA: await sessionCookie(t, PEOPLE.validatorA),
+    validatorB: await sessionCookie(t, PEOPLE.validatorB),
+    admin: await sessionCookie(t, PEOPLE.admin),
   };
 }
 

@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { resetDeviceOutboxForTests } from '#web/features/records/outbox/device-outbox';
 import { server } from './msw-server';
+
+// findBy* and waitFor wait for the page to catch up: 10–100 ms here alone, several times that while the
+// server suites keep the other core busy. Testing Library's 1 s default failed then; 5 s is the margin.
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {

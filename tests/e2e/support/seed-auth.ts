@@ -1,6 +1,7 @@
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
+import { testPasswordHash } from '#server/testing/auth-helpers';
 
 /** Every e2e account signs in with this password (the disabled one too: it must still be refused). */
 export const E2E_PASSWORD = 'clave-e2e-2026';
@@ -54,7 +55,7 @@ export const E2E_ACCOUNTS = {
 >;
 
 export async function seedAuthFixtures(db: Db, now: Date): Promise<void> {
-  const auth = createAccountsService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   for (const account of Object.values(E2E_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: account.password, role: account.role }, actor);

@@ -2,6 +2,7 @@ import { createAccountsService } from '#server/features/people/accounts.service'
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
+import { testPasswordHash } from '#server/testing/auth-helpers';
 
 export const OUTBOX_PASSWORD = 'clave-envios-2026';
 
@@ -20,7 +21,7 @@ export const OUTBOX_ACCOUNTS = {
 export const OUTBOX_RECORDS_PER_DEPARTMENT = 60;
 
 export async function seedOutboxFixtures(db: Db, now: Date): Promise<void> {
-  const auth = createAccountsService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   const records = createRecordsRepository(db.kysely);
   const departments = new Map((await records.listMunicipalities()).map((d) => [d.slug, d.id]));

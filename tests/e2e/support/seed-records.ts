@@ -5,6 +5,7 @@ import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
 import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
 import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
+import { testPasswordHash } from '#server/testing/auth-helpers';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 
 export const RECORDS_PASSWORD = 'clave-registros-2026';
@@ -66,7 +67,7 @@ export const SANTA_RITA_RECORDS = {
 export const MARA_RECORD_COUNT = 5_000;
 
 export async function seedRecordsFixtures(db: Db, now: Date): Promise<void> {
-  const auth = createAccountsService(db.kysely, () => now);
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   for (const account of Object.values(RECORDS_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: RECORDS_PASSWORD, role: 'staff' }, actor);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit, writeAudit } from '#server/platform/audit/audit.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { startOfDay } from './audit.service';
 
@@ -10,7 +10,7 @@ let admin: string;
 beforeAll(async () => {
   t = await createTestApp();
   await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
-  admin = await loginAs(t, 'jefa@example.org');
+  admin = await sessionCookie(t, 'jefa@example.org');
   const db = t.db.kysely;
   // Around midnight in Caracas (UTC-4) on 14/15 June 2025, far from the sign-in rows of today.
   await writeAudit(db, {

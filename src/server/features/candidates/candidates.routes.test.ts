@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addStoredPhoto, fixture, multipart } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
@@ -23,8 +23,8 @@ beforeAll(async () => {
   t = await createTestApp({ dataDir });
   await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
   await createUser(t.db, { email: 'val@example.org', role: 'staff', departments: ['cabimas'] });
-  admin = await loginAs(t, 'jefa@example.org');
-  validator = await loginAs(t, 'val@example.org');
+  admin = await sessionCookie(t, 'jefa@example.org');
+  validator = await sessionCookie(t, 'val@example.org');
 });
 afterAll(async () => {
   await t?.close();

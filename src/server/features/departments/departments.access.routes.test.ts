@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { HttpError } from '#server/platform/http/errors';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 let t: TestApp;
@@ -45,7 +45,7 @@ describe('GET /api/access/departments/:slug', () => {
   it('tells a validator the title and route of their municipality', async () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['la-canada-de-urdaneta'] });
-    const cookie = await loginAs(t, 'ana@example.org');
+    const cookie = await sessionCookie(t, 'ana@example.org');
     const res = await t.request({ url: '/api/access/departments/la-canada-de-urdaneta', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -62,8 +62,8 @@ describe('allow-lists managed by admins', () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
     await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
-    const admin = await loginAs(t, 'jefa@example.org');
-    const ana = await loginAs(t, 'ana@example.org');
+    const admin = await sessionCookie(t, 'jefa@example.org');
+    const ana = await sessionCookie(t, 'ana@example.org');
     const open = () => t.request({ url: '/api/access/departments/sucre', headers: { cookie: ana } });
     expect((await open()).statusCode).toBe(404);
 
@@ -99,7 +99,7 @@ describe('allow-lists managed by admins', () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
     await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['agenda', 'cabimas'] });
-    const admin = await loginAs(t, 'jefa@example.org');
+    const admin = await sessionCookie(t, 'jefa@example.org');
     const list = (await t.request({ url: '/api/access/departments', headers: { cookie: admin } })).json();
     expect(list.departments).toHaveLength(40);
     expect(list.departments.slice(0, 3).map((d: { path: string }) => d.path)).toEqual([

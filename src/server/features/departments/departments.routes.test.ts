@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
@@ -18,11 +18,11 @@ beforeAll(async () => {
   await t.request({
     method: 'POST',
     url: '/api/access/departments/cabimas/members',
-    headers: { cookie: await loginAs(t, 'jefa@example.org') },
+    headers: { cookie: await sessionCookie(t, 'jefa@example.org') },
     payload: { email: 'sin.cuenta@example.org' },
   });
-  admin = await loginAs(t, 'jefa@example.org');
-  validator = await loginAs(t, 'val@example.org');
+  admin = await sessionCookie(t, 'jefa@example.org');
+  validator = await sessionCookie(t, 'val@example.org');
 
   // Cabimas: 4 records; two voted, one of them with its three photos (validated).
   const ids = await addRecords(t, 'cabimas', 4);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import type { Config } from '#server/platform/config/config';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { wordpressNotas } from '#server/testing/notas';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { startWordpressContractServer, type WordpressContractServer } from '#tests/support/wordpress-contract-server';
@@ -33,7 +33,7 @@ async function setup(overrides: Partial<Config> = {}): Promise<{ t: TestApp; coo
   await createUser(app.db, { email: PEOPLE.validator, role: 'staff', departments: ['cabimas'] });
   await createUser(app.db, { email: PEOPLE.outsider, role: 'staff' });
   const cookies = {} as Record<Person, string>;
-  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await loginAs(app, PEOPLE[person]);
+  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await sessionCookie(app, PEOPLE[person]);
   return { t: app, cookies };
 }
 

@@ -17,8 +17,15 @@ export const NO_LOCAL_PASSWORD = '!firebase';
 /** With Firebase Auth, passwords live there: this server neither asks for nor changes them. */
 export const FIREBASE_PASSWORDS = 'Con Firebase Auth las contraseñas se cambian en Firebase, no en Comando.';
 
-/** Accounts, for the command line and the admin screens: create, password, disable, role. */
-export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
+/**
+ * Accounts, for the command line and the admin screens: create, password, disable, role. `hash` is
+ * argon2id (passwords.ts); test data builders pass one that reuses a hash made ahead of time.
+ */
+export function createAccountsService(
+  db: Kysely<Database>,
+  clock: () => Date,
+  hash: (password: string) => Promise<string> = hashPassword,
+) {
   const repo = createAuthRepository(db);
   async function findUserOrThrow(email: string): Promise<UserRow> {
     const user = await repo.findUserByEmail(normalizeEmail(email));
@@ -54,7 +61,7 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       const id = await repo.insertUser(
         {
           email,
-          passwordHash: input.password === null ? NO_LOCAL_PASSWORD : await hashPassword(input.password),
+          passwordHash: input.password === null ? NO_LOCAL_PASSWORD : await hash(input.password),
           role: input.role,
           mustChangePassword: input.oneTime ?? false,
         },
@@ -84,7 +91,7 @@ export function createAccountsService(db: Kysely<Database>, clock: () => Date) {
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();
-      await repo.updatePasswordHash(user.id, await hashPassword(password), now, options.oneTime ?? false);
+      await repo.updatePasswordHash(user.id, await hash(password), now, options.oneTime ?? false);
       const revoked = await repo.deleteSessionsOfUser(user.id);
       await repo.clearThrottle(`email:${user.email}`);
       await writeAudit(db, {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { freshEmail, userId } from '#server/testing/admin';
-import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
+import { createUser, loginAs, sessionCookie, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 let t: TestApp;
@@ -13,8 +13,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await createUser(t.db, { email: ADMIN, role: 'admin' });
   await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas', 'agenda'] });
-  admin = await loginAs(t, ADMIN);
-  staff = await loginAs(t, 'ana@example.org');
+  admin = await sessionCookie(t, ADMIN);
+  staff = await sessionCookie(t, 'ana@example.org');
 });
 afterAll(async () => t?.close());
 
@@ -176,7 +176,7 @@ describe('PATCH /api/admin/users/:id', () => {
   it('disables an account, ending its sessions at once, and enables it again; both audited', async () => {
     const email = freshEmail();
     await createUser(t.db, { email, role: 'staff', departments: ['sucre'] });
-    const cookie = await loginAs(t, email);
+    const cookie = await sessionCookie(t, email);
     const id = await userId(t, email);
 
     const off = await send('PATCH', `/api/admin/users/${id}`, { disabled: true });
@@ -217,8 +217,8 @@ describe('POST /api/admin/users/:id/password', () => {
   it('sets a one-time password shown once and ends every session of the account', async () => {
     const email = freshEmail();
     await createUser(t.db, { email, role: 'staff', departments: ['sucre'] });
-    const first = await loginAs(t, email);
-    const second = await loginAs(t, email);
+    const first = await sessionCookie(t, email);
+    const second = await sessionCookie(t, email);
     const res = await send('POST', `/api/admin/users/${await userId(t, email)}/password`, {});
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -256,7 +256,7 @@ describe('PUT /api/admin/users/:id/departments', () => {
   it('grants and revokes the difference, each change audited; the menu follows at the next request', async () => {
     const email = freshEmail();
     await createUser(t.db, { email, role: 'staff', departments: ['cabimas', 'sucre'] });
-    const cookie = await loginAs(t, email);
+    const cookie = await sessionCookie(t, email);
     const res = await send('PUT', `/api/admin/users/${await userId(t, email)}/departments`, {
       departments: ['sucre', 'baralt', 'resultados'],
     });

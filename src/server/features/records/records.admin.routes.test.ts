@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
@@ -29,7 +29,7 @@ async function setup(): Promise<Record<Person, string>> {
   await createUser(t.db, { email: PEOPLE.notas, role: 'staff', departments: ['notas'] });
   await createUser(t.db, { email: PEOPLE.outsider, role: 'staff' });
   const cookies = {} as Record<Person, string>;
-  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await loginAs(t, PEOPLE[person]);
+  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await sessionCookie(t, PEOPLE[person]);
   return cookies;
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
@@ -16,7 +16,7 @@ afterEach(async () => t?.close());
 async function setup(): Promise<void> {
   t = await createTestApp();
   await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
-  admin = await loginAs(t, 'jefa@example.org');
+  admin = await sessionCookie(t, 'jefa@example.org');
 }
 
 const HEADER = 'Comunidades;Nombre;UBCH;Telefono;rephrase\r\n';

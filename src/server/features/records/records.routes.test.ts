@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { loginAs } from '#server/testing/auth-helpers';
+import { sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createRecordsRepository } from './records.repository';
@@ -425,13 +425,13 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     expect(first.statusCode).toBe(201);
 
     now = new Date('2026-11-22T10:00:00Z');
-    c = { ...c, validatorA: await loginAs(t, PEOPLE.validatorA) };
+    c = { ...c, validatorA: await sessionCookie(t, PEOPLE.validatorA) };
     const within = await voteWithKey(id, ['NR'], c.validatorA);
     expect(within.statusCode).toBe(201);
     expect(within.body).toBe(first.body);
 
     now = new Date('2026-11-22T12:00:01Z');
-    c = { ...c, validatorA: await loginAs(t, PEOPLE.validatorA) };
+    c = { ...c, validatorA: await sessionCookie(t, PEOPLE.validatorA) };
     const after = await voteWithKey(id, ['NR'], c.validatorA);
     expect(after.statusCode).toBe(409);
     // Forgotten for good: expired entries are deleted at most hourly, so by this request (two hours on). The

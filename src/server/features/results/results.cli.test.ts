@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '#server/cli';
-import { migrateToLatest } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { createTestDb, type TestDb } from '#server/testing/test-app';
@@ -25,8 +24,7 @@ async function run(argv: string[]) {
 
 describe('npm run cli -- results:check', () => {
   it('says the totals are right, with the recount, and exits 0', async () => {
-    testDb = await createTestDb();
-    await migrateToLatest(testDb.db);
+    testDb = await createTestDb({ migrated: true });
     await seedReferenceData(testDb.db, new Date());
     await seedSyntheticResults(testDb.db.kysely, {
       ballots: [
@@ -42,8 +40,7 @@ describe('npm run cli -- results:check', () => {
   });
 
   it('lists every counter that differs and exits 1', async () => {
-    testDb = await createTestDb();
-    await migrateToLatest(testDb.db);
+    testDb = await createTestDb({ migrated: true });
     await seedReferenceData(testDb.db, new Date());
     await seedSyntheticResults(testDb.db.kysely, { departments: ['baralt'], ballots: [{ codes: ['LC'], count: 3 }] });
     await sql`update candidate_totals set votes = 2`.execute(testDb.db.kysely);

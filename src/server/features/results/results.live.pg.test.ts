@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { openSse, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
@@ -20,8 +20,8 @@ describe('LISTEN connection on PostgreSQL', () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
     await createUser(t.db, { email: 'val@example.org', role: 'staff', departments: ['sucre'] });
-    const admin = await loginAs(t, 'jefa@example.org');
-    const validator = await loginAs(t, 'val@example.org');
+    const admin = await sessionCookie(t, 'jefa@example.org');
+    const validator = await sessionCookie(t, 'val@example.org');
     await seedSyntheticResults(t.db.kysely, { departments: ['sucre'], unvoted: 2 });
     const ids = await unvotedRecordIds(t.db.kysely, 'sucre', 2);
     await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -4,9 +4,9 @@ import { buildApp } from '#server/app';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { openDatabase } from '#server/platform/db/database';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
-import { openSse, resultsOf, votesIn } from '#server/testing/sse';
+import { LIVE_UPDATE_MS, openSse, resultsOf, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
 import type { Breakdown, Results } from '#shared/features/results/results';
 import { checkTotals } from './results.service';
@@ -55,18 +55,18 @@ beforeAll(async () => {
   await createUser(t.db, { email: LISTED, role: 'staff', departments: ['resultados'] });
   await createUser(t.db, { email: VALIDATOR, role: 'staff', departments: [SLUG] });
   await createUser(t.db, { email: OUTSIDER, role: 'staff', departments: ['lagunillas'] });
-  admin = await loginAs(t, ADMIN);
-  validator = await loginAs(t, VALIDATOR);
+  admin = await sessionCookie(t, ADMIN);
+  validator = await sessionCookie(t, VALIDATOR);
 });
 afterAll(async () => t?.close());
 
 describe('GET /api/results', () => {
   it('is for the Resultados allow-list and admins only', async () => {
     expect((await t.request({ url: '/api/results' })).statusCode).toBe(401);
-    const outsider = await loginAs(t, OUTSIDER);
+    const outsider = await sessionCookie(t, OUTSIDER);
     expect((await t.request({ url: '/api/results', headers: { cookie: outsider } })).statusCode).toBe(404);
     expect((await t.request({ url: '/api/results', headers: { cookie: validator } })).statusCode).toBe(404);
-    const listed = await loginAs(t, LISTED);
+    const listed = await sessionCookie(t, LISTED);
     expect((await t.request({ url: '/api/results', headers: { cookie: listed } })).statusCode).toBe(200);
   });
 
@@ -160,7 +160,7 @@ describe('GET /api/results/stream', () => {
     const visitor = await openSse(`${origin}/api/results/stream`);
     expect(visitor.status).toBe(401);
     expect(visitor.headers['content-type']).toContain('application/json');
-    const outsider = await openSse(`${origin}/api/results/stream`, await loginAs(t, OUTSIDER));
+    const outsider = await openSse(`${origin}/api/results/stream`, await sessionCookie(t, OUTSIDER));
     expect(outsider.status).toBe(404);
     // Someone allowed who does not ask for an event stream gets a plain answer, not a stream held open.
     const plain = await t.request({ url: '/api/results/stream', headers: { cookie: admin } });
@@ -168,7 +168,7 @@ describe('GET /api/results/stream', () => {
     expect(plain.json()).toMatchObject({ message: expect.stringContaining('text/event-stream') });
   });
 
-  it('sends the totals at once, then new totals within a second of a vote', async () => {
+  it('sends the totals at once, then new totals soon after a vote (LIVE_UPDATE_MS)', async () => {
     const ids = await seedAndList(2);
     const stream = await openSse(`${origin}/api/results/stream`, admin);
     try {
@@ -181,11 +181,11 @@ describe('GET /api/results/stream', () => {
 
       const sent = Date.now();
       expect((await vote(t, validator, ids[0]!, ['FA', 'NR'])).statusCode).toBe(201);
-      const update = await stream.next((e) => votesIn(e, 'FA') === fa + 1, 1_000);
-      expect(update.at - sent).toBeLessThan(1_000);
+      const update = await stream.next((e) => votesIn(e, 'FA') === fa + 1, LIVE_UPDATE_MS);
+      expect(update.at - sent).toBeLessThan(LIVE_UPDATE_MS);
 
       expect((await vote(t, validator, ids[1]!, ['FA'])).statusCode).toBe(201);
-      await stream.next((e) => votesIn(e, 'FA') === fa + 2, 1_000);
+      await stream.next((e) => votesIn(e, 'FA') === fa + 2, LIVE_UPDATE_MS);
     } finally {
       stream.close();
     }
@@ -202,9 +202,9 @@ describe('GET /api/results/stream', () => {
     const disabled = await createUser(t.db, { email: people.disabled, role: 'staff', departments: ['resultados'] });
     const demoted = await createUser(t.db, { email: people.demoted, role: 'admin' });
     const streams = {
-      offList: await openSse(`${origin}/api/results/stream`, await loginAs(t, people.offList)),
-      disabled: await openSse(`${origin}/api/results/stream`, await loginAs(t, people.disabled)),
-      demoted: await openSse(`${origin}/api/results/stream`, await loginAs(t, people.demoted)),
+      offList: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.offList)),
+      disabled: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.disabled)),
+      demoted: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.demoted)),
       kept: await openSse(`${origin}/api/results/stream`, admin),
     };
     try {
@@ -261,7 +261,7 @@ describe('GET /api/results/stream', () => {
     try {
       const base = votesIn(await streams[0]!.next((e) => e.event === 'resultados'), 'LC');
       expect((await vote(t, validator, ids[0]!, ['LC'])).statusCode).toBe(201);
-      await Promise.all(streams.map((s) => s.next((e) => votesIn(e, 'LC') === base + 1, 1_000)));
+      await Promise.all(streams.map((s) => s.next((e) => votesIn(e, 'LC') === base + 1, LIVE_UPDATE_MS)));
     } finally {
       for (const s of streams) s.close();
     }
@@ -269,7 +269,7 @@ describe('GET /api/results/stream', () => {
 });
 
 describe('several app instances on the same database', () => {
-  it('a vote through one instance reaches the streams of the other within a second; none is lost', async () => {
+  it('a vote through one instance soon reaches the streams of the other (LIVE_UPDATE_MS); none is lost', async () => {
     // Instance B opens its own connection pool (and, on PostgreSQL, its own LISTEN connection).
     const config = testConfig({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
     const dbB = await openDatabase(config);
@@ -293,8 +293,8 @@ describe('several app instances on the same database', () => {
           body: JSON.stringify({ candidates: ['NR'] }),
         });
         expect(res.status).toBe(201);
-        const seen = await stream.next((e) => votesIn(e, 'NR') === nr + 1, 1_000);
-        expect(seen.at - sent).toBeLessThan(1_000);
+        const seen = await stream.next((e) => votesIn(e, 'NR') === nr + 1, LIVE_UPDATE_MS);
+        expect(seen.at - sent).toBeLessThan(LIVE_UPDATE_MS);
 
         // Votes through both instances at once: no increment lost, and B's stream ends on the sum.
         const more = await seedAndList(40);
@@ -308,7 +308,7 @@ describe('several app instances on the same database', () => {
           ),
         );
         expect(answers.every((status) => status === 201)).toBe(true);
-        await stream.next((e) => votesIn(e, 'NR') === nr + 41, 1_000);
+        await stream.next((e) => votesIn(e, 'NR') === nr + 41, LIVE_UPDATE_MS);
         expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
       } finally {
         stream.close();
@@ -389,7 +389,7 @@ describe('breakdown and downloads', () => {
   });
 
   it('keeps the breakdown and downloads to the same allow-list', async () => {
-    const outsider = await loginAs(t, OUTSIDER);
+    const outsider = await sessionCookie(t, OUTSIDER);
     for (const url of ['/api/results/breakdown', '/api/results/breakdown.csv', '/api/results/validated.csv']) {
       expect((await t.request({ url })).statusCode).toBe(401);
       expect((await t.request({ url, headers: { cookie: outsider } })).statusCode).toBe(404);
@@ -401,7 +401,7 @@ describe('shutting down', () => {
   it('ends open streams so the app closes at once', async () => {
     const own = await createTestApp();
     await createUser(own.db, { email: ADMIN, role: 'admin' });
-    const cookie = await loginAs(own, ADMIN);
+    const cookie = await sessionCookie(own, ADMIN);
     await own.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (own.app.server.address() as AddressInfo).port;
     const streams = await Promise.all(
@@ -411,7 +411,9 @@ describe('shutting down', () => {
     const started = Date.now();
     await own.close();
     await Promise.all(streams.map((s) => s.ended));
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // It takes a few milliseconds; a stream left open would hold the close until the test's time ran
+    // out. 10 s tells the two apart on any machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

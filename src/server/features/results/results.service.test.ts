@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { createTestDb, type TestDb } from '#server/testing/test-app';
@@ -13,8 +13,7 @@ afterEach(async () => {
 });
 
 async function freshDb() {
-  testDb = await createTestDb();
-  await migrateToLatest(testDb.db);
+  testDb = await createTestDb({ migrated: true });
   await seedReferenceData(testDb.db, new Date());
   return testDb;
 }

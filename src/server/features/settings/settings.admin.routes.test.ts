@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 
 let t: TestApp;
@@ -17,7 +17,7 @@ const VALID = {
 beforeAll(async () => {
   t = await createTestApp();
   await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
-  admin = await loginAs(t, 'jefa@example.org');
+  admin = await sessionCookie(t, 'jefa@example.org');
 });
 afterAll(async () => t?.close());
 

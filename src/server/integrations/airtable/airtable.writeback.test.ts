@@ -3,9 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { createRecordsRepository } from '#server/features/records/records.repository';
 import type { Config } from '#server/platform/config/config';
-import { migrateToLatest } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { createTestDb, TEST_ORIGIN, type TestApp, type TestDb, testConfig } from '#server/testing/test-app';
 import {
@@ -81,8 +80,7 @@ async function setup(n: number) {
   server = await startAirtableContractServer({
     tables: { Zulia: makeAirtableRecords(n, { slugs: [SLUG] }), agenda: [] },
   });
-  testDb = await createTestDb();
-  await migrateToLatest(testDb.db);
+  testDb = await createTestDb({ migrated: true });
   await seedReferenceData(testDb.db, new Date());
   const repo = createRecordsRepository(testDb.db.kysely);
   const cabimas = (await repo.listMunicipalities()).find((d) => d.slug === SLUG);
@@ -141,7 +139,7 @@ describe('Airtable write-back', () => {
   it('sends a vote made while Airtable is unreachable once it comes back, exactly once', async () => {
     const { s, ids } = await setup(3);
     const t = await startApp(configFor(s, testDb as TestDb));
-    const cookie = await loginAs(t, VALIDATOR);
+    const cookie = await sessionCookie(t, VALIDATOR);
 
     s.mode = 'down';
     await vote(t, cookie, ids[1] as number, ['LC', 'FA']);
@@ -165,7 +163,7 @@ describe('Airtable write-back', () => {
     const { s, ids } = await setup(1);
     const t = await startApp(configFor(s, testDb as TestDb));
     await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
-    const [cookie, admin] = [await loginAs(t, VALIDATOR), await loginAs(t, 'jefa@example.org')];
+    const [cookie, admin] = [await sessionCookie(t, VALIDATOR), await sessionCookie(t, 'jefa@example.org')];
     const id = ids[0] as number;
     const correct = async (candidates: string[] | null) => {
       const res = await t.request({
@@ -199,7 +197,7 @@ describe('Airtable write-back', () => {
     const { s, ids } = await setup(2);
     const config = configFor(s, testDb as TestDb);
     const first = await startApp(config);
-    const cookie = await loginAs(first, VALIDATOR);
+    const cookie = await sessionCookie(first, VALIDATOR);
     s.mode = 'error';
     await vote(first, cookie, ids[0] as number, ['NR']);
     await waitFor(async () => ((await outbox(first))[0]?.attempts ?? 0) >= 1, 'a failed attempt');
@@ -216,7 +214,7 @@ describe('Airtable write-back', () => {
   it('sends photo links too, and leaves records that did not come from Airtable alone', async () => {
     const { s, ids, localId } = await setup(2);
     const t = await startApp(configFor(s, testDb as TestDb));
-    const cookie = await loginAs(t, VALIDATOR);
+    const cookie = await sessionCookie(t, VALIDATOR);
     s.mode = 'down';
     await vote(t, cookie, ids[0] as number, ['FA']);
     const res = await uploadPhoto(
@@ -288,7 +286,7 @@ describe('Airtable write-back', () => {
   it('sends at most 10 records per PATCH, each change once, within 5 requests per second', async () => {
     const { s, ids } = await setup(25);
     const t = await startApp(configFor(s, testDb as TestDb));
-    const cookie = await loginAs(t, VALIDATOR);
+    const cookie = await sessionCookie(t, VALIDATOR);
     s.mode = 'down';
     for (const id of ids.slice(0, 25)) await vote(t, cookie, id, ['FA']);
     s.mode = 'ok';
@@ -375,7 +373,7 @@ describe('Airtable write-back', () => {
   it('queues nothing while write-back is off', async () => {
     const { s, ids } = await setup(1);
     const t = await startApp(configFor(s, testDb as TestDb, { writeback: false }));
-    const cookie = await loginAs(t, VALIDATOR);
+    const cookie = await sessionCookie(t, VALIDATOR);
     await vote(t, cookie, ids[0] as number, ['FA']);
     expect(await outbox(t)).toEqual([]);
     await new Promise((r) => setTimeout(r, 100));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '#server/platform/http/errors';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { requireAdminSection } from './access.service';
 
@@ -25,7 +25,7 @@ describe('back-office sections', () => {
     await createUser(t.db, { email: 'agenda@example.org', role: 'staff', departments: ['agenda'] });
     await createUser(t.db, { email: 'val@example.org', role: 'staff', departments: ['cabimas', 'resultados'] });
     const menuOf = async (email: string) =>
-      (await t.request({ url: '/api/auth/session', headers: { cookie: await loginAs(t, email) } })).json().menu;
+      (await t.request({ url: '/api/auth/session', headers: { cookie: await sessionCookie(t, email) } })).json().menu;
     expect((await menuOf('jefa@example.org')).at(-1)).toEqual({
       title: 'Administración',
       path: '/admin',

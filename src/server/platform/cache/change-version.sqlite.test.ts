@@ -5,7 +5,7 @@ import { writeAudit } from '#server/platform/audit/audit.repository';
 import { type Db, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { createAuthRepository } from '#server/platform/session/session.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { accessVersionOf, createAccessCache, dataVersionOf } from './cache';
 
@@ -174,7 +174,7 @@ describe('the access version of the embedded database', () => {
   it('disables the session of a user at once when the command line disables them from another process', async () => {
     t = await createTestApp();
     await createUser(t.db, { email: 'ana@example.org', role: 'staff', departments: ['cabimas'] });
-    const cookie = await loginAs(t, 'ana@example.org');
+    const cookie = await sessionCookie(t, 'ana@example.org');
     const check = async () => (await t.request({ url: '/api/auth/session', headers: { cookie } })).json();
     const cabimas = async () =>
       (await t.request({ url: '/api/access/departments/cabimas', headers: { cookie } })).statusCode;

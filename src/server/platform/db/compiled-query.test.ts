@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '#server/testing/test-app';
 import { preparedQuery } from './compiled-query';
-import { migrateToLatest } from './database';
 
 let t: TestDb;
 afterEach(async () => t?.destroy());
@@ -10,8 +9,7 @@ const at = '2026-11-22T12:00:00.000Z';
 
 describe('compiled queries', () => {
   it('read what is committed, and never what a transaction still holds (it may yet roll back)', async () => {
-    t = await createTestDb();
-    await migrateToLatest(t.db);
+    t = await createTestDb({ migrated: true });
     const db = t.db.kysely;
     const settingOf = preparedQuery(db, (key: string) =>
       db.selectFrom('settings').select('value').where('key', '=', key),
@@ -35,8 +33,7 @@ describe('compiled queries', () => {
   });
 
   it('run inside a transaction on its own connection, seeing its own changes', async () => {
-    t = await createTestDb();
-    await migrateToLatest(t.db);
+    t = await createTestDb({ migrated: true });
     const db = t.db.kysely;
     await db.insertInto('settings').values({ key: 'prueba', value: 'uno', updated_at: at }).execute();
     const seen = await db.transaction().execute(async (trx) => {

@@ -104,7 +104,8 @@ describe('Dropbox limits and errors', () => {
     server.rateLimitNext({ retryAfter: 300 });
     const started = performance.now();
     await expect(metadata(client)).rejects.toThrow(/limitando/);
-    expect(performance.now() - started).toBeLessThan(500);
+    // At once rather than after the 300 s Dropbox asked for: 10 s tells the two apart on any machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('turns a 409 into an error carrying its tags', async () => {

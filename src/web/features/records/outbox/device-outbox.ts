@@ -58,7 +58,7 @@ let instance: { outbox: Outbox; detach: () => void } | undefined;
 /** This phone's outbox, started on first use. */
 export function deviceOutbox(): Outbox {
   if (instance) return instance.outbox;
-  const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('comando-envios');
+  let channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('comando-envios');
   const outbox = createOutbox({
     store: deferred(deviceStore()),
     transport: sendOutboxItem,
@@ -90,6 +90,8 @@ export function deviceOutbox(): Outbox {
     detach() {
       outbox.stop();
       channel?.close();
+      // Work still finishing after this (a sign-out's last step) tells no one rather than throwing.
+      channel = null;
       window.removeEventListener('online', onOnline);
       document.removeEventListener('visibilitychange', onVisible);
     },

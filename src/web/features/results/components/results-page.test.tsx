@@ -112,6 +112,7 @@ function ShowLocation() {
 const card = (code: string) => screen.getByTestId(`candidato-${code}`);
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   FakeEventSource.instances = [];
 });
@@ -195,23 +196,29 @@ describe('ResultsPage', () => {
   });
 
   it('replaces a stream that went silent (a dead connection gives no error)', async () => {
+    // The page's clock is fake (the watchdog's interval, the reconnect wait, Date.now): the pings come
+    // 80 ms apart and the silence lasts 300 ms however busy the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     vi.stubGlobal('EventSource', FakeEventSource);
     serve(() => results([1, 2, 3]));
     renderWithProviders(<ResultsPage pollMs={50} stream={{ reconnectMs: 20, silenceMs: 150 }} />);
-    await screen.findByTestId('candidato-FA');
+    await vi.waitFor(() => expect(screen.getByTestId('candidato-FA')).toBeInTheDocument());
     const first = FakeEventSource.last;
     act(() => first.emit('resultados', results([1, 2, 3])));
     expect(screen.getByTestId('estado-en-vivo')).toHaveAttribute('data-status', 'live');
     // Pings keep it alive...
     for (let i = 0; i < 3; i++) {
-      await act(() => new Promise((r) => setTimeout(r, 80)));
+      await act(() => vi.advanceTimersByTimeAsync(80));
       act(() => first.emit('ping', { at: new Date().toISOString() }));
     }
     expect(FakeEventSource.instances).toHaveLength(1);
-    // ...silence does not.
-    await waitFor(() => expect(screen.getByTestId('estado-en-vivo')).toHaveAttribute('data-status', 'polling'));
-    await waitFor(() => expect(FakeEventSource.instances.length).toBeGreaterThan(1));
+    expect(screen.getByTestId('estado-en-vivo')).toHaveAttribute('data-status', 'live');
+    // ...silence does not: the watchdog gives up on it past 150 ms, and a new stream opens 20 ms later.
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(screen.getByTestId('estado-en-vivo')).toHaveAttribute('data-status', 'polling');
     expect(first.closed).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(20));
+    expect(FakeEventSource.instances.length).toBeGreaterThan(1);
   });
 
   it('opens projector mode from the URL, keeps updating, and leaves with the button or Escape', async () => {
