@@ -18,6 +18,7 @@ import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { createPublishedNotasReader } from '#server/features/notas/notas.public';
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
+import { photoUploadsRoutes } from '#server/features/records/photo-uploads.routes';
 import { photosRoutes } from '#server/features/records/photos.routes';
 import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
 import { recordsRoutes } from '#server/features/records/records.routes';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accessRoutes);
   await app.register(recordsRoutes);
   await app.register(photosRoutes);
+  await app.register(photoUploadsRoutes);
   await app.register(resultsRoutes);
   await app.register(adminRoutes);
   await app.register(agendaAdminRoutes);

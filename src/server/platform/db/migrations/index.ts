@@ -7,6 +7,7 @@ import { resultsMigration } from './004-results';
 import { airtableMigration } from './005-airtable';
 import { storageMigration } from './006-storage';
 import { idempotencyMigration } from './007-idempotency';
+import { fieldValidationMigration } from './012-field-validation';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '005-airtable': airtableMigration(dialect),
     '006-storage': storageMigration(),
     '007-idempotency': idempotencyMigration(),
+    '012-field-validation': fieldValidationMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,22 +1,29 @@
-import { sendPhoto } from '../api/upload-photo';
+import { discardUpload } from '../api/discard-upload';
 import { sendVote } from '../api/vote-record';
 import { UNSENT_HINT_KEY } from './device-hints';
 import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } from './device-store';
 import { createOutbox, type Outbox, type Transport } from './outbox';
 import { isUnsent, type OutboxItem } from './outbox-item';
 
-/** Sends an item with its Idempotency-Key, through the same fetchers as any other request. */
-export const sendOutboxItem: Transport = (item: OutboxItem, { onProgress, signal }) => {
+/**
+ * Sends an item with its Idempotency-Key, through the same fetchers as any other request; a photo as a
+ * resumable upload that continues where its last try left it (docs/decisions/046).
+ */
+export const sendOutboxItem: Transport = async (item: OutboxItem, { onProgress, signal, onUploadUrl }) => {
   if (item.kind === 'vote') {
     return sendVote({ ...item, onProgress, signal });
   }
-  return sendPhoto({
+  // tus-js-client (about 11 KB gzip) loads with the first photo sent, not with every signed-in page.
+  const { sendResumablePhoto } = await import('../api/send-photo-resumable');
+  return sendResumablePhoto({
     slug: item.slug,
     recordId: item.recordId,
     kind: item.photoKind,
     file: new Blob([item.file.data ?? new ArrayBuffer(0)], { type: item.file.type }),
     fileName: item.file.name,
     key: item.key,
+    uploadUrl: item.uploadUrl ?? null,
+    onUploadUrl,
     onProgress,
     signal,
   });
@@ -59,12 +66,19 @@ let instance: { outbox: Outbox; detach: () => void } | undefined;
 export function deviceOutbox(): Outbox {
   if (instance) return instance.outbox;
   const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('comando-envios');
+  let detached = false;
   const outbox = createOutbox({
     store: deferred(deviceStore()),
     transport: sendOutboxItem,
     isOnline: () => navigator.onLine,
     exclusive: oneTabAtATime,
-    broadcast: () => channel?.postMessage('changed'),
+    // A save still on its way when the outbox is let go (tests) tells nobody.
+    broadcast: () => {
+      if (!detached) channel?.postMessage('changed');
+    },
+    onRemove: (item) => {
+      if (item.kind === 'photo' && item.uploadUrl) void discardUpload(item.uploadUrl, item.key);
+    },
   });
   const onMessage = () => void outbox.reload();
   const onOnline = () => void outbox.online();
@@ -88,6 +102,7 @@ export function deviceOutbox(): Outbox {
   instance = {
     outbox,
     detach() {
+      detached = true;
       outbox.stop();
       channel?.close();
       window.removeEventListener('online', onOnline);

@@ -49,6 +49,11 @@ export interface PhotoItem extends ItemBase {
   file: OutboxFile;
   /** The server's warning once sent (the same image was used for another record). */
   warning: string | null;
+  /**
+   * Where the server keeps what it received of this photo (its tus upload), so the next try continues
+   * from there; absent until the first try, and on items saved before resumable uploads.
+   */
+  uploadUrl?: string | null;
 }
 
 export type OutboxItem = VoteItem | PhotoItem;

@@ -12,7 +12,12 @@ export interface SendAnswer {
 /** Sends one item; rejects when no answer came (ApiError with status 0). */
 export type Transport = (
   item: OutboxItem,
-  options: { onProgress: (percent: number) => void; signal: AbortSignal },
+  options: {
+    onProgress: (percent: number) => void;
+    signal: AbortSignal;
+    /** A photo's upload got an address on the server (or lost it): kept with the item, on the phone. */
+    onUploadUrl: (url: string | null) => Promise<void>;
+  },
 ) => Promise<SendAnswer>;
 
 /** What the app does when an item changes for good. */
@@ -43,6 +48,8 @@ export interface OutboxOptions {
   exclusive?: (pass: () => Promise<void>) => Promise<void>;
   /** Tells other tabs something changed; they reload() from the phone's copy. */
   broadcast?: () => void;
+  /** An item was removed ('Quitar'): whatever the server holds of it may go too. */
+  onRemove?: (item: OutboxItem) => void;
 }
 
 /** Waits between tries without an answer: 2 s, 4 s, 8 s … up to a minute, each 50-100 % of that. */
@@ -128,7 +135,9 @@ export function createOutbox(options: OutboxOptions) {
     return first.nextAttemptAt <= timers.now() ? { item: first } : { wakeAt: first.nextAttemptAt };
   }
 
-  async function sendOne(item: OutboxItem): Promise<'next' | 'stop'> {
+  async function sendOne(first: OutboxItem): Promise<'next' | 'stop'> {
+    // The item as it now stands: a photo's upload address may be added while it travels.
+    let item = first;
     const controller = new AbortController();
     inFlight = { seq: item.seq, controller };
     replace({ ...item, state: 'sending' });
@@ -140,6 +149,11 @@ export function createOutbox(options: OutboxOptions) {
         onProgress: (percent) => {
           progress.set(item.seq, percent);
           publish();
+        },
+        onUploadUrl: async (url) => {
+          if (controller.signal.aborted || item.kind !== 'photo' || item.uploadUrl === url) return;
+          item = { ...item, uploadUrl: url };
+          await save({ ...item, state: 'sending' });
         },
       });
       if (answer.status >= 200 && answer.status < 300) {
@@ -341,6 +355,7 @@ export function createOutbox(options: OutboxOptions) {
       items = items.filter((i) => i.seq !== seq);
       publish();
       options.broadcast?.();
+      options.onRemove?.(item);
     },
 
     /** Items not yet accepted by the server, of one person or of anybody. */
