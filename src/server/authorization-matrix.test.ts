@@ -226,6 +226,7 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anonymous: 401, validatorA: 409, validatorB: 404, noDepartment: 404, admin: 404 },
     },
   ],
+  'GET /api/photo-settings': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/photos/{id}': [
     {
       name: 'a photo of A',

@@ -17,7 +17,9 @@ import {
   resumableUploadDir,
 } from '#server/platform/uploads/resumable-uploads';
 import {
+  PHOTO_SEND_ORIGINALS_SETTING,
   PHOTO_UPLOADS_PATH,
+  photoSettingsSchema,
   photoUploadIdSchema,
   photoUploadMetadataSchema,
   photoUploadsMessages,
@@ -382,6 +384,21 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       const answer = await complete(id, { user, ip: request.ip, key: row.idempotency_key, log: request.log });
       if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return reply.code(201).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/api/photo-settings',
+    {
+      schema: {
+        tags: ['validación'],
+        summary: 'Cómo prepara el teléfono las fotos: JPEG de hasta 2560 px (por defecto) o el original',
+        response: { 200: photoSettingsSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return { sendOriginals: (await photos.getSetting(PHOTO_SEND_ORIGINALS_SETTING)) === '1' };
     },
   );
 

@@ -23,6 +23,13 @@ export const photoUploadMetadataSchema = z.object({
 });
 export type PhotoUploadMetadata = z.infer<typeof photoUploadMetadataSchema>;
 
+/** Settings key: '1' when phones send original photos instead of right-sized JPEGs (docs/decisions/047). */
+export const PHOTO_SEND_ORIGINALS_SETTING = 'photo_send_originals';
+
+/** How the phone prepares ballot photos (the admins' setting). */
+export const photoSettingsSchema = z.object({ sendOriginals: z.boolean() });
+export type PhotoSettings = z.infer<typeof photoSettingsSchema>;
+
 export const photoUploadsMessages = {
   keyRequired: 'Cada foto necesita la cabecera Idempotency-Key (un UUID).',
   lengthRequired: 'La subida debe decir el tamaño de la foto (Upload-Length).',

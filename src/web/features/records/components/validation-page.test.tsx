@@ -46,6 +46,7 @@ function api(options: { records: ProcedureRecord[]; summary?: RecordsSummary; pa
   const pageSize = options.pageSize ?? 100;
   server.use(
     http.get('*/api/candidates', () => HttpResponse.json(CANDIDATES)),
+    http.get('*/api/photo-settings', () => HttpResponse.json({ sendOriginals: false })),
     http.get('*/api/validation/cabimas/summary', () => HttpResponse.json(state.summary)),
     http.get('*/api/validation/cabimas/records', ({ request }) => {
       const params = new URL(request.url).searchParams;

@@ -10,6 +10,7 @@ import { ConfirmationScreen } from '#web/platform/ui/confirmation-screen';
 import { LoadingCover } from '#web/platform/ui/loading-cover';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { useCandidates } from '../api/get-candidates';
+import { usePhotoSettings } from '../api/get-photo-settings';
 import { useRecords } from '../api/get-records';
 import { useRecordsSummary } from '../api/get-records-summary';
 import { rememberDepartment, rememberedOwner, rememberOwner } from '../outbox/device-hints';
@@ -66,6 +67,8 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
   const searchId = useId();
   const summary = useRecordsSummary(slug);
   const candidates = useCandidates();
+  // Right-sized JPEGs unless the admins chose originals (also while the setting is not known yet).
+  const sendOriginals = usePhotoSettings().data?.sendOriginals ?? false;
   const [search, setSearch] = useState('');
   const q = useDebounced(search, SEARCH_DELAY_MS);
   const [showValidated, setShowValidated] = useState(false);
@@ -124,7 +127,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
       // The cover only while the photo is read and saved on the phone (seconds), never while it travels.
       setPreparingPhoto(true);
       try {
-        const prepared = await preparePhoto(file);
+        const prepared = await preparePhoto(file, { rightSize: !sendOriginals });
         if ('error' in prepared) {
           toast.error(prepared.error);
           return;
@@ -144,7 +147,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
         setPreparingPhoto(false);
       }
     },
-    [person, slug],
+    [person, slug, sendOriginals],
   );
   const onUpload = useCallback(
     (record: ProcedureRecord, kind: PhotoKind, file: File) => void startUpload(record, kind, file),

@@ -12,6 +12,10 @@ export interface OutboxFile {
   type: string;
   /** Dropped once the server has the photo. */
   data: ArrayBuffer | null;
+  /** What is sent, in bytes (kept after `data` is dropped). */
+  size?: number;
+  /** The picked photo's size when the phone sent a right-sized copy instead (docs/decisions/047). */
+  originalSize?: number;
 }
 
 interface ItemBase {

@@ -1,0 +1,16 @@
+import { type RightSizeAnswer, type RightSizeRequest, rightSize } from './right-size';
+
+/** The worker's side: one photo in (its bytes transferred), one answer out (the bytes transferred back). */
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<RightSizeRequest>) => void) | null;
+  postMessage(message: RightSizeAnswer, transfer: Transferable[]): void;
+};
+
+scope.onmessage = (event) => {
+  const request = event.data;
+  rightSize(request).then(
+    (answer) => scope.postMessage(answer, [answer.data]),
+    (error: unknown) =>
+      scope.postMessage({ resized: false, data: request.data, reason: String(error) }, [request.data]),
+  );
+};
