@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { once } from 'node:events';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
-import { Upload } from '@tus/server';
+import { ERRORS, Upload } from '@tus/server';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import type { ResumableUploadsTable } from '#server/platform/db/schema-uploads';
@@ -39,11 +42,32 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
   }
 
   /**
-   * @tus/file-store, with two differences: a stored upload, whose bytes already left for the photo
+   * @tus/file-store, with three differences: a stored upload, whose bytes already left for the photo
    * storage, still answers HEAD as complete (so a phone that lost the answer asks for it instead of
-   * sending the photo again); and removing an upload also forgets its row.
+   * sending the photo again); removing an upload also forgets its row; and a PATCH cut off waits for
+   * its last write to reach the file before it lets go of the upload (file-store's own write gives up
+   * at once, and the HEAD that follows could read a shorter file, so the phone would send again from
+   * an offset the server has already passed).
    */
   class PartsStore extends FileStore {
+    override async write(readable: Readable, id: string, offset: number): Promise<number> {
+      const file = fs.createWriteStream(fileOf(id), { flags: 'r+', start: offset });
+      let received = 0;
+      const count = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          received += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(readable, count, file);
+      } catch {
+        if (!file.closed) await once(file, 'close').catch(() => undefined);
+        throw ERRORS.FILE_WRITE_ERROR;
+      }
+      return offset + received;
+    }
+
     override async getUpload(id: string): Promise<Upload> {
       const row = await find(id);
       if (row?.stored_at) {
