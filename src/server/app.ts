@@ -13,6 +13,7 @@ import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
 import { authRoutes } from '#server/features/auth/auth.routes';
 import { accessRoutes } from '#server/features/departments/departments.access.routes';
+import { fieldRoutes } from '#server/features/field/field.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { createPublishedNotasReader } from '#server/features/notas/notas.public';
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(recordsRoutes);
   await app.register(photosRoutes);
   await app.register(photoUploadsRoutes);
+  await app.register(fieldRoutes);
   await app.register(resultsRoutes);
   await app.register(adminRoutes);
   await app.register(agendaAdminRoutes);

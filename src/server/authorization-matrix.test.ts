@@ -226,6 +226,30 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anonymous: 401, validatorA: 409, validatorB: 404, noDepartment: 404, admin: 404 },
     },
   ],
+  'POST /api/field/reports': [
+    {
+      request: () => ({
+        body: {
+          deviceId: crypto.randomUUID(),
+          deviceNow: new Date().toISOString(),
+          waiting: 0,
+          oldestWaitingAt: null,
+          lastSuccessAt: null,
+          lastError: null,
+          departments: [],
+        },
+      }),
+      expect: { ...everyone(200), anonymous: 401 },
+    },
+  ],
+  'GET /api/field': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/field/{slug}': [
+    {
+      name: 'municipality A (admins see every one)',
+      request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 200 },
+    },
+  ],
   'GET /api/photo-settings': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/photos/{id}': [
     {

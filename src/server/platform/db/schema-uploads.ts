@@ -1,6 +1,23 @@
 /** Tables of field validation, part 2 (migration 012-field-validation). */
 export interface FieldTables {
   resumable_uploads: ResumableUploadsTable;
+  device_reports: DeviceReportsTable;
+}
+
+/** The last report of one phone about its outbox (docs/decisions/048). Times are the server's. */
+export interface DeviceReportsTable {
+  /** A UUID the phone made once and keeps. */
+  device_id: string;
+  /** Who was signed in on it when it reported; the counts are that person's items only. */
+  user_email: string;
+  reported_at: string;
+  waiting: number;
+  oldest_waiting_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  /** JSON: [{ slug, waiting, oldestWaitingAt }] for each department with items waiting. */
+  departments: string;
 }
 
 /** A ballot photo on its way through the tus protocol (docs/decisions/046). */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { photosMessages } from '#shared/features/records/photos';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
@@ -6,6 +7,7 @@ import type { PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useOnline } from '#web/platform/lib/use-online';
+import { paths } from '#web/platform/paths';
 import { ConfirmationScreen } from '#web/platform/ui/confirmation-screen';
 import { LoadingCover } from '#web/platform/ui/loading-cover';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
@@ -218,6 +220,14 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
     <Page wide>
       {cover}
       <h1 className="text-3xl font-black tracking-tight text-brand">{title}</h1>
+      <p className="mt-1">
+        <Link
+          to={paths.field(slug)}
+          className="font-semibold text-brand underline underline-offset-4 hover:text-brand-dark"
+        >
+          Ver el campo: quién tiene envíos pendientes
+        </Link>
+      </p>
       {banner}
       {total === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-700">

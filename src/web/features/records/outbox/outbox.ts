@@ -50,7 +50,12 @@ export interface OutboxOptions {
   broadcast?: () => void;
   /** An item was removed ('Quitar'): whatever the server holds of it may go too. */
   onRemove?: (item: OutboxItem) => void;
+  /** How each try ended (the field report keeps the last success and the last error). */
+  onAttempt?: (item: OutboxItem, outcome: AttemptOutcome) => void;
 }
+
+/** A try: the server took the item, refused it, or gave no usable answer (tried again later). */
+export type AttemptOutcome = { sent: true } | { sent: false; message: string; rejected: boolean };
 
 /** Waits between tries without an answer: 2 s, 4 s, 8 s … up to a minute, each 50-100 % of that. */
 export const BACKOFF = { firstMs: 2_000, maxMs: 60_000 } as const;
@@ -169,6 +174,7 @@ export function createOutbox(options: OutboxOptions) {
               }
             : { ...item, state: 'sent', sentAt: timers.now(), lastError: null };
         await save(sent);
+        options.onAttempt?.(sent, { sent: true });
         events.onSent?.(sent, answer.body);
         return 'next';
       }
@@ -189,6 +195,7 @@ export function createOutbox(options: OutboxOptions) {
         rejection: { status: answer.status, message: refusal(answer.body, `Error ${answer.status}`) },
       };
       await save(rejected);
+      options.onAttempt?.(rejected, { sent: false, rejected: true, message: rejected.rejection?.message ?? '' });
       events.onRejected?.(rejected);
       return 'next';
     } catch (error) {
@@ -207,6 +214,7 @@ export function createOutbox(options: OutboxOptions) {
   }
 
   async function retryLater(item: OutboxItem, reason: string) {
+    options.onAttempt?.(item, { sent: false, rejected: false, message: reason });
     const attempts = item.attempts + 1;
     await save({
       ...item,
@@ -297,6 +305,8 @@ export function createOutbox(options: OutboxOptions) {
       return () => listeners.delete(listener);
     },
     getSnapshot: (): OutboxSnapshot => snapshot,
+    /** Who is connected (null: nobody): whose items are sent, and reported. */
+    person: (): string | null => owner,
     /** Reads the phone's copy (once), dropping sent items older than a day. */
     load: ensureLoaded,
     /** Another tab changed the phone's copy. */
