@@ -4,7 +4,7 @@ import type { PhotoKind } from '#shared/platform/constants';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/platform/idempotency';
 import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
-import { type SentRequest, sendRequest } from '#web/platform/lib/send-request';
+import type { SentRequest } from '#web/platform/lib/send-request';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import { UPLOAD_IDLE_TIMEOUT_MS } from '#web/platform/lib/upload-with-progress';
 
@@ -12,7 +12,10 @@ export interface SendResumablePhotoInput {
   slug: string;
   recordId: number;
   kind: PhotoKind;
-  file: Blob;
+  /** The photo's bytes: a Blob in the browser (a Buffer in Node, for the field benchmark). */
+  file: Blob | Uint8Array;
+  /** Its type (image/jpeg, image/heic). */
+  fileType: string;
   fileName: string;
   /** The Idempotency-Key made when the photo was taken: every request of every try carries it. */
   key: string;
@@ -26,6 +29,8 @@ export interface SendResumablePhotoInput {
   timers?: Timers;
   /** Where the app is (tests in Node give the server's address). */
   origin?: string;
+  /** More headers for every request (in Node: the session cookie and the app's Origin). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -88,6 +93,33 @@ const parseJson = (text: string | undefined): unknown => {
   }
 };
 
+/** POST …/complete with fetch (in the browser and in Node), given up after the idle timeout. */
+async function askForAnswer(
+  url: string,
+  headers: Record<string, string>,
+  timers: Timers,
+  signal: AbortSignal | undefined,
+): Promise<SentRequest> {
+  const controller = new AbortController();
+  const timer = timers.setTimeout(() => controller.abort(), UPLOAD_IDLE_TIMEOUT_MS);
+  const abort = () => controller.abort();
+  signal?.addEventListener('abort', abort);
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { accept: 'application/json', ...headers },
+      credentials: 'same-origin',
+      signal: controller.signal,
+    });
+    return { status: response.status, body: parseJson(await response.text()) };
+  } catch {
+    throw new ApiError(0, messages.api.network);
+  } finally {
+    timers.clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
+  }
+}
+
 /**
  * Sends one ballot photo with the tus protocol (docs/decisions/046): continuing from what the server
  * already has when an earlier try left an upload there, reporting progress over the whole photo.
@@ -97,7 +129,7 @@ const parseJson = (text: string | undefined): unknown => {
 export function sendResumablePhoto(input: SendResumablePhotoInput): Promise<SentRequest> {
   const timers = input.timers ?? realTimers;
   const origin = input.origin ?? window.location.origin;
-  const headers = { [IDEMPOTENCY_KEY_HEADER]: input.key };
+  const headers = { ...input.headers, [IDEMPOTENCY_KEY_HEADER]: input.key };
   return new Promise<SentRequest>((resolve, reject) => {
     let done = false;
     const finish = (outcome: () => void) => {
@@ -112,7 +144,8 @@ export function sendResumablePhoto(input: SendResumablePhotoInput): Promise<Sent
       noAnswer(messages.api.network);
     };
 
-    const upload = new Upload(input.file, {
+    // tus-js-client takes a Blob in the browser and a Buffer in Node (a Uint8Array of Node is one).
+    const upload = new Upload(input.file as Blob | Buffer, {
       endpoint: new URL(PHOTO_UPLOADS_PATH, origin).href,
       uploadUrl: input.uploadUrl,
       metadata: {
@@ -120,7 +153,7 @@ export function sendResumablePhoto(input: SendResumablePhotoInput): Promise<Sent
         recordId: String(input.recordId),
         kind: input.kind,
         filename: input.fileName,
-        filetype: input.file.type,
+        filetype: input.fileType,
       },
       headers,
       // The phone's outbox keeps the address and decides when to try again; tus-js-client only retries
@@ -147,15 +180,7 @@ export function sendResumablePhoto(input: SendResumablePhotoInput): Promise<Sent
           return;
         }
         // The server already had every byte (an earlier try's answer was lost): ask for that answer.
-        sendRequest({
-          method: 'POST',
-          url: `${upload.url}/complete`,
-          headers,
-          body: '{}',
-          idleTimeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
-          signal: input.signal,
-          timers,
-        }).then(
+        askForAnswer(`${upload.url}/complete`, headers, timers, input.signal).then(
           async (answer) => {
             // Gone from the server: the next try starts a new upload (the key still finds a stored photo).
             if (answer.status === 404 || answer.status === 410) {

@@ -320,4 +320,24 @@ describe('outbox', () => {
     await outbox.remove(item.seq);
     expect(removed.map((i) => i.seq)).toEqual([item.seq]);
   });
+
+  it('tries a photo again soon after a cut that moved its upload forward, however many cuts came before', async () => {
+    const calls: number[] = [];
+    let offset = 0;
+    const transport: Transport = async (_item, { onProgress }) => {
+      calls.push(Date.now());
+      onProgress(offset);
+      offset += 10;
+      onProgress(offset);
+      throw new ApiError(0, 'La conexión se cortó.');
+    };
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport, random: () => 1 });
+    outbox.connect(ANA);
+    await outbox.addPhoto(photo(1));
+    await vi.advanceTimersByTimeAsync(5 * BACKOFF.firstMs);
+    // Every try moved the upload: each waits the first backoff, 2 s, never 4, 8, 16…
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    expect(outbox.getSnapshot().items[0]).toMatchObject({ attempts: 1 });
+    outbox.stop();
+  });
 });

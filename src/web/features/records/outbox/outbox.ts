@@ -143,6 +143,10 @@ export function createOutbox(options: OutboxOptions) {
   async function sendOne(first: OutboxItem): Promise<'next' | 'stop'> {
     // The item as it now stands: a photo's upload address may be added while it travels.
     let item = first;
+    // A photo whose upload moved forward during this try is on a link that works, if badly: it is
+    // tried again soon, not after a wait that grows with every cut (a resumable upload keeps its bytes).
+    let startPercent: number | undefined;
+    let moved = false;
     const controller = new AbortController();
     inFlight = { seq: item.seq, controller };
     replace({ ...item, state: 'sending' });
@@ -152,6 +156,8 @@ export function createOutbox(options: OutboxOptions) {
       const answer = await transport(item, {
         signal: controller.signal,
         onProgress: (percent) => {
+          startPercent ??= percent;
+          if (percent > startPercent) moved = true;
           progress.set(item.seq, percent);
           publish();
         },
@@ -205,7 +211,7 @@ export function createOutbox(options: OutboxOptions) {
         publish();
         return 'stop';
       }
-      await retryLater(item, error instanceof Error ? error.message : String(error));
+      await retryLater(item, error instanceof Error ? error.message : String(error), item.kind === 'photo' && moved);
       return 'next';
     } finally {
       inFlight = null;
@@ -213,9 +219,9 @@ export function createOutbox(options: OutboxOptions) {
     }
   }
 
-  async function retryLater(item: OutboxItem, reason: string) {
+  async function retryLater(item: OutboxItem, reason: string, moved = false) {
     options.onAttempt?.(item, { sent: false, rejected: false, message: reason });
-    const attempts = item.attempts + 1;
+    const attempts = moved ? 1 : item.attempts + 1;
     await save({
       ...item,
       state: 'saved',
