@@ -154,6 +154,12 @@ export function deviceOutbox(): Outbox {
     }
   });
   void outbox.load();
+  // The photo sender's code (tus-js-client) is fetched while the page is idle, so that it is not
+  // compiled in the middle of preparing the first photo. (Browsers without requestIdleCallback fetch it
+  // with the first photo.)
+  if (typeof window.requestIdleCallback === 'function') {
+    window.requestIdleCallback(() => void import('../api/send-photo-resumable'), { timeout: 10_000 });
+  }
   instance = {
     outbox,
     detach() {

@@ -16,11 +16,12 @@ export function rightSizeInWorker(request: RightSizeRequest): Promise<RightSizeA
     // One worker per photo: the decoded picture (48 MB for 12 megapixels) goes with it.
     const worker = new Worker(new URL('./right-size.worker.ts', import.meta.url), { type: 'module' });
     let settled = false;
-    const done = (answer: RightSizeAnswer) => {
+    const done = (answer: RightSizeAnswer, stop = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      worker.terminate();
+      // A worker that answered ends itself; only a silent or failed one is stopped from here.
+      if (stop) worker.terminate();
       resolve(answer);
     };
     const copy = request.data.slice(0);
@@ -29,7 +30,7 @@ export function rightSizeInWorker(request: RightSizeRequest): Promise<RightSizeA
       WORKER_TIMEOUT_MS,
     );
     worker.onmessage = (event: MessageEvent<RightSizeAnswer>) => done(event.data);
-    worker.onerror = () => done({ resized: false, data: copy, reason: 'el trabajador falló' });
+    worker.onerror = () => done({ resized: false, data: copy, reason: 'el trabajador falló' }, true);
     worker.postMessage(request, [request.data]);
   });
 }
