@@ -136,6 +136,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // jsdom is a browser: tus-js-client's browser build (its package.json `browser` field, which the
+        // app's build follows and Vitest does not).
+        resolve: {
+          alias: [{ find: /^tus-js-client$/, replacement: 'tus-js-client/lib.esm/browser/index.js' }],
+        },
         test: {
           name: 'web',
           environment: 'jsdom',

@@ -70,7 +70,7 @@ for (const suite of suites) {
       nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [],
     });
     for (const c of suite.cases) rows.push(await runCase(suite.name, c));
-    if (suite.extra && server.child.pid) rows.push(...(await suite.extra(ORIGIN, server.child.pid)));
+    if (suite.extra && server.child.pid) rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
   } finally {
     await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -24,6 +24,9 @@ export interface BenchSuite {
   cases: BenchCase[];
   /** Extra environment for the server. */
   env?: Record<string, string>;
-  /** Runs after the cases with the server still up (memory, streams...); returns table rows. */
-  extra?: (origin: string, serverPid: number) => Promise<Record<string, unknown>[]>;
+  /**
+   * Runs after the cases with the server still up (memory, streams...); returns table rows. `dataDir`
+   * is the server's data folder (its SQLite database), to count what it stored.
+   */
+  extra?: (origin: string, serverPid: number, dataDir: string) => Promise<Record<string, unknown>[]>;
 }

@@ -14,6 +14,7 @@ import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords, castVote } from '#server/testing/records';
 import { newRecordBody } from '#server/testing/records-admin';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createTusUpload, TUS, tusMetadata } from '#server/testing/tus';
 
 const PEOPLE = ['anonymous', 'validatorA', 'validatorB', 'noDepartment', 'admin'] as const;
 type Person = (typeof PEOPLE)[number];
@@ -32,6 +33,7 @@ const FIXTURES = {
 interface Request {
   params?: Record<string, string>;
   query?: Record<string, string>;
+  headers?: Record<string, string>;
   body?: unknown;
 }
 
@@ -189,6 +191,72 @@ const MATRIX: Record<string, Case[]> = {
       expect: { anonymous: 401, validatorA: 400, validatorB: 404, noDepartment: 404, admin: 404 },
     },
   ],
+  'POST /api/photo-uploads': [
+    {
+      name: 'a resumable upload for a fresh record of A',
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugA, 1);
+        return {
+          headers: {
+            ...TUS,
+            'upload-length': '100',
+            'upload-metadata': tusMetadata({ slug: FIXTURES.slugA, recordId: id as number, kind: 'an' }),
+            'idempotency-key': crypto.randomUUID(),
+          },
+        };
+      },
+      expect: { anonymous: 401, validatorA: 201, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'PATCH /api/photo-uploads/{id}': [
+    {
+      name: "validator A's upload, no bytes yet",
+      request: async (t) => ({
+        params: { id: await uploadOfValidatorA(t) },
+        headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      }),
+      expect: { anonymous: 401, validatorA: 204, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'DELETE /api/photo-uploads/{id}': [
+    {
+      name: "validator A's upload",
+      request: async (t) => ({ params: { id: await uploadOfValidatorA(t) }, headers: { ...TUS } }),
+      expect: { anonymous: 401, validatorA: 204, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'POST /api/photo-uploads/{id}/complete': [
+    {
+      name: "validator A's upload, not finished",
+      request: async (t) => ({ params: { id: await uploadOfValidatorA(t) } }),
+      expect: { anonymous: 401, validatorA: 409, validatorB: 404, noDepartment: 404, admin: 404 },
+    },
+  ],
+  'POST /api/field/reports': [
+    {
+      request: () => ({
+        body: {
+          deviceId: crypto.randomUUID(),
+          deviceNow: new Date().toISOString(),
+          waiting: 0,
+          oldestWaitingAt: null,
+          lastSuccessAt: null,
+          lastError: null,
+          departments: [],
+        },
+      }),
+      expect: { ...everyone(200), anonymous: 401 },
+    },
+  ],
+  'GET /api/field': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/field/{slug}': [
+    {
+      name: 'municipality A (admins see every one)',
+      request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 200 },
+    },
+  ],
+  'GET /api/photo-settings': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/photos/{id}': [
     {
       name: 'a photo of A',
@@ -452,6 +520,19 @@ async function cookieFor(person: Person): Promise<string | undefined> {
   return sessionCookie(t, FIXTURES.emails[person]);
 }
 
+/** A fresh resumable upload started by validator A, for a record of A: its id. */
+async function uploadOfValidatorA(t: TestApp): Promise<string> {
+  const [id] = await addRecords(t, FIXTURES.slugA, 1);
+  const cookie = (await cookieFor('validatorA')) as string;
+  const created = await createTusUpload(t, cookie, {
+    slug: FIXTURES.slugA,
+    recordId: id as number,
+    kind: 'an',
+    size: 100,
+  });
+  return created.id;
+}
+
 function urlFor(path: string, request: Request): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = request.params?.[name];
@@ -482,7 +563,7 @@ describe('authorisation matrix', () => {
           const res = await t.request({
             method: method as 'GET',
             url: urlFor(path, request),
-            headers: cookie ? { cookie } : {},
+            headers: { ...request.headers, ...(cookie ? { cookie } : {}) },
             ...(request.body === undefined ? {} : { payload: request.body as object }),
           });
           const expected = c.expect[person];

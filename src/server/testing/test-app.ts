@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     storage: { driver: 'local' },
     auth: { provider: 'local' },
     idempotencyKeyDays: 7,
+    resumableUploadHours: 24,
     webRoot: undefined,
     rendererModule: undefined,
     now: () => new Date(),

@@ -3,6 +3,7 @@ import {
   addDays,
   dateInTimeZone,
   dayAndTime,
+  formatBytes,
   formatCount,
   formatDecimal,
   formatHour12,
@@ -83,5 +84,17 @@ describe('dayAndTime', () => {
     expect(dayAndTime('2026-01-05T12:05:00-04:00')).toEqual({ day: '5 ene', time: '12:05' });
     expect(dayAndTime('2026-06-01T04:00:00Z')).toEqual({ day: '1 jun', time: '00:00' });
     expect(dayAndTime('no es una fecha')).toEqual({ day: '', time: '' });
+  });
+});
+
+describe('formatBytes', () => {
+  it('says sizes as a phone does, with a decimal comma', () => {
+    expect(formatBytes(3_800_000)).toBe('3,8 MB');
+    expect(formatBytes(3_849_999)).toBe('3,8 MB');
+    expect(formatBytes(610_000)).toBe('610 kB');
+    expect(formatBytes(999_600)).toBe('1,0 MB');
+    expect(formatBytes(12_400_000)).toBe('12 MB');
+    expect(formatBytes(950)).toBe('950 B');
+    expect(`${formatBytes(3_800_000)} -> ${formatBytes(610_000)}`).toBe('3,8 MB -> 610 kB');
   });
 });

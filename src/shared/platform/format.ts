@@ -125,3 +125,17 @@ export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): {
     time: `${get('hour')}:${get('minute')}`,
   };
 }
+
+/**
+ * A file size as a phone shows it, in Venezuelan notation (decimal comma), decimal units: '3,8 MB',
+ * '610 kB', '950 B'. One decimal below 10 MB, none above; kilobytes whole.
+ */
+export function formatBytes(bytes: number): string {
+  const kb = Math.round(bytes / 1_000);
+  if (kb >= 1_000) {
+    const mb = bytes / 1_000_000;
+    return `${mb < 9.95 ? mb.toFixed(1).replace('.', ',') : String(Math.round(mb))} MB`;
+  }
+  if (bytes >= 1_000) return `${kb} kB`;
+  return `${Math.max(0, Math.round(bytes))} B`;
+}

@@ -13,6 +13,7 @@ const ResultadosPage = lazy(() => import('#web/app/routes/resultados'));
 const ValidationPage = lazy(() => import('#web/app/routes/validation'));
 const AdminPage = lazy(() => import('#web/app/routes/admin'));
 const OutboxPage = lazy(() => import('#web/app/routes/envios'));
+const FieldRoute = lazy(() => import('#web/app/routes/campo'));
 const AppStart = lazy(() => import('#web/app/routes/app-start'));
 const NotFoundScreen = lazy(() => import('#web/app/routes/not-found'));
 
@@ -28,6 +29,8 @@ export function AppRoutes() {
         <Route path="validation" element={<AppStart />} />
         <Route path="validation/:slug" element={<ValidationPage />} />
         <Route path="envios" element={<OutboxPage />} />
+        <Route path="campo" element={<FieldRoute />} />
+        <Route path="campo/:slug" element={<FieldRoute />} />
         <Route path="admin/*" element={<AdminPage />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>

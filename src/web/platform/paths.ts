@@ -7,6 +7,8 @@ export const paths = {
   resultados: '/resultados',
   admin: '/admin',
   validation: (slug: string) => `/validation/${slug}`,
+  /** Coordinators: what waits on each validator's phone, per department (one department or the first). */
+  field: (slug?: string) => (slug ? `/campo/${slug}` : '/campo'),
   /** The votes and photos kept on this phone until the server has them. */
   outbox: '/envios',
   /** The installed app's start: the signed-in person's department (or the last one, offline). */

@@ -15,7 +15,14 @@ export const OUTBOX_ACCOUNTS = {
   offline: { email: 'envios.sinconexion@e2e.example', slug: 'rosario-de-perija' },
   /** An answer lost on the way, and a double tap on 'Votar'. */
   retries: { email: 'envios.reintentos@e2e.example', slug: 'jesus-maria-semprun' },
+  /** Photos cut on the way by a bad network, continued where they stopped. */
+  resumable: { email: 'envios.reanudables@e2e.example', slug: 'chiquinquira' },
+  /** A validator whose phone holds items, as the department's coordinator sees it. */
+  field: { email: 'envios.campo@e2e.example', slug: 'santa-lucia' },
 } as const;
+
+/** A member of the field validator's department list: sees its field view (docs/decisions/048). */
+export const FIELD_COORDINATOR = { email: 'coordinacion.campo@e2e.example', slug: 'santa-lucia' } as const;
 
 /** Records per department: enough for a dozen runs of every test of the spec. */
 export const OUTBOX_RECORDS_PER_DEPARTMENT = 60;
@@ -44,4 +51,6 @@ export async function seedOutboxFixtures(db: Db, now: Date): Promise<void> {
       now,
     );
   }
+  await auth.createUser({ email: FIELD_COORDINATOR.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
+  await grantDepartment(db.kysely, FIELD_COORDINATOR.email, FIELD_COORDINATOR.slug, actor, now);
 }

@@ -4,12 +4,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequest, NotFound } from '#server/platform/http/errors';
-import {
-  type Answer,
-  createIdempotencyKeys,
-  type IdempotentRequest,
-  requestFingerprint,
-} from '#server/platform/idempotency/idempotency';
+import { type Answer, createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
 import { requireUser } from '#server/platform/session/session.plugin';
@@ -29,7 +24,7 @@ import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { contentDisposition, photoDownloadName } from './photo-names';
 import { createPhotosRepository } from './photos.repository';
-import { slotFilledConflict, storePhoto } from './photos.service';
+import { acceptPhoto, slotFilledConflict } from './photos.service';
 import { createRecordsRepository } from './records.repository';
 import { requireValidationDepartment } from './records.service';
 
@@ -125,45 +120,20 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.raw.on('close', onClose);
       let answer: Answer<PhotoUploadResult>;
       try {
-        const idempotency: IdempotentRequest | undefined = key
-          ? { key, actor: user.email, fingerprint: requestFingerprint('photo', slug, id, kind, upload.sha256) }
-          : undefined;
-        // Retries of one upload, arriving together, are handled one after the other: one stores the
-        // photo, the others find its answer.
-        answer = await keys.serialize(key, async (): Promise<Answer<PhotoUploadResult>> => {
-          if (idempotency) {
-            const earlier = await keys.replay<PhotoUploadResult>(idempotency);
-            if (earlier) return earlier;
-          }
-          // As it is now: the slot may have been filled while the file travelled.
-          const record = await records.findInDepartment(department.id, id);
-          if (record?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
-          const current = record[`${kind}_photo_id`];
-          if (current !== null && user.role !== 'admin') throw await slotFilledConflict(db, id, kind);
-          try {
-            const { answer: body } = await storePhoto(
-              { db, storage, images, hooks: app.recordHooks },
-              {
-                department,
-                record,
-                kind,
-                current,
-                upload,
-                user,
-                ip: request.ip,
-                now: app.config.now(),
-                signal: gone.signal,
-                idempotency: idempotency && { keys, request: idempotency },
-              },
-            );
-            return { statusCode: 201, body, replayed: false };
-          } catch (error) {
-            // Another instance stored the same upload meanwhile: its answer is this request's too.
-            const earlier = idempotency && (await keys.replay<PhotoUploadResult>(idempotency));
-            if (earlier) return earlier;
-            throw error;
-          }
-        });
+        answer = await acceptPhoto(
+          { db, storage, images, keys, hooks: app.recordHooks },
+          {
+            department,
+            recordId: id,
+            kind,
+            upload,
+            user,
+            ip: request.ip,
+            now: app.config.now(),
+            key,
+            signal: gone.signal,
+          },
+        );
       } finally {
         reply.raw.off('close', onClose);
         // Before answering: nothing of this request is left on disk once the answer is out.

@@ -3,15 +3,22 @@ import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, type HttpError } from '#server/platform/http/errors';
-import type { IdempotencyKeys, IdempotentRequest } from '#server/platform/idempotency/idempotency';
+import {
+  type Answer,
+  type IdempotencyKeys,
+  type IdempotentRequest,
+  requestFingerprint,
+} from '#server/platform/idempotency/idempotency';
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
 import type { ReceivedUpload } from '#server/platform/images/receive-upload';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { type PhotoInfo, type PhotoUploadResult, photosMessages } from '#shared/features/records/photos';
+import { recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
+import { NotFound } from '#server/platform/http/errors';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
 import { createRecordsRepository } from './records.repository';
 import { presentRecord, type RecordChangeHooks, recordListAnswers } from './records.service';
@@ -176,6 +183,76 @@ export async function storePhoto(
     if (error instanceof SlotTaken) throw await slotFilledConflict(db, record.id, kind);
     throw error;
   }
+}
+
+export interface AcceptPhotoDeps {
+  db: Kysely<Database>;
+  storage: PhotoStorage;
+  images: ImagePipeline;
+  keys: IdempotencyKeys;
+  hooks?: RecordChangeHooks;
+}
+
+export interface AcceptPhotoInput {
+  department: { id: number; slug: string; title: string };
+  recordId: number;
+  kind: PhotoKind;
+  /** The received file, checked for size and type; the caller discards it afterwards. */
+  upload: ReceivedUpload;
+  user: SessionUser;
+  ip: string | null;
+  now: Date;
+  /** The request's Idempotency-Key, if it carried one. */
+  key?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * What happens to a received ballot photo, however it travelled (one multipart request, or a
+ * resumable upload that just completed): a retry of an upload already stored gets its first answer;
+ * otherwise the record must still be pending and, for validators, the slot empty; then the photo is
+ * stored (storePhoto). Retries of one key in this process run one after the other.
+ */
+export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
+  const { db, keys } = deps;
+  const { department, recordId: id, kind, upload, user, key } = input;
+  const idempotency: IdempotentRequest | undefined = key
+    ? { key, actor: user.email, fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256) }
+    : undefined;
+  return keys.serialize(key, async (): Promise<Answer<PhotoUploadResult>> => {
+    if (idempotency) {
+      const earlier = await keys.replay<PhotoUploadResult>(idempotency);
+      if (earlier) return earlier;
+    }
+    // As it is now: the slot may have been filled while the file travelled.
+    const record = await createRecordsRepository(db).findInDepartment(department.id, id);
+    if (record?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+    const current = record[`${kind}_photo_id`];
+    if (current !== null && user.role !== 'admin') throw await slotFilledConflict(db, id, kind);
+    try {
+      const { answer: body } = await storePhoto(
+        { db, storage: deps.storage, images: deps.images, hooks: deps.hooks },
+        {
+          department,
+          record,
+          kind,
+          current,
+          upload,
+          user,
+          ip: input.ip,
+          now: input.now,
+          signal: input.signal,
+          idempotency: idempotency && { keys, request: idempotency },
+        },
+      );
+      return { statusCode: 201, body, replayed: false };
+    } catch (error) {
+      // Another instance stored the same upload meanwhile: its answer is this request's too.
+      const earlier = idempotency && (await keys.replay<PhotoUploadResult>(idempotency));
+      if (earlier) return earlier;
+      throw error;
+    }
+  });
 }
 
 /**

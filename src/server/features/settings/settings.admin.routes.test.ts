@@ -12,6 +12,7 @@ const VALID = {
   resultsDenominator: 6000,
   logoutRoute: '/agenda',
   photoMaxMb: 8,
+  photoSendOriginals: true,
 };
 
 beforeAll(async () => {
@@ -33,6 +34,7 @@ describe('admin settings', () => {
       resultsDenominator: 5373,
       logoutRoute: '/',
       photoMaxMb: 20,
+      photoSendOriginals: false,
     });
   });
 
@@ -50,6 +52,10 @@ describe('admin settings', () => {
       .where('key', '=', 'photo_max_bytes')
       .executeTakeFirstOrThrow();
     expect(stored.value).toBe(String(8 * 1024 * 1024));
+    // Phones learn it before preparing the next photo.
+    expect((await t.request({ url: '/api/photo-settings', headers: { cookie: admin } })).json()).toEqual({
+      sendOriginals: true,
+    });
 
     const rows = (await listAudit(t.db.kysely, { action: 'setting.update' })).reverse();
     expect(rows.map((r) => [r.target, JSON.parse(r.details ?? '{}'), r.actor_email, r.ip])).toEqual([
@@ -58,11 +64,12 @@ describe('admin settings', () => {
       ['results_denominator', { from: 5373, to: 6000 }, 'jefa@example.org', '127.0.0.1'],
       ['logout_route', { from: '/', to: '/agenda' }, 'jefa@example.org', '127.0.0.1'],
       ['photo_max_bytes', { from: 20, to: 8 }, 'jefa@example.org', '127.0.0.1'],
+      ['photo_send_originals', { from: false, to: true }, 'jefa@example.org', '127.0.0.1'],
     ]);
 
     // Saving the same values again writes nothing.
     await put(VALID);
-    expect(await listAudit(t.db.kysely, { action: 'setting.update' })).toHaveLength(5);
+    expect(await listAudit(t.db.kysely, { action: 'setting.update' })).toHaveLength(6);
   });
 
   it('refuses bad values with a Spanish message, and keeps the old ones', async () => {

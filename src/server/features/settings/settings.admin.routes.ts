@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
+import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/records/photo-uploads';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
 import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
 import { apiErrorSchema } from '#shared/platform/errors';
@@ -16,6 +17,7 @@ const KEYS: { [K in keyof AdminSettings]: { key: string; store: (v: AdminSetting
   resultsDenominator: { key: 'results_denominator', store: (v) => String(v) },
   logoutRoute: { key: 'logout_route', store: (v) => v },
   photoMaxMb: { key: PHOTO_MAX_BYTES_SETTING, store: (v) => String(v * MB) },
+  photoSendOriginals: { key: PHOTO_SEND_ORIGINALS_SETTING, store: (v) => (v ? '1' : '0') },
 };
 
 export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,7 +25,11 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const settings = createSettingsRepository(db);
 
   async function current(): Promise<AdminSettings> {
-    const [s, photoMaxBytes] = await Promise.all([settings.readAll(), settings.get(PHOTO_MAX_BYTES_SETTING)]);
+    const [s, photoMaxBytes, sendOriginals] = await Promise.all([
+      settings.readAll(),
+      settings.get(PHOTO_MAX_BYTES_SETTING),
+      settings.get(PHOTO_SEND_ORIGINALS_SETTING),
+    ]);
     const mb = Math.round(parseMaxBytes(photoMaxBytes) / MB);
     return {
       campaignName: s.campaignName,
@@ -31,6 +37,7 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
       resultsDenominator: s.resultsDenominator,
       logoutRoute: s.logoutRoute,
       photoMaxMb: Math.min(PHOTO_MAX_MB_BOUNDS.max, Math.max(PHOTO_MAX_MB_BOUNDS.min, mb)),
+      photoSendOriginals: sendOriginals === '1',
     };
   }
 

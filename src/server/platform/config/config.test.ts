@@ -180,6 +180,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps unfinished resumable uploads 24 hours unless told otherwise, a whole number of hours from 1 to 720', () => {
+    expect(loadConfig({}).resumableUploadHours).toBe(24);
+    expect(loadConfig({ RESUMABLE_UPLOAD_HOURS: '48' }).resumableUploadHours).toBe(48);
+    for (const bad of ['0', '1.5', 'un día', '721']) {
+      expect(() => loadConfig({ RESUMABLE_UPLOAD_HOURS: bad })).toThrow(/RESUMABLE_UPLOAD_HOURS: debe/);
+    }
+  });
+
   it('refuses a fixed clock in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', COMANDO_NOW: '2026-11-23T03:30:00Z' })).toThrow(/COMANDO_NOW/);
   });

@@ -207,6 +207,18 @@ const envSchema = z
           .min(1, 'debe ser al menos 1 día')
           .max(365, 'debe ser como mucho 365 días'),
       ),
+    RESUMABLE_UPLOAD_HOURS: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? Number(v) : 24))
+      .pipe(
+        z
+          .number({ message: 'debe ser un número de horas, por ejemplo 24' })
+          .int('debe ser un número entero de horas')
+          .min(1, 'debe ser al menos 1 hora')
+          .max(720, 'debe ser como mucho 720 horas (30 días)'),
+      ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -311,6 +323,11 @@ export interface Config {
    * a phone that retries within them gets that answer again.
    */
   idempotencyKeyDays: number;
+  /**
+   * How many hours an unfinished resumable photo upload (tus) is kept, counted from its creation: a
+   * phone may continue it within them; then its bytes are removed.
+   */
+  resumableUploadHours: number;
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
   /** The built module that renders the public pages on the server (`npm run build`); absent in API-only tests. */
@@ -480,6 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           }
         : { provider: 'local' },
     idempotencyKeyDays: e.IDEMPOTENCY_KEY_DAYS,
+    resumableUploadHours: e.RESUMABLE_UPLOAD_HOURS,
     webRoot: path.resolve(cwd, 'dist'),
     rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
     now: makeClock(e.COMANDO_NOW),

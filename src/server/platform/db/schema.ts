@@ -4,6 +4,7 @@ import type { AuthTables } from './schema-auth';
 import type { IdempotencyTables } from './schema-idempotency';
 import type { RecordsTables } from './schema-records';
 import type { StorageTables } from './schema-storage';
+import type { FieldTables } from './schema-uploads';
 
 /**
  * Table shapes. Timestamps are ISO-8601 UTC strings and flags are 0/1 integers in both SQLite and
@@ -15,7 +16,8 @@ export interface Database
     RecordsTables,
     AirtableTables,
     StorageTables,
-    IdempotencyTables {}
+    IdempotencyTables,
+    FieldTables {}
 
 export interface CoreTables {
   settings: SettingsTable;

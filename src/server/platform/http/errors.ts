@@ -21,9 +21,11 @@ const STATUS_NAMES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
+  423: 'Locked',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -83,6 +85,11 @@ function unavailableFor(request: FastifyRequest, error: unknown): HttpError {
 
 function body(statusCode: number, message: string, details?: { path: string; message: string }[]) {
   return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, ...(details ? { details } : {}) };
+}
+
+/** The API's error body for a status and a Spanish message (for answers written outside Fastify's reply). */
+export function apiErrorBody(statusCode: number, message: string) {
+  return body(statusCode, message);
 }
 
 /** One error path for the whole API: Spanish messages out, internals only in the log. */

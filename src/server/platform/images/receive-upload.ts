@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { HttpError } from '#server/platform/http/errors';
@@ -81,4 +82,28 @@ export async function receiveUpload(source: UploadStream, options: UploadLimits)
     type: type as ImageType,
     discard: () => fsp.rm(file, { force: true }),
   };
+}
+
+/**
+ * The same checks for a file already on disk (a resumable upload, complete): its sha256, its size
+ * within `maxBytes` (413) and its type by its first bytes (415). The file is not moved; `discard`
+ * is the caller's.
+ */
+export async function inspectReceivedFile(
+  file: string,
+  maxBytes: number,
+  discard: () => Promise<void>,
+): Promise<ReceivedUpload> {
+  const hash = createHash('sha256');
+  let size = 0;
+  let head = Buffer.alloc(0);
+  for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw PayloadTooLarge(maxBytes);
+    if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+    hash.update(chunk);
+  }
+  const type = size === 0 ? undefined : sniffImageType(head);
+  if (!type) throw UnsupportedImage();
+  return { file, size, sha256: hash.digest('hex'), type, discard };
 }

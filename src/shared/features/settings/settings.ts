@@ -57,6 +57,8 @@ export const adminSettingsSchema = z.object({
     .int(settingsMessages.photoMaxMb(PHOTO_MAX_MB_BOUNDS.min, PHOTO_MAX_MB_BOUNDS.max))
     .min(PHOTO_MAX_MB_BOUNDS.min, settingsMessages.photoMaxMb(PHOTO_MAX_MB_BOUNDS.min, PHOTO_MAX_MB_BOUNDS.max))
     .max(PHOTO_MAX_MB_BOUNDS.max, settingsMessages.photoMaxMb(PHOTO_MAX_MB_BOUNDS.min, PHOTO_MAX_MB_BOUNDS.max)),
+  /** Phones send the picked photo as it is instead of a JPEG of at most 2560 px (docs/decisions/047). */
+  photoSendOriginals: z.boolean().default(false),
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 export type AdminSettingsBody = z.input<typeof adminSettingsSchema>;

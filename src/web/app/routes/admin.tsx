@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { NavLink, Route, Routes } from 'react-router';
+import { Link, NavLink, Route, Routes } from 'react-router';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
@@ -52,10 +52,21 @@ function ChooseSection() {
 }
 
 function AdminShell({ allowed }: { allowed: readonly string[] }) {
+  const isAdmin = useSession().data?.user?.role === 'admin';
   const sections = SECTIONS.filter((s) => allowed.includes(s.path));
   return (
     <Page wide>
       <h1 className="mb-4 text-3xl font-black tracking-tight text-brand">Administración</h1>
+      {isAdmin && (
+        <p className="-mt-2 mb-4">
+          <Link
+            to={paths.field()}
+            className="font-semibold text-brand underline underline-offset-4 hover:text-brand-dark"
+          >
+            Ver el campo: quién tiene envíos pendientes en cada municipio
+          </Link>
+        </p>
+      )}
       <nav aria-label="Secciones de administración" className="mb-6 overflow-x-auto">
         <ul className="flex gap-2 whitespace-nowrap">
           {sections.map((s) => (

@@ -11,6 +11,7 @@ import { voteCorrectionsMigration } from './008-vote-corrections';
 import { passwordChangeMigration } from './009-password-change';
 import { readyProbeMigration } from './010-ready-probe';
 import { notaExcerptsMigration } from './011-nota-excerpts';
+import { fieldValidationMigration } from './012-field-validation';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '009-password-change': passwordChangeMigration(),
     '010-ready-probe': readyProbeMigration(),
     '011-nota-excerpts': notaExcerptsMigration(),
+    '012-field-validation': fieldValidationMigration(),
   };
   return { getMigrations: async () => migrations };
 }

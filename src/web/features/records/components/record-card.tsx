@@ -3,7 +3,7 @@ import { PHOTO_ACCEPT } from '#shared/features/records/photos';
 import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/features/records/records';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import type { OutboxItem, PhotoItem, VoteItem } from '../outbox/outbox-item';
-import { itemLabel, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
+import { itemLabel, sizeSaved, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useRecordOutbox } from '../outbox/use-outbox';
 
 export interface RecordCardProps {
@@ -176,6 +176,18 @@ function PhotoButton({
   );
 }
 
+/** '3,8 MB -> 610 kB' under a right-sized photo. */
+function SizeSaved({ item }: { item: OutboxItem }) {
+  const saved = sizeSaved(item);
+  if (!saved) return null;
+  return (
+    <span className="text-stone-700 tabular-nums" data-testid="foto-reducida">
+      <span aria-hidden="true">{saved.shown}</span>
+      <span className="sr-only">{saved.spoken}</span>
+    </span>
+  );
+}
+
 /** Each item of the record kept on the phone, with its state: the place where a validator looks. */
 function OutboxStatus({ items, progress }: { items: OutboxItem[]; progress: number | undefined }) {
   if (items.length === 0) return null;
@@ -195,6 +207,7 @@ function OutboxStatus({ items, progress }: { items: OutboxItem[]; progress: numb
               {stateLabel(item, item.state === 'sending' ? progress : undefined)}
             </span>
           </span>
+          <SizeSaved item={item} />
           {item.state === 'rejected' && item.rejection && (
             <span className="text-red-800">{item.rejection.message}</span>
           )}

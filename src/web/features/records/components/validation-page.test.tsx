@@ -6,6 +6,7 @@ import type { PhotoUploadResult } from '#shared/features/records/photos';
 import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/features/records/records';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
+import { type TusUploadInfo, tusPhotoHandlers } from '#web/testing/tus-msw';
 import { ValidationPage } from './validation-page';
 
 const CANDIDATES = {
@@ -46,6 +47,7 @@ function api(options: { records: ProcedureRecord[]; summary?: RecordsSummary; pa
   const pageSize = options.pageSize ?? 100;
   server.use(
     http.get('*/api/candidates', () => HttpResponse.json(CANDIDATES)),
+    http.get('*/api/photo-settings', () => HttpResponse.json({ sendOriginals: false })),
     http.get('*/api/validation/cabimas/summary', () => HttpResponse.json(state.summary)),
     http.get('*/api/validation/cabimas/records', ({ request }) => {
       const params = new URL(request.url).searchParams;
@@ -263,13 +265,12 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let received: File | undefined;
+    let received: TusUploadInfo | undefined;
     let key: string | null = null;
     server.use(
-      http.post('*/api/validation/cabimas/records/1/photos/gobernador', async ({ request }) => {
-        key = request.headers.get('idempotency-key');
-        const form = await request.formData();
-        received = (form.get('file') as File | null) ?? undefined;
+      ...tusPhotoHandlers(async (upload) => {
+        key = upload.key;
+        received = upload;
         await gate;
         const result: PhotoUploadResult = {
           message: 'Foto cargada con éxito',
@@ -289,7 +290,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
           },
         };
         return HttpResponse.json(result, { status: 201 });
-      }),
+      }).handlers,
     );
     renderPage();
     const input = await screen.findByLabelText('Subir foto Gobernador de Persona 1');
@@ -298,13 +299,13 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+ %$/)]));
     expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Subir foto Gobernador de Persona 1')).not.toBeInTheDocument();
-    expect(key).toMatch(UUID);
+    await waitFor(() => expect(key).toMatch(UUID));
 
     release();
     await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
-    // A `file` part arrived. (jsdom's XMLHttpRequest does not carry a Blob's bytes and name through MSW;
-    // the end-to-end test checks the stored photo.)
-    expect(received).toBeDefined();
+    // A resumable upload for that slot arrived. (jsdom's XMLHttpRequest does not carry a Blob's bytes
+    // through MSW; the end-to-end test checks the stored photo.)
+    expect(received).toMatchObject({ slug: 'cabimas', recordId: 1, kind: 'gobernador', filename: 'IMG_1.JPG' });
     const link = screen.getByRole('link', { name: 'Ver foto Gobernador de Persona 1' });
     expect(link).toHaveAttribute('href', '/api/photos/77');
     expect(within(link).getByRole('presentation')).toHaveAttribute('src', '/api/photos/77?variant=thumb');
@@ -316,7 +317,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
 
   it('shows the cover while the photo is being saved on the phone', async () => {
     api({ records: [record(1)] });
-    server.use(http.post('*/api/validation/cabimas/records/1/photos/an', () => new Promise<Response>(() => {})));
+    server.use(...tusPhotoHandlers(() => new Promise<Response>(() => {})).handlers);
     renderPage();
     const input = await screen.findByLabelText('Subir foto AN de Persona 1');
     let finishReading: (value: ArrayBuffer) => void = () => {};
@@ -338,12 +339,12 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const user = userEvent.setup();
     api({ records: [record(1)] });
     server.use(
-      http.post('*/api/validation/cabimas/records/1/photos/an', () =>
+      ...tusPhotoHandlers(() =>
         HttpResponse.json(
           { statusCode: 415, error: 'Unsupported Media Type', message: 'Formato no permitido: solo JPG, JPEG o HEIC' },
           { status: 415 },
         ),
-      ),
+      ).handlers,
     );
     renderPage();
     const input = await screen.findByLabelText('Subir foto AN de Persona 1');
@@ -360,13 +361,13 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     api({ records: [record(1, { photos: { gobernador: slot(5), an: null, clez: null } })] });
     let replaced = false;
     server.use(
-      http.post('*/api/validation/cabimas/records/1/photos/gobernador', () => {
+      ...tusPhotoHandlers(() => {
         replaced = true;
         return HttpResponse.json(
           { statusCode: 400, error: 'Bad Request', message: 'La foto no se pudo leer.' },
           { status: 400 },
         );
-      }),
+      }).handlers,
     );
     const { unmount } = renderPage();
     expect(await screen.findByRole('link', { name: 'Ver foto Gobernador de Persona 1' })).toBeInTheDocument();

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { photosMessages } from '#shared/features/records/photos';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
@@ -6,10 +7,12 @@ import type { PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useOnline } from '#web/platform/lib/use-online';
+import { paths } from '#web/platform/paths';
 import { ConfirmationScreen } from '#web/platform/ui/confirmation-screen';
 import { LoadingCover } from '#web/platform/ui/loading-cover';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { useCandidates } from '../api/get-candidates';
+import { usePhotoSettings } from '../api/get-photo-settings';
 import { useRecords } from '../api/get-records';
 import { useRecordsSummary } from '../api/get-records-summary';
 import { rememberDepartment, rememberedOwner, rememberOwner } from '../outbox/device-hints';
@@ -66,6 +69,8 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
   const searchId = useId();
   const summary = useRecordsSummary(slug);
   const candidates = useCandidates();
+  // Right-sized JPEGs unless the admins chose originals (also while the setting is not known yet).
+  const sendOriginals = usePhotoSettings().data?.sendOriginals ?? false;
   const [search, setSearch] = useState('');
   const q = useDebounced(search, SEARCH_DELAY_MS);
   const [showValidated, setShowValidated] = useState(false);
@@ -124,7 +129,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
       // The cover only while the photo is read and saved on the phone (seconds), never while it travels.
       setPreparingPhoto(true);
       try {
-        const prepared = await preparePhoto(file);
+        const prepared = await preparePhoto(file, { rightSize: !sendOriginals });
         if ('error' in prepared) {
           toast.error(prepared.error);
           return;
@@ -144,7 +149,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
         setPreparingPhoto(false);
       }
     },
-    [person, slug],
+    [person, slug, sendOriginals],
   );
   const onUpload = useCallback(
     (record: ProcedureRecord, kind: PhotoKind, file: File) => void startUpload(record, kind, file),
@@ -215,6 +220,14 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
     <Page wide>
       {cover}
       <h1 className="text-3xl font-black tracking-tight text-brand">{title}</h1>
+      <p className="mt-1">
+        <Link
+          to={paths.field(slug)}
+          className="font-semibold text-brand underline underline-offset-4 hover:text-brand-dark"
+        >
+          Ver el campo: quién tiene envíos pendientes
+        </Link>
+      </p>
       {banner}
       {total === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-700">

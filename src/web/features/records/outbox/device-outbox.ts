@@ -1,22 +1,33 @@
-import { sendPhoto } from '../api/upload-photo';
+import { discardUpload } from '../api/discard-upload';
 import { sendVote } from '../api/vote-record';
+import { newUuid } from '#web/platform/lib/new-id';
+import { apiFetch } from '#web/platform/lib/api-client';
 import { UNSENT_HINT_KEY } from './device-hints';
 import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } from './device-store';
 import { createOutbox, type Outbox, type Transport } from './outbox';
+import { createFieldReporter, type FieldReporter, type SendHistory } from './field-report';
 import { isUnsent, type OutboxItem } from './outbox-item';
 
-/** Sends an item with its Idempotency-Key, through the same fetchers as any other request. */
-export const sendOutboxItem: Transport = (item: OutboxItem, { onProgress, signal }) => {
+/**
+ * Sends an item with its Idempotency-Key, through the same fetchers as any other request; a photo as a
+ * resumable upload that continues where its last try left it (docs/decisions/046).
+ */
+export const sendOutboxItem: Transport = async (item: OutboxItem, { onProgress, signal, onUploadUrl }) => {
   if (item.kind === 'vote') {
     return sendVote({ ...item, onProgress, signal });
   }
-  return sendPhoto({
+  // tus-js-client (about 11 KB gzip) loads with the first photo sent, not with every signed-in page.
+  const { sendResumablePhoto } = await import('../api/send-photo-resumable');
+  return sendResumablePhoto({
     slug: item.slug,
     recordId: item.recordId,
     kind: item.photoKind,
     file: new Blob([item.file.data ?? new ArrayBuffer(0)], { type: item.file.type }),
+    fileType: item.file.type,
     fileName: item.file.name,
     key: item.key,
+    uploadUrl: item.uploadUrl ?? null,
+    onUploadUrl,
     onProgress,
     signal,
   });
@@ -53,21 +64,79 @@ const oneTabAtATime = (pass: () => Promise<void>): Promise<void> =>
     ? navigator.locks.request('comando-envios', pass).then(() => undefined)
     : pass();
 
+const DEVICE_ID_KEY = 'comando-dispositivo';
+const SEND_HISTORY_KEY = 'comando-envios-historial';
+
+/** This phone's id for the field view: made once, kept in localStorage (a new one where it is refused). */
+function deviceId(): string {
+  try {
+    const known = localStorage.getItem(DEVICE_ID_KEY);
+    if (known) return known;
+    const made = newUuid();
+    localStorage.setItem(DEVICE_ID_KEY, made);
+    return made;
+  } catch {
+    return newUuid();
+  }
+}
+
+/** The last success and error of this phone's sends, kept between pages. */
+const sendHistory = {
+  read(): SendHistory {
+    try {
+      const saved = JSON.parse(localStorage.getItem(SEND_HISTORY_KEY) ?? 'null') as SendHistory | null;
+      if (saved) return saved;
+    } catch {
+      // Nothing kept, or not readable: start again.
+    }
+    return { lastSuccessAt: null, lastError: null };
+  },
+  write(history: SendHistory) {
+    try {
+      localStorage.setItem(SEND_HISTORY_KEY, JSON.stringify(history));
+    } catch {
+      // Storage refused: the report says it while the page is open only.
+    }
+  },
+};
+
 let instance: { outbox: Outbox; detach: () => void } | undefined;
 
 /** This phone's outbox, started on first use. */
 export function deviceOutbox(): Outbox {
   if (instance) return instance.outbox;
   let channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('comando-envios');
+  let detached = false;
+  let reporter: FieldReporter | undefined;
   const outbox = createOutbox({
     store: deferred(deviceStore()),
     transport: sendOutboxItem,
     isOnline: () => navigator.onLine,
     exclusive: oneTabAtATime,
-    broadcast: () => channel?.postMessage('changed'),
+    // A save still on its way when the outbox is let go (tests) tells nobody.
+    broadcast: () => {
+      if (!detached) channel?.postMessage('changed');
+    },
+    onAttempt: (item, outcome) => reporter?.attempted(item, outcome),
+    onRemove: (item) => {
+      if (item.kind === 'photo' && item.uploadUrl) void discardUpload(item.uploadUrl, item.key);
+    },
+  });
+  // The field view: this phone tells the server, when it can, what it holds (docs/decisions/048).
+  reporter = createFieldReporter({
+    outbox,
+    deviceId: deviceId(),
+    isOnline: () => navigator.onLine,
+    history: sendHistory,
+    send: async (report) => {
+      await apiFetch('/api/field/reports', { method: 'POST', body: JSON.stringify(report), timeoutMs: 15_000 });
+    },
   });
   const onMessage = () => void outbox.reload();
-  const onOnline = () => void outbox.online();
+  const onOnline = () => {
+    void outbox.online();
+    void reporter?.reportNow();
+  };
   // A phone that slept (or a tab brought back) may have missed a timer or the 'online' event.
   const onVisible = () => {
     if (document.visibilityState === 'visible') void outbox.online();
@@ -85,9 +154,17 @@ export function deviceOutbox(): Outbox {
     }
   });
   void outbox.load();
+  // The photo sender's code (tus-js-client) is fetched while the page is idle, so that it is not
+  // compiled in the middle of preparing the first photo. (Browsers without requestIdleCallback fetch it
+  // with the first photo.)
+  if (typeof window.requestIdleCallback === 'function') {
+    window.requestIdleCallback(() => void import('../api/send-photo-resumable'), { timeout: 10_000 });
+  }
   instance = {
     outbox,
     detach() {
+      detached = true;
+      reporter?.stop();
       outbox.stop();
       channel?.close();
       // Work still finishing after this (a sign-out's last step) tells no one rather than throwing.

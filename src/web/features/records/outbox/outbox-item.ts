@@ -12,6 +12,10 @@ export interface OutboxFile {
   type: string;
   /** Dropped once the server has the photo. */
   data: ArrayBuffer | null;
+  /** What is sent, in bytes (kept after `data` is dropped). */
+  size?: number;
+  /** The picked photo's size when the phone sent a right-sized copy instead (docs/decisions/047). */
+  originalSize?: number;
 }
 
 interface ItemBase {
@@ -49,6 +53,11 @@ export interface PhotoItem extends ItemBase {
   file: OutboxFile;
   /** The server's warning once sent (the same image was used for another record). */
   warning: string | null;
+  /**
+   * Where the server keeps what it received of this photo (its tus upload), so the next try continues
+   * from there; absent until the first try, and on items saved before resumable uploads.
+   */
+  uploadUrl?: string | null;
 }
 
 export type OutboxItem = VoteItem | PhotoItem;

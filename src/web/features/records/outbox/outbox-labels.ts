@@ -1,4 +1,5 @@
 import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
+import { formatBytes } from '#shared/platform/format';
 import type { OutboxItem } from './outbox-item';
 
 /** What the item is, as a validator says it: 'Voto' or 'Foto Gobernador'. */
@@ -29,3 +30,15 @@ export const stateClass: Record<OutboxItem['state'], string> = {
   sent: 'bg-emerald-100 text-emerald-950',
   rejected: 'bg-red-100 text-red-950',
 };
+
+/**
+ * What right-sizing saved, as the card shows it ('3,8 MB -> 610 kB') and as it is read aloud; null when
+ * the original is sent.
+ */
+export function sizeSaved(item: OutboxItem): { shown: string; spoken: string } | null {
+  if (item.kind !== 'photo' || !item.file.originalSize) return null;
+  const size = item.file.size ?? item.file.data?.byteLength;
+  if (!size) return null;
+  const [from, to] = [formatBytes(item.file.originalSize), formatBytes(size)];
+  return { shown: `${from} -> ${to}`, spoken: `Foto reducida de ${from} a ${to}` };
+}

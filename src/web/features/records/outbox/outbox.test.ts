@@ -280,4 +280,64 @@ describe('outbox', () => {
     await next.load();
     expect(states(next)).toEqual([]);
   });
+
+  it('keeps a photo’s upload address on the phone, so the next try, even after a restart, continues that upload', async () => {
+    const store = memoryDeviceStore();
+    const seen: (string | null | undefined)[] = [];
+    const transport: Transport = async (item, { onUploadUrl }) => {
+      seen.push(item.kind === 'photo' ? item.uploadUrl : 'vote');
+      await onUploadUrl('/api/photo-uploads/0123456789abcdef0123456789abcdef');
+      throw new ApiError(0, 'La conexión se cortó.');
+    };
+    const first = createOutbox({ store, transport });
+    first.connect(ANA);
+    await first.addPhoto(photo(1));
+    await settle();
+    expect((await store.items())[0]).toMatchObject({
+      state: 'saved',
+      attempts: 1,
+      uploadUrl: '/api/photo-uploads/0123456789abcdef0123456789abcdef',
+    });
+    first.stop();
+
+    // The phone restarted: a new page's outbox reads the item and gives the address to the next try.
+    const again = createOutbox({ store, transport });
+    again.connect(ANA);
+    await vi.advanceTimersByTimeAsync(BACKOFF.maxMs);
+    expect(seen.slice(0, 2)).toEqual([undefined, '/api/photo-uploads/0123456789abcdef0123456789abcdef']);
+    again.stop();
+  });
+
+  it('tells the app when an item is removed, so what the server holds of it can go too', async () => {
+    const server = fakeServer();
+    const removed: OutboxItem[] = [];
+    const outbox = createOutbox({
+      store: memoryDeviceStore(),
+      transport: server.transport,
+      onRemove: (i) => removed.push(i),
+    });
+    const item = await outbox.addPhoto(photo(1));
+    await outbox.remove(item.seq);
+    expect(removed.map((i) => i.seq)).toEqual([item.seq]);
+  });
+
+  it('tries a photo again soon after a cut that moved its upload forward, however many cuts came before', async () => {
+    const calls: number[] = [];
+    let offset = 0;
+    const transport: Transport = async (_item, { onProgress }) => {
+      calls.push(Date.now());
+      onProgress(offset);
+      offset += 10;
+      onProgress(offset);
+      throw new ApiError(0, 'La conexión se cortó.');
+    };
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport, random: () => 1 });
+    outbox.connect(ANA);
+    await outbox.addPhoto(photo(1));
+    await vi.advanceTimersByTimeAsync(5 * BACKOFF.firstMs);
+    // Every try moved the upload: each waits the first backoff, 2 s, never 4, 8, 16…
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    expect(outbox.getSnapshot().items[0]).toMatchObject({ attempts: 1 });
+    outbox.stop();
+  });
 });

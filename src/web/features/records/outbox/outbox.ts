@@ -12,7 +12,12 @@ export interface SendAnswer {
 /** Sends one item; rejects when no answer came (ApiError with status 0). */
 export type Transport = (
   item: OutboxItem,
-  options: { onProgress: (percent: number) => void; signal: AbortSignal },
+  options: {
+    onProgress: (percent: number) => void;
+    signal: AbortSignal;
+    /** A photo's upload got an address on the server (or lost it): kept with the item, on the phone. */
+    onUploadUrl: (url: string | null) => Promise<void>;
+  },
 ) => Promise<SendAnswer>;
 
 /** What the app does when an item changes for good. */
@@ -43,7 +48,14 @@ export interface OutboxOptions {
   exclusive?: (pass: () => Promise<void>) => Promise<void>;
   /** Tells other tabs something changed; they reload() from the phone's copy. */
   broadcast?: () => void;
+  /** An item was removed ('Quitar'): whatever the server holds of it may go too. */
+  onRemove?: (item: OutboxItem) => void;
+  /** How each try ended (the field report keeps the last success and the last error). */
+  onAttempt?: (item: OutboxItem, outcome: AttemptOutcome) => void;
 }
+
+/** A try: the server took the item, refused it, or gave no usable answer (tried again later). */
+export type AttemptOutcome = { sent: true } | { sent: false; message: string; rejected: boolean };
 
 /** Waits between tries without an answer: 2 s, 4 s, 8 s … up to a minute, each 50-100 % of that. */
 export const BACKOFF = { firstMs: 2_000, maxMs: 60_000 } as const;
@@ -128,7 +140,13 @@ export function createOutbox(options: OutboxOptions) {
     return first.nextAttemptAt <= timers.now() ? { item: first } : { wakeAt: first.nextAttemptAt };
   }
 
-  async function sendOne(item: OutboxItem): Promise<'next' | 'stop'> {
+  async function sendOne(first: OutboxItem): Promise<'next' | 'stop'> {
+    // The item as it now stands: a photo's upload address may be added while it travels.
+    let item = first;
+    // A photo whose upload moved forward during this try is on a link that works, if badly: it is
+    // tried again soon, not after a wait that grows with every cut (a resumable upload keeps its bytes).
+    let startPercent: number | undefined;
+    let moved = false;
     const controller = new AbortController();
     inFlight = { seq: item.seq, controller };
     replace({ ...item, state: 'sending' });
@@ -138,8 +156,15 @@ export function createOutbox(options: OutboxOptions) {
       const answer = await transport(item, {
         signal: controller.signal,
         onProgress: (percent) => {
+          startPercent ??= percent;
+          if (percent > startPercent) moved = true;
           progress.set(item.seq, percent);
           publish();
+        },
+        onUploadUrl: async (url) => {
+          if (controller.signal.aborted || item.kind !== 'photo' || item.uploadUrl === url) return;
+          item = { ...item, uploadUrl: url };
+          await save({ ...item, state: 'sending' });
         },
       });
       if (answer.status >= 200 && answer.status < 300) {
@@ -155,6 +180,7 @@ export function createOutbox(options: OutboxOptions) {
               }
             : { ...item, state: 'sent', sentAt: timers.now(), lastError: null };
         await save(sent);
+        options.onAttempt?.(sent, { sent: true });
         events.onSent?.(sent, answer.body);
         return 'next';
       }
@@ -175,6 +201,7 @@ export function createOutbox(options: OutboxOptions) {
         rejection: { status: answer.status, message: refusal(answer.body, `Error ${answer.status}`) },
       };
       await save(rejected);
+      options.onAttempt?.(rejected, { sent: false, rejected: true, message: rejected.rejection?.message ?? '' });
       events.onRejected?.(rejected);
       return 'next';
     } catch (error) {
@@ -184,7 +211,7 @@ export function createOutbox(options: OutboxOptions) {
         publish();
         return 'stop';
       }
-      await retryLater(item, error instanceof Error ? error.message : String(error));
+      await retryLater(item, error instanceof Error ? error.message : String(error), item.kind === 'photo' && moved);
       return 'next';
     } finally {
       inFlight = null;
@@ -192,8 +219,9 @@ export function createOutbox(options: OutboxOptions) {
     }
   }
 
-  async function retryLater(item: OutboxItem, reason: string) {
-    const attempts = item.attempts + 1;
+  async function retryLater(item: OutboxItem, reason: string, moved = false) {
+    options.onAttempt?.(item, { sent: false, rejected: false, message: reason });
+    const attempts = moved ? 1 : item.attempts + 1;
     await save({
       ...item,
       state: 'saved',
@@ -283,6 +311,8 @@ export function createOutbox(options: OutboxOptions) {
       return () => listeners.delete(listener);
     },
     getSnapshot: (): OutboxSnapshot => snapshot,
+    /** Who is connected (null: nobody): whose items are sent, and reported. */
+    person: (): string | null => owner,
     /** Reads the phone's copy (once), dropping sent items older than a day. */
     load: ensureLoaded,
     /** Another tab changed the phone's copy. */
@@ -341,6 +371,7 @@ export function createOutbox(options: OutboxOptions) {
       items = items.filter((i) => i.seq !== seq);
       publish();
       options.broadcast?.();
+      options.onRemove?.(item);
     },
 
     /** Items not yet accepted by the server, of one person or of anybody. */

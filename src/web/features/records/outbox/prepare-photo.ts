@@ -1,5 +1,6 @@
 import { photosMessages } from '#shared/features/records/photos';
 import type { OutboxFile } from './outbox-item';
+import { rightSizeInWorker } from './right-size-client';
 
 const ALLOWED_NAME = /\.(jpe?g|heic|heif)$/i;
 const ALLOWED_TYPE = /^image\/(jpeg|heic|heif)$/;
@@ -10,12 +11,21 @@ function looksLikeBallotPhoto(head: Uint8Array): boolean {
   return String.fromCharCode(...head.subarray(4, 8)) === 'ftyp';
 }
 
+export interface PrepareOptions {
+  /** Send a JPEG of at most 2560 px instead of the original (the default; admins may turn it off). */
+  rightSize: boolean;
+}
+
 /**
- * Gets a picked photo ready to wait on the phone: refuses what is plainly not a JPEG or HEIC, and copies
- * its bytes (a File from the camera can stop being readable later; an ArrayBuffer is kept by every
- * browser's IndexedDB, where a Blob is not always).
+ * Gets a picked photo ready to wait on the phone: refuses what is plainly not a JPEG or HEIC, copies its
+ * bytes (a File from the camera can stop being readable later; an ArrayBuffer is kept by every
+ * browser's IndexedDB, where a Blob is not always) and, unless originals are asked for, makes the
+ * right-sized JPEG in a Web Worker (a HEIC the browser cannot decode goes as it is).
  */
-export async function preparePhoto(file: File): Promise<{ file: OutboxFile } | { error: string }> {
+export async function preparePhoto(
+  file: File,
+  options: PrepareOptions = { rightSize: true },
+): Promise<{ file: OutboxFile } | { error: string }> {
   if (!ALLOWED_NAME.test(file.name) && !ALLOWED_TYPE.test(file.type)) return { error: photosMessages.badFormat };
   let data: ArrayBuffer;
   try {
@@ -27,5 +37,23 @@ export async function preparePhoto(file: File): Promise<{ file: OutboxFile } | {
   if (!looksLikeBallotPhoto(new Uint8Array(data, 0, Math.min(16, data.byteLength)))) {
     return { error: photosMessages.badFormat };
   }
-  return { file: { name: file.name, type: file.type || 'application/octet-stream', data } };
+  const type = file.type || 'application/octet-stream';
+  const originalSize = data.byteLength;
+  if (options.rightSize) {
+    const answer = await rightSizeInWorker({ data, type, lastModified: file.lastModified });
+    if (answer.resized) {
+      return {
+        file: {
+          name: `${file.name.replace(/\.(jpe?g|heic|heif)$/i, '')}.jpg`,
+          type: 'image/jpeg',
+          data: answer.data,
+          size: answer.data.byteLength,
+          originalSize,
+        },
+      };
+    }
+    // The bytes went to the worker and came back.
+    data = answer.data;
+  }
+  return { file: { name: file.name, type, data, size: originalSize } };
 }

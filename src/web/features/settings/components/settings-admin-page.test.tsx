@@ -13,6 +13,7 @@ const CURRENT: AdminSettings = {
   resultsDenominator: 5373,
   logoutRoute: '/',
   photoMaxMb: 20,
+  photoSendOriginals: false,
 };
 
 function api() {
@@ -81,9 +82,21 @@ describe('SettingsAdminPage', () => {
           resultsDenominator: 6000,
           logoutRoute: '/agenda',
           photoMaxMb: 8,
+          photoSendOriginals: false,
         },
       ]),
     );
     expect(await screen.findByText('Ajustes guardados')).toBeInTheDocument();
+  });
+
+  it('lets admins choose that phones send original photos instead of right-sized ones', async () => {
+    const sent = api();
+    renderWithProviders(<SettingsAdminPage />);
+    const box = await screen.findByRole('checkbox', { name: 'Enviar las fotos de boletas originales' });
+    expect(box).not.toBeChecked();
+    expect(box).toHaveAccessibleDescription(/JPEG de hasta 2560 px por lado/);
+    await userEvent.click(box);
+    await userEvent.click(screen.getByRole('button', { name: 'Guardar ajustes' }));
+    await waitFor(() => expect(sent).toEqual([{ ...CURRENT, photoSendOriginals: true }]));
   });
 });

@@ -8,7 +8,7 @@ import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
 
-type Draft = { [K in keyof AdminSettings]: string };
+type Draft = { [K in Exclude<keyof AdminSettings, 'photoSendOriginals'>]: string } & { photoSendOriginals: boolean };
 
 const toDraft = (s: AdminSettings): Draft => ({
   campaignName: s.campaignName,
@@ -16,6 +16,7 @@ const toDraft = (s: AdminSettings): Draft => ({
   resultsDenominator: String(s.resultsDenominator),
   logoutRoute: s.logoutRoute,
   photoMaxMb: String(s.photoMaxMb),
+  photoSendOriginals: s.photoSendOriginals,
 });
 
 /** A number typed by a person: blank is not zero. */
@@ -35,7 +36,7 @@ function SettingsForm({ current }: { current: AdminSettings }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useUpdateSettings();
   useEffect(() => setDraft(toDraft(current)), [current]);
-  const field = (key: keyof Draft) => ({
+  const field = (key: Exclude<keyof Draft, 'photoSendOriginals'>) => ({
     value: draft[key],
     error: errors[key],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value }),
@@ -96,6 +97,25 @@ function SettingsForm({ current }: { current: AdminSettings }) {
           inputMode="numeric"
           hint={`Para las fotos de boletas y de candidatos; entre ${PHOTO_MAX_MB_BOUNDS.min} y ${PHOTO_MAX_MB_BOUNDS.max} MB.`}
         />
+        <div className="flex items-start gap-3">
+          <input
+            id="ajustes-fotos-originales"
+            type="checkbox"
+            className="mt-1 h-5 w-5 accent-brand"
+            checked={draft.photoSendOriginals}
+            onChange={(e) => setDraft({ ...draft, photoSendOriginals: e.target.checked })}
+            aria-describedby="ajustes-fotos-originales-ayuda"
+          />
+          <div>
+            <label htmlFor="ajustes-fotos-originales" className="font-semibold text-stone-900">
+              Enviar las fotos de boletas originales
+            </label>
+            <p id="ajustes-fotos-originales-ayuda" className="text-sm text-stone-700">
+              Si no se marca, el teléfono envía cada foto como JPEG de hasta 2560 px por lado: varias veces más liviana
+              y legible, lo que cuenta con mala señal.
+            </p>
+          </div>
+        </div>
         {errors.form && (
           <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
             {errors.form}

@@ -1,0 +1,392 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listAudit } from '#server/platform/audit/audit.repository';
+import { createResumableUploads } from '#server/platform/uploads/resumable-uploads';
+import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { fixture } from '#server/testing/photos';
+import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
+import { startS3Local } from '#server/testing/s3-local';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
+import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
+import type { StorageConfig } from '#server/platform/config/config';
+import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, TUS } from '#server/testing/tus';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { createPhotosRepository } from './photos.repository';
+
+let t: TestApp;
+let dataDir: string;
+afterEach(async () => {
+  await t?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const HOUR_MS = 60 * 60 * 1000;
+let now = new Date('2026-12-06T12:00:00Z');
+
+async function setup(resumableUploadHours = 24, storage?: StorageConfig) {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-tus-test-'));
+  now = new Date('2026-12-06T12:00:00Z');
+  t = await createTestApp({ dataDir, now: () => now, resumableUploadHours, ...(storage ? { storage } : {}) });
+  return signInPeople(t);
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const tusDir = () => path.join(dataDir, 'uploads', 'tus');
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.push(path.relative(dir, full));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+async function slotOf(recordId: number) {
+  const row = await t.db.kysely.selectFrom('records').selectAll().where('id', '=', recordId).executeTakeFirstOrThrow();
+  return row.gobernador_photo_id;
+}
+
+/** Waits (real time, polling every 20 ms, at most 10 s: generous for a local socket) until `check` holds. */
+async function eventually(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 10_000) throw new Error('no llegó a tiempo');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('resumable photo uploads (tus)', () => {
+  it('continues an upload cut half-way from what the server kept: one photo, byte for byte the original', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
+    const photo = await noisyJpeg();
+    const created = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'gobernador',
+      size: photo.length,
+    });
+    expect(created.status).toBe(201);
+    expect(created.location).toMatch(/^\/api\/photo-uploads\/[0-9a-f]{32}$/);
+
+    // A real connection, cut by the phone's network after half the photo: the server keeps that half.
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const half = Math.floor(photo.length / 2);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `PATCH ${created.location} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${TEST_ORIGIN}\r\n` +
+        `Cookie: ${c.validatorA}\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n` +
+        `Content-Type: application/offset+octet-stream\r\nContent-Length: ${photo.length}\r\n\r\n`,
+    );
+    socket.write(photo.subarray(0, half));
+    const part = path.join(tusDir(), created.id);
+    await eventually(() => fs.existsSync(part) && fs.statSync(part).size === half);
+    socket.destroy();
+
+    const head = await headTusUpload(t, c.validatorA, created.location);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['upload-offset']).toBe(String(half));
+    expect(head.headers['upload-length']).toBe(String(photo.length));
+    expect(await slotOf(id)).toBeNull();
+
+    const rest = await patchTusUpload(t, c.validatorA, created.location, half, photo.subarray(half));
+    expect(rest.statusCode).toBe(201);
+    expect(rest.headers['upload-offset']).toBe(String(photo.length));
+    const body = rest.json();
+    expect(body.message).toBe('Foto cargada con éxito');
+    expect(body.photo).toMatchObject({ kind: 'gobernador', sizeBytes: photo.length, sha256: sha256(photo) });
+    expect(body.record.photos.gobernador.id).toBe(body.photo.id);
+
+    const kept = await t.request({
+      url: `/api/photos/${body.photo.id}?variant=original`,
+      headers: { cookie: c.validatorA },
+    });
+    expect(sha256(kept.rawPayload)).toBe(sha256(photo));
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    const audit = await listAudit(t.db.kysely, { action: 'photo.upload' });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_email: PEOPLE.validatorA, target: `record:${id}` });
+    // The bytes left the temporary folder; only the upload's small info stays, to answer a lost reply.
+    expect(filesUnder(tusDir())).toEqual([`${created.id}.json`]);
+  });
+
+  it('refuses a hostile file when it completes, and leaves no file, no photo and no audit row', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const hostile = Buffer.concat([Buffer.from('<?php system($_GET["c"]); ?>\n'), fixture('not-an-image.jpg')]);
+    const created = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'gobernador',
+      size: hostile.length,
+    });
+    expect(created.status).toBe(201);
+    const res = await patchTusUpload(t, c.validatorA, created.location, 0, hostile);
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ statusCode: 415, message: 'Formato no permitido: solo JPG, JPEG o HEIC' });
+    expect(filesUnder(tusDir())).toEqual([]);
+    expect(filesUnder(path.join(dataDir, 'photos'))).toEqual([]);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(0);
+    expect(await slotOf(id)).toBeNull();
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toEqual([]);
+    expect(await t.db.kysely.selectFrom('resumable_uploads').selectAll().execute()).toEqual([]);
+    // The upload is gone: continuing it is answered as such.
+    expect((await headTusUpload(t, c.validatorA, created.location)).statusCode).toBe(404);
+  });
+
+  it('refuses a JPEG that is damaged past its first bytes when it completes, leaving nothing', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const damaged = fixture('truncated.jpg');
+    const created = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'an',
+      size: damaged.length,
+    });
+    const res = await patchTusUpload(t, c.validatorA, created.location, 0, damaged);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/dañada o incompleta/);
+    expect(filesUnder(tusDir())).toEqual([]);
+    expect(filesUnder(path.join(dataDir, 'photos'))).toEqual([]);
+  });
+
+  it('removes an unfinished upload after its expiry: the sweep, and any request that finds it expired', async () => {
+    // Two hours (RESUMABLE_UPLOAD_HOURS=2): within a session's life, so the same person asks again.
+    const c = await setup(2);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg(300, 200);
+    const half = Math.floor(photo.length / 2);
+    const first = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'gobernador',
+      size: photo.length,
+    });
+    const second = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'an',
+      size: photo.length,
+    });
+    for (const u of [first, second]) {
+      expect((await patchTusUpload(t, c.validatorA, u.location, 0, photo.subarray(0, half))).statusCode).toBe(204);
+    }
+    const uploads = createResumableUploads(t.db.kysely, { directory: tusDir(), hours: 2, now: () => now });
+
+    now = new Date(now.getTime() + 2 * HOUR_MS - 1000);
+    expect(await uploads.sweep()).toBe(0);
+    expect(filesUnder(tusDir())).toHaveLength(4);
+
+    now = new Date(now.getTime() + 1000);
+    // A request that finds an upload past its time removes it and says so.
+    const late = await patchTusUpload(t, c.validatorA, second.location, half, photo.subarray(half));
+    expect(late.statusCode).toBe(410);
+    expect(late.json().message).toMatch(/ya no está en el servidor/);
+    expect(filesUnder(tusDir())).toEqual([`${first.id}`, `${first.id}.json`].sort());
+    // The sweep removes the other one, without anybody asking.
+    expect(await uploads.sweep()).toBe(1);
+    expect(filesUnder(tusDir())).toEqual([]);
+    expect(await t.db.kysely.selectFrom('resumable_uploads').selectAll().execute()).toEqual([]);
+    expect((await headTusUpload(t, c.validatorA, first.location)).statusCode).toBe(404);
+  });
+
+  it('keeps a slot once-only across two concurrent uploads: one photo, one 201, one 409, no stray file', async () => {
+    const c = await setup();
+    const other = 'validador.a2@example.org';
+    await createUser(t.db, { email: other, role: 'staff', departments: [SLUG_A] });
+    const otherCookie = await loginAs(t, other);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photos: Buffer[] = [await noisyJpeg(400, 300), await noisyJpeg(400, 300)];
+    const people: string[] = [c.validatorA, otherCookie];
+    const created = await Promise.all(
+      people.map((cookie, i) =>
+        createTusUpload(t, cookie, { slug: SLUG_A, recordId: id, kind: 'gobernador', size: photos[i]?.length ?? 0 }),
+      ),
+    );
+    expect(created.map((u) => u.status)).toEqual([201, 201]);
+    const answers = await Promise.all(
+      created.map((u, i) => patchTusUpload(t, people[i] as string, u.location, 0, photos[i] as Buffer)),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    const winner = answers.findIndex((a) => a.statusCode === 201);
+    const loser = answers[1 - winner];
+    expect(loser?.json().message).toMatch(/^Esta foto ya fue cargada por .+ el .+ a las .+\.$/);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(await slotOf(id)).toBe(answers[winner]?.json().photo.id);
+    // The winner's original, browser copy and thumbnail; nothing of the loser's; the winner's info only.
+    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
+    expect(filesUnder(tusDir())).toEqual([`${created[winner]?.id}.json`]);
+  });
+
+  it('answers a finished upload again with its first answer: asked for, or sent again under the same key', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = fixture('ballot.jpg');
+    const key = randomUUID();
+    const created = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'clez',
+      size: photo.length,
+      key,
+    });
+    const first = await patchTusUpload(t, c.validatorA, created.location, 0, photo);
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+
+    // The answer was lost: the phone asks where the upload stands (complete), then for the answer.
+    const head = await headTusUpload(t, c.validatorA, created.location);
+    expect(head.headers['upload-offset']).toBe(String(photo.length));
+    const again = await t.request({
+      method: 'POST',
+      url: `${created.location}/complete`,
+      headers: { cookie: c.validatorA, 'idempotency-key': key },
+    });
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+
+    // The phone lost the upload's address and sends the photo again under the same key.
+    const repeat = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'clez',
+      size: photo.length,
+      key,
+    });
+    expect(repeat.status).toBe(201);
+    const replayed = await patchTusUpload(t, c.validatorA, repeat.location, 0, photo);
+    expect(replayed.statusCode).toBe(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.json()).toEqual(first.json());
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+
+    // A new key for the filled slot is refused before any byte travels.
+    const late = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'clez',
+      size: photo.length,
+    });
+    expect(late.status).toBe(409);
+    expect(JSON.parse(late.body).message).toMatch(/^Esta foto ya fue cargada por/);
+  });
+
+  it('checks who may start, continue or see an upload, its size and its key', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const size = 5000;
+    const base = { slug: SLUG_A, recordId: id, kind: 'an', size };
+
+    const nobody = await t.request({
+      method: 'POST',
+      url: '/api/photo-uploads',
+      headers: { ...TUS, 'upload-length': '10' },
+    });
+    expect(nobody.statusCode).toBe(401);
+    const outsider = await createTusUpload(t, c.validatorB, base);
+    expect(outsider.status).toBe(404);
+    const noKey = await createTusUpload(t, c.validatorA, { ...base, key: null });
+    expect(noKey.status).toBe(400);
+    expect(JSON.parse(noKey.body).message).toBe('Cada foto necesita la cabecera Idempotency-Key (un UUID).');
+    const badKind = await createTusUpload(t, c.validatorA, { ...base, kind: 'alcalde' });
+    expect(badKind.status).toBe(400);
+
+    await t.db.kysely
+      .insertInto('settings')
+      .values({ key: PHOTO_MAX_BYTES_SETTING, value: String(2 * 1024 * 1024), updated_at: now.toISOString() })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(2 * 1024 * 1024) }))
+      .execute();
+    const tooLarge = await createTusUpload(t, c.validatorA, { ...base, size: 3 * 1024 * 1024 });
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body).message).toMatch(/demasiado grande: el máximo es 2 MB/);
+
+    const mine = await createTusUpload(t, c.validatorA, base);
+    expect(mine.status).toBe(201);
+    // Someone else (even an admin) cannot see or continue it: the same 404 as an unknown upload.
+    expect((await headTusUpload(t, c.admin, mine.location)).statusCode).toBe(404);
+    const foreign = await patchTusUpload(t, c.admin, mine.location, 0, Buffer.alloc(10));
+    expect(foreign.statusCode).toBe(404);
+    // A byte too many is refused.
+    const over = await patchTusUpload(t, c.validatorA, mine.location, 0, Buffer.alloc(size + 1));
+    expect(over.statusCode).toBe(413);
+    // The answer of an upload that has not finished is not there yet.
+    const early = await t.request({
+      method: 'POST',
+      url: `${mine.location}/complete`,
+      headers: { cookie: c.validatorA },
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('La foto aún no terminó de subir.');
+  });
+});
+
+describe('resumable photo uploads with remote photo storage', () => {
+  /** Sends a photo in two parts; the parts wait on the local disk, the stored photo goes to the storage. */
+  async function sendInTwoParts(cookie: string, recordId: number, photo: Buffer) {
+    const created = await createTusUpload(t, cookie, {
+      slug: SLUG_A,
+      recordId,
+      kind: 'gobernador',
+      size: photo.length,
+    });
+    const half = Math.floor(photo.length / 2);
+    expect((await patchTusUpload(t, cookie, created.location, 0, photo.subarray(0, half))).statusCode).toBe(204);
+    expect(filesUnder(tusDir())).toEqual([created.id, `${created.id}.json`].sort());
+    const done = await patchTusUpload(t, cookie, created.location, half, photo.subarray(half));
+    expect(done.statusCode).toBe(201);
+    expect(filesUnder(tusDir())).toEqual([`${created.id}.json`]);
+    expect(filesUnder(path.join(dataDir, 'photos'))).toEqual([]);
+    const kept = await t.request({ url: `/api/photos/${done.json().photo.id}?variant=original`, headers: { cookie } });
+    expect(sha256(kept.rawPayload)).toBe(sha256(photo));
+  }
+
+  it('stores the completed photo in an S3 bucket', async () => {
+    const s3 = await startS3Local();
+    try {
+      const c = await setup(24, s3.config('tus/'));
+      const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+      await sendInTwoParts(c.validatorA, id, await noisyJpeg(400, 300));
+      expect(s3.listKeys().filter((k) => k.startsWith('tus/'))).toHaveLength(3);
+    } finally {
+      await t?.close();
+      t = undefined as unknown as TestApp;
+      await s3.stop();
+    }
+  });
+
+  it('stores the completed photo in Dropbox, at its readable path too', async () => {
+    const dropbox = await startDropboxContractServer();
+    try {
+      const c = await setup(24, {
+        driver: 'dropbox',
+        appKey: dropbox.appKey,
+        appSecret: dropbox.appSecret,
+        refreshToken: dropbox.refreshToken,
+        apiUrl: dropbox.url,
+        contentUrl: dropbox.url,
+      });
+      const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'Ana Soto' }])) as [number];
+      const photo = await noisyJpeg(400, 300);
+      await sendInTwoParts(c.validatorA, id, photo);
+      expect(dropbox.file('/Cabimas/Gobernador/Ana Soto.jpg')?.equals(photo)).toBe(true);
+    } finally {
+      await t?.close();
+      t = undefined as unknown as TestApp;
+      await dropbox.close();
+    }
+  });
+});

@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { once } from 'node:events';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { FileStore } from '@tus/file-store';
+import { ERRORS, Upload } from '@tus/server';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import type { ResumableUploadsTable } from '#server/platform/db/schema-uploads';
+
+export type ResumableUpload = Selectable<ResumableUploadsTable>;
+export type NewResumableUpload = Omit<ResumableUpload, 'sha256' | 'stored_at' | 'created_at' | 'expires_at'>;
+
+type Db = Kysely<Database>;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Where the bytes of tus uploads wait: beside the other uploads, on the server's own disk. */
+export function resumableUploadDir(uploadsDir: string): string {
+  return path.join(uploadsDir, 'tus');
+}
+
+/**
+ * The parts of a resumable (tus) upload that are not the tus protocol itself (docs/decisions/046):
+ * the disk store of its bytes, its row (who, what for, until when) and the sweep that removes what
+ * expired. Time is the server's clock (`now`), so expiry is tested without waiting.
+ */
+export function createResumableUploads(db: Db, options: { directory: string; hours: number; now: () => Date }) {
+  const { directory } = options;
+  fs.mkdirSync(directory, { recursive: true });
+
+  const find = (id: string, on: Db = db): Promise<ResumableUpload | undefined> =>
+    on.selectFrom('resumable_uploads').selectAll().where('id', '=', id).executeTakeFirst();
+
+  const fileOf = (id: string) => path.join(directory, id);
+
+  /** Removes the bytes and the tus info file; what is already gone is not an error. */
+  async function removeFiles(id: string): Promise<void> {
+    await fsp.rm(fileOf(id), { force: true });
+    await fsp.rm(`${fileOf(id)}.json`, { force: true });
+  }
+
+  /**
+   * @tus/file-store, with three differences: a stored upload, whose bytes already left for the photo
+   * storage, still answers HEAD as complete (so a phone that lost the answer asks for it instead of
+   * sending the photo again); removing an upload also forgets its row; and a PATCH cut off waits for
+   * its last write to reach the file before it lets go of the upload (file-store's own write gives up
+   * at once, and the HEAD that follows could read a shorter file, so the phone would send again from
+   * an offset the server has already passed).
+   */
+  class PartsStore extends FileStore {
+    override async write(readable: Readable, id: string, offset: number): Promise<number> {
+      const file = fs.createWriteStream(fileOf(id), { flags: 'r+', start: offset });
+      let received = 0;
+      const count = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          received += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(readable, count, file);
+      } catch {
+        if (!file.closed) await once(file, 'close').catch(() => undefined);
+        throw ERRORS.FILE_WRITE_ERROR;
+      }
+      return offset + received;
+    }
+
+    override async getUpload(id: string): Promise<Upload> {
+      const row = await find(id);
+      if (row?.stored_at) {
+        return new Upload({ id, size: row.size_bytes, offset: row.size_bytes, creation_date: row.created_at });
+      }
+      return super.getUpload(id);
+    }
+
+    override async remove(id: string): Promise<void> {
+      await removeFiles(id);
+      await db.deleteFrom('resumable_uploads').where('id', '=', id).execute();
+    }
+  }
+
+  const datastore = new PartsStore({ directory });
+
+  return {
+    datastore,
+    /** The file holding an upload's bytes. */
+    fileOf,
+    find,
+
+    /** Registers an upload being created: it expires `hours` after now. */
+    async register(upload: NewResumableUpload): Promise<ResumableUpload> {
+      const now = options.now();
+      const row: ResumableUpload = {
+        ...upload,
+        sha256: null,
+        stored_at: null,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + options.hours * HOUR_MS).toISOString(),
+      };
+      await db.insertInto('resumable_uploads').values(row).execute();
+      return row;
+    },
+
+    /** Uploads of one person that were not stored yet (a cap keeps one person from filling the disk). */
+    async openCount(owner: string): Promise<number> {
+      const row = await db
+        .selectFrom('resumable_uploads')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('owner_email', '=', owner)
+        .where('stored_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    isExpired: (row: ResumableUpload): boolean => row.expires_at <= options.now().toISOString(),
+
+    /** Inside the photo's transaction: the upload is stored, with the file's sha256. */
+    async markStored(trx: Db, id: string, sha256: string, at: string): Promise<void> {
+      await trx.updateTable('resumable_uploads').set({ sha256, stored_at: at }).where('id', '=', id).execute();
+    },
+
+    /** After the photo is stored: its bytes are in the photo storage now; the row stays to answer a retry. */
+    async releaseBytes(id: string): Promise<void> {
+      await fsp.rm(fileOf(id), { force: true });
+    },
+
+    /** Removes an upload for good: bytes, info and row. */
+    remove: (id: string): Promise<void> => datastore.remove(id),
+
+    /**
+     * Removes every upload past its time, finished or not (a finished one's answer stays with its
+     * Idempotency-Key), and files no row speaks for once they are as old as an upload may be (a crash
+     * between creating a file and its row). Returns how many uploads went.
+     */
+    async sweep(): Promise<number> {
+      const now = options.now();
+      const expired = await db
+        .selectFrom('resumable_uploads')
+        .select('id')
+        .where('expires_at', '<=', now.toISOString())
+        .execute();
+      for (const { id } of expired) await datastore.remove(id);
+
+      const names = await fsp.readdir(directory).catch(() => [] as string[]);
+      const ids = new Set(names.map((name) => name.replace(/\.json$/, '')));
+      for (const id of ids) {
+        if (await find(id)) continue;
+        const stat = await fsp.stat(fileOf(id)).catch(() => fsp.stat(`${fileOf(id)}.json`).catch(() => undefined));
+        if (stat && now.getTime() - stat.mtimeMs >= options.hours * HOUR_MS) await removeFiles(id);
+      }
+      return expired.length;
+    },
+  };
+}
+export type ResumableUploads = ReturnType<typeof createResumableUploads>;

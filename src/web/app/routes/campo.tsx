@@ -1,0 +1,29 @@
+import { Navigate, useLocation, useParams } from 'react-router';
+import { FieldPage } from '#web/features/field/components/field-page';
+import { paths } from '#web/platform/paths';
+import { useSession } from '#web/platform/session/get-session';
+import { LoadingCover } from '#web/platform/ui/loading-cover';
+import { ErrorNotice, Page } from '#web/platform/ui/page';
+
+/**
+ * /campo and /campo/:slug: for anyone signed in; the server says which departments they may see
+ * (admins every one, others those on their lists) and answers 404 for the rest.
+ */
+export default function FieldRoute() {
+  const { slug } = useParams();
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <LoadingCover />;
+  if (session.data === undefined) {
+    return (
+      <Page>
+        <ErrorNotice message={session.error?.message ?? ''} onRetry={() => session.refetch()} />
+      </Page>
+    );
+  }
+  if (!session.data.user) {
+    if (session.data.signedOut) return null;
+    return <Navigate to={`${paths.login}?next=${encodeURIComponent(location.pathname)}`} replace />;
+  }
+  return <FieldPage slug={slug} />;
+}

@@ -1,0 +1,44 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ProcedureRecord } from '#shared/features/records/records';
+import { renderWithProviders } from '#web/testing/render';
+import { deviceOutbox } from '../outbox/device-outbox';
+import { RecordCard } from './record-card';
+
+const record: ProcedureRecord = {
+  id: 1,
+  comunidad: 'Sector 1',
+  nombre: 'Persona 1',
+  ubch: 'UBCH 110100001',
+  telefono: '0414-0000001',
+  status: 'pendiente',
+  votedAt: null,
+  votes: [],
+  photos: { gobernador: null, an: null, clez: null },
+  validated: false,
+  voteCorrected: false,
+};
+
+const photo = (kind: 'gobernador' | 'an', file: { size: number; originalSize?: number }) => ({
+  owner: 'ana@example.org',
+  slug: 'cabimas',
+  recordId: 1,
+  recordName: 'Persona 1',
+  photoKind: kind,
+  file: { name: 'IMG_1.jpg', type: 'image/jpeg', data: new Uint8Array([0xff, 0xd8, 0xff]).buffer, ...file },
+});
+
+describe('RecordCard', () => {
+  it('says what right-sizing saved under a photo, in Venezuelan notation, and nothing under an original', async () => {
+    // Nobody is connected: the items wait on the phone and nothing is sent.
+    await deviceOutbox().addPhoto(photo('gobernador', { size: 610_000, originalSize: 3_800_000 }));
+    await deviceOutbox().addPhoto(photo('an', { size: 2_900_000 }));
+    renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
+    const list = await screen.findByRole('list', { name: 'Envíos de este trámite' });
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(first).toHaveTextContent('Foto Gobernador');
+    expect(within(first as HTMLElement).getByTestId('foto-reducida')).toHaveTextContent('3,8 MB -> 610 kB');
+    expect(within(first as HTMLElement).getByText('Foto reducida de 3,8 MB a 610 kB')).toHaveClass('sr-only');
+    expect(within(second as HTMLElement).queryByTestId('foto-reducida')).not.toBeInTheDocument();
+  });
+});

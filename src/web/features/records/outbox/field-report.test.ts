@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DeviceReport } from '#shared/features/field/field';
+import { ApiError } from '#web/platform/lib/api-client';
+import { memoryDeviceStore } from './device-store';
+import { createFieldReporter, FIELD_REPORT } from './field-report';
+import { createOutbox, type Transport } from './outbox';
+
+const ANA = 'ana@example.org';
+const DEVICE = '0b7e7c9e-2d1f-4c55-9a51-6f3f5b0c9d11';
+const START = new Date('2026-12-06T14:00:00Z');
+const photo = (recordId: number, slug = 'cabimas', owner = ANA) => ({
+  owner,
+  slug,
+  recordId,
+  recordName: `Persona ${recordId}`,
+  photoKind: 'gobernador' as const,
+  file: { name: 'IMG_1.JPG', type: 'image/jpeg', data: new Uint8Array([0xff, 0xd8, 0xff]).buffer },
+});
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: START, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+});
+afterEach(() => vi.useRealTimers());
+
+/** An outbox whose sends the test decides, and a reporter whose reports it collects. */
+function setup(options: { online?: () => boolean; transport?: Transport } = {}) {
+  const reports: DeviceReport[] = [];
+  const hanging: Transport = () => new Promise(() => {});
+  let reporter: ReturnType<typeof createFieldReporter> | undefined;
+  const outbox = createOutbox({
+    store: memoryDeviceStore(),
+    transport: options.transport ?? hanging,
+    onAttempt: (item, outcome) => reporter?.attempted(item, outcome),
+  });
+  reporter = createFieldReporter({
+    outbox,
+    deviceId: DEVICE,
+    isOnline: options.online,
+    send: async (report) => {
+      reports.push(report);
+    },
+  });
+  return { outbox, reporter, reports };
+}
+
+describe('field report', () => {
+  it('says, shortly after a change, how many of the signed-in person’s items wait, per department, since when', async () => {
+    const { outbox, reports } = setup();
+    outbox.connect(ANA);
+    await outbox.addPhoto(photo(1));
+    await vi.advanceTimersByTimeAsync(60_000);
+    await outbox.addPhoto(photo(2, 'lagunillas'));
+    // Someone else's item on the same phone is not Ana's to report.
+    await outbox.addPhoto(photo(3, 'cabimas', 'beto@example.org'));
+    reports.length = 0;
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
+    expect(reports).toEqual([
+      {
+        deviceId: DEVICE,
+        deviceNow: new Date(START.getTime() + 60_000 + FIELD_REPORT.settleMs).toISOString(),
+        waiting: 2,
+        oldestWaitingAt: START.toISOString(),
+        lastSuccessAt: null,
+        lastError: null,
+        departments: [
+          { slug: 'cabimas', waiting: 1, oldestWaitingAt: START.toISOString() },
+          { slug: 'lagunillas', waiting: 1, oldestWaitingAt: new Date(START.getTime() + 60_000).toISOString() },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps the last error and the last success of the sends, and reports them', async () => {
+    let answer: 'fail' | 'ok' = 'fail';
+    const { outbox, reports } = setup({
+      transport: async () => {
+        if (answer === 'fail') throw new ApiError(0, 'No hay conexión con el servidor.');
+        return { status: 201, body: {} };
+      },
+    });
+    outbox.connect(ANA);
+    await outbox.addPhoto(photo(1));
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
+    expect(reports.at(-1)).toMatchObject({
+      waiting: 1,
+      // The last of the tries so far (the outbox retries after a backoff).
+      lastError: { message: 'No hay conexión con el servidor.', at: expect.any(String) },
+      lastSuccessAt: null,
+    });
+    answer = 'ok';
+    await outbox.online();
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
+    expect(reports.at(-1)).toMatchObject({ waiting: 0, departments: [], lastSuccessAt: expect.any(String) });
+    expect(reports.at(-1)?.lastError?.message).toBe('No hay conexión con el servidor.');
+  });
+
+  it('reports every minute while the page is open, and nothing while offline or signed out', async () => {
+    let online = true;
+    const { outbox, reports, reporter } = setup({ online: () => online });
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.heartbeatMs * 2);
+    expect(reports).toEqual([]);
+    outbox.connect(ANA);
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
+    expect(reports).toHaveLength(1);
+    // Nothing changed: no report until the next heartbeat, which says the phone is still there.
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.heartbeatMs - FIELD_REPORT.settleMs - 1);
+    expect(reports).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reports).toHaveLength(2);
+    online = false;
+    await outbox.addPhoto(photo(1));
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.heartbeatMs);
+    expect(reports).toHaveLength(2);
+    online = true;
+    await reporter.reportNow();
+    expect(reports.at(-1)).toMatchObject({ waiting: 1 });
+    reporter.stop();
+  });
+});

@@ -1,0 +1,154 @@
+import type { DeviceReport } from '#shared/features/field/field';
+import { realTimers, type Timers } from '#web/platform/lib/timers';
+import type { AttemptOutcome, Outbox } from './outbox';
+import type { OutboxItem } from './outbox-item';
+
+/** What the phone remembers between pages about its sends: kept in localStorage. */
+export interface SendHistory {
+  lastSuccessAt: number | null;
+  lastError: { message: string; at: number } | null;
+}
+
+export interface FieldReporterOptions {
+  outbox: Outbox;
+  deviceId: string;
+  /** Sends one report; a failure is forgotten (the next change or heartbeat sends a fresh one). */
+  send: (report: DeviceReport) => Promise<void>;
+  timers?: Timers;
+  isOnline?: () => boolean;
+  history?: { read(): SendHistory; write(history: SendHistory): void };
+  /** After a change, wait this long before reporting (a burst of changes is one report). */
+  settleMs?: number;
+  /** Report at least this often while the page is open, even if nothing changed: "last seen". */
+  heartbeatMs?: number;
+}
+
+export const FIELD_REPORT = { settleMs: 3_000, heartbeatMs: 60_000 } as const;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const waitingNow = (item: OutboxItem) => item.state === 'saved' || item.state === 'sending';
+
+/** The report of one person's items on this phone, as the field view wants it. */
+export function buildReport(
+  items: readonly OutboxItem[],
+  person: string,
+  history: SendHistory,
+  deviceId: string,
+  now: number,
+): DeviceReport {
+  const mine = items.filter((i) => i.owner === person && waitingNow(i));
+  const bySlug = new Map<string, { waiting: number; oldest: number }>();
+  for (const item of mine) {
+    const entry = bySlug.get(item.slug) ?? { waiting: 0, oldest: item.createdAt };
+    entry.waiting += 1;
+    entry.oldest = Math.min(entry.oldest, item.createdAt);
+    bySlug.set(item.slug, entry);
+  }
+  const oldest = mine.length ? Math.min(...mine.map((i) => i.createdAt)) : null;
+  return {
+    deviceId,
+    deviceNow: new Date(now).toISOString(),
+    waiting: mine.length,
+    oldestWaitingAt: iso(oldest),
+    lastSuccessAt: iso(history.lastSuccessAt),
+    lastError: history.lastError && {
+      message: history.lastError.message.slice(0, 500),
+      at: new Date(history.lastError.at).toISOString(),
+    },
+    departments: [...bySlug].map(([slug, e]) => ({ slug, waiting: e.waiting, oldestWaitingAt: iso(e.oldest) })),
+  };
+}
+
+/**
+ * Tells the server, when it can, what this phone holds (docs/decisions/048): a report shortly after
+ * the items or the sends change, and one every minute while the page is open. Only the signed-in
+ * person's items, only while online.
+ */
+export function createFieldReporter(options: FieldReporterOptions) {
+  const timers = options.timers ?? realTimers;
+  const isOnline = options.isOnline ?? (() => true);
+  const settleMs = options.settleMs ?? FIELD_REPORT.settleMs;
+  const heartbeatMs = options.heartbeatMs ?? FIELD_REPORT.heartbeatMs;
+  const memory: { value: SendHistory } = { value: { lastSuccessAt: null, lastError: null } };
+  const history = options.history ?? {
+    read: () => memory.value,
+    write: (value: SendHistory) => {
+      memory.value = value;
+    },
+  };
+  let lastSent = '';
+  let settleTimer: unknown;
+  let heartbeatTimer: unknown;
+  let stopped = false;
+
+  /** What a report would say, without its clock: equal signatures need no new report. */
+  const signature = (report: DeviceReport, person: string) =>
+    JSON.stringify([person, { ...report, deviceNow: undefined }]);
+
+  async function report(force: boolean): Promise<void> {
+    const person = options.outbox.person();
+    if (stopped || person === null || !isOnline()) return;
+    const body = buildReport(
+      options.outbox.getSnapshot().items,
+      person,
+      history.read(),
+      options.deviceId,
+      timers.now(),
+    );
+    const sig = signature(body, person);
+    if (!force && sig === lastSent) return;
+    try {
+      await options.send(body);
+      lastSent = sig;
+    } catch {
+      // Not heard this time: the next change or heartbeat tries again.
+    }
+  }
+
+  // One report `settleMs` after the first change of a burst: later changes ride along, and a queue that
+  // keeps changing (retries) still reports.
+  let pending = false;
+  function soon() {
+    if (pending || stopped) return;
+    pending = true;
+    settleTimer = timers.setTimeout(() => {
+      pending = false;
+      void report(false);
+    }, settleMs);
+  }
+
+  function beat() {
+    heartbeatTimer = timers.setTimeout(() => {
+      void report(true).finally(() => {
+        if (!stopped) beat();
+      });
+    }, heartbeatMs);
+  }
+
+  const unsubscribe = options.outbox.subscribe(soon);
+  beat();
+  soon();
+
+  return {
+    /** The outbox's onAttempt: remembers the last success and the last error, and reports soon. */
+    attempted(_item: OutboxItem, outcome: AttemptOutcome) {
+      const now = timers.now();
+      const previous = history.read();
+      history.write(
+        outcome.sent
+          ? { ...previous, lastSuccessAt: now }
+          : { ...previous, lastError: { message: outcome.message, at: now } },
+      );
+      soon();
+    },
+    /** Reports now (the browser is back online, a new session). */
+    reportNow: () => report(true),
+    stop() {
+      stopped = true;
+      unsubscribe();
+      timers.clearTimeout(settleTimer);
+      timers.clearTimeout(heartbeatTimer);
+    },
+  };
+}
+export type FieldReporter = ReturnType<typeof createFieldReporter>;

@@ -1,0 +1,132 @@
+import http from 'node:http';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { phonePhoto } from '../fixtures/phone-photos';
+import { signIn } from './support/login';
+import { OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
+import { E2E_SERVERS, e2eDataDir } from './support/servers';
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+const card = (page: Page, name: string) => page.getByRole('article', { name });
+
+/** The photos the server stored for a record, read from the main instance's database. */
+function storedPhotos(nombre: string) {
+  const db = new Database(path.join(e2eDataDir('main'), 'comando.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        'select p.width, p.height, p.size_bytes as size, p.content_type as type from photos p join records r on r.id = p.record_id where r.nombre = ?',
+      )
+      .all(nombre) as { width: number; height: number; size: number; type: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+interface Patch {
+  offset: number;
+  forwarded: number;
+  cut: boolean;
+}
+
+/**
+ * A bad network between the phone and the app: forwards everything, but the first PATCH of a photo
+ * upload is cut after `cutAfter` bytes (both connections closed mid-body, as a dropped 2G link does).
+ */
+async function startCuttingProxy(target: string, cutAfter: number) {
+  const upstream = new URL(target);
+  const patches: Patch[] = [];
+  let cutOne = false;
+  const server = http.createServer((req, res) => {
+    // The app only takes changes from its own origin: the stand-in speaks as the browser would to it.
+    const headers = { ...req.headers, host: upstream.host, ...(req.headers.origin ? { origin: upstream.origin } : {}) };
+    const forward = http.request(
+      { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    if (!(req.method === 'PATCH' && req.url?.startsWith('/api/photo-uploads/'))) {
+      req.pipe(forward);
+      return;
+    }
+    const patch: Patch = { offset: Number(req.headers['upload-offset']), forwarded: 0, cut: false };
+    patches.push(patch);
+    const cutting = !cutOne;
+    cutOne = true;
+    req.on('data', (chunk: Buffer) => {
+      if (patch.cut) return;
+      if (cutting && patch.forwarded + chunk.length >= cutAfter) {
+        const part = chunk.subarray(0, cutAfter - patch.forwarded);
+        patch.forwarded += part.length;
+        patch.cut = true;
+        forward.write(part, () => {
+          forward.destroy();
+          req.socket.destroy();
+        });
+        return;
+      }
+      patch.forwarded += chunk.length;
+      forward.write(chunk);
+    });
+    req.on('end', () => {
+      if (!patch.cut) forward.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    patches,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+test('a photo cut on the way by the network continues where it stopped, and arrives once, right-sized', async ({
+  page,
+}) => {
+  // A 12-megapixel photo prepared in the browser, then sent through a cut: well under a minute here.
+  test.setTimeout(120_000);
+  const photo = await phonePhoto(1);
+  const proxy = await startCuttingProxy(E2E_SERVERS.main.url, 150_000);
+  try {
+    const { email, slug } = OUTBOX_ACCOUNTS.resumable;
+    await page.goto(`${proxy.url}/login`);
+    await signIn(page, email, OUTBOX_PASSWORD);
+    await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
+    const name = `Votante ${String(1 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+    await page.getByLabel('Buscar').fill(name);
+    await expect(page.getByRole('article')).toHaveCount(1);
+
+    await page.getByLabel(`Subir foto Gobernador de ${name}`).setInputFiles(photo);
+    await expect(page.getByTestId('loading-cover')).toBeHidden({ timeout: 30_000 });
+    // Made on the phone: about 3.5 MB became a JPEG of a few hundred kB.
+    const saved = card(page, name).getByTestId('foto-reducida');
+    await expect(saved.locator('[aria-hidden="true"]')).toHaveText(/^3,6 MB -> \d{3} kB$/);
+    await expect(saved.locator('.sr-only')).toHaveText(/^Foto reducida de 3,6 MB a \d{3} kB$/);
+    await expect(card(page, name).getByTestId('envio-estado')).toHaveText(['Enviado'], { timeout: 60_000 });
+
+    // The first try was cut; a later one continued from what the server had kept, not from zero.
+    const [first, ...rest] = proxy.patches;
+    expect(first?.cut).toBe(true);
+    const resumed = rest.find((p) => p.offset > 0);
+    expect(resumed, JSON.stringify(proxy.patches)).toBeDefined();
+    expect(resumed?.offset).toBeLessThanOrEqual(first?.forwarded ?? 0);
+    const stored = storedPhotos(name);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ width: 2560, height: 1920, type: 'image/jpeg' });
+    // The try that continued sent only the rest of the photo. (Chromium may also repeat the cut request
+    // from the start on a new connection; the server refuses that at once with 409, having the bytes.)
+    expect(resumed?.forwarded).toBe((stored[0]?.size ?? 0) - (resumed?.offset ?? 0));
+  } finally {
+    await proxy.close();
+  }
+});
