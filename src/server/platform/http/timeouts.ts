@@ -11,7 +11,11 @@ export interface RequestTimeouts {
   requestMs: number;
 }
 
-const MULTIPART = /^multipart\/form-data/i;
+/**
+ * Uploads: multipart photos and CSV files, and the chunks of a resumable photo upload (tus PATCH), which
+ * the tus server reads from the raw request itself.
+ */
+const UPLOAD = /^(multipart\/form-data|application\/offset\+octet-stream)/i;
 
 const RequestTimeout = () => new HttpError(408, messages.api.requestTimeout, { connection: 'close' });
 
@@ -57,14 +61,14 @@ export function serverTimeoutOptions(timeouts: RequestTimeouts) {
 
 /**
  * A JSON (or any non-upload) body must arrive whole within `bodyMs`, however it trickles: past that,
- * the request is answered 408 and its connection closed. Uploads (multipart) keep their own idle timer
- * (receive-upload.ts) under the whole-request limit above: a large photo on a slow network takes minutes.
+ * the request is answered 408 and its connection closed. Uploads (multipart, tus) keep their own idle
+ * timers (receive-upload.ts, the tus server) under the whole-request limit above: a large photo on a slow network takes minutes.
  */
 export function registerBodyTimeout(app: FastifyInstance, timeouts: RequestTimeouts): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     const { headers } = request;
     const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-    if (!hasBody || MULTIPART.test(headers['content-type'] ?? '')) return payload;
+    if (!hasBody || UPLOAD.test(headers['content-type'] ?? '')) return payload;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Transform({
       transform(chunk, _encoding, done) {
