@@ -5,9 +5,10 @@ import { agendaCopyBodySchema } from '#shared/features/agenda/agenda.admin';
 import { addDays, dateInTimeZone, formatHour12, spanishDayTitle } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCopyAgendaDay } from '../api/copy-agenda-day';
 import { useCreateAgendaEvent } from '../api/create-agenda-event';
 import { useDeleteAgendaEvent } from '../api/delete-agenda-event';
@@ -295,32 +296,27 @@ function CopyDayDialog({
   onClose: () => void;
   onCopied: (to: string) => void;
 }) {
-  const [to, setTo] = useState(() => addDays(from, 1));
-  const [error, setError] = useState<string>();
+  const form = useDraftForm(agendaCopyBodySchema, () => ({ to: addDays(from, 1) }), {
+    body: ({ to }) => ({ from, to }),
+  });
+  const { errors, field } = form;
   const copy = useCopyAgendaDay();
   const [lastOpen, setLastOpen] = useState(false);
   if (open !== lastOpen) {
     setLastOpen(open);
-    if (open) {
-      setTo(addDays(from, 1));
-      setError(undefined);
-    }
+    if (open) form.reset({ to: addDays(from, 1) });
   }
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = agendaCopyBodySchema.safeParse({ from, to });
-    if (!parsed.success) {
-      setError(fieldErrors(parsed.error.issues).to ?? parsed.error.issues[0]?.message);
-      return;
-    }
-    copy.mutate(parsed.data, {
+  // Whatever is wrong (the server's answer too) shows under the one field.
+  const error = errors.to ?? Object.values(errors)[0];
+  const submit = form.submit((body) =>
+    copy.mutate(body, {
       onSuccess: (result) => {
         toast.success(result.message);
-        onCopied(parsed.data.to);
+        onCopied(body.to);
       },
-      onError: (err) => setError(err.message),
-    });
-  };
+      onError: (err) => form.showErrors({ to: err.message }),
+    }),
+  );
   return (
     <Modal
       open={open}
@@ -329,14 +325,7 @@ function CopyDayDialog({
       description={`${count === 1 ? 'Copia el evento' : `Copia los ${count} eventos`} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-        <TextField
-          label="Copiar al día"
-          type="date"
-          autoFocus
-          value={to}
-          error={error}
-          onChange={(e) => setTo(e.target.value)}
-        />
+        <TextField label="Copiar al día" type="date" autoFocus {...field('to')} error={error} />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={copy.isPending}>
             Cancelar

@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { changePasswordBodySchema } from '#shared/features/auth/auth';
 import { authMessages } from '#shared/platform/session';
 import { Page } from '#web/platform/ui/page';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useChangePassword } from '../api/change-password';
 import { useLogout } from '../api/logout';
 import { PasswordField } from './password-field';
@@ -14,32 +15,30 @@ type Field = 'currentPassword' | 'newPassword' | 'repeat';
  * them: the server answers nothing else until they choose their own (decision 040).
  */
 export function ChangePasswordForm({ email }: { email: string }) {
-  const [values, setValues] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', repeat: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [serverError, setServerError] = useState<string>();
+  const form = useDraftForm(
+    changePasswordBodySchema,
+    (): Record<Field, string> => ({ currentPassword: '', newPassword: '', repeat: '' }),
+    {
+      // The repetition is the form's own: the server is sent the new password once.
+      check: (draft, errors) =>
+        !errors.newPassword && draft.repeat !== draft.newPassword ? { repeat: authMessages.passwordsDiffer } : {},
+    },
+  );
+  const { draft: values, errors, set: setValue } = form;
+  const serverError = errors.form;
   const change = useChangePassword();
   const signOut = useLogout();
-  const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const set = (field: Field) => (value: string) => setValue(field, value);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (change.isPending) return;
-    const parsed = changePasswordBodySchema.safeParse(values);
-    const found: Partial<Record<Field, string>> = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        found[field] ??= issue.message;
-      }
-    }
-    if (!found.newPassword && values.repeat !== values.newPassword) found.repeat = authMessages.passwordsDiffer;
-    setErrors(found);
-    setServerError(undefined);
-    if (!parsed.success || found.repeat) return;
-    change.mutate(parsed.data, {
+  const submit = form.submit((body) =>
+    change.mutate(body, {
       onSuccess: () => toast.success(authMessages.passwordChanged),
-      onError: (error) => setServerError(error.message),
-    });
+      onError: (error) => form.showErrors({ form: error.message }),
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
+    if (change.isPending) event.preventDefault();
+    else submit(event);
   };
 
   const hint = (field: Field) =>

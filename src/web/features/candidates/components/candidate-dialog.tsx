@@ -1,16 +1,19 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import {
   type AdminCandidate,
+  type CreateCandidateBody,
   contrastRatio,
   createCandidateBodySchema,
   readableTextOn,
+  type UpdateCandidateBody,
   updateCandidateBodySchema,
 } from '#shared/features/candidates/candidates';
 import { formatDecimal } from '#shared/platform/format';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateCandidate } from '../api/create-candidate';
 import { useUpdateCandidate } from '../api/update-candidate';
 
@@ -25,41 +28,45 @@ export interface CandidateDialogProps {
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
+type Draft = { name: string; code: string; colour: string; position: string };
+
+const draftOf = (candidate: AdminCandidate | null, count: number): Draft => ({
+  name: candidate?.name ?? '',
+  code: candidate?.code ?? '',
+  colour: candidate?.colour ?? '#1D4ED8',
+  position: String(candidate?.position ?? count + 1),
+});
+
 /** Name, code, colour (with a preview that tells whether it reads well) and place on the ballot. */
 export function CandidateDialog({ open, candidate, count, onClose }: CandidateDialogProps) {
   const id = useId();
-  const [name, setName] = useState('');
-  const [code, setCode] = useState('');
-  const [colour, setColour] = useState('#1D4ED8');
-  const [position, setPosition] = useState(1);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useCreateCandidate();
   const update = useUpdateCandidate();
   const pending = create.isPending || update.isPending;
   const codeLocked = (candidate?.votes ?? 0) > 0;
+  const form = useDraftForm(
+    candidate ? updateCandidateBodySchema : createCandidateBodySchema,
+    () => draftOf(candidate, count),
+    {
+      // A new candidate has no place yet; one with votes keeps its code.
+      body: ({ name, code, colour, position }) =>
+        candidate
+          ? { name, colour, position: Number(position), ...(codeLocked ? {} : { code }) }
+          : { name, code, colour },
+    },
+  );
+  const { draft, errors, field, set, reset } = form;
+  const { code, colour } = draft;
 
   useEffect(() => {
-    if (!open) return;
-    setName(candidate?.name ?? '');
-    setCode(candidate?.code ?? '');
-    setColour(candidate?.colour ?? '#1D4ED8');
-    setPosition(candidate?.position ?? count + 1);
-    setErrors({});
-  }, [open, candidate, count]);
+    if (open) reset(draftOf(candidate, count));
+  }, [open, candidate, count, reset]);
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const onError = (e: Error) => setErrors({ form: e.message });
+  const submit = form.submit((body) => {
+    const onError = (e: Error) => form.showErrors({ form: e.message });
     if (candidate) {
-      const parsed = updateCandidateBodySchema.safeParse({
-        name,
-        colour,
-        position,
-        ...(codeLocked ? {} : { code }),
-      });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
       update.mutate(
-        { id: candidate.id, ...parsed.data },
+        { id: candidate.id, ...(body as UpdateCandidateBody) },
         {
           onSuccess: (c) => {
             toast.success(`Candidato ${c.code} guardado`);
@@ -69,9 +76,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
         },
       );
     } else {
-      const parsed = createCandidateBodySchema.safeParse({ name, code, colour });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-      create.mutate(parsed.data, {
+      create.mutate(body as CreateCandidateBody, {
         onSuccess: (c) => {
           toast.success(`Candidato ${c.code} añadido`);
           onClose();
@@ -79,7 +84,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
         onError,
       });
     }
-  };
+  });
 
   const valid = HEX.test(colour);
   const shown = valid ? colour.toUpperCase() : '#FFFFFF';
@@ -93,12 +98,11 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
       testId="candidate-dialog"
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-        <TextField label="Nombre" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+        <TextField label="Nombre" {...field('name')} />
         <TextField
           label="Código"
-          value={code}
-          onChange={(e) => setCode(e.target.value.toUpperCase())}
-          error={errors.code}
+          {...field('code')}
+          onChange={(e) => set('code', e.target.value.toUpperCase())}
           maxLength={5}
           autoCapitalize="characters"
           spellCheck={false}
@@ -119,13 +123,13 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
               aria-label="Elegir color"
               className="h-11 w-14 shrink-0 cursor-pointer rounded-lg border-2 border-stone-300 bg-white p-1"
               value={valid ? colour.toLowerCase() : '#ffffff'}
-              onChange={(e) => setColour(e.target.value.toUpperCase())}
+              onChange={(e) => set('colour', e.target.value.toUpperCase())}
             />
             <input
               id={`${id}-color`}
               className={`${inputClass} font-mono uppercase`}
               value={colour}
-              onChange={(e) => setColour(e.target.value)}
+              onChange={(e) => set('colour', e.target.value)}
               maxLength={7}
               spellCheck={false}
               aria-invalid={errors.colour ? true : undefined}
@@ -171,8 +175,8 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
             <select
               id={`${id}-lugar`}
               className={inputClass}
-              value={position}
-              onChange={(e) => setPosition(Number(e.target.value))}
+              value={draft.position}
+              onChange={(e) => set('position', e.target.value)}
             >
               {Array.from({ length: count }, (_, i) => i + 1).map((p) => (
                 <option key={p} value={p}>

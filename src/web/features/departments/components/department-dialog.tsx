@@ -1,10 +1,11 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '#shared/features/departments/departments';
 import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
-import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useDepartment } from '../api/get-department';
 import { useRemoveDepartmentMember } from '../api/remove-department-member';
 import { useUpdateDepartment } from '../api/update-department';
@@ -52,28 +53,22 @@ function DepartmentEditor({
   department: AdminDepartmentDetail;
   bulkAccess: DepartmentDialogProps['bulkAccess'];
 }) {
-  const [title, setTitle] = useState(department.title);
-  const [error, setError] = useState<string | undefined>();
+  const form = useDraftForm(updateDepartmentBodySchema, () => ({ title: department.title }));
+  const { field, reset } = form;
   const update = useUpdateDepartment();
   const remove = useRemoveDepartmentMember();
-  useEffect(() => setTitle(department.title), [department.title]);
+  useEffect(() => reset({ title: department.title }), [department.title, reset]);
 
-  const saveTitle = (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = updateDepartmentBodySchema.safeParse({ title });
-    if (!parsed.success) {
-      setError(fieldErrors(parsed.error.issues).title);
-      return;
-    }
-    setError(undefined);
+  // The server's answer shows where a wrong title does: under the field.
+  const saveTitle = form.submit(({ title }) =>
     update.mutate(
-      { slug: department.slug, title: parsed.data.title },
+      { slug: department.slug, title },
       {
         onSuccess: (d) => toast.success(`Título guardado: ${d.title}`),
-        onError: (e) => setError(e.message),
+        onError: (e) => form.showErrors({ title: e.message }),
       },
-    );
-  };
+    ),
+  );
 
   const removeEmail = (email: string) =>
     remove.mutate(
@@ -88,13 +83,7 @@ function DepartmentEditor({
     <div className="flex flex-col gap-6">
       <form onSubmit={saveTitle} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="flex-1">
-          <TextField
-            label="Título"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            error={error}
-            maxLength={200}
-          />
+          <TextField label="Título" maxLength={200} {...field('title')} />
         </div>
         <button type="submit" className={`${buttonClass.primary} sm:mt-8`} disabled={update.isPending}>
           Guardar título

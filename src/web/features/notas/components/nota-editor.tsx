@@ -5,9 +5,10 @@ import { type NotaAdmin, notaUpdateBodySchema } from '#shared/features/notas/not
 import { formatShortDate } from '#shared/platform/format';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
-import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Spinner } from '#web/platform/ui/page';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateNota } from '../api/create-nota';
 import { useDeleteNota } from '../api/delete-nota';
 import { usePublishNota } from '../api/publish-nota';
@@ -29,11 +30,24 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
   const navigate = useNavigate();
   const contentLabelId = useId();
   const contentErrorId = useId();
-  const [title, setTitle] = useState(nota?.title ?? '');
-  const [html, setHtml] = useState(nota?.contentHtml ?? '');
+  const form = useDraftForm(
+    notaUpdateBodySchema,
+    () => ({ title: nota?.title ?? '', contentHtml: nota?.contentHtml ?? '' }),
+    {
+      // An editor left empty still holds markup (an empty paragraph): the nota needs text or an image.
+      check: ({ contentHtml }, errors) => {
+        if (errors.contentHtml) return {};
+        const text = new DOMParser().parseFromString(contentHtml, 'text/html').body;
+        return !text.textContent?.trim() && !text.querySelector('img')
+          ? { contentHtml: 'Escribe el contenido de la nota.' }
+          : {};
+      },
+    },
+  );
+  const { errors, set } = form;
+  const { title, contentHtml: html } = form.draft;
   /** Bumped to load the server's (sanitised) HTML into the editor after a save. */
   const [version, setVersion] = useState(0);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const create = useCreateNota();
@@ -45,28 +59,15 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
   const published = nota?.status === 'publicada';
 
   const loaded = (saved: NotaAdmin) => {
-    setTitle(saved.title);
-    setHtml(saved.contentHtml);
+    form.reset({ title: saved.title, contentHtml: saved.contentHtml });
     setVersion((v) => v + 1);
   };
 
-  /** Checks the form; the server checks (and cleans) it again. */
-  const valid = (): { title: string; contentHtml: string } | null => {
-    const parsed = notaUpdateBodySchema.safeParse({ title, contentHtml: html });
-    const next = parsed.success ? {} : fieldErrors(parsed.error.issues);
-    const text = new DOMParser().parseFromString(html, 'text/html').body;
-    if (!next.contentHtml && !text.textContent?.trim() && !text.querySelector('img')) {
-      next.contentHtml = 'Escribe el contenido de la nota.';
-    }
-    setErrors(next);
-    return Object.keys(next).length === 0 && parsed.success ? parsed.data : null;
-  };
+  const fail = (error: Error) => form.showErrors({ form: error.message });
 
-  const fail = (error: Error) => setErrors({ form: error.message });
-
-  const save = (andPublish: boolean) => {
-    const body = valid();
-    if (!body) return;
+  // Checked with the shared schema first (form.submit); the server checks (and cleans) it again.
+  const save = (andPublish: boolean) => form.submit((body) => send(body, andPublish))();
+  const send = (body: { title: string; contentHtml: string }, andPublish: boolean) => {
     if (!nota) {
       create.mutate(
         { ...body, publish: andPublish },
@@ -138,7 +139,7 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
           value={title}
           maxLength={200}
           error={errors.title}
-          onChange={(e) => setTitle(e.target.value)}
+          onChange={(e) => set('title', e.target.value)}
           autoComplete="off"
         />
         <div className="flex flex-col gap-1.5">
@@ -156,7 +157,7 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
               key={`${nota?.id ?? 'nueva'}-${version}`}
               labelId={contentLabelId}
               initialHtml={html}
-              onChange={setHtml}
+              onChange={(value) => set('contentHtml', value)}
               invalid={Boolean(errors.contentHtml)}
               describedBy={errors.contentHtml ? contentErrorId : undefined}
             />

@@ -3,7 +3,7 @@ import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type BulkAccessResult, type BulkLineStatus, bulkAccessBodySchema } from '#shared/features/people/people';
 import { badgeClass, buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { fieldErrors } from '#web/platform/ui/fields';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useBulkAccess } from '../api/bulk-access';
 
 export interface BulkAccessFormProps {
@@ -27,33 +27,35 @@ const STATUS: Record<BulkLineStatus, { label: string; preview?: string; badge: s
  */
 export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) {
   const id = useId();
-  const [text, setText] = useState('');
-  const [slug, setSlug] = useState(fixedSlug ?? '');
-  const [action, setAction] = useState<'grant' | 'revoke'>('grant');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useDraftForm(bulkAccessBodySchema, () => ({
+    text: '',
+    slug: fixedSlug ?? '',
+    action: 'grant' as 'grant' | 'revoke',
+  }));
+  const { draft, errors, set } = form;
+  const { text, slug, action } = draft;
   const [report, setReport] = useState<BulkAccessResult | null>(null);
   const bulk = useBulkAccess();
 
-  const run = (dryRun: boolean) => {
-    const parsed = bulkAccessBodySchema.safeParse({ text, slug, action, dryRun });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    bulk.mutate(parsed.data, {
-      onSuccess: (result) => {
-        setReport(result);
-        if (!result.dryRun) {
-          toast.success(
-            `${result.action === 'grant' ? 'Acceso concedido' : 'Acceso retirado'} en ${result.title}: ${result.summary.changed} ${result.summary.changed === 1 ? 'correo' : 'correos'}.`,
-          );
-          if (result.summary.invalid === 0) setText('');
-        }
-      },
-      onError: (error) => toast.error(error.message),
-    });
-  };
+  // "Revisar" and "Aplicar" send the same checked body, with or without dryRun.
+  const run = (dryRun: boolean) =>
+    form.submit((body) =>
+      bulk.mutate(
+        { ...body, dryRun },
+        {
+          onSuccess: (result) => {
+            setReport(result);
+            if (!result.dryRun) {
+              toast.success(
+                `${result.action === 'grant' ? 'Acceso concedido' : 'Acceso retirado'} en ${result.title}: ${result.summary.changed} ${result.summary.changed === 1 ? 'correo' : 'correos'}.`,
+              );
+              if (result.summary.invalid === 0) set('text', '');
+            }
+          },
+          onError: (error) => toast.error(error.message),
+        },
+      ),
+    )();
 
   return (
     <div className="flex flex-col gap-4">
@@ -65,7 +67,7 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
           id={`${id}-correos`}
           className={`${inputClass} min-h-32 font-mono text-sm`}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => set('text', e.target.value)}
           aria-invalid={errors.text ? true : undefined}
           aria-describedby={`${id}-correos-ayuda${errors.text ? ` ${id}-correos-error` : ''}`}
           spellCheck={false}
@@ -89,7 +91,7 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
             id={`${id}-departamento`}
             className={inputClass}
             value={slug}
-            onChange={(e) => setSlug(e.target.value)}
+            onChange={(e) => set('slug', e.target.value)}
             aria-invalid={errors.slug ? true : undefined}
           >
             <option value="">Elige un departamento…</option>
@@ -117,7 +119,7 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
                 name={`${id}-accion`}
                 className="h-5 w-5 accent-brand"
                 checked={action === value}
-                onChange={() => setAction(value)}
+                onChange={() => set('action', value)}
               />
               {label}
             </label>

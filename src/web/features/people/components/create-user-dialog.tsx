@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type CreateUserResult, createUserBodySchema } from '#shared/features/people/people';
 import { buttonClass, labelClass } from '#web/platform/ui/back-office';
-import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateUser } from '../api/create-user';
 import { DepartmentChecklist } from './department-checklist';
 
@@ -17,6 +18,16 @@ export interface CreateUserDialogProps {
   passwordsHere?: boolean;
 }
 
+type Draft = {
+  email: string;
+  role: 'staff' | 'admin';
+  /** A one-time password made by the server, or one the admin writes. */
+  mode: 'generate' | 'set';
+  password: string;
+  departments: string[];
+};
+const empty = (): Draft => ({ email: '', role: 'staff', mode: 'generate', password: '', departments: [] });
+
 /** New account: e-mail, role, a one-time password (or one the admin writes) and its departments. */
 export function CreateUserDialog({
   open,
@@ -26,50 +37,34 @@ export function CreateUserDialog({
   passwordsHere = true,
 }: CreateUserDialogProps) {
   const id = useId();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<'staff' | 'admin'>('staff');
-  const [mode, setMode] = useState<'generate' | 'set'>('generate');
-  const [password, setPassword] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useCreateUser();
-
-  const reset = () => {
-    setEmail('');
-    setRole('staff');
-    setMode('generate');
-    setPassword('');
-    setChosen([]);
-    setErrors({});
-  };
-  const close = () => {
-    if (create.isPending) return;
-    reset();
-    onClose();
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = createUserBodySchema.safeParse({
+  const form = useDraftForm(createUserBodySchema, empty, {
+    body: ({ email, role, mode, password, departments }) => ({
       email,
       role,
       password: passwordsHere && mode === 'set' ? password : null,
-      departments: chosen,
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    create.mutate(parsed.data, {
+      departments,
+    }),
+  });
+  const { draft, errors, field, set, reset } = form;
+  const { role, mode } = draft;
+
+  const close = () => {
+    if (create.isPending) return;
+    reset(empty());
+    onClose();
+  };
+
+  const submit = form.submit((body) =>
+    create.mutate(body, {
       onSuccess: (result) => {
         toast.success(`Cuenta creada para ${result.user.email}`);
-        reset();
+        reset(empty());
         onCreated(result);
       },
-      onError: (error) => setErrors({ form: error.message }),
-    });
-  };
+      onError: (error) => form.showErrors({ form: error.message }),
+    }),
+  );
 
   return (
     <Modal open={open} onClose={close} title="Nueva persona" wide>
@@ -80,9 +75,7 @@ export function CreateUserDialog({
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
+          {...field('email')}
         />
         <fieldset>
           <legend className={labelClass}>Rol</legend>
@@ -99,7 +92,7 @@ export function CreateUserDialog({
                   name={`${id}-rol`}
                   className="h-5 w-5 accent-brand"
                   checked={role === value}
-                  onChange={() => setRole(value)}
+                  onChange={() => set('role', value)}
                 />
                 {label}
               </label>
@@ -120,7 +113,7 @@ export function CreateUserDialog({
                 name={`${id}-clave`}
                 className="h-5 w-5 accent-brand"
                 checked={mode === 'generate'}
-                onChange={() => setMode('generate')}
+                onChange={() => set('mode', 'generate')}
               />
               Generar una contraseña temporal (se muestra una sola vez)
             </label>
@@ -130,7 +123,7 @@ export function CreateUserDialog({
                 name={`${id}-clave`}
                 className="h-5 w-5 accent-brand"
                 checked={mode === 'set'}
-                onChange={() => setMode('set')}
+                onChange={() => set('mode', 'set')}
               />
               Escribirla yo
             </label>
@@ -140,9 +133,7 @@ export function CreateUserDialog({
                 type="text"
                 autoComplete="off"
                 spellCheck={false}
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                error={errors.password}
+                {...field('password')}
                 hint="Al menos 6 caracteres."
               />
             )}
@@ -150,8 +141,8 @@ export function CreateUserDialog({
         )}
         <DepartmentChecklist
           departments={departments}
-          selected={chosen}
-          onChange={setChosen}
+          selected={draft.departments}
+          onChange={(departments) => set('departments', departments)}
           legend="Acceso a departamentos (opcional)"
         />
         {errors.form && (

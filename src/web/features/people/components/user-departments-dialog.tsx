@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
-import type { AdminUser } from '#shared/features/people/people';
+import { type AdminUser, setUserDepartmentsBodySchema } from '#shared/features/people/people';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { Modal } from '#web/platform/ui/modal';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useSetUserDepartments } from '../api/set-user-departments';
 import { DepartmentChecklist } from './department-checklist';
 
@@ -16,17 +17,17 @@ export interface UserDepartmentsDialogProps {
 
 /** The departments whose allow-list holds a person's e-mail: tick and untick, then save. */
 export function UserDepartmentsDialog({ user, departments, onClose }: UserDepartmentsDialogProps) {
-  const [chosen, setChosen] = useState<string[]>([]);
+  const form = useDraftForm(setUserDepartmentsBodySchema, () => ({ departments: [] as string[] }));
+  const { draft, errors, set, reset } = form;
   const save = useSetUserDepartments();
   useEffect(() => {
-    if (user) setChosen(user.departments.map((d) => d.slug));
-  }, [user]);
+    if (user) reset({ departments: user.departments.map((d) => d.slug) });
+  }, [user, reset]);
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
+  const submit = form.submit(({ departments }) => {
     if (!user) return;
     save.mutate(
-      { id: user.id, departments: chosen },
+      { id: user.id, departments },
       {
         onSuccess: (updated) => {
           toast.success(`Departamentos de ${updated.email} guardados`);
@@ -35,7 +36,7 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
         onError: (error) => toast.error(error.message),
       },
     );
-  };
+  });
 
   return (
     <Modal
@@ -51,7 +52,16 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
       wide
     >
       <form onSubmit={submit} className="flex flex-col gap-4">
-        <DepartmentChecklist departments={departments} selected={chosen} onChange={setChosen} />
+        <DepartmentChecklist
+          departments={departments}
+          selected={draft.departments}
+          onChange={(chosen) => set('departments', chosen)}
+        />
+        {errors.departments && (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
+            {errors.departments}
+          </p>
+        )}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={save.isPending}>
             Cancelar

@@ -1,9 +1,10 @@
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { type RecordAdmin, recordsAdminMessages } from '#shared/features/records/records.admin';
+import { type RecordAdmin, restoreRecordBodySchema } from '#shared/features/records/records.admin';
 import { TextAreaField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Spinner } from '#web/platform/ui/page';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCorrectVote } from '../api/correct-vote';
 import { useCandidates } from '../api/get-candidates';
 import { useRestoreRecord } from '../api/restore-record';
@@ -16,6 +17,9 @@ export type RecordChange = Change | null;
 const choiceClass =
   'flex min-h-11 cursor-pointer items-start gap-3 rounded-lg border-2 border-stone-300 bg-white px-3 py-2 text-stone-900 has-checked:border-brand has-checked:bg-brand-light has-focus-visible:outline-2 has-focus-visible:outline-brand';
 
+/** What every change is checked for before it is sent: its reason (restoring needs nothing else). */
+const changeReasonSchema = restoreRecordBodySchema;
+
 const votesText = (record: RecordAdmin) => (record.votes.length > 0 ? record.votes.join(', ') : 'ningún candidato');
 
 /** One dialog per change: voiding (does its vote still count?), restoring, correcting the vote. */
@@ -27,14 +31,16 @@ export function RecordChangeDialog({ change, onClose }: { change: RecordChange; 
 
 function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }) {
   const { kind, record } = change;
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string>();
-  const [serverError, setServerError] = useState<string>();
-  // Voiding: the vote no longer counts unless the admin says it still does.
-  const [voteCounts, setVoteCounts] = useState(false);
-  // Correcting: the new candidates, or clearing the vote.
-  const [clear, setClear] = useState(false);
-  const [codes, setCodes] = useState<string[]>(record.votes);
+  // Voiding: the vote no longer counts unless the admin says it still does. Correcting: the new
+  // candidates, or clearing the vote.
+  const form = useDraftForm(changeReasonSchema, () => ({
+    reason: '',
+    voteCounts: false,
+    clear: false,
+    codes: record.votes,
+  }));
+  const { draft, errors, set } = form;
+  const { reason, voteCounts, clear, codes } = draft;
   const voiding = useVoidRecord();
   const restoring = useRestoreRecord();
   const correcting = useCorrectVote();
@@ -46,19 +52,13 @@ function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }
       toast.success(result.message);
       onClose();
     },
-    onError: (error: Error) => setServerError(error.message),
+    onError: (error: Error) => form.showErrors({ form: error.message }),
   };
-  const confirm = () => {
-    const why = reason.trim();
-    if (!why) {
-      setReasonError(recordsAdminMessages.reasonRequired);
-      return;
-    }
-    setServerError(undefined);
+  const confirm = form.submit(({ reason: why }) => {
     if (kind === 'void') voiding.mutate({ id: record.id, reason: why, voteCounts: voted && voteCounts }, done);
     else if (kind === 'restore') restoring.mutate({ id: record.id, reason: why }, done);
     else correcting.mutate({ id: record.id, reason: why, candidates: clear ? null : codes }, done);
-  };
+  });
 
   const title = kind === 'void' ? 'Anular registro' : kind === 'restore' ? 'Restaurar registro' : 'Corregir voto';
   const confirmLabel =
@@ -116,7 +116,7 @@ function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }
                 name="voto-cuenta"
                 className="mt-1 h-4 w-4 accent-brand"
                 checked={!voteCounts}
-                onChange={() => setVoteCounts(false)}
+                onChange={() => set('voteCounts', false)}
               />
               <span>No, deja de contar</span>
             </label>
@@ -126,13 +126,20 @@ function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }
                 name="voto-cuenta"
                 className="mt-1 h-4 w-4 accent-brand"
                 checked={voteCounts}
-                onChange={() => setVoteCounts(true)}
+                onChange={() => set('voteCounts', true)}
               />
               <span>Sí, sigue contando</span>
             </label>
           </fieldset>
         )}
-        {kind === 'vote' && <CorrectionChoice clear={clear} setClear={setClear} codes={codes} setCodes={setCodes} />}
+        {kind === 'vote' && (
+          <CorrectionChoice
+            clear={clear}
+            setClear={(value) => set('clear', value)}
+            codes={codes}
+            setCodes={(value) => set('codes', value)}
+          />
+        )}
         <TextAreaField
           label="Motivo"
           hint="Obligatorio. Queda en el registro de auditoría."
@@ -140,15 +147,15 @@ function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }
           maxLength={300}
           rows={2}
           required
-          error={reasonError}
+          error={errors.reason}
           onChange={(e) => {
-            setReason(e.target.value);
-            if (e.target.value.trim()) setReasonError(undefined);
+            set('reason', e.target.value);
+            if (e.target.value.trim()) form.clearError('reason');
           }}
         />
-        {serverError && (
+        {errors.form && (
           <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-red-900">
-            {serverError}
+            {errors.form}
           </p>
         )}
       </div>

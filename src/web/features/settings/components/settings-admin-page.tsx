@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
-import { fieldErrors, TextField } from '#web/platform/ui/fields';
+import { TextField } from '#web/platform/ui/fields';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
@@ -32,33 +33,23 @@ export default function SettingsAdminPage() {
 }
 
 function SettingsForm({ current }: { current: AdminSettings }) {
-  const [draft, setDraft] = useState<Draft>(() => toDraft(current));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useUpdateSettings();
-  useEffect(() => setDraft(toDraft(current)), [current]);
-  const field = (key: Exclude<keyof Draft, 'photoSendOriginals'>) => ({
-    value: draft[key],
-    error: errors[key],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value }),
-  });
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = adminSettingsSchema.safeParse({
+  const form = useDraftForm(adminSettingsSchema, () => toDraft(current), {
+    body: (draft) => ({
       ...draft,
       resultsDenominator: asNumber(draft.resultsDenominator),
       photoMaxMb: asNumber(draft.photoMaxMb),
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    save.mutate(parsed.data, {
+    }),
+  });
+  const { draft, errors, field, reset, set } = form;
+  const save = useUpdateSettings();
+  useEffect(() => reset(toDraft(current)), [current, reset]);
+
+  const submit = form.submit((body) =>
+    save.mutate(body, {
       onSuccess: () => toast.success('Ajustes guardados'),
-      onError: (e) => setErrors({ form: e.message }),
-    });
-  };
+      onError: (e) => form.showErrors({ form: e.message }),
+    }),
+  );
 
   return (
     <section aria-labelledby="ajustes-titulo" className="flex max-w-2xl flex-col gap-4">
@@ -103,7 +94,7 @@ function SettingsForm({ current }: { current: AdminSettings }) {
             type="checkbox"
             className="mt-1 h-5 w-5 accent-brand"
             checked={draft.photoSendOriginals}
-            onChange={(e) => setDraft({ ...draft, photoSendOriginals: e.target.checked })}
+            onChange={(e) => set('photoSendOriginals', e.target.checked)}
             aria-describedby="ajustes-fotos-originales-ayuda"
           />
           <div>
