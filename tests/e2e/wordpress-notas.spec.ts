@@ -37,7 +37,7 @@ test('a post shows its picture from another host of the site with no CSP violati
   });
   await page.goto('/notas');
   const newest = page.getByTestId('nota').first();
-  await newest.getByRole('button', { name: 'Ver más...' }).click();
+  await newest.getByText('Ver más...').click();
   const picture = newest.getByRole('img', { name: 'Mitin en Cabimas' });
   // The site is at 127.0.0.1; the picture at localhost, as a media subdomain or a CDN would be.
   const src = await picture.getAttribute('src');
