@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
+import { type AdminServer, startAdminServer } from './admin-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
@@ -34,6 +35,21 @@ async function removeLeftovers(page: Page) {
   };
   for (const n of list.items) await page.request.delete(`/api/admin/notas/${n.id}`, { headers: { origin } });
 }
+
+// These tests publish and delete notas: on a server of their own, so the public list the other specs
+// read on the shared server never shows them halfway (two specs run at once).
+const test = base.extend<object, { server: AdminServer }>({
+  server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies first
+    async ({}, use) => {
+      const server = await startAdminServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.origin),
+});
 
 test.describe('notas editor at phone size', () => {
   test.use({ viewport: PHONE, hasTouch: true });
@@ -266,7 +282,7 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   const visitor = await visitorContext.newPage();
   await visitor.goto('/notas');
   const card = visitor.getByTestId('nota').filter({ hasText: title });
-  await card.getByRole('button', { name: 'Ver más...' }).click();
+  await card.getByText('Ver más...').click();
   const content = card.getByTestId('nota-content');
   expect(withoutServerAdditions(await content.evaluate((element) => element.innerHTML))).toBe(sentHtml);
   await expect(content.getByRole('heading', { name: 'Plan de la semana', level: 1 })).toBeVisible();
