@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
+import { type AdminServer, startAdminServer } from './admin-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
@@ -34,6 +35,21 @@ async function removeLeftovers(page: Page) {
   };
   for (const n of list.items) await page.request.delete(`/api/admin/notas/${n.id}`, { headers: { origin } });
 }
+
+// These tests publish and delete notas: on a server of their own, so the public list the other specs
+// read on the shared server never shows them halfway (two specs run at once).
+const test = base.extend<object, { server: AdminServer }>({
+  server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies first
+    async ({}, use) => {
+      const server = await startAdminServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.origin),
+});
 
 test.describe('notas editor at phone size', () => {
   test.use({ viewport: PHONE, hasTouch: true });
