@@ -1,4 +1,4 @@
-import { configure, fireEvent, render, screen, within } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { RichTextEditor } from './rich-text-editor';
@@ -56,8 +56,8 @@ describe('RichTextEditor', { timeout: 30_000 }, () => {
     await user.click(tool('Título de sección'));
     expect(lastHtml()).toBe('<h2>Hola mundo</h2>');
     expect(tool('Título de sección')).toHaveAttribute('aria-pressed', 'true');
-    // The caret goes back to the text, to keep writing.
-    expect(editor).toHaveFocus();
+    // The caret goes back to the text, to keep writing (TipTap focuses on the next frame).
+    await waitFor(() => expect(editor).toHaveFocus());
     await user.click(tool('Subtítulo de sección'));
     expect(lastHtml()).toBe('<h3>Hola mundo</h3>');
     expect(tool('Título de sección')).toHaveAttribute('aria-pressed', 'false');
