@@ -73,3 +73,19 @@ export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKi
   await createRecordsRepository(t.db.kysely).recountProgress();
   return id;
 }
+
+/** Every file under DATA_DIR/photos and DATA_DIR/uploads, relative to DATA_DIR, sorted. */
+export function photoFilesUnder(dataDir: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.push(path.relative(dataDir, full));
+    }
+  };
+  walk(path.join(dataDir, 'photos'));
+  walk(path.join(dataDir, 'uploads'));
+  return out.sort();
+}

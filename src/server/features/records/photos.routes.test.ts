@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { fixture, multipart, uploadPhoto } from '#server/testing/photos';
+import { fixture, multipart, photoFilesUnder, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
@@ -38,21 +38,7 @@ const upload = (
 
 const jpeg = () => ({ data: fixture('ballot.jpg'), filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
 
-/** Every file under DATA_DIR/photos and DATA_DIR/uploads. */
-function filesOnDisk(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out.push(path.relative(dataDir, full));
-    }
-  };
-  walk(path.join(dataDir, 'photos'));
-  walk(path.join(dataDir, 'uploads'));
-  return out.sort();
-}
+const filesOnDisk = () => photoFilesUnder(dataDir);
 
 async function get(url: string, cookie?: string) {
   return t.request({ url, headers: cookie ? { cookie } : {} });

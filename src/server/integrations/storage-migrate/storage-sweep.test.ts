@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
-import { addStoredPhoto } from '#server/testing/photos';
+import { addStoredPhoto, photoFilesUnder } from '#server/testing/photos';
 import { addRecords, SLUG_A } from '#server/testing/records';
 import { freePort, startServerProcess } from '#server/testing/server-process';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
@@ -23,22 +23,6 @@ afterEach(async () => {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Every file under DATA_DIR/photos and DATA_DIR/uploads, relative to DATA_DIR. */
-function filesUnder(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    if (!fs.existsSync(dir)) return;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out.push(path.relative(root, full));
-    }
-  };
-  walk(path.join(root, 'photos'));
-  walk(path.join(root, 'uploads'));
-  return out.sort();
-}
-
 /**
  * What a crash leaves behind, next to what must stay: a ballot photo (three files a row names), a
  * candidate photo, a photo file no row names, a `.part` of a storage write and one of an upload.
@@ -55,14 +39,14 @@ async function crashedStorage(): Promise<{ t: TestApp; kept: string[]; leftovers
     .set({ photo_url: `${CANDIDATE_PHOTOS_PATH}/${candidate.key}` })
     .where('code', '=', 'FA')
     .execute();
-  const kept = filesUnder(dataDir);
+  const kept = photoFilesUnder(dataDir);
   // Stored, then the process died before its row was written.
   const orphan = await storage.put(Buffer.from('huérfana'), { suffix: 'jpg', contentType: 'image/jpeg' });
   const [dir] = orphan.key.split('/') as [string];
   fs.writeFileSync(path.join(dataDir, 'photos', dir, `${'a'.repeat(32)}.jpg.0123456789ab.part`), 'a medias');
   fs.mkdirSync(path.join(dataDir, 'uploads'), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'uploads', '5b0c1f7e-0000-4000-8000-000000000000.part'), 'subida cortada');
-  const leftovers = filesUnder(dataDir).filter((f) => !kept.includes(f));
+  const leftovers = photoFilesUnder(dataDir).filter((f) => !kept.includes(f));
   expect(leftovers).toHaveLength(3);
   return { t, kept, leftovers };
 }
@@ -76,12 +60,12 @@ describe('the storage sweep', () => {
     expect(young.orphans).toHaveLength(1);
     expect(young.parts).toHaveLength(2);
     expect(young.removed).toEqual([]);
-    expect(filesUnder(root)).toHaveLength(kept.length + leftovers.length);
+    expect(photoFilesUnder(root)).toHaveLength(kept.length + leftovers.length);
 
     // A day and a minute later (the clock is the sweep's own, injected).
     const later = await sweepStorage(t.db.kysely, t.config, { now: new Date(Date.now() + DAY + 60_000) });
     expect(later.removed).toHaveLength(3);
-    expect(filesUnder(root)).toEqual(kept);
+    expect(photoFilesUnder(root)).toEqual(kept);
     // The photo a row names still opens.
     const photo = await t.db.kysely.selectFrom('photos').select('display_key').executeTakeFirstOrThrow();
     expect(await createPhotoStorage(t.config).exists(photo.display_key)).toBe(true);
@@ -96,12 +80,12 @@ describe('the storage sweep', () => {
     expect(lines).toContain('Fotos que ninguna fila nombra: 1');
     expect(lines).toContain('Archivos .part de escrituras o subidas sin terminar: 2');
     expect(lines).toContain('Sin cambios (--dry-run).');
-    expect(filesUnder(t.config.dataDir)).toHaveLength(kept.length + 3);
+    expect(photoFilesUnder(t.config.dataDir)).toHaveLength(kept.length + 3);
 
     lines.length = 0;
     expect(await runStorageCheck([], t.db.kysely, t.config, io, later)).toBe(0);
     expect(lines.filter((l) => l.endsWith('\tborrado'))).toHaveLength(3);
-    expect(filesUnder(t.config.dataDir)).toEqual(kept);
+    expect(photoFilesUnder(t.config.dataDir)).toEqual(kept);
     expect(await runStorageCheck(['--todo'], t.db.kysely, t.config, io, later)).toBe(2);
   });
 
