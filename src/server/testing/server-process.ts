@@ -15,8 +15,11 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   origin: string;
   child: ChildProcess;
-  /** SIGTERM, as an operator would, and wait until the process has exited. */
-  stop(): Promise<void>;
+  /**
+   * SIGTERM, as an operator would, and wait until the process has exited; resolves with its exit code:
+   * 0 when it closed everything, 1 when its shutdown grace ran out (server.ts).
+   */
+  stop(): Promise<number | null>;
 }
 
 let built: Promise<void> | undefined;
@@ -61,11 +64,11 @@ export async function startServerProcess(options: {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    await exited;
+    return exited;
   };
   const deadline = Date.now() + 60_000;
   for (;;) {

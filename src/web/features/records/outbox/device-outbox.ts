@@ -158,7 +158,10 @@ export function deviceOutbox(): Outbox {
   // compiled in the middle of preparing the first photo. (Browsers without requestIdleCallback fetch it
   // with the first photo.)
   if (typeof window.requestIdleCallback === 'function') {
-    window.requestIdleCallback(() => void import('../api/send-photo-resumable'), { timeout: 10_000 });
+    // Offline, it fails quietly: the first photo fetches it again.
+    window.requestIdleCallback(() => void import('../api/send-photo-resumable').catch(() => undefined), {
+      timeout: 10_000,
+    });
   }
   instance = {
     outbox,
