@@ -42,7 +42,7 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
   }
 
   /**
-   * @tus/file-store, with three differences: a stored upload, whose bytes already left for the photo
+   * @tus/file-store, with four differences (the fourth, the folder, just below): a stored upload, whose bytes already left for the photo
    * storage, still answers HEAD as complete (so a phone that lost the answer asks for it instead of
    * sending the photo again); removing an upload also forgets its row; and a PATCH cut off waits for
    * its last write to reach the file before it lets go of the upload (file-store's own write gives up
@@ -82,6 +82,11 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
     }
   }
 
+  // The folder was made above, synchronously. file-store's constructor makes it again with a callback
+  // that throws outside any promise (its own comment says it should not): had the folder's parent gone
+  // by then (a data folder removed as soon as the app closed), the process would get an uncaught error.
+  // The method is private in its typings, hence the cast.
+  (PartsStore.prototype as unknown as { checkOrCreateDirectory: () => void }).checkOrCreateDirectory = () => undefined;
   const datastore = new PartsStore({ directory });
 
   return {
