@@ -8,6 +8,7 @@ import { hashPassword, needsRehash } from '#server/platform/session/passwords';
 import { sessionCookieName } from '#server/platform/session/session.plugin';
 import { createAuthRepository } from '#server/platform/session/session.repository';
 import { createSessionService } from '#server/platform/session/session.service';
+import { throttleKeys } from '#server/platform/session/throttle';
 import { normalizeEmail } from '#shared/platform/email';
 import type { TestApp } from './test-app';
 
@@ -85,7 +86,7 @@ export async function sessionCookie(t: TestApp, email: string): Promise<string> 
     user,
     { ip: '127.0.0.1', userAgent: 'lightMyRequest' },
     t.config.now(),
-    [`email:${normalized}`],
+    [throttleKeys.accountAtAddress(normalized, '127.0.0.1')],
     null,
   );
   return `${sessionCookieName(t.app)}=${token}`;

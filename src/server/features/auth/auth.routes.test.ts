@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,11 +28,42 @@ async function appWithClock(start = '2026-11-22T12:00:00Z', overrides = {}) {
   return { t, clock, advance: (ms: number) => (clock.now += ms) };
 }
 
-const login = (app: TestApp, payload: unknown, headers: Record<string, string> = {}) =>
-  app.request({ method: 'POST', url: '/api/auth/login', payload: payload as object, headers });
+const login = (app: TestApp, payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) =>
+  app.request({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: payload as object,
+    headers,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 const session = (app: TestApp, cookie?: string) =>
   app.request({ url: '/api/auth/session', headers: cookie ? { cookie } : {} });
 const setCookieOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie'] ?? '');
+/** The `name=value` of the device cookie a sign-in set. */
+const deviceCookieOf = (res: { headers: Record<string, unknown> }) =>
+  /comando_dispositivo=[^;]*/.exec(setCookieOf(res))?.[0] ?? '';
+
+/** A JSON POST over a real socket whose source is `localAddress` (any of 127.0.0.0/8 on Linux). */
+function postFrom(port: number, localAddress: string, path: string, body: unknown): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
 
 describe('POST /api/auth/login', () => {
   it('opens a session in an HttpOnly, SameSite=Lax cookie and answers the user, menu and home', async () => {
@@ -398,20 +431,44 @@ describe('sessions', () => {
   });
 });
 
+describe('POST /api/auth/logout-all', () => {
+  it('ends every session of the person, this one too, and no browser stays one of theirs; audited', async () => {
+    await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const phone = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD });
+    const phoneCookies = `${/comando_sesion=[^;]*/.exec(setCookieOf(phone))?.[0]}; ${deviceCookieOf(phone)}`;
+    const laptop = await loginAs(t, 'ana@example.org');
+    expect((await t.request({ method: 'POST', url: '/api/auth/logout-all' })).statusCode).toBe(401);
+
+    const res = await t.request({ method: 'POST', url: '/api/auth/logout-all', headers: { cookie: phoneCookies } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ redirectTo: '/' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(setCookieOf(res)).toMatch(/comando_sesion=;/);
+    expect((await session(t, phoneCookies)).json().user).toBeNull();
+    expect((await session(t, laptop)).json().user).toBeNull();
+    const audit = (await listAudit(t.db.kysely, { action: 'auth.logout_all' }))[0];
+    expect(audit).toMatchObject({ actor_email: 'ana@example.org', target: 'ana@example.org' });
+    // Both browsers signed in with the password, so both had become hers.
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ sessionsEnded: 2, devicesForgotten: 2 });
+
+    // The phone is a stranger's browser again: the limit on the whole account applies to it.
+    for (let i = 0; i < THROTTLE.accountLimit; i++) {
+      await login(t, { email: 'ana@example.org', password: `mala-${i}` }, {}, `10.0.0.${i}`);
+    }
+    const again = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: phoneCookies });
+    expect(again.statusCode).toBe(429);
+  });
+});
+
 describe('too many attempts', () => {
-  it('slows the account down with a 429, a Spanish message saying when, and Retry-After', async () => {
+  it('slows an account down at one address with a 429, a Spanish message saying when, and Retry-After', async () => {
     const { advance } = await appWithClock();
     await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
-    for (let i = 0; i < THROTTLE.accountLimit; i++) {
-      const res = await t.request({
-        method: 'POST',
-        url: '/api/auth/login',
-        remoteAddress: `10.0.0.${i}`,
-        payload: { email: 'ana@example.org', password: `mala-${i}` },
-      });
-      expect(res.statusCode).toBe(401);
+    for (let i = 0; i < THROTTLE.accountAtAddressLimit; i++) {
+      expect((await login(t, { email: 'ana@example.org', password: `mala-${i}` })).statusCode).toBe(401);
     }
-    // Blocked now, even with the right password and from another address.
+    // Blocked now at this address, even with the right password.
     const blocked = await login(t, { email: 'ANA@example.org', password: TEST_PASSWORD });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBe('30');
@@ -427,10 +484,71 @@ describe('too many attempts', () => {
 
     advance(2 * THROTTLE.firstBlockMs + 1000);
     expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
-    // Success clears the account's counter.
+    // Success clears the counter of the account at this address.
     expect((await login(t, { email: 'ana@example.org', password: 'mala-clave' })).statusCode).toBe(401);
     expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD })).statusCode).toBe(200);
     expect((await listAudit(t.db.kysely, { action: 'auth.login_throttled' })).length).toBe(2);
+  });
+
+  it('failures from one address do not keep the owner out from another (a second loopback address)', async () => {
+    await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const from = (localAddress: string, password: string) =>
+      postFrom(port, localAddress, '/api/auth/login', { email: 'ana@example.org', password });
+    // Someone who knows her address fails on purpose, until that address is blocked.
+    for (let i = 0; i < THROTTLE.accountAtAddressLimit; i++) expect((await from('127.0.0.1', `mala-${i}`)).status).toBe(401);
+    expect((await from('127.0.0.1', TEST_PASSWORD)).status).toBe(429);
+    // Ana, from her own phone's address, on a browser that never signed in before: she is in.
+    const owner = await from('127.0.0.2', TEST_PASSWORD);
+    expect(owner.status).toBe(200);
+    const audit = await listAudit(t.db.kysely, { action: 'auth.login' });
+    expect(audit.map((a) => a.ip)).toEqual(['127.0.0.2']);
+  });
+
+  it('the account-wide limit stops guesses spread over many addresses, but not a browser the owner used before', async () => {
+    const { advance } = await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    // Yesterday Ana signed in on her phone: it holds a device cookie, HttpOnly and SameSite=Strict.
+    const first = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD });
+    const device = deviceCookieOf(first);
+    expect(device).toMatch(/^comando_dispositivo=[A-Za-z0-9_-]{43}$/);
+    expect(setCookieOf(first)).toMatch(/comando_dispositivo=[^;]+;[^,]*Max-Age=15552000;[^,]*HttpOnly;[^,]*SameSite=Strict/);
+    advance(24 * 60 * 60 * 1000);
+
+    // A guesser with many addresses: one failure from each, until the whole account is limited.
+    for (let i = 0; i < THROTTLE.accountLimit; i++) {
+      const res = await login(t, { email: 'ana@example.org', password: `mala-${i}` }, {}, `10.0.0.${i}`);
+      expect(res.statusCode).toBe(401);
+    }
+    // A browser that never signed in to her account is refused, from any address, and told when to try.
+    const stranger = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '198.51.100.7');
+    expect(stranger.statusCode).toBe(429);
+    expect(stranger.json().message).toBe('Demasiados intentos de inicio de sesión. Intenta de nuevo en 30 segundos.');
+    // Her phone is not: the limit on the whole account does not apply to it, wherever it is.
+    const phone = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: device }, '10.0.0.1');
+    expect(phone.statusCode).toBe(200);
+    // It keeps its token, and the whole account's counter is not forgiven by her success.
+    expect(deviceCookieOf(phone)).toBe(device);
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '198.51.100.7')).statusCode).toBe(
+      429,
+    );
+
+    // Her phone's own wrong passwords count against her phone, with the same slowdown.
+    for (let i = 0; i < THROTTLE.deviceLimit; i++) {
+      expect((await login(t, { email: 'ana@example.org', password: `olvidada-${i}` }, { cookie: device })).statusCode).toBe(
+        401,
+      );
+    }
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: device })).statusCode).toBe(
+      429,
+    );
+    // A device cookie of another account, or a made-up one, is a stranger's browser.
+    const forged = `comando_dispositivo=${'A'.repeat(43)}`;
+    expect(
+      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: forged }, '192.0.2.1')).statusCode,
+    ).toBe(429);
   });
 
   it('slows an address down that tries many accounts', async () => {

@@ -11,6 +11,7 @@ import {
   setSessionCookie,
 } from '#server/platform/session/session.plugin';
 import { createSessionService } from '#server/platform/session/session.service';
+import { readDeviceToken, setDeviceCookie } from '#server/platform/session/trusted-devices';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
   type AuthProvider,
@@ -124,8 +125,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await auth.signIn(request.body, {
         ...requestContext(request),
         previousToken: readSessionToken(request),
+        deviceToken: readDeviceToken(request),
       });
       setSessionCookie(reply, result.token, result.expiresAt);
+      setDeviceCookie(reply, result.deviceToken);
       reply.header('cache-control', 'no-store');
       return sessionView(app, result.user);
     },
@@ -173,6 +176,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await sessions.signOut(readSessionToken(request), request.user, requestContext(request));
+      clearSessionCookie(reply);
+      reply.header('cache-control', 'no-store');
+      const settings = await createSettingsRepository(app.db.kysely).getAll();
+      return { redirectTo: settings.logoutRoute };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout-all',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary:
+          'Cierra la sesión en todos los dispositivos: termina todas las sesiones de quien la inició (esta también) y olvida sus navegadores conocidos',
+        response: { 200: logoutResponseSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      await sessions.endEverywhere(user, { email: user.email, ip: request.ip }, 'auth.logout_all');
       clearSessionCookie(reply);
       reply.header('cache-control', 'no-store');
       const settings = await createSettingsRepository(app.db.kysely).getAll();

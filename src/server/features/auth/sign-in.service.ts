@@ -7,7 +7,8 @@ import type { RequestContext, SessionUser } from '#server/platform/session/ident
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#server/platform/session/passwords';
 import { createAuthRepository } from '#server/platform/session/session.repository';
 import { createSessionService, hashSessionToken, type SignInResult } from '#server/platform/session/session.service';
-import { createThrottle } from '#server/platform/session/throttle';
+import { createThrottle, throttleKeys } from '#server/platform/session/throttle';
+import { createTrustedDevices, hashDeviceToken } from '#server/platform/session/trusted-devices';
 import { normalizeEmail } from '#shared/platform/email';
 import { authMessages } from '#shared/platform/session';
 import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
@@ -17,6 +18,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
   const sessions = createSessionService(db, clock);
   const throttle = createThrottle(db);
+  const devices = createTrustedDevices(db);
   const refuseIfThrottled = throttle.refuseIfThrottled;
   const recordFailure = throttle.recordFailure;
   const openSession = sessions.open;
@@ -24,33 +26,41 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
   return {
     /**
      * Checks the credentials and opens a new session (a new token every time; the one the browser held
-     * before, if any, is revoked). Wrong password, unknown e-mail and disabled account fail alike.
+     * before, if any, is revoked). Wrong password, unknown e-mail and disabled account fail alike. The
+     * limits counted depend on whether this browser signed in to the account before (throttle.ts); a
+     * success makes it one of the account's devices and answers the token for its device cookie.
      */
     async signIn(
       credentials: { email: string; password: string },
-      ctx: RequestContext & { previousToken?: string | undefined },
-    ): Promise<SignInResult> {
+      ctx: RequestContext & { previousToken?: string | undefined; deviceToken?: string | undefined },
+    ): Promise<SignInResult & { deviceToken: string }> {
       const now = clock();
       const email = normalizeEmail(credentials.email);
-      const accountKey = `email:${email}`;
-      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
-
-      await refuseIfThrottled([accountKey, addressKey], email, ctx, now);
-
       const user = await repo.findUserByEmail(email);
+      const knownDevice = user !== undefined && (await devices.isTrusted(ctx.deviceToken, user.id, now));
+      const keys =
+        knownDevice && ctx.deviceToken
+          ? [throttleKeys.device(hashDeviceToken(ctx.deviceToken))]
+          : [throttleKeys.accountAtAddress(email, ctx.ip), throttleKeys.address(ctx.ip), throttleKeys.account(email)];
+
+      await refuseIfThrottled(keys, email, ctx, now);
+
       const passwordOk = user
         ? await verifyPassword(user.password_hash, credentials.password)
         : (await verifyPassword(await getDummyHash(), credentials.password)) && false;
 
       if (!user || !passwordOk || user.disabled) {
         const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
-        await recordFailure([accountKey, addressKey], email, ctx, now, { reason });
+        await recordFailure(keys, email, ctx, now, { reason, ...(knownDevice ? { device: 'known' } : {}) });
         throw Unauthorized(authMessages.invalidCredentials);
       }
       if (needsRehash(user.password_hash)) {
         await repo.updatePasswordHash(user.id, await hashPassword(credentials.password), now);
       }
-      return openSession(user, ctx, now, [accountKey], null);
+      // The whole account's counter is not reset: an attacker's failures elsewhere must not be forgiven
+      // because the owner came in.
+      const result = await openSession(user, ctx, now, knownDevice ? keys : [keys[0] as string], null);
+      return { ...result, deviceToken: await devices.trust(ctx.deviceToken, user.id, now) };
     },
 
     /**
@@ -64,7 +74,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       ctx: RequestContext & { previousToken?: string | undefined; log: Pick<FastifyBaseLogger, 'info' | 'warn'> },
     ): Promise<SignInResult> {
       const now = clock();
-      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
+      const addressKey = throttleKeys.address(ctx.ip);
       await refuseIfThrottled([addressKey], null, ctx, now);
 
       let identity: FirebaseIdentity;
@@ -95,9 +105,10 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
     },
 
     /**
-     * The signed-in person replaces their password, proving the current one (throttled like a sign-in:
-     * this is no side door for guessing). A one-time password stops being one; every other session of
-     * the account ends, this one stays.
+     * The signed-in person replaces their password, proving the current one (throttled per account at
+     * this address and per address, like a sign-in: this is no side door for guessing; the whole
+     * account's limit is not counted, so that nobody can keep the owner from changing it). A one-time
+     * password stops being one; every other session of the account ends, this one stays.
      */
     async changePassword(
       user: SessionUser,
@@ -105,12 +116,11 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       ctx: RequestContext & { token: string | undefined },
     ): Promise<SessionUser> {
       const now = clock();
-      const accountKey = `email:${user.email}`;
-      const addressKey = `ip:${ctx.ip ?? 'desconocida'}`;
-      await refuseIfThrottled([accountKey, addressKey], user.email, ctx, now);
+      const keys = [throttleKeys.accountAtAddress(user.email, ctx.ip), throttleKeys.address(ctx.ip)];
+      await refuseIfThrottled(keys, user.email, ctx, now);
       const row = await repo.findUserById(user.id);
       if (!row || !(await verifyPassword(row.password_hash, body.currentPassword))) {
-        await recordFailure([accountKey, addressKey], user.email, ctx, now, { reason: 'password_change' });
+        await recordFailure(keys, user.email, ctx, now, { reason: 'password_change' });
         throw BadRequest(authMessages.currentPasswordWrong);
       }
       await repo.updatePasswordHash(user.id, await hashPassword(body.newPassword), now, false);

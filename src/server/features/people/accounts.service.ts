@@ -5,6 +5,7 @@ import { Conflict, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail, checkNewPassword, hashPassword } from '#server/platform/session/passwords';
 import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
+import { throttleKeys } from '#server/platform/session/throttle';
 import { normalizeEmail } from '#shared/platform/email';
 import type { Role } from '#shared/platform/session';
 
@@ -93,7 +94,7 @@ export function createAccountsService(
       const now = clock();
       await repo.updatePasswordHash(user.id, await hash(password), now, options.oneTime ?? false);
       const revoked = await repo.deleteSessionsOfUser(user.id);
-      await repo.clearThrottle(`email:${user.email}`);
+      await repo.clearThrottle(throttleKeys.account(user.email));
       await writeAudit(db, {
         actorEmail: actor.email,
         action: 'user.password',

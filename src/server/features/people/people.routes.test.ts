@@ -252,6 +252,32 @@ describe('POST /api/admin/users/:id/password', () => {
   });
 });
 
+describe('POST /api/admin/users/:id/sessions/end', () => {
+  it('ends every session of the person, forgets their browsers, audits it; not for the admin’s own account', async () => {
+    const email = freshEmail();
+    await createUser(t.db, { email, role: 'staff', departments: ['sucre'] });
+    const first = await sessionCookie(t, email);
+    const second = await sessionCookie(t, email);
+    const id = await userId(t, email);
+    expect((await send('POST', `/api/admin/users/${id}/sessions/end`, {}, staff)).statusCode).toBe(404);
+
+    const res = await send('POST', `/api/admin/users/${id}/sessions/end`, {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ user: { email }, sessionsEnded: 2 });
+    expect((await sessionOf(first)).user).toBeNull();
+    expect((await sessionOf(second)).user).toBeNull();
+    // The password still works: only the sessions ended.
+    await loginAs(t, email);
+    const audit = await lastAudit('user.sessions_end');
+    expect(audit).toMatchObject({ actor_email: ADMIN, target: email, ip: '127.0.0.1' });
+    expect(JSON.parse(audit?.details ?? '{}')).toMatchObject({ sessionsEnded: 2 });
+
+    const self = await send('POST', `/api/admin/users/${await userId(t, ADMIN)}/sessions/end`, {});
+    expect(self.statusCode).toBe(409);
+    expect((await sessionOf(admin)).user?.email).toBe(ADMIN);
+  });
+});
+
 describe('PUT /api/admin/users/:id/departments', () => {
   it('grants and revokes the difference, each change audited; the menu follows at the next request', async () => {
     const email = freshEmail();

@@ -8,6 +8,7 @@ import {
   createUserBodySchema,
   createUserResultSchema,
   resetPasswordBodySchema,
+  endSessionsResultSchema,
   resetPasswordResultSchema,
   setUserDepartmentsBodySchema,
   updateUserBodySchema,
@@ -84,6 +85,19 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => people.resetPassword(request.params.id, request.body.password, adminActor(request)),
+  );
+
+  app.post(
+    '/api/admin/users/:id/sessions/end',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Cierra la sesión de la persona en todos sus dispositivos y olvida sus navegadores conocidos',
+        params: userIdParamsSchema,
+        response: { 200: endSessionsResultSchema, ...errors },
+      },
+    },
+    async (request) => people.endSessions(request.params.id, adminActor(request)),
   );
 
   app.put(

@@ -4,6 +4,7 @@ import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, HttpError, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { generateOneTimePassword } from '#server/platform/session/passwords';
+import { createSessionService } from '#server/platform/session/session.service';
 import {
   type AdminUser,
   BULK_MAX_ENTRIES,
@@ -158,6 +159,21 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
         oneTime: oneTimePassword !== null,
       });
       return { user: await view(id), oneTimePassword, sessionsEnded };
+    },
+
+    /**
+     * "Cerrar sesión en todos los dispositivos" for this person (a lost or lent phone): every session
+     * ends and no browser stays one of theirs. Their own card offers them the same from their menu.
+     */
+    async endSessions(id: number, actor: SessionUser & Actor) {
+      const row = await userOrThrow(id);
+      notSelf(row, actor);
+      const sessionsEnded = await createSessionService(db, clock).endEverywhere(
+        { id: row.id, email: row.email },
+        actor,
+        'user.sessions_end',
+      );
+      return { user: await view(id), sessionsEnded };
     },
 
     /** Makes the account's departments exactly these: grants and revokes the difference (each audited). */

@@ -191,22 +191,31 @@ describe('GET /api/results/stream', () => {
     }
   });
 
-  it('ends a stream once its person is taken off the list, disabled or no longer an admin; no totals after that', async () => {
-    const ids = await seedAndList(3);
+  it('ends a stream once its person is taken off the list, disabled, no longer an admin or signed out everywhere; no totals after that', async () => {
+    const ids = await seedAndList(5);
     const people = {
       offList: 'retirada.resultados@example.org',
       disabled: 'desactivada.resultados@example.org',
       demoted: 'ex.jefa@example.org',
+      endedByAdmin: 'telefono.perdido@example.org',
+      selfOut: 'cierra.todo@example.org',
     };
     await createUser(t.db, { email: people.offList, role: 'staff', departments: ['resultados'] });
     const disabled = await createUser(t.db, { email: people.disabled, role: 'staff', departments: ['resultados'] });
     const demoted = await createUser(t.db, { email: people.demoted, role: 'admin' });
+    const endedByAdmin = await createUser(t.db, { email: people.endedByAdmin, role: 'staff', departments: ['resultados'] });
+    await createUser(t.db, { email: people.selfOut, role: 'staff', departments: ['resultados'] });
+    // Signed in on two phones: "Cerrar sesión en todos los dispositivos" on one closes the other's stream.
+    const selfOutHere = await sessionCookie(t, people.selfOut);
     const streams = {
       offList: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.offList)),
       disabled: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.disabled)),
       demoted: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.demoted)),
+      endedByAdmin: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.endedByAdmin)),
+      selfOut: await openSse(`${origin}/api/results/stream`, await sessionCookie(t, people.selfOut)),
       kept: await openSse(`${origin}/api/results/stream`, admin),
     };
+    const closing = [streams.offList, streams.disabled, streams.demoted, streams.endedByAdmin, streams.selfOut];
     try {
       for (const stream of Object.values(streams)) await stream.next((e) => e.event === 'resultados');
       const base = votesIn(await streams.kept.next((e) => e.event === 'resultados'), 'FA');
@@ -231,6 +240,13 @@ describe('GET /api/results/stream', () => {
             headers: { cookie: admin },
             payload: { role: 'staff' },
           }),
+        () =>
+          t.request({
+            method: 'POST',
+            url: `/api/admin/users/${endedByAdmin.id}/sessions/end`,
+            headers: { cookie: admin },
+          }),
+        () => t.request({ method: 'POST', url: '/api/auth/logout-all', headers: { cookie: selfOutHere } }),
       ];
       for (const [i, change] of changes.entries()) {
         expect((await change()).statusCode).toBe(200);
@@ -239,13 +255,11 @@ describe('GET /api/results/stream', () => {
         await streams.kept.next((e) => votesIn(e, 'FA') === base + i + 1, 2_000);
       }
       // Each is checked again at least every half second: generous margin for a busy machine.
-      await Promise.all(
-        [streams.offList.ended, streams.disabled.ended, streams.demoted.ended].map((ended) => within(ended, 5_000)),
-      );
+      await Promise.all(closing.map((stream) => within(stream.ended, 5_000)));
       if (testDialect === 'sqlite') {
         // SQLite's access version moved with the change: streams are checked before new totals go out.
         // Vote i came right after change i: the stream changed by it never sees it or later ones.
-        for (const [i, stream] of [streams.offList, streams.disabled, streams.demoted].entries()) {
+        for (const [i, stream] of closing.entries()) {
           expect(stream.events.filter((e) => votesIn(e, 'FA') > base + i)).toEqual([]);
         }
       }

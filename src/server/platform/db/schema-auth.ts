@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
 
-/** Tables of accounts, sessions and sign-in limits (migration 002-auth). */
+/** Tables of accounts, sessions and sign-in limits (migrations 002-auth and 013-trusted-devices). */
 export interface AuthTables {
   users: UsersTable;
   sessions: SessionsTable;
   login_throttle: LoginThrottleTable;
+  trusted_devices: TrustedDevicesTable;
 }
 
 export interface UsersTable {
@@ -38,12 +39,20 @@ export interface SessionsTable {
 }
 
 /**
- * Failed sign-in counters, one row per key ('email:<address>' or 'ip:<address>'), shared by every app
- * instance through the database.
+ * Failed sign-in counters, one row per key (throttle.ts names them), shared by every app instance
+ * through the database.
  */
 export interface LoginThrottleTable {
   key: string;
   failures: number;
   window_started_at: string;
   blocked_until: string | null;
+}
+
+/** A browser a person signed in from, by the sha256 (hex) of its device cookie's token. */
+export interface TrustedDevicesTable {
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  last_used_at: string;
 }

@@ -6,6 +6,7 @@ import type { Database } from '#server/platform/db/schema';
 import type { RequestContext, SessionUser } from './identity';
 import { createAuthRepository, type SessionLookup, type UserRow } from './session.repository';
 import { THROTTLE } from './throttle';
+import { createTrustedDevices } from './trusted-devices';
 
 /** A session ends after this long without use... */
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
@@ -106,10 +107,38 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
       if (user) await writeAudit(db, { actorEmail: user.email, action: 'auth.logout', ip: ctx.ip, at: clock() });
     },
 
-    /** Removes dead sessions and finished throttle windows (housekeeping; both are already ignored). */
+    /**
+     * "Cerrar sesión en todos los dispositivos": every session of the account ends (its open live
+     * streams close with them) and no browser stays one of its devices (throttle.ts). The person asks it
+     * for themselves (`auth.logout_all`) or an admin for them (`user.sessions_end`). Answers how many
+     * sessions ended.
+     */
+    async endEverywhere(
+      user: { id: number; email: string },
+      actor: { email: string; ip: string | null },
+      action: 'auth.logout_all' | 'user.sessions_end',
+    ): Promise<number> {
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const ended = await createAuthRepository(trx).deleteSessionsOfUser(user.id);
+        const devicesForgotten = await createTrustedDevices(trx).forgetAll(user.id);
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action,
+          target: user.email,
+          ip: actor.ip,
+          details: { sessionsEnded: ended, devicesForgotten },
+          at: now,
+        });
+        return ended;
+      });
+    },
+
+    /** Removes dead sessions, finished throttle windows and devices unused for long (housekeeping). */
     async prune(): Promise<void> {
       const now = clock();
       await repo.deleteDeadSessions(now.toISOString());
+      await createTrustedDevices(db).prune(now);
       await repo.deleteStaleThrottles(new Date(now.getTime() - THROTTLE.windowMs).toISOString(), now.toISOString());
     },
   };

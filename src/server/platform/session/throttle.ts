@@ -7,16 +7,39 @@ import type { RequestContext } from './identity';
 import { createAuthRepository } from './session.repository';
 
 /**
- * Sign-in slowdown. Failures are counted per account and per address in the database (shared by every
- * instance) within a window; past the limit, each further failure blocks the key for twice as long.
+ * Sign-in slowdown (docs/decisions/052). Failures are counted per key in the database (shared by every
+ * instance) within a window; past a key's limit, each further failure blocks it for twice as long.
+ * An attempt counts against:
+ * - from a browser the account signed in from before (device cookie): that browser, for that account;
+ * - from any other browser: the account at this address (strict), this address for every account,
+ *   and the whole account, whose limit is wider, so that guesses spread over many addresses still stop.
+ * The owner's own browser is never subject to the last two: failing on purpose elsewhere cannot keep
+ * them out.
  */
 export const THROTTLE = {
   windowMs: 60 * 60 * 1000,
-  accountLimit: 5,
+  accountAtAddressLimit: 5,
   addressLimit: 20,
+  accountLimit: 10,
+  deviceLimit: 5,
   firstBlockMs: 30 * 1000,
   maxBlockMs: 15 * 60 * 1000,
 } as const;
+
+/** The counters' keys, each with its limit. */
+export const throttleKeys = {
+  accountAtAddress: (email: string, ip: string | null) => `email-ip:${email}|${ip ?? 'desconocida'}`,
+  address: (ip: string | null) => `ip:${ip ?? 'desconocida'}`,
+  account: (email: string) => `email:${email}`,
+  device: (deviceTokenHash: string) => `device:${deviceTokenHash}`,
+};
+
+export function limitOf(key: string): number {
+  if (key.startsWith('email-ip:')) return THROTTLE.accountAtAddressLimit;
+  if (key.startsWith('ip:')) return THROTTLE.addressLimit;
+  if (key.startsWith('email:')) return THROTTLE.accountLimit;
+  return THROTTLE.deviceLimit;
+}
 
 export function blockDurationMs(failures: number, limit: number): number {
   if (failures < limit) return 0;
@@ -57,9 +80,8 @@ export function createThrottle(db: Kysely<Database>) {
       await db.transaction().execute(async (trx) => {
         const r = createAuthRepository(trx);
         for (const key of keys) {
-          const limit = key.startsWith('email:') ? THROTTLE.accountLimit : THROTTLE.addressLimit;
           const failures = await r.countFailure(key, nowIso, cutoff);
-          const block = blockDurationMs(failures, limit);
+          const block = blockDurationMs(failures, limitOf(key));
           if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
         }
         await writeAudit(trx, { actorEmail: email, action: 'auth.login_failed', ip: ctx.ip, details, at: now });

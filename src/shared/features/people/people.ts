@@ -85,6 +85,10 @@ export const resetPasswordResultSchema = z.object({
 });
 export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 
+/** "Cerrar sesión en todos los dispositivos" for someone else: how many open sessions ended. */
+export const endSessionsResultSchema = z.object({ user: adminUserSchema, sessionsEnded: z.number().int() });
+export type EndSessionsResult = z.infer<typeof endSessionsResultSchema>;
+
 export const setUserDepartmentsBodySchema = z.object({ departments: z.array(departmentSlugSchema).max(100) });
 export type SetUserDepartmentsBody = z.input<typeof setUserDepartmentsBodySchema>;
 

@@ -12,6 +12,7 @@ import { passwordChangeMigration } from './009-password-change';
 import { readyProbeMigration } from './010-ready-probe';
 import { notaExcerptsMigration } from './011-nota-excerpts';
 import { fieldValidationMigration } from './012-field-validation';
+import { trustedDevicesMigration } from './013-trusted-devices';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -28,6 +29,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '010-ready-probe': readyProbeMigration(),
     '011-nota-excerpts': notaExcerptsMigration(),
     '012-field-validation': fieldValidationMigration(),
+    '013-trusted-devices': trustedDevicesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

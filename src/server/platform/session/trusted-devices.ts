@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+
+/**
+ * Device cookies (OWASP's defence against lockout abuse, docs/decisions/052). A browser that signed in
+ * to an account gets a random token in a long-lived cookie; the server keeps its sha256 with the account.
+ * Failed attempts from that browser, for that account, are counted against the browser instead of the
+ * whole account: someone failing on purpose elsewhere cannot keep the owner out.
+ */
+
+/** A browser not used to sign in to an account for this long stops being one of its devices. */
+export const DEVICE_TRUST_MS = 180 * 24 * 60 * 60 * 1000;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export const newDeviceToken = () => crypto.randomBytes(32).toString('base64url');
+export const hashDeviceToken = (token: string) => crypto.hash('sha256', token, 'hex');
+
+/** The device cookie's name; over HTTPS the __Host- prefix pins it to this exact origin. */
+function deviceCookieName(request: FastifyRequest | FastifyReply): string {
+  return isHttps(request) ? '__Host-comando_dispositivo' : 'comando_dispositivo';
+}
+
+function isHttps(from: FastifyRequest | FastifyReply): boolean {
+  return from.server.config.publicOrigin?.startsWith('https://') ?? false;
+}
+
+/** The browser's device token, when it holds one of the right shape. */
+export function readDeviceToken(request: FastifyRequest): string | undefined {
+  const token = request.cookies[deviceCookieName(request)];
+  return token && TOKEN_SHAPE.test(token) ? token : undefined;
+}
+
+export function setDeviceCookie(reply: FastifyReply, token: string): void {
+  reply.setCookie(deviceCookieName(reply), token, {
+    path: '/',
+    httpOnly: true,
+    // Only ever read by the sign-in itself, a same-site request.
+    sameSite: 'strict',
+    secure: isHttps(reply),
+    maxAge: Math.floor(DEVICE_TRUST_MS / 1000),
+  });
+}
+
+export function createTrustedDevices(db: Kysely<Database>) {
+  return {
+    /** Whether this browser signed in to the account before (and not too long ago). */
+    async isTrusted(token: string | undefined, userId: number, now: Date): Promise<boolean> {
+      if (!token || !TOKEN_SHAPE.test(token)) return false;
+      const row = await db
+        .selectFrom('trusted_devices')
+        .select('last_used_at')
+        .where('token_hash', '=', hashDeviceToken(token))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined && Date.parse(row.last_used_at) > now.getTime() - DEVICE_TRUST_MS;
+    },
+
+    /**
+     * After a good sign-in: the browser becomes (or stays) one of the account's devices. Answers the
+     * token its cookie must hold: the one it had, or a new one.
+     */
+    async trust(token: string | undefined, userId: number, now: Date): Promise<string> {
+      const kept = token && TOKEN_SHAPE.test(token) ? token : newDeviceToken();
+      const nowIso = now.toISOString();
+      await db
+        .insertInto('trusted_devices')
+        .values({ token_hash: hashDeviceToken(kept), user_id: userId, created_at: nowIso, last_used_at: nowIso })
+        .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: nowIso }))
+        .execute();
+      return kept;
+    },
+
+    /** "Cerrar sesión en todos los dispositivos": no browser is trusted for the account any more. */
+    async forgetAll(userId: number): Promise<number> {
+      const result = await db.deleteFrom('trusted_devices').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Housekeeping: browsers unused for longer than the trust lasts. */
+    async prune(now: Date): Promise<void> {
+      await db
+        .deleteFrom('trusted_devices')
+        .where('last_used_at', '<', new Date(now.getTime() - DEVICE_TRUST_MS).toISOString())
+        .execute();
+    },
+  };
+}
+export type TrustedDevices = ReturnType<typeof createTrustedDevices>;
