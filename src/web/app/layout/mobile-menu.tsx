@@ -10,12 +10,21 @@ export interface MobileMenuProps {
   entries: MenuEntry[];
   showLogin: boolean;
   onLogout?: (() => void) | undefined;
+  onLogoutEverywhere?: (() => void) | undefined;
   /** The e-mail of whoever is signed in. */
   signedInAs?: string | undefined;
 }
 
 /** The spec's slide-over menu for phones: focus stays inside, Escape and navigation close it. */
-export default function MobileMenu({ open, onClose, entries, showLogin, onLogout, signedInAs }: MobileMenuProps) {
+export default function MobileMenu({
+  open,
+  onClose,
+  entries,
+  showLogin,
+  onLogout,
+  onLogoutEverywhere,
+  signedInAs,
+}: MobileMenuProps) {
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
@@ -76,6 +85,18 @@ export default function MobileMenu({ open, onClose, entries, showLogin, onLogout
                   className="w-full rounded-lg bg-brand px-4 py-3 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
                 >
                   Cerrar sesión
+                </button>
+              )}
+              {onLogoutEverywhere && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    onClose();
+                    onLogoutEverywhere();
+                  }}
+                  className="mt-3 w-full rounded-lg border border-brand px-4 py-3 font-semibold text-brand hover:bg-brand-light focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+                >
+                  Cerrar sesión en todos los dispositivos
                 </button>
               )}
             </div>

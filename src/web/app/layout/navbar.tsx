@@ -16,6 +16,8 @@ export interface NavbarProps {
   showLogin: boolean;
   /** Present when a staff member is signed in. */
   onLogout?: () => void;
+  /** "Cerrar sesión en todos los dispositivos" (in the menu); present with `onLogout`. */
+  onLogoutEverywhere?: (() => void) | undefined;
   /** Shown beside the menu button on every screen size (the count of items waiting on the phone). */
   status?: ReactNode;
   /** The e-mail of whoever is signed in, shown in the menu. */
@@ -31,7 +33,15 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 // query decides, not JavaScript: the page rendered by the server is right at any width before it runs.
 const WIDE_ONLY = 'hidden min-[1100px]:flex';
 
-export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, status, signedInAs }: NavbarProps) {
+export function Navbar({
+  brand,
+  entries,
+  showLogin: loginWanted,
+  onLogout,
+  onLogoutEverywhere,
+  status,
+  signedInAs,
+}: NavbarProps) {
   const scrolled = useIsScrolled();
   const [open, setOpen] = useState(false);
   const location = useLocation();
@@ -123,6 +133,7 @@ export function Navbar({ brand, entries, showLogin: loginWanted, onLogout, statu
             onClose={closeMenu}
             entries={visible}
             onLogout={onLogout}
+            onLogoutEverywhere={onLogoutEverywhere}
             showLogin={showLogin}
             signedInAs={signedInAs}
           />

@@ -29,9 +29,14 @@ function Where() {
   return <main data-testid="where">{location.pathname}</main>;
 }
 
-function renderLayout(route: string, session: Session) {
+function renderLayout(route: string, session: Session, calls: string[] = []) {
   let current = session;
   server.use(
+    http.post('*/api/auth/logout-all', () => {
+      calls.push('logout-all');
+      current = { user: null, menu: [], home: null, logoutRoute: '/' };
+      return HttpResponse.json({ redirectTo: session.logoutRoute });
+    }),
     http.get('*/api/site', () =>
       HttpResponse.json({ campaignName: 'Comando Zulia', leaderName: 'X', today: '2026-11-22' }),
     ),
@@ -108,6 +113,32 @@ describe('navbar fed by the session', () => {
     expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
     // Who is signed in, said above the logout button.
     expect(within(menu).getByTestId('sesion-de')).toHaveTextContent('Sesión iniciada como jefa@example.org');
+  });
+
+  it('signs out on every device from the menu, after asking; cancelling changes nothing', async () => {
+    const user = userEvent.setup();
+    const calls: string[] = [];
+    renderLayout('/resultados', ADMIN, calls);
+    const openMenu = async () => {
+      await user.click(await within(nav()).findByRole('button', { name: 'Abrir menú' }));
+      await user.click(
+        within(await screen.findByTestId('mobile-menu')).getByRole('button', {
+          name: 'Cerrar sesión en todos los dispositivos',
+        }),
+      );
+      return screen.findByRole('dialog', { name: 'Cerrar sesión en todos los dispositivos' });
+    };
+    await user.click(within(await openMenu()).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toEqual([]);
+
+    const ask = await openMenu();
+    expect(ask).toHaveTextContent('Se cerrará tu sesión en este y en todos los teléfonos y computadoras');
+    await user.click(within(ask).getByRole('button', { name: 'Cerrar todas las sesiones' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
+    expect(calls).toEqual(['logout-all']);
+    expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('names the tab after the page and the campaign', async () => {

@@ -18,6 +18,7 @@ import { UpdatePrompt } from './update-prompt';
 const loadOutboxSession = () => import('#web/features/records/components/outbox-session');
 const OutboxNavItem = lazy(loadOutboxSession);
 const SignOutDialog = lazy(() => loadOutboxSession().then((m) => ({ default: m.SignOutDialog })));
+const SignOutEverywhereDialog = lazy(() => import('#web/features/auth/components/sign-out-everywhere-dialog'));
 
 /** Toasts never outlive the page they were about. */
 function DismissToastsOnRouteChange() {
@@ -82,6 +83,9 @@ export function RootLayout() {
   const signOut = useLogout();
   const queryClient = useQueryClient();
   const [unsentAtSignOut, setUnsentAtSignOut] = useState(0);
+  // "Cerrar sesión en todos los dispositivos": asked first, then the same steps as a sign-out.
+  const [askAllDevices, setAskAllDevices] = useState(false);
+  const [allDevices, setAllDevices] = useState(false);
   const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
 
   const user = session.data?.user ?? null;
@@ -111,24 +115,34 @@ export function RootLayout() {
     if (campaignName) setSiteName(campaignName);
   }, [campaignName]);
 
-  const finishSignOut = (dropUnsent: boolean) => {
+  const finishSignOut = (dropUnsent: boolean, everywhere: boolean) => {
     const email = user?.email;
     setUnsentAtSignOut(0);
-    signOut.mutate(undefined, {
-      // Only once the server ended the session: the phone forgets the lists (and, if asked, the items).
-      onSuccess: () => {
-        if (email) void loadOutboxSession().then((m) => m.forgetDevice(email, dropUnsent));
+    signOut.mutate(
+      { allDevices: everywhere },
+      {
+        // Only once the server ended the session: the phone forgets the lists (and, if asked, the items).
+        onSuccess: () => {
+          setAskAllDevices(false);
+          if (email) void loadOutboxSession().then((m) => m.forgetDevice(email, dropUnsent));
+        },
+        onError: (error) => {
+          setAskAllDevices(false);
+          toast.error(error.message);
+        },
       },
-      onError: (error) => toast.error(error.message),
-    });
+    );
   };
 
-  const logout = async () => {
+  const logout = async (everywhere: boolean) => {
+    setAllDevices(everywhere);
     // Items of this person still on the phone: say so and ask first. (Without the hint nothing waits, and
     // nothing unsent is ever deleted without asking, so the outbox need not be loaded to know.)
     const unsent = user && hasUnsentHint() ? await loadOutboxSession().then((m) => m.unsentOnDevice(user.email)) : 0;
-    if (unsent > 0) setUnsentAtSignOut(unsent);
-    else finishSignOut(false);
+    if (unsent > 0) {
+      setAskAllDevices(false);
+      setUnsentAtSignOut(unsent);
+    } else finishSignOut(false, everywhere);
   };
 
   return (
@@ -139,7 +153,8 @@ export function RootLayout() {
         brand={site.data?.campaignName ?? 'Comando'}
         entries={isStaff ? menu : PUBLIC_MENU}
         showLogin={known && !isStaff}
-        onLogout={isStaff ? () => void logout() : undefined}
+        onLogout={isStaff ? () => void logout(false) : undefined}
+        onLogoutEverywhere={isStaff ? () => setAskAllDevices(true) : undefined}
         status={
           showOutbox ? (
             <Suspense fallback={null}>
@@ -154,12 +169,21 @@ export function RootLayout() {
         {user?.mustChangePassword && pathname !== paths.login ? <Navigate to={paths.login} replace /> : <Outlet />}
       </Suspense>
       {applyUpdate && <UpdatePrompt onUpdate={applyUpdate} onLater={() => setApplyUpdate(null)} />}
+      {askAllDevices && (
+        <Suspense fallback={null}>
+          <SignOutEverywhereDialog
+            pending={signOut.isPending}
+            onConfirm={() => void logout(true)}
+            onCancel={() => setAskAllDevices(false)}
+          />
+        </Suspense>
+      )}
       {unsentAtSignOut > 0 && (
         <Suspense fallback={null}>
           <SignOutDialog
             count={unsentAtSignOut}
-            onKeep={() => finishSignOut(false)}
-            onDrop={() => finishSignOut(true)}
+            onKeep={() => finishSignOut(false, allDevices)}
+            onDrop={() => finishSignOut(true, allDevices)}
             onCancel={() => setUnsentAtSignOut(0)}
           />
         </Suspense>

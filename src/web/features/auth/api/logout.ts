@@ -6,10 +6,17 @@ import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from '#web/platform/session/get-
 import { signOutOfFirebaseIfLoaded } from '../firebase-session';
 
 export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });
+/** "Cerrar sesión en todos los dispositivos": every session of the person ends, this one too. */
+export const logoutAll = () => apiFetch<LogoutResponse>('/api/auth/logout-all', { method: 'POST' });
 
-/** Ends our session, then the Firebase SDK's, if this tab signed in with it. */
-async function logoutEverywhere(): Promise<LogoutResponse> {
-  const answer = await logout();
+export interface LogoutOptions {
+  /** End every session of the person, on every device, not only this one. */
+  allDevices?: boolean;
+}
+
+/** Ends our session (or all of them), then the Firebase SDK's, if this tab signed in with it. */
+async function signOut({ allDevices = false }: LogoutOptions = {}): Promise<LogoutResponse> {
+  const answer = await (allDevices ? logoutAll() : logout());
   await signOutOfFirebaseIfLoaded().catch((error: unknown) => console.error(error));
   return answer;
 }
@@ -24,7 +31,7 @@ export const useLogout = () => {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: logoutEverywhere,
+    mutationFn: (options: LogoutOptions = {}) => signOut(options),
     onSuccess: (answer) => {
       navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true });
       queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERIES.has(String(q.queryKey[0])) });

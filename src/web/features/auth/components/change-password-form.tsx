@@ -107,7 +107,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
           </button>
           <button
             type="button"
-            onClick={() => signOut.mutate(undefined, { onError: (error) => toast.error(error.message) })}
+            onClick={() => signOut.mutate({}, { onError: (error) => toast.error(error.message) })}
             className="rounded-lg px-5 py-2 font-semibold text-brand underline underline-offset-4 hover:text-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
           >
             Cerrar sesión

@@ -143,7 +143,7 @@ function NoDepartmentNotice({ email }: { email: string }) {
         <p className="mt-2 text-stone-700">{authMessages.noDepartment}</p>
         <button
           type="button"
-          onClick={() => signOut.mutate(undefined, { onError: (error) => showError(error.message) })}
+          onClick={() => signOut.mutate({}, { onError: (error) => showError(error.message) })}
           className="mt-5 rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
         >
           Cerrar sesión

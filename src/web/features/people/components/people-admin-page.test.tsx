@@ -95,6 +95,10 @@ function api() {
       await record(request);
       return HttpResponse.json({ ...USERS.find((u) => u.id === Number(params.id)), disabled: true });
     }),
+    http.post('*/api/admin/users/:id/sessions/end', ({ request }) => {
+      state.bodies.push({ url: new URL(request.url).pathname, method: request.method, body: null });
+      return HttpResponse.json({ user: USERS[1], sessionsEnded: 3 });
+    }),
     http.post('*/api/admin/users/:id/password', async ({ request }) => {
       await record(request);
       return HttpResponse.json({ user: USERS[1], oneTimePassword: 'abcd-efgh-jkmn', sessionsEnded: 2 });
@@ -231,6 +235,26 @@ describe('PeopleAdminPage', () => {
     const secret = await screen.findByRole('dialog', { name: 'Contraseña temporal' });
     expect(within(secret).getByTestId('one-time-password-value')).toHaveTextContent('abcd-efgh-jkmn');
     expect(state.bodies.at(-1)).toEqual({ url: '/api/admin/users/2/password', method: 'POST', body: {} });
+  });
+
+  it('signs a person out on every device after asking, and says how many sessions ended', async () => {
+    const state = api();
+    renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Cerrar sesión en todos los dispositivos: ana@example.org' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Cerrar sesión en todos los dispositivos' });
+    expect(within(confirm).getByText(/Podrá volver a entrar con su contraseña/)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cerrar sus sesiones' }));
+    expect(await screen.findByText('Se cerraron 3 sesiones de ana@example.org')).toBeInTheDocument();
+    expect(state.bodies.at(-1)).toEqual({ url: '/api/admin/users/2/sessions/end', method: 'POST', body: null });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Not on the admin's own card, nor on a disabled account (it has no sessions).
+    for (const email of ['jefa@example.org', 'apagada@example.org']) {
+      expect(
+        screen.queryByRole('button', { name: `Cerrar sesión en todos los dispositivos: ${email}` }),
+      ).not.toBeInTheDocument();
+    }
   });
 
   it('gives access in bulk: review first, then apply, with a report per line', async () => {

@@ -9,6 +9,7 @@ import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-offic
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
+import { useEndSessions } from '../api/end-sessions';
 import { useUsers } from '../api/get-users';
 import { useResetPassword } from '../api/reset-password';
 import { useUpdateUser } from '../api/update-user';
@@ -19,6 +20,11 @@ import { type UserAction, UserCard } from './user-card';
 import { UserDepartmentsDialog } from './user-departments-dialog';
 
 type Pending = { action: Exclude<UserAction, 'departments'>; user: AdminUser } | null;
+
+const sessionsEndedMessage = (email: string, count: number) =>
+  count === 0
+    ? `${email} no tenía sesiones abiertas`
+    : `Se ${count === 1 ? 'cerró 1 sesión' : `cerraron ${count} sesiones`} de ${email}`;
 
 /** People and access: search accounts, create them, disable, reset passwords, departments one by one or in bulk.
  * `departments`: the department choices (filters, checklists, bulk access), given by the back office. */
@@ -47,6 +53,7 @@ export default function PeopleAdminPage({
   const [secret, setSecret] = useState<{ email: string; password: string } | null>(null);
   const update = useUpdateUser();
   const reset = useResetPassword();
+  const endSessions = useEndSessions();
 
   const filter =
     <T,>(set: (v: T) => void) =>
@@ -87,6 +94,14 @@ export default function PeopleAdminPage({
           onError,
         },
       );
+    } else if (action === 'end-sessions') {
+      endSessions.mutate(user.id, {
+        onSuccess: (result) => {
+          done();
+          toast.success(sessionsEndedMessage(result.user.email, result.sessionsEnded));
+        },
+        onError,
+      });
     } else if (action === 'toggle-disabled') {
       update.mutate(
         { id: user.id, disabled: true },
@@ -126,6 +141,17 @@ export default function PeopleAdminPage({
         ),
         label: 'Generar contraseña',
         danger: false,
+      },
+      'end-sessions': {
+        title: 'Cerrar sesión en todos los dispositivos',
+        message: (
+          <>
+            Se cerrarán todas las sesiones abiertas de <strong className="break-all">{pending.user.email}</strong>, en
+            cualquier teléfono o computadora. Podrá volver a entrar con su contraseña.
+          </>
+        ),
+        label: 'Cerrar sus sesiones',
+        danger: true,
       },
       'toggle-disabled': {
         title: 'Desactivar cuenta',
@@ -303,7 +329,7 @@ export default function PeopleAdminPage({
         message={confirmText?.message}
         confirmLabel={confirmText?.label ?? ''}
         danger={confirmText?.danger}
-        pending={update.isPending || reset.isPending}
+        pending={update.isPending || reset.isPending || endSessions.isPending}
         onConfirm={confirm}
         onCancel={() => setPending(null)}
       />

@@ -2,7 +2,7 @@ import type { AdminUser } from '#shared/features/people/people';
 import { formatDateTime } from '#web/platform/lib/format';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 
-export type UserAction = 'departments' | 'password' | 'toggle-disabled' | 'toggle-role';
+export type UserAction = 'departments' | 'password' | 'end-sessions' | 'toggle-disabled' | 'toggle-role';
 
 export interface UserCardProps {
   user: AdminUser;
@@ -69,6 +69,16 @@ export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserC
                 onClick={() => onAction('password', user)}
               >
                 Nueva contraseña
+              </button>
+            )}
+            {!user.disabled && (
+              <button
+                type="button"
+                className={buttonClass.small}
+                aria-label={`Cerrar sesión en todos los dispositivos: ${user.email}`}
+                onClick={() => onAction('end-sessions', user)}
+              >
+                Cerrar sesión en todos los dispositivos
               </button>
             )}
             <button

@@ -1,11 +1,11 @@
+import { apiFetch } from '#web/platform/lib/api-client';
+import { newUuid } from '#web/platform/lib/new-id';
 import { discardUpload } from '../api/discard-upload';
 import { sendVote } from '../api/vote-record';
-import { newUuid } from '#web/platform/lib/new-id';
-import { apiFetch } from '#web/platform/lib/api-client';
 import { UNSENT_HINT_KEY } from './device-hints';
 import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } from './device-store';
-import { createOutbox, type Outbox, type Transport } from './outbox';
 import { createFieldReporter, type FieldReporter, type SendHistory } from './field-report';
+import { createOutbox, type Outbox, type Transport } from './outbox';
 import { isUnsent, type OutboxItem } from './outbox-item';
 
 /**
