@@ -46,7 +46,7 @@ test('an admin fixes wrong values, saves, and the site follows: name, leader, lo
   await page.goto('/agenda');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Marta Fuenmayor');
   await page.getByRole('button', { name: 'Abrir menú' }).click();
-  await page.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión' }).click();
+  await page.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión', exact: true }).click();
   await expect(page).toHaveURL(/\/agenda$/);
   await context.close();
 });

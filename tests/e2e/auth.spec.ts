@@ -205,9 +205,32 @@ test.describe('protected pages and logout', () => {
     const menu = page.getByTestId('mobile-menu');
     await expect(menu.getByRole('link', { name: 'Cristo de Aranza' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Coquivacoa' })).toHaveCount(0);
-    await expect(menu.getByRole('button', { name: 'Cerrar sesión' })).toBeVisible();
+    await expect(menu.getByRole('button', { name: 'Cerrar sesión', exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await context.close();
+  });
+
+  test('"Cerrar sesión en todos los dispositivos" on one phone signs the other one out too', async ({ browser }) => {
+    const { twoPhones } = E2E_ACCOUNTS;
+    const phones = await Promise.all([1, 2].map(() => browser.newContext({ viewport: PHONE })));
+    const [mine, other] = await Promise.all(phones.map((context) => context.newPage()));
+    if (!mine || !other) throw new Error('two pages');
+    for (const page of [mine, other]) {
+      await signIn(page, twoPhones.email, twoPhones.password);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    }
+    await mine.getByRole('button', { name: 'Abrir menú' }).click();
+    await mine.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión en todos los dispositivos' }).click();
+    const ask = mine.getByRole('dialog', { name: 'Cerrar sesión en todos los dispositivos' });
+    await expect(ask).toContainText('Se cerrará tu sesión en este y en todos los teléfonos y computadoras');
+    await expectNoSeriousA11yViolations(mine);
+    await ask.getByRole('button', { name: 'Cerrar todas las sesiones' }).click();
+    await expect(mine).toHaveURL(/\/$/);
+    await expect(mainNav(mine).getByRole('link', { name: 'Iniciar sesión' })).toBeVisible();
+    // The other phone's session ended too: its next page asks to sign in.
+    await other.goto('/validation/sucre');
+    await expect(other).toHaveURL(/\/login\?next=%2Fvalidation%2Fsucre$/);
+    for (const context of phones) await context.close();
   });
 
   test('the login page works on a phone too', async ({ browser }) => {

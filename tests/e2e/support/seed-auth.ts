@@ -47,6 +47,8 @@ export const E2E_ACCOUNTS = {
     role: 'staff',
     departments: ['cabimas'],
   },
+  /** Signed in on two phones, then out of both from one (ends its sessions). */
+  twoPhones: { email: 'dos.telefonos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
   /** Only for the too-many-attempts test. */
   throttled: { email: 'intentos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
 } as const satisfies Record<
