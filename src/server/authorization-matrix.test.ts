@@ -98,6 +98,8 @@ const MATRIX: Record<string, Case[]> = {
     },
   ],
   'POST /api/auth/logout': [{ expect: everyone(200) }],
+  // Each request has a fresh session of its own (cookieFor), so ending them all affects no other case.
+  'POST /api/auth/logout-all': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/auth/session': [{ expect: everyone(200) }],
 
   // --- access ----------------------------------------------------------------------------------------
@@ -307,6 +309,16 @@ const MATRIX: Record<string, Case[]> = {
         const email = freshEmail('objetivo');
         await createUser(t.db, { email, role: 'staff' });
         return { params: { id: String(await userId(t, email)) }, body: {} };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'POST /api/admin/users/{id}/sessions/end': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) } };
       },
       expect: adminOnly(),
     },
