@@ -147,6 +147,17 @@ describe('createCsvReader on files that trip hand-written readers', () => {
     expect(read(['a,b,\n"1",2,\n']).rows[1]?.fields).toEqual(['1', '2', '']);
   });
 
+  it('reads rows wider and narrower than the header as they are, and places the rows after them', () => {
+    expect(readEverySplit('a;b\r\n1;2;\r\n3;4;;\r\n5\r\n"6\r\n7";8;\r\n9;10').rows).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, fields: ['1', '2', ''] },
+      { line: 3, fields: ['3', '4', '', ''] },
+      { line: 4, fields: ['5'] },
+      { line: 5, fields: ['6\r\n7', '8', ''] },
+      { line: 7, fields: ['9', '10'] },
+    ]);
+  });
+
   it('reports a quote left open on the last line, without a final line break, with that line', () => {
     let thrown: unknown;
     try {

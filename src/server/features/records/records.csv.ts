@@ -45,12 +45,15 @@ interface ParseCore {
     push: (record: string[]) => void,
     close: () => void,
   ): Error | undefined;
-  info: { lines: number };
+  /** Lines and records read so far. */
+  info: { lines: number; records: number };
 }
 
 function parseCore(options: Options): ParseCore {
   const core = (new Parser(options) as unknown as { api?: ParseCore }).api;
-  if (typeof core?.parse !== 'function') throw new Error('csv-parse changed: Parser#api.parse is gone');
+  if (typeof core?.parse !== 'function' || typeof core.info?.records !== 'number') {
+    throw new Error('csv-parse changed: Parser#api.parse or its info.records is gone');
+  }
   return core;
 }
 
@@ -92,9 +95,16 @@ export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
     );
 
   function row(fields: string[]): void {
+    const parser = core as ParseCore;
     onRow(fields, rowLine);
-    rowLine += 1 + lineBreaksIn(fields);
-    parserRowLine = (core as ParseCore).info.lines + 1;
+    // csv-parse counts every CR and LF inside quotes; none (nearly every row) means none to count here.
+    rowLine += parser.info.lines === parserRowLine ? 1 : 1 + lineBreaksIn(fields);
+    parserRowLine = parser.info.lines + 1;
+    // csv-parse holds every record to the width of the first one and, even with relax_column_count,
+    // builds an error for each that differs (a stack trace and a JSON copy of the record: ten times
+    // the reading's time when every row has one separator more than the header, as spreadsheets
+    // write). The import checks widths itself, so each record is the first one again.
+    parser.info.records = 0;
   }
 
   /** csv-parse's error as the people who upload the file read it. */
