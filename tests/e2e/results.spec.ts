@@ -245,7 +245,7 @@ test.describe('Resultados', () => {
     await expect(page).toHaveURL(/\/resultados$/);
   });
 
-  test('an admin corrects a vote in Registros and the projector follows within a second', async ({ browser }) => {
+  test('an admin corrects a vote in Registros and the projector follows it live, without a reload', async ({ browser }) => {
     admin = await signedIn(browser, ADMIN, { width: 1920, height: 1080 });
     const projectorPage = admin.page;
     await projectorPage.goto('/resultados?proyector=1');
@@ -273,9 +273,13 @@ test.describe('Resultados', () => {
     const answered = records.waitForResponse((r) => r.url().endsWith('/vote') && r.request().method() === 'PUT');
     await dialog.getByRole('button', { name: 'Corregir voto' }).click();
     expect((await answered).status()).toBe(200);
-    // From the answer on, the projector's stream has a second (its poll is 250 ms on SQLite).
-    await expect(votesOf('LC')).toHaveText(shows(lc + 1), { timeout: 1_000 });
-    await expect(votesOf('FA')).toHaveText(shows(fa), { timeout: 1_000 });
+    // The stream brings it (its poll is 250 ms on SQLite). How soon is the benchmark's business
+    // (`npm run bench -- results`, from each acknowledgement to each stream); a busy machine gets the
+    // default wait here.
+    const polls = countPolls(projectorPage);
+    await expect(votesOf('LC')).toHaveText(shows(lc + 1));
+    await expect(votesOf('FA')).toHaveText(shows(fa));
+    expect(polls()).toBe(0);
     await expect(
       records.locator('.Toastify').getByText('Voto corregido: los resultados ya lo reflejan.'),
     ).toBeVisible();
