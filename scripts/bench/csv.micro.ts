@@ -1,8 +1,8 @@
 // `npx tsx scripts/bench/csv.micro.ts`: the CSV reader and writer alone, at the import's target size
-// (100,000 rows), without the server or the database. Reading: a UTF-8 file's bytes in 32 KB chunks,
-// as the import reads them (src/server/features/records/records.import-encoding.ts), once as the file
-// is and once with one separator more at the end of every row than in the header (what spreadsheets
-// write when a later column was used); writing: as many export lines, 1,000 at a time as
+// (100,000 rows), without the server or the database. Reading: a UTF-8 file's bytes in 4 KB pieces, as
+// the import hands them to the reader (src/server/features/records/records.import-rows.ts), once as
+// the file is and once with one separator more at the end of every row than in the header (what
+// spreadsheets write when a later column was used); writing: as many export lines, 1,000 at a time as
 // the exports write them (csvLines). For each, the median of 7 rounds in milliseconds of time and of
 // CPU (on a machine shared with other work the CPU moves much less), and the most the heap grew during
 // a reading (decision 050). Not a suite of `npm run bench`: no server, no HTTP.
@@ -12,7 +12,7 @@ import { importCsv } from '#server/testing/records-import-fixtures';
 
 const ROUNDS = 7;
 const ROWS = Number(process.env.MICRO_ROWS ?? 100_000);
-const CHUNK = 32 * 1024;
+const PIECE = 4 * 1024;
 
 const text = importCsv(ROWS, {
   departments: ['cabimas', 'lagunillas', 'mara', 'san-francisco', 'sucre'],
@@ -54,9 +54,9 @@ const read = (file: Buffer) => () =>
         rowsRead++;
       },
     });
-    for (let at = 0; at < file.length; at += CHUNK) {
-      reader.push(file.subarray(at, at + CHUNK));
-      if ((at / CHUNK) % 16 === 0) sampleHeap();
+    for (let at = 0; at < file.length; at += PIECE) {
+      reader.push(file.subarray(at, at + PIECE));
+      if ((at / PIECE) % 128 === 0) sampleHeap();
     }
     reader.end();
   });

@@ -1,5 +1,7 @@
 // Reading the rows of an uploaded CSV: the header, every row checked, duplicates of the file and of the
-// database found.
+// database found; the rows an import keeps between its check and its transaction.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { unguardCell } from '#server/platform/lib/csv';
@@ -82,8 +84,6 @@ export interface PassResult {
   rowProblemsTotal: number;
   duplicates: ImportDuplicate[];
   byDepartment: Map<number, { slug: string; title: string; rows: number }>;
-  /** Municipalities of the valid rows. */
-  departments: Set<number>;
 }
 
 interface PassOptions {
@@ -92,15 +92,13 @@ interface PassOptions {
   departments: MunicipalityRow[];
   defaultDepartment?: MunicipalityRow;
   /**
-   * The people already in the database, per municipality (see peopleOf): rows are compared with them
-   * and with each other. Without it, rows are only checked.
+   * The database whose records the rows are compared with (the dry run), besides with each other.
+   * Without it, rows are only checked.
    */
-  people?: Map<number, Map<number, number>>;
-  /** Each new row, in file order (the apply pass inserts them). */
-  onValid?: (record: ImportedRecord) => Promise<void> | void;
+  compareWith?: Kysely<Database>;
+  /** Where each row that passes the checks is kept, for the import's transaction (see KeptRows). */
+  keep?: KeptRows;
   onBytes?: (bytes: number) => void;
-  /** Data rows read so far. */
-  onRows?: (rows: number) => void;
 }
 
 const ROW_FIELDS = ['comunidad', 'nombre', 'ubch', 'telefono'] as const;
@@ -178,38 +176,195 @@ function createDepartmentFinder(departments: MunicipalityRow[]): (cell: string) 
 }
 
 /**
- * The people already recorded in these municipalities (fingerprint -> record id), read before the rows
- * that need them: rows held while a long read runs would survive long enough for V8 to start allocating
- * every later row straight in the old generation (allocation-site pretenuring), tens of megabytes of
- * garbage per import.
+ * The people already recorded in a municipality (fingerprint -> record id), read when its first row
+ * needs them. Only the rows of one piece of the file wait meanwhile (see PIECE): rows held while a long
+ * read runs would survive long enough for V8 to start allocating every later row straight in the old
+ * generation (allocation-site pretenuring), tens of megabytes of garbage per import.
  */
-export async function peopleOf(
-  db: Kysely<Database>,
-  departments: Iterable<number>,
-): Promise<Map<number, Map<number, number>>> {
+async function peopleIn(db: Kysely<Database>, departmentId: number): Promise<Map<number, number>> {
   const repo = createRecordsAdminRepository(db);
-  const people = new Map<number, Map<number, number>>();
-  for (const departmentId of departments) {
-    const keys = new Map<number, number>();
-    for (let after = 0; ; ) {
-      const page = await repo.identityPage(departmentId, after, 5_000);
-      for (const r of page) {
-        const key = personFingerprint(r.nombre, r.telefono);
-        if (!keys.has(key)) keys.set(key, r.id);
-      }
-      if (page.length < 5_000) break;
-      after = page.at(-1)?.id ?? after;
+  const keys = new Map<number, number>();
+  for (let after = 0; ; ) {
+    const page = await repo.identityPage(departmentId, after, 5_000);
+    for (const r of page) {
+      const key = personFingerprint(r.nombre, r.telefono);
+      if (!keys.has(key)) keys.set(key, r.id);
     }
-    people.set(departmentId, keys);
+    if (page.length < 5_000) break;
+    after = page.at(-1)?.id ?? after;
   }
-  return people;
+  return keys;
 }
 
 /**
- * Reads the file once: header, then every row checked (fields, municipality), compared with the rows
- * before it and with the records already in the database (same municipality, same name and phone).
- * Memory: the current chunk, and one key per row for the duplicate checks. A row costs few allocations:
- * a 100,000-row import must fit in a modest server beside everything else it runs.
+ * Compares valid rows, in file order, with the records of their municipality in `db` and with the rows
+ * before them, counting into `result`: a duplicate of a record or of an earlier row, or a new one
+ * (handed to `onValid`). Answers a promise only when it has to wait (people to read, a batch to write).
+ */
+function createComparer(
+  db: Kysely<Database>,
+  result: PassResult,
+  onValid?: (record: ImportedRecord) => Promise<void> | void,
+) {
+  const people = new Map<number, Map<number, number>>();
+  /** Per municipality: each person of the file (fingerprint -> line). */
+  const seenInFile = new Map<number, Map<number, number>>();
+
+  function compare(record: ImportedRecord, department: MunicipalityRow, line: number): Promise<void> | undefined {
+    const inDatabase = people.get(department.id);
+    if (!inDatabase) {
+      return peopleIn(db, department.id).then((keys) => {
+        people.set(department.id, keys);
+        return compare(record, department, line);
+      });
+    }
+    const key = personFingerprint(record.nombre, record.telefono);
+    const existing = inDatabase.get(key);
+    let seen = seenInFile.get(department.id);
+    if (!seen) {
+      seen = new Map();
+      seenInFile.set(department.id, seen);
+    }
+    const earlier = existing === undefined ? seen.get(key) : undefined;
+    if (existing !== undefined || earlier !== undefined) {
+      if (existing !== undefined) result.duplicatesInDatabase++;
+      else result.duplicatesInFile++;
+      if (result.duplicates.length < IMPORT_REPORT_MAX_ITEMS) {
+        result.duplicates.push({
+          line,
+          nombre: record.nombre,
+          telefono: record.telefono,
+          department: department.title,
+          sameAsLine: earlier ?? null,
+          sameAsRecord: existing ?? null,
+        });
+      }
+      return;
+    }
+    seen.set(key, line);
+    result.valid++;
+    let count = result.byDepartment.get(department.id);
+    if (!count) {
+      count = { slug: department.slug, title: department.title, rows: 0 };
+      result.byDepartment.set(department.id, count);
+    }
+    count.rows++;
+    const wait = onValid?.(record);
+    return wait instanceof Promise ? wait : undefined;
+  }
+  return compare;
+}
+
+/**
+ * The rows of an import that passed the checks, kept in a temporary file (one JSON array a line) from
+ * the check to the transaction, so that the CSV is read once: csv-parse reads several times slower
+ * than these lines are written and read back (decision 050). One chunk in memory at a time.
+ */
+export interface KeptRows {
+  /** Answers a promise when a chunk goes to disk. */
+  add(line: number, record: ImportedRecord): Promise<void> | undefined;
+  /** Every row in file order, a chunk's worth at a time (after `close`). */
+  read(): AsyncGenerator<KeptRow[]>;
+  close(): Promise<void>;
+  discard(): Promise<void>;
+}
+type KeptRow = [line: number, departmentId: number, comunidad: string, nombre: string, ubch: string, telefono: string];
+
+const KEPT_CHUNK = 64 * 1024;
+
+export async function keepRows(file: string): Promise<KeptRows> {
+  const handle = await fsp.open(file, 'wx');
+  let open = true;
+  let buffered = '';
+  const flush = async () => {
+    const text = buffered;
+    buffered = '';
+    await handle.appendFile(text);
+  };
+  return {
+    add(line, r) {
+      const row: KeptRow = [line, r.departmentId, r.comunidad, r.nombre, r.ubch, r.telefono];
+      buffered += `${JSON.stringify(row)}\n`;
+      return buffered.length >= KEPT_CHUNK ? flush() : undefined;
+    },
+    async close() {
+      if (!open) return;
+      if (buffered) await flush();
+      open = false;
+      await handle.close();
+    },
+    async *read() {
+      let rest = '';
+      for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: KEPT_CHUNK })) {
+        const text = rest + (chunk as string);
+        const rows: KeptRow[] = [];
+        let start = 0;
+        for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+          rows.push(JSON.parse(text.slice(start, end)) as KeptRow);
+          start = end + 1;
+        }
+        rest = text.slice(start);
+        yield rows;
+      }
+    },
+    async discard() {
+      if (open) {
+        open = false;
+        await handle.close().catch(() => {});
+      }
+      await fsp.rm(file, { force: true });
+    },
+  };
+}
+
+/**
+ * The import's second pass, inside its transaction: the kept rows compared with the records of `db`
+ * (and with each other) and each new one handed to `onValid`. The counts of the check stay; the
+ * duplicates and the new rows are this pass's.
+ */
+export async function compareKept(options: {
+  kept: KeptRows;
+  checked: PassResult;
+  db: Kysely<Database>;
+  departments: MunicipalityRow[];
+  onValid: (record: ImportedRecord) => Promise<void> | void;
+  /** Kept rows compared so far. */
+  onRows?: (rows: number) => void;
+}): Promise<PassResult> {
+  const result: PassResult = {
+    ...options.checked,
+    valid: 0,
+    duplicatesInFile: 0,
+    duplicatesInDatabase: 0,
+    duplicates: [],
+    byDepartment: new Map(),
+  };
+  const byId = new Map(options.departments.map((d) => [d.id, d]));
+  const compare = createComparer(options.db, result, options.onValid);
+  let done = 0;
+  for await (const rows of options.kept.read()) {
+    for (const [line, departmentId, comunidad, nombre, ubch, telefono] of rows) {
+      const wait = compare(
+        { departmentId, comunidad, nombre, ubch, telefono },
+        byId.get(departmentId) as MunicipalityRow,
+        line,
+      );
+      if (wait) await wait;
+    }
+    done += rows.length;
+    options.onRows?.(done);
+  }
+  return result;
+}
+
+/** Bytes (characters for a Latin-1 file) handed to the CSV reader at a time: its rows wait while people are read. */
+const PIECE = 4 * 1024;
+
+/**
+ * Reads the file once: header, then every row checked (fields, municipality) and, with `compareWith`,
+ * compared with the rows before it and with the records already in the database (same municipality,
+ * same name and phone). Memory: the current chunk, and one key per row for the duplicate checks. A row
+ * costs few allocations: a 100,000-row import must fit in a modest server beside everything else it runs.
  */
 export async function readPass(options: PassOptions): Promise<PassResult> {
   const findDepartment = createDepartmentFinder(options.departments);
@@ -218,15 +373,12 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     columns: {},
     ...noFindings(),
     byDepartment: new Map(),
-    departments: new Set(),
   };
   let header: Header | null = null;
   /** Blank lines seen since the last row: harmless at the end of the file, a problem before a row. */
   let blankLines: number[] = [];
   const blankInside: number[] = [];
-  /** Per municipality: each person of the file (fingerprint -> line). */
-  const seenInFile = new Map<number, Map<number, number>>();
-  const noPeople = new Map<number, number>();
+  const compare = options.compareWith ? createComparer(options.compareWith, result) : undefined;
   let stopped = false;
 
   const fileProblem = (line: number | null, reason: string) => {
@@ -238,7 +390,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     if (result.rowProblems.length < IMPORT_REPORT_MAX_ITEMS) result.rowProblems.push({ line, column, reason });
   };
 
-  /** One row. Synchronous, except when the apply pass writes a batch: then it answers a promise to wait for. */
+  /** One row. Synchronous, except when people are read or kept rows written: then it answers a promise to wait for. */
   function readRow(fields: string[], line: number): Promise<void> | undefined {
     if (!header) {
       const read = readHeader(fields, !options.defaultDepartment);
@@ -309,49 +461,10 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
       result.invalid++;
       return;
     }
-    result.departments.add(department.id);
-    if (!options.people) {
-      result.valid++;
-      return;
-    }
-    return acceptRow({ departmentId: department.id, comunidad, nombre, ubch, telefono }, department, line);
-  }
-
-  /** A valid row: a duplicate of a record or of an earlier row, or a new one. */
-  function acceptRow(record: ImportedRecord, department: MunicipalityRow, line: number): Promise<void> | undefined {
-    const key = personFingerprint(record.nombre, record.telefono);
-    const existing = (options.people?.get(department.id) ?? noPeople).get(key);
-    let seen = seenInFile.get(department.id);
-    if (!seen) {
-      seen = new Map();
-      seenInFile.set(department.id, seen);
-    }
-    const earlier = existing === undefined ? seen.get(key) : undefined;
-    if (existing !== undefined || earlier !== undefined) {
-      if (existing !== undefined) result.duplicatesInDatabase++;
-      else result.duplicatesInFile++;
-      if (result.duplicates.length < IMPORT_REPORT_MAX_ITEMS) {
-        result.duplicates.push({
-          line,
-          nombre: record.nombre,
-          telefono: record.telefono,
-          department: department.title,
-          sameAsLine: earlier ?? null,
-          sameAsRecord: existing ?? null,
-        });
-      }
-      return;
-    }
-    seen.set(key, line);
+    const record = { departmentId: department.id, comunidad, nombre, ubch, telefono };
+    if (compare) return compare(record, department, line);
     result.valid++;
-    let count = result.byDepartment.get(department.id);
-    if (!count) {
-      count = { slug: department.slug, title: department.title, rows: 0 };
-      result.byDepartment.set(department.id, count);
-    }
-    count.rows++;
-    const wait = options.onValid?.(record);
-    return wait instanceof Promise ? wait : undefined;
+    return options.keep?.add(line, record);
   }
 
   const pendingFields: string[][] = [];
@@ -370,12 +483,13 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     }
     pendingFields.length = 0;
     pendingLines.length = 0;
-    options.onRows?.(result.rows);
   };
   try {
     for await (const { text, bytes } of readText(options.file, options.encoding)) {
-      reader.push(text);
-      await drain();
+      for (let at = 0; at < text.length && !stopped; at += PIECE) {
+        reader.push(typeof text === 'string' ? text.slice(at, at + PIECE) : text.subarray(at, at + PIECE));
+        await drain();
+      }
       options.onBytes?.(bytes);
       if (stopped) break;
     }

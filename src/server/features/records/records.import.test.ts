@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
@@ -7,6 +10,7 @@ import { importCsv, multipartFile } from '#server/testing/records-import-fixture
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
 import { type ImportEvent, type ImportResult, recordsAdminMessages } from '#shared/features/records/records.admin';
+import { removeStaleImports } from './records.import-upload';
 import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
@@ -50,6 +54,12 @@ async function summary(slug: string) {
   return repo.summary(department?.id ?? -1);
 }
 const expectCountersRight = async () => expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+/**
+ * Rows an import kept from its check for its transaction, still on disk once it answered (the upload
+ * itself is removed by the route after the answer).
+ */
+const keptRowsLeft = () =>
+  fs.readdirSync(path.join(t.config.dataDir, 'imports')).filter((f) => f.endsWith('.rows.part'));
 
 describe('CSV import: a good file', () => {
   it('shows what will happen in a dry run, then imports every row in one go with one audit row', async () => {
@@ -116,6 +126,7 @@ describe('CSV import: a good file', () => {
     expect(again.message).toBe('No hay filas nuevas que importar.');
     expect(again.report).toMatchObject({ valid: 0, duplicatesInDatabase: 30, applied: false });
     expect(await countRecords()).toBe(30);
+    expect(keptRowsLeft()).toEqual([]);
   });
 
   it.each([
@@ -292,6 +303,7 @@ describe('CSV import: duplicates and row errors', () => {
     );
     expect(blocked.report.applied).toBe(false);
     expect(await countRecords()).toBe(0);
+    expect(keptRowsLeft()).toEqual([]);
 
     const partial = await report(csv, 'mode=importar&omitInvalid=1');
     expect(partial.status).toBe(201);
@@ -405,6 +417,22 @@ describe('CSV import: all or nothing, progress, size', () => {
     expect(await countRecords()).toBe(0);
     expect(await summary('cabimas')).toEqual({ total: 0, voted: 0, validated: 0 });
     expect(await listAudit(t.db.kysely, { action: 'records.import' })).toEqual([]);
+    expect(keptRowsLeft()).toEqual([]);
+  });
+
+  it('clears at start the temporary files of imports a crash interrupted, not those of one under way', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-imports-'));
+    try {
+      const hourAndHalfAgo = new Date(Date.now() - 90 * 60 * 1000);
+      for (const name of ['a.csv.part', 'a.rows.part', 'b.csv.part', 'b.rows.part', 'notas.txt']) {
+        fs.writeFileSync(path.join(dir, name), 'x');
+        if (!name.startsWith('b')) fs.utimesSync(path.join(dir, name), hourAndHalfAgo, hourAndHalfAgo);
+      }
+      await removeStaleImports(dir);
+      expect(fs.readdirSync(dir).sort()).toEqual(['b.csv.part', 'b.rows.part', 'notas.txt']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('tells its progress line by line when asked for application/x-ndjson', async () => {

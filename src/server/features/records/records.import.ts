@@ -1,4 +1,5 @@
-// The CSV import: a reading that checks, then (unless a dry run) a second one that writes, all or nothing.
+// The CSV import: one reading of the file that checks (and in a dry run compares), then, to import, the
+// rows it kept written in one transaction, all or nothing.
 
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
@@ -11,8 +12,8 @@ import {
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
 import { type CsvEncoding, decideEncoding } from './records.import-encoding';
-import { noFindings, type PassResult, peopleOf, readPass } from './records.import-rows';
-import type { ReceivedCsv } from './records.import-upload';
+import { compareKept, type KeptRows, keepRows, noFindings, type PassResult, readPass } from './records.import-rows';
+import { keptRowsFile, type ReceivedCsv } from './records.import-upload';
 import { createRecordsRepository } from './records.repository';
 import { recordListAnswers } from './records.service';
 import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
@@ -39,15 +40,15 @@ export interface ImportOutcome {
 const INSERT_BATCH = 500;
 
 /**
- * The second reading, inside one transaction: every new row inserted with the counts it moves, and one
- * audit row. `rowsToRead` and `inDepartments` are what the first reading found.
+ * The kept rows, inside one transaction: every new row inserted with the counts it moves, and one audit
+ * row. `checked` is what the reading of the file found.
  */
 async function applyImport(
   options: ImportOptions,
   encoding: CsvEncoding,
   departments: MunicipalityRow[],
-  rowsToRead: number,
-  inDepartments: Set<number>,
+  kept: KeptRows,
+  checked: PassResult,
 ): Promise<PassResult> {
   const now = options.clock();
   return options.db.transaction().execute(async (trx) => {
@@ -63,25 +64,20 @@ async function applyImport(
       for (const [departmentId, count] of added) await records.bumpCounts(departmentId, { total: count });
       batch = [];
     };
-    options.onProgress?.('guardando', 0, rowsToRead);
-    const people = await peopleOf(trx, inDepartments);
-    const final = await readPass({
-      file: options.received.file,
-      encoding,
+    options.onProgress?.('guardando', 0, checked.valid);
+    // Compared here, with the records as this transaction sees them.
+    const final = await compareKept({
+      kept,
+      checked,
+      db: trx,
       departments,
-      defaultDepartment: options.defaultDepartment,
-      people,
-      onValid: async (record) => {
+      onValid: (record) => {
         batch.push(record);
-        if (batch.length >= INSERT_BATCH) await flush();
+        return batch.length >= INSERT_BATCH ? flush() : undefined;
       },
-      onRows: (rows) => options.onProgress?.('guardando', rows, rowsToRead),
+      onRows: (rows) => options.onProgress?.('guardando', rows, checked.valid),
     });
     await flush();
-    // The same file read the same way: anything new here means it changed under us. Nothing is kept.
-    if (final.fileProblems.length > 0 || (final.invalid > 0 && !options.omitInvalid)) {
-      throw new Error('the second reading of an import disagrees with the first');
-    }
     if (final.valid === 0) return final;
     const byDepartment = [...final.byDepartment.values()];
     await writeAudit(trx, {
@@ -109,10 +105,11 @@ async function applyImport(
 }
 
 /**
- * Imports a received CSV. First a reading that changes nothing (the dry run stops there); then, when the
- * file can be imported, a second reading inside one transaction that inserts every new row with the
- * counts it moves and one audit row: all of it, or nothing. Rows repeating a record of the database or an
- * earlier row are left out and listed; rows with errors block the import unless `omitInvalid`.
+ * Imports a received CSV. First one reading of the file that changes nothing: it checks every row, and
+ * in a dry run compares them with the records already there; to import, it keeps the rows that passed.
+ * Then, when the file can be imported, one transaction inserts every new kept row with the counts it
+ * moves and one audit row: all of it, or nothing. Rows repeating a record of the database or an earlier
+ * row are left out and listed; rows with errors block the import unless `omitInvalid`.
  */
 export async function importRecords(options: ImportOptions): Promise<ImportOutcome> {
   const started = Date.now();
@@ -159,36 +156,34 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
   const { encoding } = decided;
   const departments = await createRecordsAdminRepository(options.db).listMunicipalities();
   const dryRun = options.mode === 'simulacion';
-  // First a reading that only checks rows (and finds their municipalities); the dry run then reads again
-  // to compare them with the records of those municipalities, the import does so in its transaction.
-  const total = received.facts.bytes * (dryRun ? 2 : 1);
-  const pass = (people: Map<number, Map<number, number>> | undefined, from = 0) =>
-    readPass({
+  // The CSV is read once (csv-parse reads several times slower than the kept rows are read back).
+  const kept = dryRun ? undefined : await keepRows(keptRowsFile(received.file));
+  try {
+    const checked = await readPass({
       file: received.file,
       encoding,
       departments,
       defaultDepartment: options.defaultDepartment,
-      people,
-      onBytes: (bytes) => options.onProgress?.('revisando', from + bytes, total),
+      compareWith: dryRun ? options.db : undefined,
+      keep: kept,
+      onBytes: (bytes) => options.onProgress?.('revisando', bytes, received.facts.bytes),
     });
-  const checked = await pass(undefined);
-  if (checked.fileProblems.length > 0) {
-    return answer(422, recordsAdminMessages.importBlockedByFile, toReport(encoding, checked, false));
+    if (checked.fileProblems.length > 0) {
+      return answer(422, recordsAdminMessages.importBlockedByFile, toReport(encoding, checked, false));
+    }
+    if (!kept) return answer(200, recordsAdminMessages.dryRunDone, toReport(encoding, checked, false));
+    if (checked.invalid > 0 && !options.omitInvalid) {
+      return answer(422, recordsAdminMessages.importBlockedByErrors, toReport(encoding, checked, false));
+    }
+    await kept.close();
+    const applied = await applyImport(options, encoding, departments, kept, checked);
+    // Committed: the validators' lists show the new records at once.
+    recordListAnswers(options.db).forget();
+    if (applied.valid === 0) {
+      return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
+    }
+    return answer(201, recordsAdminMessages.importDone(applied.valid), toReport(encoding, applied, true));
+  } finally {
+    await kept?.discard();
   }
-  if (dryRun) {
-    const people = await peopleOf(options.db, checked.departments);
-    const compared = await pass(people, received.facts.bytes);
-    return answer(200, recordsAdminMessages.dryRunDone, toReport(encoding, compared, false));
-  }
-  if (checked.invalid > 0 && !options.omitInvalid) {
-    return answer(422, recordsAdminMessages.importBlockedByErrors, toReport(encoding, checked, false));
-  }
-
-  const applied = await applyImport(options, encoding, departments, checked.rows, checked.departments);
-  // Committed: the validators' lists show the new records at once.
-  recordListAnswers(options.db).forget();
-  if (applied.valid === 0) {
-    return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
-  }
-  return answer(201, recordsAdminMessages.importDone(applied.valid), toReport(encoding, applied, true));
 }
