@@ -464,16 +464,12 @@ describe('CSV import: all or nothing, progress, size', () => {
     await setup();
     await addRecords(t, 'cabimas', 500); // people already there are left alone
     const csv = importCsv(20_000, { departments: ['cabimas', 'lagunillas', 'sucre', 'mara'], start: 1_000_000 });
-    const started = Date.now();
     const res = await report(csv, 'mode=importar');
-    const ms = Date.now() - started;
     expect(res.status).toBe(201);
     expect(res.report).toMatchObject({ rows: 20_000, valid: 20_000, invalid: 0, applied: true });
     expect(await countRecords()).toBe(20_500);
     expect(await summary('cabimas')).toEqual({ total: 5_500, voted: 0, validated: 0 });
     await expectCountersRight();
-    // The 100,000-row target (15 s, 300 MB) is measured by `npm run bench -- import`.
-    expect(ms).toBeLessThan(15_000);
-    console.info(`import of 20,000 rows on ${testDialect}: ${ms} ms`);
+    // How long it takes is the benchmark's (`npm run bench -- records-import`: 100,000 rows, 15 s, 300 MB).
   }, 60_000);
 });
