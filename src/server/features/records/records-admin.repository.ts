@@ -1,37 +1,34 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
-import type { RecordStatus } from '#server/platform/db/schema-records';
+import { CompiledQuery, type Kysely, type Selectable, type Selection, sql } from 'kysely';
+import type { Database, DepartmentsTable } from '#server/platform/db/schema';
 import { recordSearchText } from './records.search';
 
 /** A record as the back office reads it, with its department. */
-export interface RecordAdminRow {
-  id: number;
-  department_id: number;
-  department_slug: string;
-  department_title: string;
-  comunidad: string;
-  nombre: string;
-  ubch: string;
-  telefono: string;
-  status: RecordStatus;
-  voted_at: string | null;
-  voted_by: string | null;
-  vote_codes: string | null;
-  gobernador_photo_id: number | null;
-  an_photo_id: number | null;
-  clez_photo_id: number | null;
-  completed: number;
-  vote_counted: number;
-  vote_revision: number;
-  created_at: string;
-  updated_at: string;
-}
+const RECORD_COLUMNS = [
+  'records.id',
+  'records.department_id',
+  'departments.slug as department_slug',
+  'departments.title as department_title',
+  'records.comunidad',
+  'records.nombre',
+  'records.ubch',
+  'records.telefono',
+  'records.status',
+  'records.voted_at',
+  'records.voted_by',
+  'records.vote_codes',
+  'records.gobernador_photo_id',
+  'records.an_photo_id',
+  'records.clez_photo_id',
+  'records.completed',
+  'records.vote_counted',
+  'records.vote_revision',
+  'records.created_at',
+  'records.updated_at',
+] as const;
+export type RecordAdminRow = Selection<Database, 'records' | 'departments', (typeof RECORD_COLUMNS)[number]>;
 
-export interface MunicipalityRow {
-  id: number;
-  slug: string;
-  title: string;
-}
+const MUNICIPALITY_COLUMNS = ['id', 'slug', 'title'] as const satisfies readonly (keyof DepartmentsTable)[];
+export type MunicipalityRow = Pick<Selectable<DepartmentsTable>, (typeof MUNICIPALITY_COLUMNS)[number]>;
 
 export interface RecordFieldsUpdate {
   departmentId: number;
@@ -88,28 +85,7 @@ function selectRecords(db: Db) {
   return db
     .selectFrom('records')
     .innerJoin('departments', 'departments.id', 'records.department_id')
-    .select([
-      'records.id',
-      'records.department_id',
-      'departments.slug as department_slug',
-      'departments.title as department_title',
-      'records.comunidad',
-      'records.nombre',
-      'records.ubch',
-      'records.telefono',
-      'records.status',
-      'records.voted_at',
-      'records.voted_by',
-      'records.vote_codes',
-      'records.gobernador_photo_id',
-      'records.an_photo_id',
-      'records.clez_photo_id',
-      'records.completed',
-      'records.vote_counted',
-      'records.vote_revision',
-      'records.created_at',
-      'records.updated_at',
-    ]);
+    .select(RECORD_COLUMNS);
 }
 
 /** The records back office: listing, editing, voiding and exporting records; what the import reads. */
@@ -118,7 +94,7 @@ export function createRecordsAdminRepository(db: Db) {
     async listMunicipalities(): Promise<MunicipalityRow[]> {
       return db
         .selectFrom('departments')
-        .select(['id', 'slug', 'title'])
+        .select(MUNICIPALITY_COLUMNS)
         .where('kind', '=', 'municipality')
         .orderBy('position')
         .execute();
@@ -127,7 +103,7 @@ export function createRecordsAdminRepository(db: Db) {
     async findMunicipality(slug: string): Promise<MunicipalityRow | undefined> {
       return db
         .selectFrom('departments')
-        .select(['id', 'slug', 'title'])
+        .select(MUNICIPALITY_COLUMNS)
         .where('slug', '=', slug)
         .where('kind', '=', 'municipality')
         .executeTakeFirst();

@@ -1,27 +1,10 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
-import type { Database } from '#server/platform/db/schema';
+import type { CandidatesTable, Database } from '#server/platform/db/schema';
 import type { RecordsTable } from '#server/platform/db/schema-records';
 import { recordSearchText } from './records.search';
 
-export type RecordRow = Pick<
-  Selectable<RecordsTable>,
-  | 'id'
-  | 'department_id'
-  | 'comunidad'
-  | 'nombre'
-  | 'ubch'
-  | 'telefono'
-  | 'status'
-  | 'voted_at'
-  | 'vote_codes'
-  | 'gobernador_photo_id'
-  | 'an_photo_id'
-  | 'clez_photo_id'
-  | 'completed'
-  | 'vote_revision'
->;
-
+/** What the validators' side reads of a record. */
 const RECORD_COLUMNS = [
   'id',
   'department_id',
@@ -37,7 +20,8 @@ const RECORD_COLUMNS = [
   'clez_photo_id',
   'completed',
   'vote_revision',
-] as const;
+] as const satisfies readonly (keyof RecordsTable)[];
+export type RecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]>;
 
 export interface NewRecord {
   departmentId: number;
@@ -51,13 +35,14 @@ export interface NewRecord {
   vote?: { codes: string[]; by: string; at: string };
 }
 
-export interface CandidateRow {
-  id: number;
-  code: string;
-  name: string;
-  colour: string;
-  photo_url: string;
-}
+const CANDIDATE_COLUMNS = [
+  'id',
+  'code',
+  'name',
+  'colour',
+  'photo_url',
+] as const satisfies readonly (keyof CandidatesTable)[];
+export type CandidateRow = Pick<Selectable<CandidatesTable>, (typeof CANDIDATE_COLUMNS)[number]>;
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_BATCH = 500;
@@ -89,7 +74,7 @@ const countsQuery = compiledQuery((db: Db, departmentId: number) =>
 );
 
 const candidatesQuery = compiledQuery((db: Db) =>
-  db.selectFrom('candidates').select(['id', 'code', 'name', 'colour', 'photo_url']).orderBy('position').orderBy('id'),
+  db.selectFrom('candidates').select(CANDIDATE_COLUMNS).orderBy('position').orderBy('id'),
 );
 
 const markVotedQuery = compiledQuery(
