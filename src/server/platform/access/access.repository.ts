@@ -1,15 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selection } from 'kysely';
 import { preparedQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
 
-export interface DepartmentRow {
-  id: number;
-  slug: string;
-  title: string;
-  kind: 'page' | 'municipality';
-}
-
 const DEPARTMENT_COLUMNS = ['departments.id', 'departments.slug', 'departments.title', 'departments.kind'] as const;
+export type DepartmentRow = Selection<Database, 'departments', (typeof DEPARTMENT_COLUMNS)[number]>;
 
 export function createAccessRepository(db: Kysely<Database>) {
   const openDepartments = (withPages: boolean) =>

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
+import type { Kysely, Selectable } from 'kysely';
+import type { AuditLogTable, Database } from '#server/platform/db/schema';
 
 export interface AuditEntry {
   /** Who did it: a signed-in e-mail, the e-mail tried at a failed sign-in, or 'cli:<os user>'. */
@@ -36,16 +36,8 @@ export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promi
     .execute();
 }
 
-export interface AuditRow {
-  id: number;
-  at: string;
-  actor_email: string | null;
-  action: string;
-  department_slug: string | null;
-  target: string | null;
-  ip: string | null;
-  details: string | null;
-}
+/** An audit row as stored, every column. */
+export type AuditRow = Selectable<AuditLogTable>;
 
 /** The most recent rows first (operators and tests). */
 export async function listAudit(

@@ -1,8 +1,14 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import type { IdempotencyKeysTable } from '#server/platform/db/schema-idempotency';
 
-export type StoredAnswer = Pick<IdempotencyKeysTable, 'actor_email' | 'fingerprint' | 'status_code' | 'response_body'>;
+const ANSWER_COLUMNS = [
+  'actor_email',
+  'fingerprint',
+  'status_code',
+  'response_body',
+] as const satisfies readonly (keyof IdempotencyKeysTable)[];
+export type StoredAnswer = Pick<Selectable<IdempotencyKeysTable>, (typeof ANSWER_COLUMNS)[number]>;
 
 export function createIdempotencyRepository(db: Kysely<Database>) {
   return {
@@ -10,7 +16,7 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
     async find(key: string, now: Date): Promise<StoredAnswer | undefined> {
       return db
         .selectFrom('idempotency_keys')
-        .select(['actor_email', 'fingerprint', 'status_code', 'response_body'])
+        .select(ANSWER_COLUMNS)
         .where('key', '=', key)
         .where('expires_at', '>', now.toISOString())
         .executeTakeFirst();
