@@ -1,14 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
-import type { Database } from '#server/platform/db/schema';
+import type { AgendaEventsTable, Database } from '#server/platform/db/schema';
 
-export interface AgendaEventRow {
-  id: number;
-  fecha: string;
-  hora_24h: string | null;
-  descripcion: string | null;
-  lugar: string | null;
-}
+/** What every query of an event reads and returns. */
+const EVENT_COLUMNS = [
+  'id',
+  'fecha',
+  'hora_24h',
+  'descripcion',
+  'lugar',
+] as const satisfies readonly (keyof AgendaEventsTable)[];
+export type AgendaEventRow = Pick<Selectable<AgendaEventsTable>, (typeof EVENT_COLUMNS)[number]>;
 
 export interface NewAgendaEvent {
   fecha: string;
@@ -26,12 +28,7 @@ export const agendaTodayAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntrie
 export function createAgendaRepository(db: Kysely<Database>) {
   return {
     async readByDate(fecha: string): Promise<AgendaEventRow[]> {
-      return db
-        .selectFrom('agenda_events')
-        .select(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
-        .where('fecha', '=', fecha)
-        .orderBy('id')
-        .execute();
+      return db.selectFrom('agenda_events').select(EVENT_COLUMNS).where('fecha', '=', fecha).orderBy('id').execute();
     },
 
     /** A new event in a transaction of its own (so the public agenda shows it at once); its id. */
@@ -44,7 +41,7 @@ export function createAgendaRepository(db: Kysely<Database>) {
     async listRange(from: string, to: string): Promise<AgendaEventRow[]> {
       return db
         .selectFrom('agenda_events')
-        .select(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .select(EVENT_COLUMNS)
         .where('fecha', '>=', from)
         .where('fecha', '<=', to)
         .orderBy('fecha')
@@ -54,11 +51,7 @@ export function createAgendaRepository(db: Kysely<Database>) {
     },
 
     async findById(id: number): Promise<AgendaEventRow | undefined> {
-      return db
-        .selectFrom('agenda_events')
-        .select(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      return db.selectFrom('agenda_events').select(EVENT_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
     async create(event: NewAgendaEvent, now: Date): Promise<AgendaEventRow> {
@@ -73,7 +66,7 @@ export function createAgendaRepository(db: Kysely<Database>) {
           created_at: at,
           updated_at: at,
         })
-        .returning(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .returning(EVENT_COLUMNS)
         .executeTakeFirstOrThrow();
     },
 
@@ -89,17 +82,13 @@ export function createAgendaRepository(db: Kysely<Database>) {
           updated_at: now.toISOString(),
         })
         .where('id', '=', id)
-        .returning(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+        .returning(EVENT_COLUMNS)
         .executeTakeFirst();
     },
 
     /** The deleted event, or undefined when there was none. */
     async remove(id: number): Promise<AgendaEventRow | undefined> {
-      return db
-        .deleteFrom('agenda_events')
-        .where('id', '=', id)
-        .returning(['id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
-        .executeTakeFirst();
+      return db.deleteFrom('agenda_events').where('id', '=', id).returning(EVENT_COLUMNS).executeTakeFirst();
     },
 
     /**

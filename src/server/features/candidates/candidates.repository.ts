@@ -1,16 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selection, sql } from 'kysely';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
-
-export interface AdminCandidateRow {
-  id: number;
-  code: string;
-  name: string;
-  colour: string;
-  photo_url: string;
-  position: number;
-  votes: number;
-}
 
 const COLUMNS = [
   'candidates.id',
@@ -20,6 +10,9 @@ const COLUMNS = [
   'candidates.photo_url',
   'candidates.position',
 ] as const;
+
+/** A candidate with the votes counted for it. */
+export type AdminCandidateRow = Selection<Database, 'candidates', (typeof COLUMNS)[number]> & { votes: number };
 
 export function createAdminCandidatesRepository(db: Kysely<Database>) {
   const withVotes = () =>

@@ -1,16 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selection } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 
-export interface AdminDepartmentRow {
-  id: number;
-  slug: string;
-  title: string;
-  kind: 'page' | 'municipality';
+const COLUMNS = ['departments.id', 'departments.slug', 'departments.title', 'departments.kind'] as const;
+type DepartmentColumns = Selection<Database, 'departments', (typeof COLUMNS)[number]>;
+
+/** A department with its allow-list size and record progress. */
+export type AdminDepartmentRow = DepartmentColumns & {
   members: number;
   total: number;
   voted: number;
   validated: number;
-}
+};
 
 export interface MemberAccountRow {
   email: string;
@@ -24,10 +24,7 @@ export function createAdminDepartmentsRepository(db: Kysely<Database>) {
       .selectFrom('departments')
       .leftJoin('record_counts', 'record_counts.department_id', 'departments.id')
       .select((eb) => [
-        'departments.id',
-        'departments.slug',
-        'departments.title',
-        'departments.kind',
+        ...COLUMNS,
         eb
           .selectFrom('department_members')
           .select((m) => m.fn.countAll<number>().as('n'))
@@ -38,16 +35,9 @@ export function createAdminDepartmentsRepository(db: Kysely<Database>) {
         eb.fn.coalesce('record_counts.validated', eb.lit(0)).as('validated'),
       ]);
 
-  const toRow = (r: {
-    id: number;
-    slug: string;
-    title: string;
-    kind: 'page' | 'municipality';
-    members: number | null;
-    total: number;
-    voted: number;
-    validated: number;
-  }): AdminDepartmentRow => ({
+  const toRow = (
+    r: DepartmentColumns & { members: number | null; total: number; voted: number; validated: number },
+  ): AdminDepartmentRow => ({
     ...r,
     members: Number(r.members ?? 0),
     total: Number(r.total),

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
-import type { Database } from '#server/platform/db/schema';
+import type { Database, PostsTable } from '#server/platform/db/schema';
 import { stripTags } from './html-text';
 import {
   type NotaHtml,
@@ -11,31 +11,37 @@ import {
   prepareNota,
 } from './notas.sanitize';
 
-export interface NotaRow {
-  id: number;
-  title: string;
-  content_html: string;
-  published_at: string;
-}
+/** A published post as the public list shows it. */
+const PUBLISHED_COLUMNS = [
+  'id',
+  'title',
+  'content_html',
+  'published_at',
+] as const satisfies readonly (keyof PostsTable)[];
+export type NotaRow = Pick<Selectable<PostsTable>, (typeof PUBLISHED_COLUMNS)[number]> & { published_at: string };
 
 /** A post as its editors see it: drafts too. */
-export interface NotaAdminRow {
-  id: number;
-  title: string;
-  content_html: string;
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+const ADMIN_COLUMNS = [
+  'id',
+  'title',
+  'content_html',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof PostsTable)[];
+export type NotaAdminRow = Pick<Selectable<PostsTable>, (typeof ADMIN_COLUMNS)[number]>;
 
-const ADMIN_COLUMNS = ['id', 'title', 'content_html', 'published_at', 'created_at', 'updated_at'] as const;
-
-/** A line of the editors' list: no HTML, its excerpt instead. */
-export interface NotaSummaryRow extends Omit<NotaAdminRow, 'content_html'> {
-  excerpt: string;
-}
-
-const SUMMARY_COLUMNS = ['id', 'title', 'excerpt', 'published_at', 'created_at', 'updated_at'] as const;
+/** A line of the editors' list: no HTML, its excerpt instead (computed once for rows saved without one). */
+const SUMMARY_COLUMNS = [
+  'id',
+  'title',
+  'excerpt',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof PostsTable)[];
+type StoredNotaSummary = Pick<Selectable<PostsTable>, (typeof SUMMARY_COLUMNS)[number]>;
+export type NotaSummaryRow = StoredNotaSummary & { excerpt: string };
 
 /**
  * GET /api/notas as sent, per page: read far more than it is written (see cache.ts for the trade-off).
@@ -58,7 +64,7 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
         .executeTakeFirstOrThrow();
       const rows = await db
         .selectFrom('posts')
-        .select(['id', 'title', 'content_html', 'published_at'])
+        .select(PUBLISHED_COLUMNS)
         .where('published_at', 'is not', null)
         .orderBy('published_at', 'desc')
         .orderBy('id', 'desc')
@@ -104,9 +110,7 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
     },
 
     /** Rows saved before excerpts were kept get theirs now, once (computed off the main thread). */
-    async fillExcerpts(
-      rows: (Omit<NotaSummaryRow, 'excerpt'> & { excerpt: string | null })[],
-    ): Promise<NotaSummaryRow[]> {
+    async fillExcerpts(rows: StoredNotaSummary[]): Promise<NotaSummaryRow[]> {
       const missing = rows.filter((r) => r.excerpt === null).map((r) => r.id);
       if (missing.length === 0) return rows as NotaSummaryRow[];
       const stored = await db.selectFrom('posts').select(['id', 'content_html']).where('id', 'in', missing).execute();

@@ -1,31 +1,35 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '#server/platform/db/schema';
-import type { RecordStatus } from '#server/platform/db/schema-records';
+import type { Kysely, Selectable } from 'kysely';
+import type { AgendaEventsTable, Database } from '#server/platform/db/schema';
+import type { RecordsTable } from '#server/platform/db/schema-records';
 
-/** A record that came from Airtable, as the import compares it with Airtable's row. */
-export interface ImportedRecordRow {
-  id: number;
-  source_id: string;
-  department_id: number;
-  comunidad: string;
-  nombre: string;
-  ubch: string;
-  telefono: string;
-  status: RecordStatus;
-  voted_at: string | null;
-  gobernador_photo_id: number | null;
-  an_photo_id: number | null;
-  clez_photo_id: number | null;
-}
+/** A record that came from Airtable, as the import compares it with Airtable's row (found by source_id: never null). */
+const RECORD_COLUMNS = [
+  'id',
+  'source_id',
+  'department_id',
+  'comunidad',
+  'nombre',
+  'ubch',
+  'telefono',
+  'status',
+  'voted_at',
+  'gobernador_photo_id',
+  'an_photo_id',
+  'clez_photo_id',
+] as const satisfies readonly (keyof RecordsTable)[];
+export type ImportedRecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]> & { source_id: string };
 
-export interface ImportedAgendaRow {
-  id: number;
+const AGENDA_COLUMNS = [
+  'id',
+  'source_id',
+  'fecha',
+  'hora_24h',
+  'descripcion',
+  'lugar',
+] as const satisfies readonly (keyof AgendaEventsTable)[];
+export type ImportedAgendaRow = Pick<Selectable<AgendaEventsTable>, (typeof AGENDA_COLUMNS)[number]> & {
   source_id: string;
-  fecha: string;
-  hora_24h: string | null;
-  descripcion: string | null;
-  lugar: string | null;
-}
+};
 
 export interface AgendaFields {
   fecha: string;
@@ -49,20 +53,7 @@ export function createAirtableRepository(db: Kysely<Database>) {
       for (let i = 0; i < sourceIds.length; i += LOOKUP_BATCH) {
         const found = await db
           .selectFrom('records')
-          .select([
-            'id',
-            'source_id',
-            'department_id',
-            'comunidad',
-            'nombre',
-            'ubch',
-            'telefono',
-            'status',
-            'voted_at',
-            'gobernador_photo_id',
-            'an_photo_id',
-            'clez_photo_id',
-          ])
+          .select(RECORD_COLUMNS)
           .where('source_id', 'in', sourceIds.slice(i, i + LOOKUP_BATCH))
           .execute();
         rows.push(...(found as ImportedRecordRow[]));
@@ -75,7 +66,7 @@ export function createAirtableRepository(db: Kysely<Database>) {
       for (let i = 0; i < sourceIds.length; i += LOOKUP_BATCH) {
         const found = await db
           .selectFrom('agenda_events')
-          .select(['id', 'source_id', 'fecha', 'hora_24h', 'descripcion', 'lugar'])
+          .select(AGENDA_COLUMNS)
           .where('source_id', 'in', sourceIds.slice(i, i + LOOKUP_BATCH))
           .execute();
         rows.push(...(found as ImportedAgendaRow[]));
