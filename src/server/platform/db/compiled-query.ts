@@ -4,11 +4,11 @@ import type { Database } from './schema';
 type Db = Kysely<Database>;
 
 /**
- * A query of a hot path (the vote, the page of 100), built and compiled once per SQL dialect and then
- * run with new values on the database or on an open transaction. Kysely otherwise rebuilds and
- * recompiles the query at every call, which was a large share of a vote's cost. `build` gets one unique
- * placeholder string per argument; each may only be used as a value, and is swapped for the real one
- * at run time.
+ * A query of a hot path (the vote, the session and access checks), built and compiled once per SQL
+ * dialect and then run with new values on the database or on an open transaction. Kysely otherwise
+ * rebuilds and recompiles the query at every call: a sixth to a quarter of a vote's cost (decision 036,
+ * which also says to measure before adding a use). `build` gets one unique placeholder string per
+ * argument; each may only be used as a value, and is swapped for the real one at run time.
  */
 export function compiledQuery<Args extends unknown[], Row>(build: (db: Db, ...placeholders: Args) => Compilable<Row>) {
   const byDialect = new Map<string, { sql: string; parameters: readonly unknown[]; placeholders: string[] }>();
