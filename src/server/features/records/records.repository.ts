@@ -49,22 +49,6 @@ const INSERT_BATCH = 500;
 
 type Db = Kysely<Database>;
 
-/** The page query, one compiled variant per combination of filters. */
-const pageQueries = new Map<string, ReturnType<typeof buildPageQuery>>();
-function buildPageQuery(variant: { validated: boolean; pattern: boolean; after: boolean }) {
-  return compiledQuery((db: Db, departmentId: number, pattern: string, after: number, limit: number) => {
-    let query = db
-      .selectFrom('records')
-      .select(RECORD_COLUMNS)
-      .where('department_id', '=', departmentId)
-      .where('status', '=', 'pendiente');
-    if (!variant.validated) query = query.where('completed', '=', 0);
-    if (variant.pattern) query = query.where(sql<boolean>`search_text like ${pattern} escape '\\'`);
-    if (variant.after) query = query.where('id', '>', after);
-    return query.orderBy('id').limit(limit);
-  });
-}
-
 const findInDepartmentQuery = compiledQuery((db: Db, departmentId: number, recordId: number) =>
   db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', recordId).where('department_id', '=', departmentId),
 );
@@ -173,18 +157,21 @@ export function createRecordsRepository(db: Kysely<Database>) {
       departmentId: number,
       options: { includeValidated: boolean; pattern?: string; after?: number; limit: number },
     ): Promise<{ rows: RecordRow[]; nextCursor: number | null }> {
-      const variant = {
-        validated: options.includeValidated,
-        pattern: options.pattern !== undefined,
-        after: options.after !== undefined,
-      };
-      const key = `${variant.validated}-${variant.pattern}-${variant.after}`;
-      let query = pageQueries.get(key);
-      if (!query) {
-        query = buildPageQuery(variant);
-        pageQueries.set(key, query);
-      }
-      const rows = await query(db, departmentId, options.pattern ?? '', options.after ?? 0, options.limit + 1);
+      // Built at each call: the shared pages are kept for a second (recordListAnswers) and a search
+      // scans the department's rows, so compiling ahead saves nothing that shows (decision 036).
+      let query = db
+        .selectFrom('records')
+        .select(RECORD_COLUMNS)
+        .where('department_id', '=', departmentId)
+        .where('status', '=', 'pendiente');
+      if (!options.includeValidated) query = query.where('completed', '=', 0);
+      if (options.pattern !== undefined)
+        query = query.where(sql<boolean>`search_text like ${options.pattern} escape '\\'`);
+      if (options.after !== undefined) query = query.where('id', '>', options.after);
+      const rows = await query
+        .orderBy('id')
+        .limit(options.limit + 1)
+        .execute();
       const hasMore = rows.length > options.limit;
       const page = hasMore ? rows.slice(0, options.limit) : rows;
       return { rows: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
