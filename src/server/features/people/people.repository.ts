@@ -1,15 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
+import type { UsersTable } from '#server/platform/db/schema-auth';
 import { containsPattern } from '#server/platform/db/sql';
 
-export interface AdminUserRow {
-  id: number;
-  email: string;
-  role: 'admin' | 'staff';
-  disabled: number;
-  last_login_at: string | null;
-  created_at: string;
-}
+const USER_COLUMNS = ['id', 'email', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
+/** An account as the people screens list it (never its password hash). */
+export type AdminUserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
 
 export interface UserFilter {
   /** Part of the e-mail, lowercase. */
@@ -25,8 +21,6 @@ export interface DepartmentRef {
   slug: string;
   title: string;
 }
-
-const USER_COLUMNS = ['id', 'email', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
 
 export function createAdminPeopleRepository(db: Kysely<Database>) {
   const filtered = (filter: UserFilter) => {

@@ -1,27 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable, Selection } from 'kysely';
 import { preparedQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
-
-export interface UserRow {
-  id: number;
-  email: string;
-  password_hash: string;
-  role: 'admin' | 'staff';
-  disabled: number;
-  must_change_password: number;
-  last_login_at: string | null;
-  created_at: string;
-}
-
-export interface SessionLookup {
-  session_id: number;
-  idle_expires_at: string;
-  expires_at: string;
-  user_id: number;
-  email: string;
-  role: 'admin' | 'staff';
-  must_change_password: number;
-}
+import type { LoginThrottleTable, UsersTable } from '#server/platform/db/schema-auth';
 
 export interface NewSession {
   tokenHash: string;
@@ -31,12 +11,6 @@ export interface NewSession {
   idleExpiresAt: string;
   ip: string | null;
   userAgent: string | null;
-}
-
-export interface ThrottleRow {
-  key: string;
-  failures: number;
-  blocked_until: string | null;
 }
 
 const USER_COLUMNS = [
@@ -49,21 +23,29 @@ const USER_COLUMNS = [
   'last_login_at',
   'created_at',
 ] as const;
+export type UserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
+
+const THROTTLE_COLUMNS = ['key', 'failures', 'blocked_until'] as const;
+export type ThrottleRow = Pick<Selectable<LoginThrottleTable>, (typeof THROTTLE_COLUMNS)[number]>;
+
+/** What the session check reads: the session's expiries and who it belongs to. */
+const LIVE_SESSION_COLUMNS = [
+  'sessions.id as session_id',
+  'sessions.idle_expires_at',
+  'sessions.expires_at',
+  'users.id as user_id',
+  'users.email',
+  'users.role',
+  'users.must_change_password',
+] as const;
+export type SessionLookup = Selection<Database, 'sessions' | 'users', (typeof LIVE_SESSION_COLUMNS)[number]>;
 
 export function createAuthRepository(db: Kysely<Database>) {
   const liveSession = preparedQuery(db, (tokenHash: string, nowIso: string) =>
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.id as session_id',
-        'sessions.idle_expires_at',
-        'sessions.expires_at',
-        'users.id as user_id',
-        'users.email',
-        'users.role',
-        'users.must_change_password',
-      ])
+      .select(LIVE_SESSION_COLUMNS)
       .where('sessions.token_hash', '=', tokenHash)
       .where('sessions.expires_at', '>', nowIso)
       .where('sessions.idle_expires_at', '>', nowIso)
@@ -190,11 +172,7 @@ export function createAuthRepository(db: Kysely<Database>) {
 
     // --- sign-in throttling --------------------------------------------------------------------------
     async findThrottles(keys: string[]): Promise<ThrottleRow[]> {
-      return db
-        .selectFrom('login_throttle')
-        .select(['key', 'failures', 'blocked_until'])
-        .where('key', 'in', keys)
-        .execute();
+      return db.selectFrom('login_throttle').select(THROTTLE_COLUMNS).where('key', 'in', keys).execute();
     },
 
     /**
