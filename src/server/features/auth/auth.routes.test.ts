@@ -498,7 +498,8 @@ describe('too many attempts', () => {
     const from = (localAddress: string, password: string) =>
       postFrom(port, localAddress, '/api/auth/login', { email: 'ana@example.org', password });
     // Someone who knows her address fails on purpose, until that address is blocked.
-    for (let i = 0; i < THROTTLE.accountAtAddressLimit; i++) expect((await from('127.0.0.1', `mala-${i}`)).status).toBe(401);
+    for (let i = 0; i < THROTTLE.accountAtAddressLimit; i++)
+      expect((await from('127.0.0.1', `mala-${i}`)).status).toBe(401);
     expect((await from('127.0.0.1', TEST_PASSWORD)).status).toBe(429);
     // Ana, from her own phone's address, on a browser that never signed in before: she is in.
     const owner = await from('127.0.0.2', TEST_PASSWORD);
@@ -514,7 +515,9 @@ describe('too many attempts', () => {
     const first = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD });
     const device = deviceCookieOf(first);
     expect(device).toMatch(/^comando_dispositivo=[A-Za-z0-9_-]{43}$/);
-    expect(setCookieOf(first)).toMatch(/comando_dispositivo=[^;]+;[^,]*Max-Age=15552000;[^,]*HttpOnly;[^,]*SameSite=Strict/);
+    expect(setCookieOf(first)).toMatch(
+      /comando_dispositivo=[^;]+;[^,]*Max-Age=15552000;[^,]*HttpOnly;[^,]*SameSite=Strict/,
+    );
     advance(24 * 60 * 60 * 1000);
 
     // A guesser with many addresses: one failure from each, until the whole account is limited.
@@ -537,9 +540,9 @@ describe('too many attempts', () => {
 
     // Her phone's own wrong passwords count against her phone, with the same slowdown.
     for (let i = 0; i < THROTTLE.deviceLimit; i++) {
-      expect((await login(t, { email: 'ana@example.org', password: `olvidada-${i}` }, { cookie: device })).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await login(t, { email: 'ana@example.org', password: `olvidada-${i}` }, { cookie: device })).statusCode,
+      ).toBe(401);
     }
     expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: device })).statusCode).toBe(
       429,
@@ -547,7 +550,8 @@ describe('too many attempts', () => {
     // A device cookie of another account, or a made-up one, is a stranger's browser.
     const forged = `comando_dispositivo=${'A'.repeat(43)}`;
     expect(
-      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: forged }, '192.0.2.1')).statusCode,
+      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: forged }, '192.0.2.1'))
+        .statusCode,
     ).toBe(429);
   });
 

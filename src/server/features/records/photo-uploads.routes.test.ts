@@ -5,16 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import type { StorageConfig } from '#server/platform/config/config';
 import { createResumableUploads } from '#server/platform/uploads/resumable-uploads';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { fixture } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { startS3Local } from '#server/testing/s3-local';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
-import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
-import type { StorageConfig } from '#server/platform/config/config';
 import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, TUS } from '#server/testing/tus';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
 import { createPhotosRepository } from './photos.repository';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, type HttpError } from '#server/platform/http/errors';
+import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -18,7 +18,6 @@ import { type PhotoInfo, type PhotoUploadResult, photosMessages } from '#shared/
 import { recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
-import { NotFound } from '#server/platform/http/errors';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
 import { createRecordsRepository } from './records.repository';
 import { presentRecord, type RecordChangeHooks, recordListAnswers } from './records.service';

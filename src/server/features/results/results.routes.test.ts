@@ -203,7 +203,11 @@ describe('GET /api/results/stream', () => {
     await createUser(t.db, { email: people.offList, role: 'staff', departments: ['resultados'] });
     const disabled = await createUser(t.db, { email: people.disabled, role: 'staff', departments: ['resultados'] });
     const demoted = await createUser(t.db, { email: people.demoted, role: 'admin' });
-    const endedByAdmin = await createUser(t.db, { email: people.endedByAdmin, role: 'staff', departments: ['resultados'] });
+    const endedByAdmin = await createUser(t.db, {
+      email: people.endedByAdmin,
+      role: 'staff',
+      departments: ['resultados'],
+    });
     await createUser(t.db, { email: people.selfOut, role: 'staff', departments: ['resultados'] });
     // Signed in on two phones: "Cerrar sesión en todos los dispositivos" on one closes the other's stream.
     const selfOutHere = await sessionCookie(t, people.selfOut);
