@@ -35,19 +35,26 @@ const escapeHtml = (text: string) =>
 
 /**
  * The text of HTML with every tag, comment and script dropped, in one pass (a regular expression such
- * as /<[^>]*>/g rescans to the end for each "<" without a ">": quadratic on hostile input).
+ * as /<[^>]*>/g rescans to the end for each "<" without a ">": quadratic on hostile input). The pieces
+ * are joined once at the end: appending to one string per tag turned quadratic once V8 optimised the
+ * loop (66,000 tags in a row took 17 s instead of 20 ms).
  */
 export function stripTags(html: string): string {
   const lower = html.toLowerCase();
-  let out = '';
+  const parts: string[] = [];
+  // A run of tags with no text between them leaves one space, not one per tag.
+  let spaced = false;
   let at = 0;
   while (at < html.length) {
     const open = html.indexOf('<', at);
     if (open === -1) {
-      out += html.slice(at);
+      parts.push(html.slice(at));
       break;
     }
-    out += html.slice(at, open);
+    if (open > at) {
+      parts.push(html.slice(at, open));
+      spaced = false;
+    }
     const isComment = html.startsWith('<!--', open);
     const close = isComment ? html.indexOf('-->', open + 4) : html.indexOf('>', open + 1);
     // No end: the rest is one unfinished tag, and no later "<" could end either.
@@ -60,9 +67,10 @@ export function stripTags(html: string): string {
         at = end === -1 ? html.length : end;
       }
     }
-    out += ' ';
+    if (!spaced) parts.push(' ');
+    spaced = true;
   }
-  return out;
+  return parts.join('');
 }
 
 /**
