@@ -34,6 +34,21 @@ describe('test databases', () => {
     }
   });
 
+  it('destroyed twice, it is given back once: the next two are still two databases', async () => {
+    const used = await createTestDb({ migrated: true });
+    await used.destroy();
+    await used.destroy();
+    const [a, b] = [await createTestDb({ migrated: true }), await createTestDb({ migrated: true })];
+    try {
+      expect(testDialect === 'sqlite' ? a.options.dataDir : a.options.databaseUrl).not.toBe(
+        testDialect === 'sqlite' ? b.options.dataDir : b.options.databaseUrl,
+      );
+    } finally {
+      await a.destroy();
+      await b.destroy();
+    }
+  });
+
   it('an empty one has no schema', async () => {
     const t = await createTestDb();
     try {

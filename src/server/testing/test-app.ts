@@ -78,14 +78,20 @@ export async function createTestDb(options: { migrated?: boolean } = {}): Promis
   }
   const database = options.migrated ? await takeMigratedDatabase() : await newDatabase('');
   const db = await openDatabase({ dataDir: '', databaseUrl: database.url });
+  // Once only: a test that closes its app twice (an afterEach that closes what an earlier test already
+  // closed) must not give the same database back twice, or two later tests would share it.
+  let destroyed: Promise<void> | undefined;
   return {
     db,
     options: { dataDir, databaseUrl: database.url },
-    async destroy() {
-      await db.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      if (options.migrated) await giveBack(database);
-      else await adminQuery(`drop database if exists ${database.name} with (force)`);
+    destroy() {
+      destroyed ??= (async () => {
+        await db.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        if (options.migrated) await giveBack(database);
+        else await adminQuery(`drop database if exists ${database.name} with (force)`);
+      })();
+      return destroyed;
     },
   };
 }
