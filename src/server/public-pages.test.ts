@@ -240,6 +240,28 @@ describe('the public pages come rendered by the server', () => {
     }
   });
 
+  it("fetches the app's code with low priority on these pages (their content is in the HTML), not on the shell", async () => {
+    const built = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    try {
+      const template = fs
+        .readFileSync(path.join(repo, 'index.html'), 'utf8')
+        .replace('</head>', '<link rel="modulepreload" crossorigin href="/assets/chunk-abc.js">\n</head>');
+      fs.writeFileSync(path.join(built, 'index.html'), template);
+      t = await createTestApp({ webRoot: built, rendererModule: RENDERER, now: () => new Date(NOW) });
+      for (const url of ['/', '/agenda', '/notas']) {
+        const page = (await t.app.inject({ url })).body;
+        const code = [...scriptTags(page), ...(page.match(/<link rel="modulepreload"[^>]*>/g) ?? [])].filter(
+          (tag) => !tag.includes('application/json'),
+        );
+        expect(code.length, url).toBe(2);
+        for (const tag of code) expect(tag, url).toContain('fetchpriority="low"');
+      }
+      expect((await t.app.inject({ url: '/login' })).body).not.toContain('fetchpriority');
+    } finally {
+      fs.rmSync(built, { recursive: true, force: true });
+    }
+  });
+
   it('sends the plain shell for other spellings of these paths, and for every other page', async () => {
     const { app: server } = await app();
     for (const url of ['/agenda/', '/login', '/resultados']) {

@@ -21,6 +21,17 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 /**
+ * On a rendered page the content is in the HTML and the app's code only takes over: it is fetched with
+ * low priority, so that on a slow link the page's own bytes and pictures go before it (the SPA shell,
+ * which shows nothing without the code, keeps the default).
+ */
+export function scriptsAfterContent(html: string): string {
+  return html
+    .replace(/<script type="module"(?![^>]*fetchpriority)/g, '<script type="module" fetchpriority="low"')
+    .replace(/<link rel="modulepreload"(?![^>]*fetchpriority)/g, '<link rel="modulepreload" fetchpriority="low"');
+}
+
+/**
  * The answers as one JSON object for a <script type="application/json">: never run, so the
  * Content-Security-Policy has nothing to allow. Every `<` is written `\u003c` (still the same JSON), so no
  * text in it can close the element or open a comment, whatever a title or a description holds.
@@ -104,7 +115,9 @@ export async function registerRenderedPages(app: FastifyInstance, options: Rende
   }
   const renderer = (await import(options.rendererModule)) as PublicPageRenderer;
   // The message for browsers without JavaScript is for the shell; these pages can be read without it.
-  const template = inlineStylesheet(shell.replace(/<noscript>[\s\S]*?<\/noscript>\s*/, ''), options.webRoot!);
+  const template = scriptsAfterContent(
+    inlineStylesheet(shell.replace(/<noscript>[\s\S]*?<\/noscript>\s*/, ''), options.webRoot!),
+  );
 
   for (const [pagePath, load] of Object.entries(options.pages) as [PublicPagePath, () => Promise<PageAnswers>][]) {
     let last: RenderedPage | undefined;
