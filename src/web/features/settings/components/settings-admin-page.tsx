@@ -4,8 +4,8 @@ import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#s
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
-import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
 
