@@ -9,10 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Compilable, type Kysely, sql } from 'kysely';
+import { RECORD_COLUMNS } from '#server/features/records/records.repository';
+import { DEPARTMENT_COLUMNS } from '#server/platform/access/access.repository';
 import { compiledQuery } from '#server/platform/db/compiled-query';
-import { type Db as OpenDb, migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { migrateToLatest, type Db as OpenDb, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { LIVE_SESSION_COLUMNS } from '#server/platform/session/session.repository';
 import { createUser } from '#server/testing/auth-helpers';
 import { findPostgresBin, startPostgresCluster } from '../../tests/support/postgres-cluster';
 import { seedBenchRecords } from './data/records-seed';
@@ -23,25 +26,6 @@ const CALLS = Number(process.env.MICRO_CALLS ?? 1_000);
 const DIALECTS = (process.env.MICRO_DIALECTS ?? 'sqlite,postgres').split(',');
 const SLUG = 'bolivar';
 const EMAIL = 'micro.validador@comando.example';
-
-// The columns the records repository reads (RECORD_COLUMNS there).
-const RECORD_COLUMNS = [
-  'id',
-  'department_id',
-  'comunidad',
-  'nombre',
-  'ubch',
-  'telefono',
-  'status',
-  'voted_at',
-  'vote_codes',
-  'gobernador_photo_id',
-  'an_photo_id',
-  'clez_photo_id',
-  'completed',
-  'vote_revision',
-] as const;
-const DEPARTMENT_COLUMNS = ['departments.id', 'departments.slug', 'departments.title', 'departments.kind'] as const;
 
 /** What a query gets: the ids of the fixture, and `i`, the call's number within its round. */
 interface Fixture {
@@ -154,15 +138,7 @@ const hotQueries = [
       db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          'sessions.id as session_id',
-          'sessions.idle_expires_at',
-          'sessions.expires_at',
-          'users.id as user_id',
-          'users.email',
-          'users.role',
-          'users.must_change_password',
-        ])
+        .select(LIVE_SESSION_COLUMNS)
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.expires_at', '>', nowIso)
         .where('sessions.idle_expires_at', '>', nowIso)

@@ -5,7 +5,7 @@ import type { RecordsTable } from '#server/platform/db/schema-records';
 import { recordSearchText } from './records.search';
 
 /** What the validators' side reads of a record. */
-const RECORD_COLUMNS = [
+export const RECORD_COLUMNS = [
   'id',
   'department_id',
   'comunidad',

@@ -29,7 +29,7 @@ const THROTTLE_COLUMNS = ['key', 'failures', 'blocked_until'] as const;
 export type ThrottleRow = Pick<Selectable<LoginThrottleTable>, (typeof THROTTLE_COLUMNS)[number]>;
 
 /** What the session check reads: the session's expiries and who it belongs to. */
-const LIVE_SESSION_COLUMNS = [
+export const LIVE_SESSION_COLUMNS = [
   'sessions.id as session_id',
   'sessions.idle_expires_at',
   'sessions.expires_at',
