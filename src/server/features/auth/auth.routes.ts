@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { menuFor } from '#server/platform/access/access.service';
 import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
@@ -92,6 +92,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       : { provider: 'local' };
 
+  /** After a sign-out: the cookie goes, nothing is kept in a cache, and the browser is told where to go. */
+  const signedOut = async (reply: FastifyReply) => {
+    clearSessionCookie(reply);
+    reply.header('cache-control', 'no-store');
+    const settings = await createSettingsRepository(app.db.kysely).getAll();
+    return { redirectTo: settings.logoutRoute };
+  };
+
   app.get(
     '/api/auth/provider',
     {
@@ -176,10 +184,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await sessions.signOut(readSessionToken(request), request.user, requestContext(request));
-      clearSessionCookie(reply);
-      reply.header('cache-control', 'no-store');
-      const settings = await createSettingsRepository(app.db.kysely).getAll();
-      return { redirectTo: settings.logoutRoute };
+      return signedOut(reply);
     },
   );
 
@@ -196,10 +201,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = requireUser(request);
       await sessions.endEverywhere(user, { email: user.email, ip: request.ip }, 'auth.logout_all');
-      clearSessionCookie(reply);
-      reply.header('cache-control', 'no-store');
-      const settings = await createSettingsRepository(app.db.kysely).getAll();
-      return { redirectTo: settings.logoutRoute };
+      return signedOut(reply);
     },
   );
 

@@ -3,12 +3,13 @@ import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
+import { hashToken } from '#server/platform/session/cookie-tokens';
 import type { RequestContext, SessionUser } from '#server/platform/session/identity';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#server/platform/session/passwords';
 import { createAuthRepository } from '#server/platform/session/session.repository';
-import { createSessionService, hashSessionToken, type SignInResult } from '#server/platform/session/session.service';
+import { createSessionService, type SignInResult } from '#server/platform/session/session.service';
 import { createThrottle, throttleKeys } from '#server/platform/session/throttle';
-import { createTrustedDevices, hashDeviceToken } from '#server/platform/session/trusted-devices';
+import { createTrustedDevices } from '#server/platform/session/trusted-devices';
 import { normalizeEmail } from '#shared/platform/email';
 import { authMessages } from '#shared/platform/session';
 import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
@@ -37,11 +38,10 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       const now = clock();
       const email = normalizeEmail(credentials.email);
       const user = await repo.findUserByEmail(email);
-      const knownDevice = user !== undefined && (await devices.isTrusted(ctx.deviceToken, user.id, now));
-      const keys =
-        knownDevice && ctx.deviceToken
-          ? [throttleKeys.device(hashDeviceToken(ctx.deviceToken))]
-          : [throttleKeys.accountAtAddress(email, ctx.ip), throttleKeys.address(ctx.ip), throttleKeys.account(email)];
+      const deviceHash = user && (await devices.trustedHash(ctx.deviceToken, user.id, now));
+      // The counter a success clears: this browser's, or the account's at this address.
+      const ownKey = deviceHash ? throttleKeys.device(deviceHash) : throttleKeys.accountAtAddress(email, ctx.ip);
+      const keys = deviceHash ? [ownKey] : [ownKey, throttleKeys.address(ctx.ip), throttleKeys.account(email)];
 
       await refuseIfThrottled(keys, email, ctx, now);
 
@@ -51,7 +51,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
 
       if (!user || !passwordOk || user.disabled) {
         const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
-        await recordFailure(keys, email, ctx, now, { reason, ...(knownDevice ? { device: 'known' } : {}) });
+        await recordFailure(keys, email, ctx, now, { reason, ...(deviceHash ? { device: 'known' } : {}) });
         throw Unauthorized(authMessages.invalidCredentials);
       }
       if (needsRehash(user.password_hash)) {
@@ -59,7 +59,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       }
       // The whole account's counter is not reset: an attacker's failures elsewhere must not be forgiven
       // because the owner came in.
-      const result = await openSession(user, ctx, now, knownDevice ? keys : [keys[0] as string], null);
+      const result = await openSession(user, ctx, now, [ownKey], null);
       return { ...result, deviceToken: await devices.trust(ctx.deviceToken, user.id, now) };
     },
 
@@ -124,7 +124,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
         throw BadRequest(authMessages.currentPasswordWrong);
       }
       await repo.updatePasswordHash(user.id, await hashPassword(body.newPassword), now, false);
-      const ended = ctx.token ? await repo.deleteOtherSessions(user.id, hashSessionToken(ctx.token)) : 0;
+      const ended = ctx.token ? await repo.deleteOtherSessions(user.id, hashToken(ctx.token)) : 0;
       await writeAudit(db, {
         actorEmail: user.email,
         action: 'auth.password_change',

@@ -46,6 +46,7 @@ function presentUser(row: AdminUserRow, departments: { slug: string; title: stri
 export function createAdminPeopleService(db: Db, clock: () => Date, passwords: 'local' | 'firebase' = 'local') {
   const repo = createAdminPeopleRepository(db);
   const auth = createAccountsService(db, clock);
+  const sessions = createSessionService(db, clock);
 
   async function present(rows: AdminUserRow[]): Promise<AdminUser[]> {
     const memberships = await repo.departmentsOf(rows.map((r) => r.email));
@@ -168,11 +169,7 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
     async endSessions(id: number, actor: SessionUser & Actor) {
       const row = await userOrThrow(id);
       notSelf(row, actor);
-      const sessionsEnded = await createSessionService(db, clock).endEverywhere(
-        { id: row.id, email: row.email },
-        actor,
-        'user.sessions_end',
-      );
+      const sessionsEnded = await sessions.endEverywhere({ id: row.id, email: row.email }, actor, 'user.sessions_end');
       return { user: await view(id), sessionsEnded };
     },
 

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
 import { authMessages } from '#shared/platform/session';
+import { hostCookieName, isHttps } from './cookie-tokens';
 import type { SessionUser } from './identity';
 import { getDummyHash } from './passwords';
 import { createSessionService, SESSION_ABSOLUTE_MS } from './session.service';
@@ -21,14 +22,8 @@ declare module 'fastify' {
 
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
-/** The session cookie's name; over HTTPS the __Host- prefix pins it to this exact origin. */
-export function sessionCookieName(app: FastifyInstance): string {
-  return isHttps(app) ? '__Host-comando_sesion' : 'comando_sesion';
-}
-
-function isHttps(app: FastifyInstance): boolean {
-  return app.config.publicOrigin?.startsWith('https://') ?? false;
-}
+/** The session cookie's name (`__Host-` prefixed over HTTPS). */
+export const sessionCookieName = (app: FastifyInstance): string => hostCookieName(app, 'comando_sesion');
 
 export function readSessionToken(request: FastifyRequest): string | undefined {
   return request.cookies[sessionCookieName(request.server)];

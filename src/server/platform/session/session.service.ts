@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createAccessCache } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
+import { hashToken, isTokenShaped, newToken } from './cookie-tokens';
 import type { RequestContext, SessionUser } from './identity';
 import { createAuthRepository, type SessionLookup, type UserRow } from './session.repository';
 import { THROTTLE } from './throttle';
@@ -14,11 +14,6 @@ export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 /** The idle expiry is moved forward at most once a minute, so reads stay reads. */
 const SESSION_TOUCH_MS = 60 * 1000;
-
-export const newSessionToken = () => crypto.randomBytes(32).toString('base64url');
-// One call instead of createHash/update/digest: it runs on every signed-in request.
-export const hashSessionToken = (token: string) => crypto.hash('sha256', token, 'hex');
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface SignInResult {
   token: string;
@@ -57,16 +52,16 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
       details: Record<string, string> | null,
     ): Promise<SignInResult> {
       const nowIso = now.toISOString();
-      const token = newSessionToken();
+      const token = newToken();
       const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
       await db.transaction().execute(async (trx) => {
         const r = createAuthRepository(trx);
         for (const key of clearKeys) await r.clearThrottle(key);
-        if (ctx.previousToken && TOKEN_SHAPE.test(ctx.previousToken)) {
-          await r.deleteSessionByHash(hashSessionToken(ctx.previousToken));
+        if (isTokenShaped(ctx.previousToken)) {
+          await r.deleteSessionByHash(hashToken(ctx.previousToken));
         }
         await r.insertSession({
-          tokenHash: hashSessionToken(token),
+          tokenHash: hashToken(token),
           userId: user.id,
           createdAt: nowIso,
           expiresAt: expiresAt.toISOString(),
@@ -82,9 +77,9 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
 
     /** The user of a live session token, or null. Keeps an active session from going idle. */
     async authenticate(token: string | undefined): Promise<SessionUser | null> {
-      if (!token || !TOKEN_SHAPE.test(token)) return null;
+      if (!isTokenShaped(token)) return null;
       const now = clock();
-      const tokenHash = hashSessionToken(token);
+      const tokenHash = hashToken(token);
       const found = await liveSessions(tokenHash, () => repo.findLiveSession(tokenHash, now.toISOString()));
       if (!found) return null;
       const idleTarget = Math.min(now.getTime() + SESSION_IDLE_MS, Date.parse(found.expires_at));
@@ -103,7 +98,7 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
     },
 
     async signOut(token: string | undefined, user: SessionUser | null, ctx: RequestContext): Promise<void> {
-      if (token && TOKEN_SHAPE.test(token)) await repo.deleteSessionByHash(hashSessionToken(token));
+      if (isTokenShaped(token)) await repo.deleteSessionByHash(hashToken(token));
       if (user) await writeAudit(db, { actorEmail: user.email, action: 'auth.logout', ip: ctx.ip, at: clock() });
     },
 

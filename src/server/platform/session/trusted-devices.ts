@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
+import { hashToken, hostCookieName, isHttps, isTokenShaped, newToken } from './cookie-tokens';
 
 /**
  * Device cookies (OWASP's defence against lockout abuse, docs/decisions/052). A browser that signed in
@@ -12,49 +12,41 @@ import type { Database } from '#server/platform/db/schema';
 
 /** A browser not used to sign in to an account for this long stops being one of its devices. */
 export const DEVICE_TRUST_MS = 180 * 24 * 60 * 60 * 1000;
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-export const newDeviceToken = () => crypto.randomBytes(32).toString('base64url');
-export const hashDeviceToken = (token: string) => crypto.hash('sha256', token, 'hex');
-
-/** The device cookie's name; over HTTPS the __Host- prefix pins it to this exact origin. */
-function deviceCookieName(request: FastifyRequest | FastifyReply): string {
-  return isHttps(request) ? '__Host-comando_dispositivo' : 'comando_dispositivo';
-}
-
-function isHttps(from: FastifyRequest | FastifyReply): boolean {
-  return from.server.config.publicOrigin?.startsWith('https://') ?? false;
-}
+const DEVICE_COOKIE = 'comando_dispositivo';
 
 /** The browser's device token, when it holds one of the right shape. */
 export function readDeviceToken(request: FastifyRequest): string | undefined {
-  const token = request.cookies[deviceCookieName(request)];
-  return token && TOKEN_SHAPE.test(token) ? token : undefined;
+  const token = request.cookies[hostCookieName(request.server, DEVICE_COOKIE)];
+  return isTokenShaped(token) ? token : undefined;
 }
 
 export function setDeviceCookie(reply: FastifyReply, token: string): void {
-  reply.setCookie(deviceCookieName(reply), token, {
+  reply.setCookie(hostCookieName(reply.server, DEVICE_COOKIE), token, {
     path: '/',
     httpOnly: true,
     // Only ever read by the sign-in itself, a same-site request.
     sameSite: 'strict',
-    secure: isHttps(reply),
+    secure: isHttps(reply.server),
     maxAge: Math.floor(DEVICE_TRUST_MS / 1000),
   });
 }
 
 export function createTrustedDevices(db: Kysely<Database>) {
   return {
-    /** Whether this browser signed in to the account before (and not too long ago). */
-    async isTrusted(token: string | undefined, userId: number, now: Date): Promise<boolean> {
-      if (!token || !TOKEN_SHAPE.test(token)) return false;
+    /**
+     * When this browser signed in to the account before (and not too long ago): its token's hash, which
+     * names its sign-in counter. Otherwise undefined.
+     */
+    async trustedHash(token: string | undefined, userId: number, now: Date): Promise<string | undefined> {
+      if (!isTokenShaped(token)) return undefined;
+      const tokenHash = hashToken(token);
       const row = await db
         .selectFrom('trusted_devices')
         .select('last_used_at')
-        .where('token_hash', '=', hashDeviceToken(token))
+        .where('token_hash', '=', tokenHash)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return row !== undefined && Date.parse(row.last_used_at) > now.getTime() - DEVICE_TRUST_MS;
+      return row && Date.parse(row.last_used_at) > now.getTime() - DEVICE_TRUST_MS ? tokenHash : undefined;
     },
 
     /**
@@ -62,11 +54,11 @@ export function createTrustedDevices(db: Kysely<Database>) {
      * token its cookie must hold: the one it had, or a new one.
      */
     async trust(token: string | undefined, userId: number, now: Date): Promise<string> {
-      const kept = token && TOKEN_SHAPE.test(token) ? token : newDeviceToken();
+      const kept = isTokenShaped(token) ? token : newToken();
       const nowIso = now.toISOString();
       await db
         .insertInto('trusted_devices')
-        .values({ token_hash: hashDeviceToken(kept), user_id: userId, created_at: nowIso, last_used_at: nowIso })
+        .values({ token_hash: hashToken(kept), user_id: userId, created_at: nowIso, last_used_at: nowIso })
         .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: nowIso }))
         .execute();
       return kept;
