@@ -23,7 +23,6 @@ test('an admin changes a candidate’s photo (HEIC to JPEG), refused when it is 
   browser,
   playwright,
 }) => {
-  test.setTimeout(60_000);
   const { context, page } = await signedIn(browser, server);
   await page.goto('/admin/candidatos');
   const lc = page.getByRole('article', { name: 'Luisa Contreras' });

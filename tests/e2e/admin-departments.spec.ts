@@ -12,7 +12,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => server?.stop());
 
 test('an admin sees a municipality’s progress, renames it and edits its allow-list', async ({ browser }) => {
-  test.setTimeout(60_000);
   const { context, page } = await signedIn(browser, server);
   await page.goto('/admin/departamentos');
   await expect(page.getByRole('heading', { level: 2, name: 'Departamentos' })).toBeVisible();

@@ -246,10 +246,11 @@ test.describe('Resultados', () => {
     await expect(page).toHaveURL(/\/resultados$/);
   });
 
-  test('an admin corrects a vote in Registros and the projector follows it live, without a reload', async ({ browser }) => {
+  test('an admin corrects a vote in Registros and the projector follows it live, without a reload', async ({
+    browser,
+  }) => {
     // Three pages in two browsers (the projector, Registros and the validator's list): on a busy 2-core
-    // machine this took 27–32 s, next to the default 30 s.
-    test.setTimeout(60_000);
+    // machine this took 27–32 s; the default 60 s budget is for such tests (decision 053).
     admin = await signedIn(browser, ADMIN, { width: 1920, height: 1080 });
     const projectorPage = admin.page;
     await projectorPage.goto('/resultados?proyector=1');
@@ -299,7 +300,6 @@ test.describe('Resultados', () => {
   test('reconnects by itself after the server restarts; shutting down closes the open streams cleanly', async ({
     browser,
   }) => {
-    test.setTimeout(60_000);
     admin = await signedIn(browser, ADMIN);
     const page = admin.page;
     await page.goto('/resultados');

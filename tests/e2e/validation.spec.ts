@@ -119,8 +119,7 @@ test('search finds records by community, phone and name', async ({ page }) => {
 
 test('finishing a small parish shows the completion screen', { tag: '@fotos' }, async ({ page }) => {
   // Three uploads, one of them a HEIC conversion (seconds of CPU on the server): 25–30 s on a busy
-  // 2-core machine against S3 or Dropbox, the default 30 s's edge.
-  test.setTimeout(60_000);
+  // 2-core machine against S3 or Dropbox, within the default 60 s budget (decision 053).
   await signIn(page, RECORDS_ACCOUNTS.santaRita.email, RECORDS_PASSWORD);
   await expect(page).toHaveURL(/\/validation\/santa-rita$/);
   await expect(page.getByText('1 de 2 validados')).toBeVisible();
