@@ -220,7 +220,10 @@ test.describe('protected pages and logout', () => {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     }
     await mine.getByRole('button', { name: 'Abrir menú' }).click();
-    await mine.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión en todos los dispositivos' }).click();
+    await mine
+      .getByTestId('mobile-menu')
+      .getByRole('button', { name: 'Cerrar sesión en todos los dispositivos' })
+      .click();
     const ask = mine.getByRole('dialog', { name: 'Cerrar sesión en todos los dispositivos' });
     await expect(ask).toContainText('Se cerrará tu sesión en este y en todos los teléfonos y computadoras');
     await expectNoSeriousA11yViolations(mine);

@@ -172,7 +172,9 @@ test.describe('sign-in with Firebase Auth', () => {
     await expect(page).toHaveURL(/\/validation\/cabimas$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.getByRole('button', { name: 'Abrir menú' }).click();
-    await expect(page.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión', exact: true })).toBeVisible();
+    await expect(
+      page.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión', exact: true }),
+    ).toBeVisible();
     await page.screenshot({ path: info.outputPath('validator-phone-menu.png') });
     await expectNoSeriousA11yViolations(page);
     await context.close();

@@ -2,7 +2,12 @@ import type { Kysely, Selection } from 'kysely';
 import { preparedQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
 
-export const DEPARTMENT_COLUMNS = ['departments.id', 'departments.slug', 'departments.title', 'departments.kind'] as const;
+export const DEPARTMENT_COLUMNS = [
+  'departments.id',
+  'departments.slug',
+  'departments.title',
+  'departments.kind',
+] as const;
 export type DepartmentRow = Selection<Database, 'departments', (typeof DEPARTMENT_COLUMNS)[number]>;
 
 export function createAccessRepository(db: Kysely<Database>) {
