@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TAKE_OVER_SCRIPT } from '#server/platform/http/take-over';
 import { addAgendaEvent } from '#server/testing/agenda';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addNota } from '#server/testing/notas';
@@ -43,6 +45,25 @@ function embedded(html: string): Record<string, unknown> {
 
 /** Every <script> start tag of the page. */
 const scriptTags = (html: string) => html.match(/<script\b[^>]*>/gi) ?? [];
+
+/** Every script element of a page, whole: its opening tag and its text. */
+const scriptElements = (html: string) =>
+  [...html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/gi)].map(([, tag, text]) => ({ tag, text }));
+
+/**
+ * The page runs nothing but our own files and the take-over script (exactly its text); the data block is
+ * never run. Nothing a title or a description holds can add a script.
+ */
+function expectOnlyOurScripts(html: string): void {
+  for (const { tag, text } of scriptElements(html)) {
+    if (tag.includes('type="application/json"')) continue;
+    if (tag.includes(' src="/')) expect(text).toBe('');
+    else {
+      expect(tag).toMatch(/^<script data-module="\/[^"]+" data-preload="[^"]*">$/);
+      expect(text).toBe(TAKE_OVER_SCRIPT);
+    }
+  }
+}
 
 describe('the public pages come rendered by the server', () => {
   it("/agenda holds today's events in Caracas, in 12-hour time with the fallbacks, and the answer it shows", async () => {
@@ -135,8 +156,8 @@ describe('the public pages come rendered by the server', () => {
 
     for (const url of ['/', '/agenda', '/notas']) {
       const html = (await server.inject({ url })).body;
-      // Only the app's module and the data block: nothing the content brought.
-      for (const tag of scriptTags(html)) expect(tag).toMatch(/ src="\/|type="application\/json"/);
+      // Only the app's take-over script and the data block: nothing the content brought.
+      expectOnlyOurScripts(html);
       expect(html).not.toContain('__pwned=1</script>');
       expect(html).not.toContain('<img src=x');
       expect(html).not.toMatch(/<script>window\.__pwned/);
@@ -193,15 +214,17 @@ describe('the public pages come rendered by the server', () => {
     expect((await server.inject({ url: '/notas' })).body).toContain('Nota recién publicada');
   });
 
-  it('keeps scripts locked down: no inline script is allowed by the Content-Security-Policy', async () => {
+  it('keeps scripts locked down: the one inline script is allowed by its hash, and nothing else', async () => {
     const { app: server } = await app();
     for (const url of ['/', '/agenda', '/notas']) {
       const res = await server.inject({ url });
       const csp = String(res.headers['content-security-policy']);
       const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'));
-      expect(scriptSrc?.trim()).toBe("script-src 'self'");
-      // The only inline <script> is data (application/json), which a browser never runs.
-      for (const tag of scriptTags(res.body)) expect(tag).toMatch(/ src="\/|type="application\/json"/);
+      const inline = scriptElements(res.body).filter((s) => !s.tag.includes(' src=') && !s.tag.includes('json'));
+      expect(inline).toHaveLength(1);
+      const hash = createHash('sha256').update(inline[0]!.text).digest('base64');
+      expect(scriptSrc?.trim()).toBe(`script-src 'self' 'sha256-${hash}'`);
+      expectOnlyOurScripts(res.body);
     }
   });
 
@@ -240,7 +263,7 @@ describe('the public pages come rendered by the server', () => {
     }
   });
 
-  it("fetches the app's code with low priority on these pages (their content is in the HTML), not on the shell", async () => {
+  it("asks for the app's code after the first paint on these pages (their content is in the HTML), not on the shell", async () => {
     const built = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
     try {
       const template = fs
@@ -250,13 +273,18 @@ describe('the public pages come rendered by the server', () => {
       t = await createTestApp({ webRoot: built, rendererModule: RENDERER, now: () => new Date(NOW) });
       for (const url of ['/', '/agenda', '/notas']) {
         const page = (await t.app.inject({ url })).body;
-        const code = [...scriptTags(page), ...(page.match(/<link rel="modulepreload"[^>]*>/g) ?? [])].filter(
-          (tag) => !tag.includes('application/json'),
+        // Nothing in the head fetches code: the take-over script, last in the body, asks for it.
+        expect(page, url).not.toContain('<script type="module"');
+        expect(page, url).not.toContain('rel="modulepreload"');
+        expect(scriptTags(page).at(-1), url).toBe(
+          '<script data-module="/src/web/main.tsx" data-preload="/assets/chunk-abc.js">',
         );
-        expect(code.length, url).toBe(2);
-        for (const tag of code) expect(tag, url).toContain('fetchpriority="low"');
+        expect(page.indexOf('data-module='), url).toBeGreaterThan(page.indexOf(`id="${PUBLIC_DATA_ELEMENT_ID}"`));
       }
-      expect((await t.app.inject({ url: '/login' })).body).not.toContain('fetchpriority');
+      const shell = (await t.app.inject({ url: '/login' })).body;
+      expect(shell).toContain('<script type="module" src="/src/web/main.tsx">');
+      expect(shell).toContain('<link rel="modulepreload" crossorigin href="/assets/chunk-abc.js">');
+      expect(shell).not.toContain('data-module=');
     } finally {
       fs.rmSync(built, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { type AdminServer, startAdminServer } from './admin-server';
+import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
@@ -20,7 +21,7 @@ async function publicTitles(page: Page): Promise<string[]> {
     .browser()
     ?.newPage({ baseURL: new URL(page.url()).origin });
   if (!visitor) throw new Error('no browser');
-  await visitor.goto('/notas');
+  await openPage(visitor, '/notas');
   await expect(visitor.getByTestId('nota').first()).toBeVisible();
   const titles = await visitor.getByTestId('nota').getByRole('heading').allTextContents();
   await visitor.close();
@@ -126,7 +127,7 @@ test.describe('notas editor at phone size', () => {
       .browser()
       ?.newPage({ baseURL: new URL(page.url()).origin });
     if (!visitor) throw new Error('no browser');
-    await visitor.goto('/notas');
+    await openPage(visitor, '/notas');
     const card = visitor.getByTestId('nota').filter({ hasText: TITLE });
     await card.getByText('Ver más...').click();
     const content = card.getByTestId('nota-content');
@@ -280,7 +281,7 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   const visitorContext = await page.context().browser()?.newContext({ baseURL: origin });
   if (!visitorContext) throw new Error('no browser');
   const visitor = await visitorContext.newPage();
-  await visitor.goto('/notas');
+  await openPage(visitor, '/notas');
   const card = visitor.getByTestId('nota').filter({ hasText: title });
   await card.getByText('Ver más...').click();
   const content = card.getByTestId('nota-content');

@@ -2,6 +2,7 @@
 // route change what every visitor sees.
 import { expect, test } from '@playwright/test';
 import { type AdminServer, signedIn, startAdminServer, toastWith } from './admin-server';
+import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
 
 let server: AdminServer;
@@ -43,7 +44,7 @@ test('an admin fixes wrong values, saves, and the site follows: name, leader, lo
   await expect(page.getByLabel('Denominador de resultados')).toHaveValue('6000');
 
   // The agenda's title names the new leader; logging out leads to the agenda.
-  await page.goto('/agenda');
+  await openPage(page, '/agenda');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Marta Fuenmayor');
   await page.getByRole('button', { name: 'Abrir menú' }).click();
   await page.getByTestId('mobile-menu').getByRole('button', { name: 'Cerrar sesión', exact: true }).click();

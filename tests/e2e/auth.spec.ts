@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
@@ -165,7 +166,7 @@ test.describe('after signing in', () => {
     await expect(
       page.getByText('Tu cuenta todavía no tiene acceso a ningún departamento.', { exact: false }),
     ).toBeVisible();
-    await page.goto('/agenda');
+    await openPage(page, '/agenda');
     await expect(mainNav(page).getByRole('link', { name: 'Iniciar sesión' })).toBeVisible();
     await expect(mainNav(page).getByRole('button', { name: 'Cerrar sesión' })).toHaveCount(0);
     await page.goto('/resultados');

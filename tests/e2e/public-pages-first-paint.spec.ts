@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { openPage } from './support/app-ready';
 import { XSS_NOTA_TITLE } from './support/seed';
 import { E2E_SERVERS } from './support/servers';
 
@@ -94,7 +95,7 @@ test.describe('with JavaScript', () => {
     expect(problems).toEqual([]);
 
     // Live: the copy button and its toast work on the page as served.
-    await page.goto('/agenda');
+    await openPage(page, '/agenda');
     await page.getByRole('button', { name: 'Copiar agenda' }).click();
     await expect(page.getByText('Agenda copiada con éxito')).toBeVisible();
     expect(asked.filter((p) => p !== '/api/auth/session')).toEqual([]);

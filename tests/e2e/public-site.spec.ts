@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { XSS_NOTA_TITLE } from './support/seed';
 import { E2E_SERVERS } from './support/servers';
@@ -12,7 +13,7 @@ test.describe('agenda', () => {
   test("shows the server's today (23:30 in Caracas, already tomorrow in UTC) with 12-hour times and fallbacks", async ({
     page,
   }) => {
-    await page.goto('/agenda');
+    await openPage(page, '/agenda');
     await expect(page.getByTestId('agenda-date')).toHaveText('DOMINGO, 22 NOV');
     await expect(page.getByTestId('agenda-leader')).not.toBeEmpty();
     await expect(page.getByTestId('agenda-time')).toHaveText(['7:05 AM', '12:00 PM', '6:30 PM', 'Hora no disponible']);
@@ -29,7 +30,7 @@ test.describe('agenda', () => {
 
   test('copies a tidy plain-text agenda to the clipboard', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: E2E_SERVERS.main.url });
-    await page.goto('/agenda');
+    await openPage(page, '/agenda');
     await page.getByRole('button', { name: 'Copiar agenda' }).click();
     await expect(page.getByText('Agenda copiada con éxito')).toBeVisible();
     const text = await page.evaluate(() => navigator.clipboard.readText());
@@ -52,7 +53,7 @@ test.describe('agenda', () => {
         configurable: true,
       });
     });
-    await page.goto('/agenda');
+    await openPage(page, '/agenda');
     await page.getByRole('button', { name: 'Copiar agenda' }).click();
     await expect(page.getByText('Error al copiar agenda')).toBeVisible();
     await page.getByRole('button', { name: 'Abrir menú' }).click();
@@ -72,7 +73,7 @@ test.describe('notas', () => {
   test.use({ viewport: PHONE });
 
   test('lists notas newest first and expands and collapses each one', async ({ page }) => {
-    await page.goto('/notas');
+    await openPage(page, '/notas');
     await expect(page.getByTestId('nota').getByRole('heading')).toHaveText([
       'Nota más reciente',
       XSS_NOTA_TITLE,
@@ -96,7 +97,7 @@ test.describe('notas', () => {
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await page.goto('/notas');
+    await openPage(page, '/notas');
     const nota = page.getByTestId('nota').filter({ hasText: XSS_NOTA_TITLE });
     await nota.getByText('Ver más...').click();
     await expect(nota.getByText('Texto visible')).toBeVisible();
@@ -123,7 +124,7 @@ test.describe('shell', () => {
     test.use({ viewport: PHONE });
 
     test('the slide-over menu traps focus, closes on Escape and on navigation', async ({ page }) => {
-      await page.goto('/');
+      await openPage(page, '/');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       const open = page.getByRole('button', { name: 'Abrir menú' });
       await open.click();
@@ -143,7 +144,7 @@ test.describe('shell', () => {
     });
 
     test('home shows the campaign, today in short and the latest notas', async ({ page }) => {
-      await page.goto('/');
+      await openPage(page, '/');
       await expect(page.getByRole('heading', { level: 1, name: 'Comando Zulia' })).toBeVisible();
       await expect(page.getByText('DOMINGO, 22 NOV')).toBeVisible();
       await expect(page.getByTestId('agenda-event')).toHaveCount(3);
@@ -157,7 +158,7 @@ test.describe('shell', () => {
     });
 
     test('the navbar changes style once the page is scrolled', async ({ page }) => {
-      await page.goto('/notas');
+      await openPage(page, '/notas');
       const header = page.locator('header').first();
       await expect(header).toHaveAttribute('data-scrolled', 'false');
       await page.evaluate(() => {
@@ -170,7 +171,7 @@ test.describe('shell', () => {
 
   test('at projector size the links sit in the navbar and the menu icon opens the same menu', async ({ page }) => {
     await page.setViewportSize(PROJECTOR);
-    await page.goto('/');
+    await openPage(page, '/');
     const nav = page.getByRole('navigation', { name: 'Principal' });
     await expect(nav.getByRole('link', { name: 'Agenda' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Notas' })).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { E2E_SERVERS, WORDPRESS_CONTRACT } from './support/servers';
 
@@ -9,7 +10,7 @@ test('a WordPress with 250 posts shows all 250 in /notas, and the browser never 
   page.on('request', (r) => {
     if (r.url().startsWith(WORDPRESS_CONTRACT.url)) wordpressCalls.push(r.url());
   });
-  await page.goto('/notas');
+  await openPage(page, '/notas');
   const notas = page.getByTestId('nota');
   await expect(notas.first().getByRole('heading')).toHaveText('Entrada 250 “WordPress”');
   const more = page.getByRole('button', { name: 'Cargar más notas' });
@@ -35,7 +36,7 @@ test('a post shows its picture from another host of the site with no CSP violati
     Object.assign(window, { cspViolations: seen });
     document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
   });
-  await page.goto('/notas');
+  await openPage(page, '/notas');
   const newest = page.getByTestId('nota').first();
   await newest.getByText('Ver más...').click();
   const picture = newest.getByRole('img', { name: 'Mitin en Cabimas' });

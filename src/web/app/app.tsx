@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ComponentType, ReactNode } from 'react';
+import { type ComponentType, type ReactNode, useEffect } from 'react';
 import { BrowserRouter } from 'react-router';
 import { AppProvider } from '#web/platform/provider';
 import { AppRoutes } from './router';
@@ -12,6 +12,11 @@ export function App({
   queryClient?: QueryClient;
   Router?: ComponentType<{ children: ReactNode }>;
 }) {
+  // The page is the app's from here on: a rendered public page is on screen before its code arrives
+  // (after the first paint), and until this point its buttons do nothing. Tests wait for it.
+  useEffect(() => {
+    document.documentElement.dataset.app = 'ready';
+  }, []);
   return (
     <AppProvider queryClient={queryClient}>
       <Router>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_DATA_ELEMENT_ID, type PublicPagePath, type PublicPageRenderer } from '#shared/platform/public-pages';
+import { codeAfterFirstPaint } from './take-over';
 
 /** The API answers a page holds, by name, each as the JSON text its endpoint sends. */
 export type PageAnswers = Record<string, string>;
@@ -19,17 +20,6 @@ export interface RenderedPagesOptions {
 const ROOT = '<div id="root"></div>';
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-
-/**
- * On a rendered page the content is in the HTML and the app's code only takes over: it is fetched with
- * low priority, so that on a slow link the page's own bytes and pictures go before it (the SPA shell,
- * which shows nothing without the code, keeps the default).
- */
-export function scriptsAfterContent(html: string): string {
-  return html
-    .replace(/<script type="module"(?![^>]*fetchpriority)/g, '<script type="module" fetchpriority="low"')
-    .replace(/<link rel="modulepreload"(?![^>]*fetchpriority)/g, '<link rel="modulepreload" fetchpriority="low"');
-}
 
 /**
  * The answers as one JSON object for a <script type="application/json">: never run, so the
@@ -115,7 +105,8 @@ export async function registerRenderedPages(app: FastifyInstance, options: Rende
   }
   const renderer = (await import(options.rendererModule)) as PublicPageRenderer;
   // The message for browsers without JavaScript is for the shell; these pages can be read without it.
-  const template = scriptsAfterContent(
+  // The content is in the HTML and the app's code only takes over: it is asked for after the first paint.
+  const template = codeAfterFirstPaint(
     inlineStylesheet(shell.replace(/<noscript>[\s\S]*?<\/noscript>\s*/, ''), options.webRoot!),
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from '#server/platform/config/config';
+import { TAKE_OVER_SCRIPT_HASH } from './take-over';
 
 /**
  * Where the Firebase Auth SDK sends its requests from the browser: Google's sign-in and token services,
@@ -34,7 +35,8 @@ export const PERMISSIONS_POLICY = [
 ].join(', ');
 
 /**
- * Security headers with a strict Content-Security-Policy: scripts only from our own origin. Helmet's
+ * Security headers with a strict Content-Security-Policy: scripts only from our own origin (and
+ * the take-over script of the rendered pages, allowed by its hash). Helmet's
  * middleware is built once: the Fastify wrapper rebuilt it, and parsed the policy again, on every request.
  */
 export async function registerSecurityHeaders(
@@ -52,7 +54,8 @@ export async function registerSecurityHeaders(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Our own files, and the one inline script of the rendered public pages, by its hash.
+        scriptSrc: ["'self'", TAKE_OVER_SCRIPT_HASH],
         // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Notas show images from where their WordPress posts take them (the site, its CDN or media host:
