@@ -48,7 +48,7 @@ const scriptTags = (html: string) => html.match(/<script\b[^>]*>/gi) ?? [];
 
 /** Every script element of a page, whole: its opening tag and its text. */
 const scriptElements = (html: string) =>
-  [...html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/gi)].map(([, tag, text]) => ({ tag, text }));
+  [...html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/gi)].map(([, tag = '', text = '']) => ({ tag, text }));
 
 /**
  * The page runs nothing but our own files and the take-over script (exactly its text); the data block is
