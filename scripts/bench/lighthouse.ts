@@ -27,11 +27,6 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-/**
- * Lighthouse's default configuration (the mobile preset: a mid-range phone on a slow 4G link, with
- * simulated throttling, which depends less on how busy this machine is than real throttling), `runs`
- * times per URL; the median of each figure.
- */
 /** One Lighthouse run; a run that lost its trace (NO_NAVSTART, seen on a busy machine) is tried again. */
 async function runOnce(url: string, port: number, tries = 3): Promise<LighthouseFigures> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
