@@ -2,7 +2,6 @@ import { foldText } from '#server/platform/lib/text';
 
 const NOT_DIGITS = /\D/g;
 const ONLY_DIGITS = /^\d*$/;
-const NON_ASCII = /[\u0080-\uffff]/;
 const UNTIDY_SPACES = /\s\s|[^\S ]|^\s|\s$/;
 const SPACES = /\s+/g;
 
@@ -17,8 +16,7 @@ export function normalizedPhone(telefono: string): string {
 
 /** The name without accents, case or extra spaces: 'MARÍA  Pérez' and 'maria perez' are one person. */
 export function normalizedName(nombre: string): string {
-  // Plain ASCII (most names of an import once folded) skips Unicode normalisation.
-  const folded = NON_ASCII.test(nombre) ? foldText(nombre) : nombre.toLowerCase();
+  const folded = foldText(nombre);
   return UNTIDY_SPACES.test(folded) ? folded.replace(SPACES, ' ').trim() : folded;
 }
 
