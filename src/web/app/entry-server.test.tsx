@@ -67,6 +67,7 @@ describe('a public page rendered on the server', () => {
       const container = document.getElementById('root')!;
       const served = container.querySelector('main')!.outerHTML;
 
+      delete document.documentElement.dataset.app;
       const queryClient = createQueryClient();
       const carried = readPublicData(document);
       expect(carried).toEqual(data);
@@ -83,6 +84,8 @@ describe('a public page rendered on the server', () => {
       await waitFor(() => expect(asked).toContain('/api/auth/session'));
       expect(asked).toEqual(['/api/auth/session']);
       expect(container.querySelector('main')!.outerHTML).toBe(served);
+      // The page says the app has taken it over (what the end-to-end tests wait for before a tap).
+      expect(document.documentElement.dataset.app).toBe('ready');
       expect(recovered).toEqual([]);
       expect(errors).not.toHaveBeenCalled();
       server.events.removeAllListeners();
