@@ -1,7 +1,5 @@
 // Reading the rows of an uploaded CSV: the header, every row checked, duplicates of the file and of the
-// database found; the rows an import keeps between its check and its transaction.
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+// database found, and each new row handed on (an import writes it in its transaction).
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { unguardCell } from '#server/platform/lib/csv';
@@ -92,12 +90,12 @@ interface PassOptions {
   departments: MunicipalityRow[];
   defaultDepartment?: MunicipalityRow;
   /**
-   * The database whose records the rows are compared with (the dry run), besides with each other.
-   * Without it, rows are only checked.
+   * The database whose records the rows are compared with (the dry run's, or the import's transaction),
+   * besides with each other. Without it, rows are only checked.
    */
   compareWith?: Kysely<Database>;
-  /** Where each row that passes the checks is kept, for the import's transaction (see KeptRows). */
-  keep?: KeptRows;
+  /** Each new row (valid, and no duplicate), in file order; the reading waits for a promise it answers. */
+  onValid?: (record: ImportedRecord) => Promise<void> | void;
   onBytes?: (bytes: number) => void;
 }
 
@@ -255,108 +253,6 @@ function createComparer(
   return compare;
 }
 
-/**
- * The rows of an import that passed the checks, kept in a temporary file (one JSON array a line) from
- * the check to the transaction, so that the CSV is read once: csv-parse reads several times slower
- * than these lines are written and read back (decision 050). One chunk in memory at a time.
- */
-export interface KeptRows {
-  /** Answers a promise when a chunk goes to disk. */
-  add(line: number, record: ImportedRecord): Promise<void> | undefined;
-  /** Every row in file order, a chunk's worth at a time (after `close`). */
-  read(): AsyncGenerator<KeptRow[]>;
-  close(): Promise<void>;
-  discard(): Promise<void>;
-}
-type KeptRow = [line: number, departmentId: number, comunidad: string, nombre: string, ubch: string, telefono: string];
-
-const KEPT_CHUNK = 64 * 1024;
-
-export async function keepRows(file: string): Promise<KeptRows> {
-  const handle = await fsp.open(file, 'wx');
-  let open = true;
-  let buffered = '';
-  const flush = async () => {
-    const text = buffered;
-    buffered = '';
-    await handle.appendFile(text);
-  };
-  return {
-    add(line, r) {
-      const row: KeptRow = [line, r.departmentId, r.comunidad, r.nombre, r.ubch, r.telefono];
-      buffered += `${JSON.stringify(row)}\n`;
-      return buffered.length >= KEPT_CHUNK ? flush() : undefined;
-    },
-    async close() {
-      if (!open) return;
-      if (buffered) await flush();
-      open = false;
-      await handle.close();
-    },
-    async *read() {
-      let rest = '';
-      for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: KEPT_CHUNK })) {
-        const text = rest + (chunk as string);
-        const rows: KeptRow[] = [];
-        let start = 0;
-        for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-          rows.push(JSON.parse(text.slice(start, end)) as KeptRow);
-          start = end + 1;
-        }
-        rest = text.slice(start);
-        yield rows;
-      }
-    },
-    async discard() {
-      if (open) {
-        open = false;
-        await handle.close().catch(() => {});
-      }
-      await fsp.rm(file, { force: true });
-    },
-  };
-}
-
-/**
- * The import's second pass, inside its transaction: the kept rows compared with the records of `db`
- * (and with each other) and each new one handed to `onValid`. The counts of the check stay; the
- * duplicates and the new rows are this pass's.
- */
-export async function compareKept(options: {
-  kept: KeptRows;
-  checked: PassResult;
-  db: Kysely<Database>;
-  departments: MunicipalityRow[];
-  onValid: (record: ImportedRecord) => Promise<void> | void;
-  /** Kept rows compared so far. */
-  onRows?: (rows: number) => void;
-}): Promise<PassResult> {
-  const result: PassResult = {
-    ...options.checked,
-    valid: 0,
-    duplicatesInFile: 0,
-    duplicatesInDatabase: 0,
-    duplicates: [],
-    byDepartment: new Map(),
-  };
-  const byId = new Map(options.departments.map((d) => [d.id, d]));
-  const compare = createComparer(options.db, result, options.onValid);
-  let done = 0;
-  for await (const rows of options.kept.read()) {
-    for (const [line, departmentId, comunidad, nombre, ubch, telefono] of rows) {
-      const wait = compare(
-        { departmentId, comunidad, nombre, ubch, telefono },
-        byId.get(departmentId) as MunicipalityRow,
-        line,
-      );
-      if (wait) await wait;
-    }
-    done += rows.length;
-    options.onRows?.(done);
-  }
-  return result;
-}
-
 /** Bytes (characters for a Latin-1 file) handed to the CSV reader at a time: its rows wait while people are read. */
 const PIECE = 4 * 1024;
 
@@ -378,7 +274,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
   /** Blank lines seen since the last row: harmless at the end of the file, a problem before a row. */
   let blankLines: number[] = [];
   const blankInside: number[] = [];
-  const compare = options.compareWith ? createComparer(options.compareWith, result) : undefined;
+  const compare = options.compareWith ? createComparer(options.compareWith, result, options.onValid) : undefined;
   let stopped = false;
 
   const fileProblem = (line: number | null, reason: string) => {
@@ -390,7 +286,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     if (result.rowProblems.length < IMPORT_REPORT_MAX_ITEMS) result.rowProblems.push({ line, column, reason });
   };
 
-  /** One row. Synchronous, except when people are read or kept rows written: then it answers a promise to wait for. */
+  /** One row. Synchronous, except when people are read or new rows written: then it answers a promise to wait for. */
   function readRow(fields: string[], line: number): Promise<void> | undefined {
     if (!header) {
       const read = readHeader(fields, !options.defaultDepartment);
@@ -464,7 +360,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     const record = { departmentId: department.id, comunidad, nombre, ubch, telefono };
     if (compare) return compare(record, department, line);
     result.valid++;
-    return options.keep?.add(line, record);
+    return undefined;
   }
 
   const pendingFields: string[][] = [];

@@ -92,12 +92,6 @@ function createByteScanner() {
 }
 
 const UPLOAD_SUFFIX = '.csv.part';
-const KEPT_ROWS_SUFFIX = '.rows.part';
-
-/** Where an import keeps the rows of this upload that passed the checks (records.import-rows.ts), beside it. */
-export function keptRowsFile(upload: string): string {
-  return `${upload.endsWith(UPLOAD_SUFFIX) ? upload.slice(0, -UPLOAD_SUFFIX.length) : upload}${KEPT_ROWS_SUFFIX}`;
-}
 
 const FileTooLarge = () => new HttpError(413, recordsAdminMessages.fileTooLarge);
 const UploadAborted = () => new HttpError(400, recordsAdminMessages.uploadAborted);
@@ -127,12 +121,12 @@ export async function receiveCsv(source: UploadStream, options: UploadLimits): P
   return { file, facts: scanner.facts, discard: () => fsp.rm(file, { force: true }) };
 }
 
-/** Removes temporary files a crash left behind (uploads and their kept rows). */
+/** Removes temporary uploads a crash left behind. */
 export async function removeStaleImports(dir: string, olderThanMs = 60 * 60 * 1000): Promise<void> {
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
   const cutoff = Date.now() - olderThanMs;
   for (const name of names) {
-    if (!name.endsWith(UPLOAD_SUFFIX) && !name.endsWith(KEPT_ROWS_SUFFIX)) continue;
+    if (!name.endsWith(UPLOAD_SUFFIX)) continue;
     const file = path.join(dir, name);
     const stat = await fsp.stat(file).catch(() => undefined);
     if (stat?.isFile() && stat.mtimeMs < cutoff) await fsp.rm(file, { force: true });

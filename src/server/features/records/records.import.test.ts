@@ -424,12 +424,12 @@ describe('CSV import: all or nothing, progress, size', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-imports-'));
     try {
       const hourAndHalfAgo = new Date(Date.now() - 90 * 60 * 1000);
-      for (const name of ['a.csv.part', 'a.rows.part', 'b.csv.part', 'b.rows.part', 'notas.txt']) {
+      for (const name of ['a.csv.part', 'b.csv.part', 'notas.txt']) {
         fs.writeFileSync(path.join(dir, name), 'x');
         if (!name.startsWith('b')) fs.utimesSync(path.join(dir, name), hourAndHalfAgo, hourAndHalfAgo);
       }
       await removeStaleImports(dir);
-      expect(fs.readdirSync(dir).sort()).toEqual(['b.csv.part', 'b.rows.part', 'notas.txt']);
+      expect(fs.readdirSync(dir).sort()).toEqual(['b.csv.part', 'notas.txt']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -437,20 +437,27 @@ describe('CSV import: all or nothing, progress, size', () => {
 
   it('tells its progress line by line when asked for application/x-ndjson', async () => {
     await setup();
-    const res = await send(importCsv(2_000, { departments: ['cabimas'] }), 'mode=importar', {
-      accept: 'application/x-ndjson',
-    });
+    const csv = importCsv(2_000, { departments: ['cabimas'] });
+    const bytes = Buffer.byteLength(csv);
+    const eventsOf = (body: string) =>
+      body
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ImportEvent);
+    // The dry run checks: its progress is the file read so far.
+    const dry = eventsOf((await send(csv, 'mode=simulacion', { accept: 'application/x-ndjson' })).body);
+    const checking = dry.filter((e) => e.type === 'progress');
+    expect(new Set(checking.map((e) => e.phase))).toEqual(new Set(['revisando']));
+    expect(checking.at(-1)).toEqual({ type: 'progress', phase: 'revisando', done: bytes, total: bytes });
+
+    const res = await send(csv, 'mode=importar', { accept: 'application/x-ndjson' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    const events = res.body
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as ImportEvent);
-    const phases = events.flatMap((e) => (e.type === 'progress' ? [e.phase] : []));
-    expect(phases[0]).toBe('revisando');
-    expect(phases).toContain('guardando');
-    const saving = events.filter((e) => e.type === 'progress' && e.phase === 'guardando');
-    expect(saving.at(-1)).toEqual({ type: 'progress', phase: 'guardando', done: 2_000, total: 2_000 });
+    const events = eventsOf(res.body);
+    // The import reads the file once and saves as it reads: one phase, the file read so far.
+    const saving = events.filter((e) => e.type === 'progress');
+    expect(new Set(saving.map((e) => e.phase))).toEqual(new Set(['guardando']));
+    expect(saving.at(-1)).toEqual({ type: 'progress', phase: 'guardando', done: bytes, total: bytes });
     const last = events.at(-1);
     expect(last).toMatchObject({ type: 'result', status: 201, body: { message: 'Se importaron 2000 registros.' } });
     expect(await countRecords()).toBe(2_000);

@@ -1,5 +1,6 @@
-// The CSV import: one reading of the file that checks (and in a dry run compares), then, to import, the
-// rows it kept written in one transaction, all or nothing.
+// The CSV import: one reading of the file that checks every row and compares it with the records already
+// there; a dry run changes nothing, an import reads inside one transaction that writes each new row as it
+// comes, all or nothing.
 
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
@@ -12,8 +13,8 @@ import {
   recordsAdminMessages,
 } from '#shared/features/records/records.admin';
 import { type CsvEncoding, decideEncoding } from './records.import-encoding';
-import { compareKept, type KeptRows, keepRows, noFindings, type PassResult, readPass } from './records.import-rows';
-import { keptRowsFile, type ReceivedCsv } from './records.import-upload';
+import { noFindings, type PassResult, readPass } from './records.import-rows';
+import type { ReceivedCsv } from './records.import-upload';
 import { createRecordsRepository } from './records.repository';
 import { recordListAnswers } from './records.service';
 import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
@@ -39,16 +40,23 @@ export interface ImportOutcome {
 /** Rows per INSERT statement (10 values each: well under both databases' parameter limits). */
 const INSERT_BATCH = 500;
 
+/** What stopped an import inside its transaction (rolled back): the reading found a problem. */
+class ImportRefused extends Error {
+  constructor(readonly pass: PassResult) {
+    super('import refused');
+  }
+}
+
 /**
- * The kept rows, inside one transaction: every new row inserted with the counts it moves, and one audit
- * row. `checked` is what the reading of the file found.
+ * The import, in one transaction: the file read once, every row checked and compared with the records as
+ * this transaction sees them, each new row inserted as it comes with the counts it moves, and one audit
+ * row. A problem with the file, or a row with errors (unless `omitInvalid`), rolls all of it back: it
+ * throws ImportRefused with what the reading found.
  */
 async function applyImport(
   options: ImportOptions,
   encoding: CsvEncoding,
   departments: MunicipalityRow[],
-  kept: KeptRows,
-  checked: PassResult,
 ): Promise<PassResult> {
   const now = options.clock();
   return options.db.transaction().execute(async (trx) => {
@@ -64,22 +72,22 @@ async function applyImport(
       for (const [departmentId, count] of added) await records.bumpCounts(departmentId, { total: count });
       batch = [];
     };
-    options.onProgress?.('guardando', 0, checked.valid);
-    // Compared here, with the records as this transaction sees them.
-    const final = await compareKept({
-      kept,
-      checked,
-      db: trx,
+    const pass = await readPass({
+      file: options.received.file,
+      encoding,
       departments,
+      defaultDepartment: options.defaultDepartment,
+      compareWith: trx,
       onValid: (record) => {
         batch.push(record);
         return batch.length >= INSERT_BATCH ? flush() : undefined;
       },
-      onRows: (rows) => options.onProgress?.('guardando', rows, checked.valid),
+      onBytes: (bytes) => options.onProgress?.('guardando', bytes, options.received.facts.bytes),
     });
+    if (pass.fileProblems.length > 0 || (pass.invalid > 0 && !options.omitInvalid)) throw new ImportRefused(pass);
     await flush();
-    if (final.valid === 0) return final;
-    const byDepartment = [...final.byDepartment.values()];
+    if (pass.valid === 0) return pass;
+    const byDepartment = [...pass.byDepartment.values()];
     await writeAudit(trx, {
       actorEmail: options.actor.email,
       action: 'records.import',
@@ -90,26 +98,26 @@ async function applyImport(
         fileName: options.fileName,
         bytes: options.received.facts.bytes,
         encoding,
-        separator: final.separator,
-        rows: final.rows,
-        imported: final.valid,
-        duplicatesInFile: final.duplicatesInFile,
-        duplicatesInDatabase: final.duplicatesInDatabase,
-        omittedWithErrors: final.invalid,
+        separator: pass.separator,
+        rows: pass.rows,
+        imported: pass.valid,
+        duplicatesInFile: pass.duplicatesInFile,
+        duplicatesInDatabase: pass.duplicatesInDatabase,
+        omittedWithErrors: pass.invalid,
         byDepartment: Object.fromEntries(byDepartment.map((d) => [d.slug, d.rows])),
       },
       at: now,
     });
-    return final;
+    return pass;
   });
 }
 
 /**
- * Imports a received CSV. First one reading of the file that changes nothing: it checks every row, and
- * in a dry run compares them with the records already there; to import, it keeps the rows that passed.
- * Then, when the file can be imported, one transaction inserts every new kept row with the counts it
- * moves and one audit row: all of it, or nothing. Rows repeating a record of the database or an earlier
- * row are left out and listed; rows with errors block the import unless `omitInvalid`.
+ * Imports a received CSV, reading it once. A dry run checks every row and compares it with the records
+ * already there, and changes nothing. An import does the same inside one transaction that inserts every
+ * new row as it comes, with the counts it moves and one audit row: all of it, or nothing (a problem with
+ * the file, or rows with errors unless `omitInvalid`, roll it back). Rows repeating a record of the
+ * database or an earlier row are left out and listed.
  */
 export async function importRecords(options: ImportOptions): Promise<ImportOutcome> {
   const started = Date.now();
@@ -155,35 +163,36 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
   }
   const { encoding } = decided;
   const departments = await createRecordsAdminRepository(options.db).listMunicipalities();
-  const dryRun = options.mode === 'simulacion';
-  // The CSV is read once (csv-parse reads several times slower than the kept rows are read back).
-  const kept = dryRun ? undefined : await keepRows(keptRowsFile(received.file));
-  try {
+  if (options.mode === 'simulacion') {
     const checked = await readPass({
       file: received.file,
       encoding,
       departments,
       defaultDepartment: options.defaultDepartment,
-      compareWith: dryRun ? options.db : undefined,
-      keep: kept,
+      compareWith: options.db,
       onBytes: (bytes) => options.onProgress?.('revisando', bytes, received.facts.bytes),
     });
     if (checked.fileProblems.length > 0) {
       return answer(422, recordsAdminMessages.importBlockedByFile, toReport(encoding, checked, false));
     }
-    if (!kept) return answer(200, recordsAdminMessages.dryRunDone, toReport(encoding, checked, false));
-    if (checked.invalid > 0 && !options.omitInvalid) {
-      return answer(422, recordsAdminMessages.importBlockedByErrors, toReport(encoding, checked, false));
-    }
-    await kept.close();
-    const applied = await applyImport(options, encoding, departments, kept, checked);
-    // Committed: the validators' lists show the new records at once.
-    recordListAnswers(options.db).forget();
-    if (applied.valid === 0) {
-      return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
-    }
-    return answer(201, recordsAdminMessages.importDone(applied.valid), toReport(encoding, applied, true));
-  } finally {
-    await kept?.discard();
+    return answer(200, recordsAdminMessages.dryRunDone, toReport(encoding, checked, false));
   }
+  let applied: PassResult;
+  try {
+    applied = await applyImport(options, encoding, departments);
+  } catch (error) {
+    if (!(error instanceof ImportRefused)) throw error;
+    const refused = error.pass;
+    const message =
+      refused.fileProblems.length > 0
+        ? recordsAdminMessages.importBlockedByFile
+        : recordsAdminMessages.importBlockedByErrors;
+    return answer(422, message, toReport(encoding, refused, false));
+  }
+  // Committed: the validators' lists show the new records at once.
+  recordListAnswers(options.db).forget();
+  if (applied.valid === 0) {
+    return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
+  }
+  return answer(201, recordsAdminMessages.importDone(applied.valid), toReport(encoding, applied, true));
 }

@@ -285,6 +285,10 @@ export type ImportReport = z.infer<typeof importReportSchema>;
 export const importResultSchema = z.object({ message: z.string(), report: importReportSchema });
 export type ImportResult = z.infer<typeof importResultSchema>;
 
+/**
+ * What the server is doing with the file, with the bytes of it read so far: a dry run checks
+ * ('revisando'); an import checks and saves in the same reading ('guardando').
+ */
 export const importPhaseSchema = z.enum(['revisando', 'guardando']);
 export type ImportPhase = z.infer<typeof importPhaseSchema>;
 

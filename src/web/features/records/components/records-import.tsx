@@ -17,7 +17,7 @@ function progressText(p: ImportProgress): string {
   const percent = p.total > 0 ? Math.min(100, Math.floor((p.done / p.total) * 100)) : 0;
   if (p.phase === 'subiendo') return `Subiendo el archivo… ${percent} %`;
   if (p.phase === 'revisando') return `Revisando las filas… ${percent} %`;
-  return `Guardando: ${number(p.done)} de ${number(p.total)} filas`;
+  return `Importando las filas… ${percent} %`;
 }
 
 /** The import's progress: the upload, then the server's phases (checking, saving). */
