@@ -91,9 +91,9 @@ interface PassOptions {
   defaultDepartment?: MunicipalityRow;
   /**
    * The database whose records the rows are compared with (the dry run's, or the import's transaction),
-   * besides with each other. Without it, rows are only checked.
+   * besides with each other.
    */
-  compareWith?: Kysely<Database>;
+  compareWith: Kysely<Database>;
   /** Each new row (valid, and no duplicate), in file order; the reading waits for a promise it answers. */
   onValid?: (record: ImportedRecord) => Promise<void> | void;
   onBytes?: (bytes: number) => void;
@@ -257,10 +257,10 @@ function createComparer(
 const PIECE = 4 * 1024;
 
 /**
- * Reads the file once: header, then every row checked (fields, municipality) and, with `compareWith`,
- * compared with the rows before it and with the records already in the database (same municipality,
- * same name and phone). Memory: the current chunk, and one key per row for the duplicate checks. A row
- * costs few allocations: a 100,000-row import must fit in a modest server beside everything else it runs.
+ * Reads the file once: header, then every row checked (fields, municipality) and compared with the rows
+ * before it and with the records already in the database (same municipality, same name and phone).
+ * Memory: the current chunk, and one key per row for the duplicate checks. A row costs few allocations:
+ * a 100,000-row import must fit in a modest server beside everything else it runs.
  */
 export async function readPass(options: PassOptions): Promise<PassResult> {
   const findDepartment = createDepartmentFinder(options.departments);
@@ -274,7 +274,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
   /** Blank lines seen since the last row: harmless at the end of the file, a problem before a row. */
   let blankLines: number[] = [];
   const blankInside: number[] = [];
-  const compare = options.compareWith ? createComparer(options.compareWith, result, options.onValid) : undefined;
+  const compare = createComparer(options.compareWith, result, options.onValid);
   let stopped = false;
 
   const fileProblem = (line: number | null, reason: string) => {
@@ -358,9 +358,7 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
       return;
     }
     const record = { departmentId: department.id, comunidad, nombre, ubch, telefono };
-    if (compare) return compare(record, department, line);
-    result.valid++;
-    return undefined;
+    return compare(record, department, line);
   }
 
   const pendingFields: string[][] = [];
