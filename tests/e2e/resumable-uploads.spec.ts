@@ -2,6 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
+import sharp from 'sharp';
 import { phonePhoto } from '../fixtures/phone-photos';
 import { signIn } from './support/login';
 import { OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
@@ -129,4 +130,32 @@ test('a photo cut on the way by the network continues where it stopped, and arri
   } finally {
     await proxy.close();
   }
+});
+
+test('a sideways phone photo is sent upright, right-sized, with its capture time and nothing else of its EXIF', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const photo = await phonePhoto(2, { sideways: true });
+  const { email, slug } = OUTBOX_ACCOUNTS.resumable;
+  await signIn(page, email, OUTBOX_PASSWORD);
+  const name = `Votante ${String(40 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+  await page.getByLabel('Buscar').fill(name);
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await page.getByLabel(`Subir foto CLEZ de ${name}`).setInputFiles(photo);
+  await expect(card(page, name).getByTestId('envio-estado')).toHaveText(['Enviado'], { timeout: 60_000 });
+
+  // Stored as the phone sent it: 4032 × 3024 sideways became 1920 × 2560, upright.
+  const [stored] = storedPhotos(name);
+  expect(stored).toMatchObject({ width: 1920, height: 2560, type: 'image/jpeg' });
+  const href = await card(page, name)
+    .getByRole('link', { name: `Ver foto CLEZ de ${name}` })
+    .getAttribute('href');
+  const original = await page.request.get(`${href}?variant=original`);
+  const meta = await sharp(await original.body()).metadata();
+  expect([meta.width, meta.height, meta.orientation ?? 1]).toEqual([1920, 2560, 1]);
+  const exif = Buffer.from(meta.exif ?? []).toString('latin1');
+  expect(exif).toContain('2026:12:06 09:12:00');
+  // The camera's make and model stayed on the phone.
+  expect(exif).not.toContain('Telefono de prueba');
 });

@@ -285,6 +285,25 @@ describe('resumable photo uploads (tus)', () => {
     expect(JSON.parse(late.body).message).toMatch(/^Esta foto ya fue cargada por/);
   });
 
+  it('warns, as for any photo, when the same image was already used for another record', async () => {
+    const c = await setup();
+    const [first, second] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    const photo = fixture('ballot.jpg');
+    const answers = [];
+    for (const recordId of [first, second]) {
+      const created = await createTusUpload(t, c.validatorA, {
+        slug: SLUG_A,
+        recordId,
+        kind: 'an',
+        size: photo.length,
+      });
+      answers.push((await patchTusUpload(t, c.validatorA, created.location, 0, photo)).json());
+    }
+    expect(answers.map((a) => a.warning)).toEqual([null, 'Atención: esta misma imagen ya se usó en otro trámite.']);
+    const audit = await listAudit(t.db.kysely, { action: 'photo.upload' });
+    expect(audit.map((a) => JSON.parse(a.details ?? '{}').sameImageAsRecord ?? null).sort()).toEqual([first, null]);
+  });
+
   it('checks who may start, continue or see an upload, its size and its key', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
