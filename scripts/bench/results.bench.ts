@@ -1,6 +1,6 @@
 // Results at election-day scale: the totals endpoint with a million records (and the same with a
-// thousand, to show the cost does not grow with them), and 2,000 open live streams while votes arrive
-// at 500 per second.
+// thousand, to show the cost does not grow with them), 2,000 open live streams while votes arrive
+// at 500 per second, and how soon an admin's correction reaches the projectors.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -26,6 +26,9 @@ const VOTES_PER_SECOND = 500;
 const VOTE_SECONDS = Number(process.env.BENCH_RESULTS_VOTE_SECONDS ?? 10);
 const SMALL_PORT = 4391;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CORRECTIONS = Number(process.env.BENCH_RESULTS_CORRECTIONS ?? 50);
+const CORRECTION_STREAMS = 200;
+const CORRECTIONS_PER_SECOND = 5;
 
 /** Ids of unvoted records the validator may vote on, filled by the seed. */
 let voteIds: number[] = [];
@@ -107,6 +110,8 @@ async function startSmallServer(): Promise<{ origin: string; stop: () => Promise
 interface StreamProbe {
   /** Highest ballot count seen. */
   ballots: number;
+  /** The last ballot count seen. */
+  latest: number;
   events: number;
   close: () => void;
 }
@@ -117,9 +122,11 @@ function openStream(
   cookie: string,
   agent: http.Agent,
   onBallots: (ballots: number) => void,
+  /** Every event's ballot count, up or down (a cleared vote lowers it). */
+  onEvent?: (ballots: number) => void,
 ): Promise<StreamProbe> {
   return new Promise((resolve, reject) => {
-    const probe: StreamProbe = { ballots: -1, events: 0, close: () => request.destroy() };
+    const probe: StreamProbe = { ballots: -1, latest: -1, events: 0, close: () => request.destroy() };
     const request = http.get(
       `${origin}/api/results/stream`,
       { agent, headers: { accept: 'text/event-stream', cookie } },
@@ -139,6 +146,8 @@ function openStream(
             const data = block.slice(block.indexOf('data: ') + 6);
             const ballots = (JSON.parse(data) as { ballots: number }).ballots;
             probe.events += 1;
+            probe.latest = ballots;
+            onEvent?.(ballots);
             if (ballots > probe.ballots) {
               probe.ballots = ballots;
               onBallots(ballots);
@@ -313,6 +322,103 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
   }
 }
 
+/**
+ * An admin clears votes (PUT /api/admin/records/:id/vote, candidates null), one every 200 ms, while
+ * 200 projectors hold the live stream: from each request sent to each projector showing the lower
+ * ballot count. Corrections are spaced so that each one's arrival is told apart from the next.
+ */
+async function corrections(origin: string): Promise<Record<string, unknown>> {
+  const admin = await signIn(origin, ADMIN);
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  // The records the streams case voted: each is cleared once.
+  const ids = voteIds.slice(0, CORRECTIONS);
+  const sentAt: number[] = [];
+  let start = -1;
+  const latencies: number[] = [];
+  const probes: StreamProbe[] = [];
+  let failed = 0;
+  try {
+    for (let i = 0; i < CORRECTION_STREAMS; i += 100) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(100, CORRECTION_STREAMS - i) }, () => {
+          /** Corrections this projector has shown. */
+          let seen = 0;
+          return openStream(
+            origin,
+            admin,
+            agent,
+            () => {},
+            (ballots) => {
+              if (start < 0) return;
+              const now = Date.now();
+              // The k-th correction (from 1) brings the count to start - k.
+              for (let k = seen + 1; k <= start - ballots; k++) {
+                const at = sentAt[k - 1];
+                if (at !== undefined) latencies.push(now - at);
+              }
+              seen = Math.max(seen, start - ballots);
+            },
+          );
+        }),
+      );
+      probes.push(...batch);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    start = Math.min(...probes.map((p) => p.ballots));
+    const pending: Promise<void>[] = [];
+    const started = Date.now();
+    for (let k = 0; k < ids.length; k++) {
+      const wait = started + (k * 1000) / CORRECTIONS_PER_SECOND - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      sentAt[k] = Date.now();
+      pending.push(
+        fetch(`${origin}/api/admin/records/${ids[k]}/vote`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', origin, cookie: admin },
+          body: JSON.stringify({ candidates: null, reason: 'Prueba de rendimiento: voto registrado por error' }),
+        }).then(
+          async (res) => {
+            if (res.status !== 200) failed += 1;
+            await res.arrayBuffer();
+          },
+          () => {
+            failed += 1;
+          },
+        ),
+      );
+    }
+    await Promise.all(pending);
+    const final = start - ids.length + failed;
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline && probes.some((p) => p.latest > final)) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const behind = probes.filter((p) => p.latest > final).length;
+    latencies.sort((a, b) => a - b);
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    const max = latencies.at(-1) ?? Number.NaN;
+    console.log(
+      `Correcciones: ${ids.length} votos borrados por un administrador a ${CORRECTIONS_PER_SECOND}/s con ${probes.length} proyectores abiertos; ` +
+        `de la petición a cada proyector p50 ${p50} ms, p95 ${p95} ms, máx. ${max} ms (${latencies.length} muestras); fallidas ${failed}; proyectores atrasados ${behind}`,
+    );
+    return {
+      suite: 'Resultados',
+      caso: `Corrección de un voto (PUT /api/admin/records/:id/vote) con ${probes.length} proyectores abiertos`,
+      conexiones: probes.length,
+      'req/s': CORRECTIONS_PER_SECOND,
+      'p50 ms': p50,
+      'p99 ms': percentile(latencies, 99),
+      objetivo: `el proyector la muestra en < 1 s (p95 = ${p95} ms, máx. ${max} ms)`,
+      errores: failed + behind,
+      ok: p95 < 1000 && failed === 0 && behind === 0 && latencies.length === ids.length * probes.length ? 'sí' : 'NO',
+    };
+  } finally {
+    for (const p of probes) p.close();
+    agent.destroy();
+  }
+}
+
 export const suite: BenchSuite = {
   name: 'Resultados',
   async seed(db, now) {
@@ -340,6 +446,6 @@ export const suite: BenchSuite = {
     },
   ],
   async extra(origin, serverPid) {
-    return [await comparison(origin), await streams(origin, serverPid)];
+    return [await comparison(origin), await streams(origin, serverPid), await corrections(origin)];
   },
 };

@@ -280,8 +280,8 @@ test.describe('Resultados', () => {
     await dialog.getByRole('button', { name: 'Corregir voto' }).click();
     expect((await answered).status()).toBe(200);
     // The stream brings it (its poll is 250 ms on SQLite). How soon is the benchmark's business
-    // (`npm run bench -- results`, from each acknowledgement to each stream); a busy machine gets the
-    // default wait here.
+    // (`npm run bench -- results`, case "Corrección de un voto": from each request to each projector);
+    // a busy machine gets the default wait here.
     const polls = countPolls(projectorPage);
     await expect(votesOf('LC')).toHaveText(shows(lc + 1));
     await expect(votesOf('FA')).toHaveText(shows(fa));
