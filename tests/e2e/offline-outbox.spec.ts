@@ -2,16 +2,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
-import config from '../../playwright.config';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
+import { launchPhone, PHONE } from './support/phone';
 import { OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
 import { E2E_SERVERS, e2eDataDir } from './support/servers';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true } as const;
 test.use(PHONE);
 
 const card = (page: Page, name: string) => page.getByRole('article', { name });
@@ -64,30 +63,13 @@ async function vote(page: Page, name: string, code: string) {
   await expect(dialog).toBeHidden();
 }
 
-/**
- * Chromium with a profile on disk, so IndexedDB, the service worker and the session cookie survive a
- * closed browser, as on a phone. Same browser and flags as every other spec (playwright.config.ts).
- */
-function launchPhone(profile: string, offline: boolean): Promise<BrowserContext> {
-  const launch = config.use?.launchOptions ?? {};
-  return chromium.launchPersistentContext(profile, {
-    executablePath: launch.executablePath,
-    args: launch.args,
-    baseURL: E2E_SERVERS.main.url,
-    locale: config.use?.locale,
-    timezoneId: config.use?.timezoneId,
-    offline,
-    ...PHONE,
-  });
-}
-
 test('votes and photos taken offline survive a closed browser, and arrive exactly once when back online', async () => {
   const testInfo = test.info();
   // Twelve items, nine of them photos converted by the server, and two browser starts: minutes on a busy machine.
   test.setTimeout(240_000);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-telefono-'));
   const { email, slug } = OUTBOX_ACCOUNTS.offline;
-  let context = await launchPhone(profile, false);
+  let context = await launchPhone(profile);
   try {
     let page = context.pages()[0] ?? (await context.newPage());
     await signIn(page, email, OUTBOX_PASSWORD);
@@ -119,7 +101,7 @@ test('votes and photos taken offline survive a closed browser, and arrive exactl
 
     // The browser is closed (the phone put away), then opened again, still without a connection.
     await context.close();
-    context = await launchPhone(profile, true);
+    context = await launchPhone(profile, { offline: true });
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`/validation/${slug}`);
     await expect(page.getByRole('heading', { level: 1, name: slug.replace(/-/g, ' ').toUpperCase() })).toBeVisible();

@@ -1,10 +1,13 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { phonePhoto } from '../fixtures/phone-photos';
 import { signIn } from './support/login';
+import { launchPhone } from './support/phone';
 import { OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
 import { E2E_SERVERS, e2eDataDir } from './support/servers';
 
@@ -34,13 +37,20 @@ interface Patch {
 
 /**
  * A bad network between the phone and the app: forwards everything, but the first PATCH of a photo
- * upload is cut after `cutAfter` bytes (both connections closed mid-body, as a dropped 2G link does).
+ * upload is cut after `cutAfter` bytes (both connections closed mid-body, as a dropped 2G link does:
+ * the app gets those bytes, then the end of a body shorter than announced).
+ * With `downAfterCut`, every photo upload request after the cut is dropped too, until `bringUp()`.
  */
-async function startCuttingProxy(target: string, cutAfter: number) {
+async function startCuttingProxy(target: string, cutAfter: number, { downAfterCut = false } = {}) {
   const upstream = new URL(target);
   const patches: Patch[] = [];
   let cutOne = false;
+  let down = false;
   const server = http.createServer((req, res) => {
+    if (down && req.url?.startsWith('/api/photo-uploads')) {
+      req.socket.destroy();
+      return;
+    }
     // The app only takes changes from its own origin: the stand-in speaks as the browser would to it.
     const headers = { ...req.headers, host: upstream.host, ...(req.headers.origin ? { origin: upstream.origin } : {}) };
     const forward = http.request(
@@ -65,10 +75,12 @@ async function startCuttingProxy(target: string, cutAfter: number) {
         const part = chunk.subarray(0, cutAfter - patch.forwarded);
         patch.forwarded += part.length;
         patch.cut = true;
-        forward.write(part, () => {
-          forward.destroy();
-          req.socket.destroy();
-        });
+        down = downAfterCut;
+        // The app's side ends after the bytes that got through (a reset could also throw away what
+        // still sat unread in the app's socket, and the test would not know how much the app kept);
+        // the phone's side is dropped.
+        forward.end(part);
+        req.socket.destroy();
         return;
       }
       patch.forwarded += chunk.length;
@@ -83,6 +95,9 @@ async function startCuttingProxy(target: string, cutAfter: number) {
   return {
     url: `http://127.0.0.1:${port}`,
     patches,
+    bringUp: () => {
+      down = false;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -129,6 +144,78 @@ test('a photo cut on the way by the network continues where it stopped, and arri
     expect(resumed?.forwarded).toBe((stored[0]?.size ?? 0) - (resumed?.offset ?? 0));
   } finally {
     await proxy.close();
+  }
+});
+
+/** The upload addresses the phone keeps for its waiting photos (IndexedDB, read in the page). */
+function keptUploadUrls(page: Page): Promise<(string | null)[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('comando-validacion');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    try {
+      const items = await new Promise<{ kind: string; uploadUrl?: string | null }[]>((resolve, reject) => {
+        const all = db.transaction('outbox').objectStore('outbox').getAll();
+        all.onsuccess = () => resolve(all.result);
+        all.onerror = () => reject(all.error);
+      });
+      return items.filter((i) => i.kind === 'photo').map((i) => i.uploadUrl ?? null);
+    } finally {
+      db.close();
+    }
+  });
+}
+
+test('a photo cut on the way continues where it stopped after the phone restarts', async () => {
+  // Two browser starts and a 12-megapixel photo prepared in the page.
+  test.setTimeout(120_000);
+  const photo = await phonePhoto(3);
+  // Cut at about three quarters of the right-sized photo (a few hundred kB), then no upload gets through.
+  const proxy = await startCuttingProxy(E2E_SERVERS.main.url, 450_000, { downAfterCut: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-telefono-'));
+  const { email, slug } = OUTBOX_ACCOUNTS.resumable;
+  const name = `Votante ${String(20 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+  let context = await launchPhone(profile, { baseURL: proxy.url });
+  try {
+    let page = context.pages()[0] ?? (await context.newPage());
+    await signIn(page, email, OUTBOX_PASSWORD);
+    await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
+    await page.getByLabel('Buscar').fill(name);
+    await expect(page.getByRole('article')).toHaveCount(1);
+    await page.getByLabel(`Subir foto AN de ${name}`).setInputFiles(photo);
+
+    // The upload was cut part-way, and the phone kept where the upload lives on the server.
+    await expect.poll(() => proxy.patches[0]?.cut ?? false, { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => keptUploadUrls(page)).toEqual([expect.stringContaining('/api/photo-uploads/')]);
+    const cut = proxy.patches[0] as Patch;
+
+    // The phone is switched off; when it is on again, so is the network.
+    await context.close();
+    proxy.bringUp();
+    context = await launchPhone(profile, { baseURL: proxy.url });
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`/validation/${slug}`);
+    await page.getByLabel('Buscar').fill(name);
+    await expect(page.getByRole('article')).toHaveCount(1);
+    await expect(card(page, name).getByTestId('envio-estado')).toHaveText(['Enviado'], { timeout: 60_000 });
+
+    const stored = storedPhotos(name);
+    expect(stored).toHaveLength(1);
+    const size = stored[0]?.size ?? 0;
+    // After the restart the upload went on from what the server had kept (most of the photo), not from zero,
+    // and sent only the rest.
+    const resumed = proxy.patches.slice(1).find((p) => p.offset > 0);
+    expect(resumed, JSON.stringify(proxy.patches)).toBeDefined();
+    expect(resumed?.offset).toBeLessThanOrEqual(cut.forwarded);
+    expect(resumed?.offset).toBeGreaterThan(size / 2);
+    expect(resumed?.forwarded).toBe(size - (resumed?.offset ?? 0));
+    expect(proxy.patches.slice(1).filter((p) => p.offset === 0)).toEqual([]);
+  } finally {
+    await context.close();
+    await proxy.close();
+    fs.rmSync(profile, { recursive: true, force: true });
   }
 });
 
