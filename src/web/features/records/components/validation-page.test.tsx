@@ -153,6 +153,34 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     for (const box of within(next).getAllByRole('checkbox')) expect(box).not.toBeChecked();
   });
 
+  it('asks the browser to keep the phone’s data once something waits there', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', () =>
+        HttpResponse.json({ message: 'Votaste con éxito', record: record(1, { votes: ['FA'] }) }, { status: 201 }),
+      ),
+    );
+    const persist = vi.fn(async () => true);
+    Object.defineProperty(navigator, 'storage', {
+      value: { persisted: async () => false, persist },
+      configurable: true,
+    });
+    try {
+      renderPage();
+      await screen.findByRole('article', { name: 'Persona 1' });
+      expect(persist).not.toHaveBeenCalled();
+      await user.click(screen.getByRole('button', { name: 'Votar: Persona 1' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Votar' });
+      await user.click(within(dialog).getByRole('checkbox', { name: /FA\s*Fernando Álvarez/ }));
+      await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+      await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
+      expect(persist).toHaveBeenCalledTimes(1);
+    } finally {
+      Reflect.deleteProperty(navigator, 'storage');
+    }
+  });
+
   it('keeps one vote however fast ‘Votar’ is tapped twice', async () => {
     const state = api({ records: [record(1)] });
     server.use(

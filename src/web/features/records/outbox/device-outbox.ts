@@ -7,6 +7,7 @@ import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } 
 import { createFieldReporter, type FieldReporter, type SendHistory } from './field-report';
 import { createOutbox, type Outbox, type Transport } from './outbox';
 import { isUnsent, type OutboxItem } from './outbox-item';
+import { keepDataOnThisPhone, resetDataPersistenceForTests } from './storage-persistence';
 
 /**
  * Sends an item with its Idempotency-Key, through the same fetchers as any other request; a photo as a
@@ -48,7 +49,12 @@ export function deviceStore(): Promise<DeviceStore> {
 function deferred(opening: Promise<DeviceStore>): DeviceStore {
   return {
     items: async () => (await opening).items(),
-    add: async (item) => (await opening).add(item),
+    async add(item) {
+      const saved = await (await opening).add(item);
+      // Something now exists only on this phone: ask the browser not to clear it when space runs short.
+      void keepDataOnThisPhone();
+      return saved;
+    },
     put: async (item) => (await opening).put(item),
     remove: async (seq) => (await opening).remove(seq),
     copy: async <T>(id: string) => (await opening).copy<T>(id),
@@ -184,4 +190,5 @@ export function resetDeviceOutboxForTests(): void {
   instance?.detach();
   instance = undefined;
   store = undefined;
+  resetDataPersistenceForTests();
 }
