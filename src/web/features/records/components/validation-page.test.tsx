@@ -7,7 +7,15 @@ import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/featu
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { type TusUploadInfo, tusPhotoHandlers } from '#web/testing/tus-msw';
+import { rightSizeInWorker } from '../outbox/right-size-client';
 import { ValidationPage } from './validation-page';
+
+// jsdom has no OffscreenCanvas: the real worker client sends every photo as it is. Cases that need a
+// right-sized photo say what the worker answers.
+vi.mock('../outbox/right-size-client', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../outbox/right-size-client')>();
+  return { ...real, rightSizeInWorker: vi.fn(real.rightSizeInWorker) };
+});
 
 const CANDIDATES = {
   items: [
@@ -341,6 +349,67 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const card = screen.getByRole('article', { name: 'Persona 1' });
     expect(within(card).getByText('Atención: esta misma imagen ya se usó en otro trámite.')).toBeInTheDocument();
     expect(document.querySelector('.Toastify')?.textContent ?? '').not.toContain('Atención');
+  });
+
+  it('sends the right-sized photo by default, and the original when admins chose originals', async () => {
+    const user = userEvent.setup();
+    const sent: string[] = [];
+    const done = (upload: TusUploadInfo) => {
+      sent.push(upload.filename);
+      const result: PhotoUploadResult = {
+        message: 'Foto cargada con éxito',
+        warning: null,
+        record: record(1),
+        photo: {
+          id: 77,
+          kind: upload.kind as PhotoUploadResult['photo']['kind'],
+          sha256: 'a'.repeat(64),
+          sizeBytes: 4,
+          contentType: 'image/jpeg',
+          width: 1,
+          height: 1,
+          uploadedBy: ANA,
+          uploadedAt: new Date().toISOString(),
+          path: '/Cabimas/Gobernador/Persona 1.jpg',
+        },
+      };
+      return HttpResponse.json(result, { status: 201 });
+    };
+    const photo = () =>
+      new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), new Uint8Array(3_000)], 'IMG_1.JPG', {
+        type: 'image/jpeg',
+      });
+    vi.mocked(rightSizeInWorker).mockClear();
+    vi.mocked(rightSizeInWorker).mockImplementation(async () => ({
+      resized: true,
+      data: new Uint8Array(1_000).buffer,
+      width: 2560,
+      height: 1920,
+    }));
+    try {
+      // Default: the worker makes the JPEG that travels, and the card says how much it saved.
+      api({ records: [record(1)] });
+      server.use(...tusPhotoHandlers(done).handlers);
+      const first = renderPage();
+      await user.upload(await screen.findByLabelText('Subir foto Gobernador de Persona 1'), photo());
+      await waitFor(() => expect(sent).toEqual(['IMG_1.jpg']));
+      expect(rightSizeInWorker).toHaveBeenCalledTimes(1);
+      expect(
+        within(screen.getByRole('article', { name: 'Persona 1' })).getByTestId('foto-reducida'),
+      ).toBeInTheDocument();
+      first.unmount();
+
+      // Originals chosen in Ajustes: the photo goes as it was taken, and the worker is not asked.
+      vi.mocked(rightSizeInWorker).mockClear();
+      api({ records: [record(1)] });
+      server.use(http.get('*/api/photo-settings', () => HttpResponse.json({ sendOriginals: true })));
+      renderPage();
+      await user.upload(await screen.findByLabelText('Subir foto AN de Persona 1'), photo());
+      await waitFor(() => expect(sent).toEqual(['IMG_1.jpg', 'IMG_1.JPG']));
+      expect(rightSizeInWorker).not.toHaveBeenCalled();
+    } finally {
+      vi.mocked(rightSizeInWorker).mockReset();
+    }
   });
 
   it('shows the cover while the photo is being saved on the phone', async () => {
