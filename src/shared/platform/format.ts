@@ -85,11 +85,12 @@ export function formatDecimal(value: number, digits: number): string {
 }
 
 /**
- * A percentage with two decimals, the spec's for results, and the same everywhere else: '11,52 %' (a
- * no-break space keeps the sign with its number).
+ * A percentage with two decimals, the spec's for results, and the same for every share of a whole shown
+ * (validation progress, departments): '11,52 %' (a no-break space keeps the sign with its number). Work
+ * under way (an upload, an import) counts whole steps: formatPercent(37, 0) -> '37 %'.
  */
-export function formatPercent(value: number): string {
-  return `${formatDecimal(value, 2)}\u00a0%`;
+export function formatPercent(value: number, digits = 2): string {
+  return `${formatDecimal(value, digits)}\u00a0%`;
 }
 
 /** A published date shown in Spanish, e.g. '22 nov 2026'. */

@@ -97,6 +97,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
       expect(within(card).getByLabelText(`Subir foto ${label} de Persona 1`)).toBeInTheDocument();
     }
     expect(screen.getByText('3 de 10 validados')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Progreso' })).toHaveTextContent('30,00 %');
     expect(screen.getByRole('progressbar', { name: '3 de 10 validados' })).toHaveAttribute('aria-valuenow', '3');
   });
 
