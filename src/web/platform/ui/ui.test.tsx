@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { getDefaultNormalizer, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ConfirmationScreen } from './confirmation-screen';
@@ -12,6 +12,9 @@ describe('LoadingCover', () => {
     expect(screen.getByText('Validando')).toBeInTheDocument();
     expect(screen.getByText('Por favor espere, no cierre la ventana')).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
+    // Written as every percentage is: a no-break space keeps the sign with its number.
+    const exact = getDefaultNormalizer({ collapseWhitespace: false });
+    expect(screen.getByText('42\u00a0%', { normalizer: exact })).toBeInTheDocument();
   });
   it("says 'Confirmando' by default, without a progress bar", () => {
     render(<LoadingCover />);
