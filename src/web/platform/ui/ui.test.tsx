@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ConfirmationScreen } from './confirmation-screen';
 import { LoadingCover } from './loading-cover';
+import { Pager } from './pager';
 
 describe('LoadingCover', () => {
   it('covers the screen in #A31D1D with the spec messages and an optional progress bar', () => {
@@ -38,5 +39,12 @@ describe('ConfirmationScreen', () => {
     expect(heading.innerHTML).toBe('Municipio <strong>Completado</strong>y');
     expect(screen.getByRole('link', { name: 'Ir a inicio' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('img', { name: 'Mapa del estado Zulia' })).toBeInTheDocument();
+  });
+});
+
+describe('Pager', () => {
+  it('writes every number of the range with a thousands dot', () => {
+    render(<Pager page={21} pageSize={50} total={5373} onPage={() => {}} noun="registros" />);
+    expect(screen.getByText('Mostrando 1.001–1.050 de 5.373 registros')).toBeInTheDocument();
   });
 });
