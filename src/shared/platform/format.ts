@@ -135,7 +135,7 @@ export function formatBytes(bytes: number): string {
   const kb = Math.round(bytes / 1_000);
   if (kb >= 1_000) {
     const mb = bytes / 1_000_000;
-    return `${mb < 9.95 ? mb.toFixed(1).replace('.', ',') : String(Math.round(mb))} MB`;
+    return `${mb < 9.95 ? formatDecimal(mb, 1) : formatCount(Math.round(mb))} MB`;
   }
   if (bytes >= 1_000) return `${kb} kB`;
   return `${Math.max(0, Math.round(bytes))} B`;
