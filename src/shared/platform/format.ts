@@ -63,9 +63,10 @@ export function hourSortKey(hora24: string | null | undefined): number {
   return h * 60 + min;
 }
 
-// Venezuelan Spanish writes thousands with a dot and decimals with a comma ('5.373', '11,52'). The
-// es-VE locale of Intl leaves four-digit numbers ungrouped ('5373'), so the Danish locale, which writes
-// numbers the same way and groups from 1.000 on, is the one used (the spec's "Danish-style" counts).
+// Venezuelan Spanish writes thousands with a dot and decimals with a comma ('5.373', '11,52'). Plain
+// Spanish ('es') leaves four-digit numbers ungrouped ('5373'), and es-VE groups them only where the
+// runtime carries that locale's data (Node 20 and Chromium do), so the Danish locale, which writes numbers
+// the same way and groups from 1.000 on, is the one used (the spec's "Danish-style" counts).
 const countFormat = new Intl.NumberFormat('da-DK');
 const decimalFormats = new Map<number, Intl.NumberFormat>();
 
