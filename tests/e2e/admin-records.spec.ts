@@ -162,7 +162,7 @@ test('adds, edits and voids a record by hand, and exports the municipality as CS
   await restore.getByRole('button', { name: 'Restaurar registro' }).tap();
   await expect(toast(page, 'Registro restaurado: vuelve a la lista de validación.')).toBeVisible();
   await expect(page.getByRole('article', { name: 'Xiomara Prueba' })).toHaveCount(0);
-  await page.getByRole('radio', { name: 'Pendientes' }).click();
+  await page.getByRole('radio', { name: 'Sin anular' }).click();
   await expect(page.getByRole('article', { name: 'Xiomara Prueba' })).toBeVisible();
   await page.getByRole('button', { name: 'Anular: Xiomara Prueba' }).tap();
   await confirm.getByLabel('Motivo').fill('Registro de prueba');

@@ -66,11 +66,15 @@ describe('numbers', () => {
     expect(formatDecimal(12345.6, 2)).toBe('12.345,60');
     expect(formatDecimal(4.56, 1)).toBe('4,6');
   });
-  it('writes every percentage with two decimals and a no-break space before the sign', () => {
+  it('writes a share of a whole with two decimals and a no-break space before the sign', () => {
     expect(formatPercent((619 / 5373) * 100)).toBe('11,52\u00a0%');
     expect(formatPercent((1234 / 5373) * 100)).toBe('22,97\u00a0%');
     expect(formatPercent(0)).toBe('0,00\u00a0%');
     expect(formatPercent(111.666)).toBe('111,67\u00a0%');
+  });
+  it('writes the progress of work under way as a whole percentage in the same style', () => {
+    expect(formatPercent(37, 0)).toBe('37\u00a0%');
+    expect(formatPercent(100, 0)).toBe('100\u00a0%');
   });
   it('adds days across month and year ends', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');

@@ -63,9 +63,10 @@ export function hourSortKey(hora24: string | null | undefined): number {
   return h * 60 + min;
 }
 
-// Venezuelan Spanish writes thousands with a dot and decimals with a comma ('5.373', '11,52'). The
-// es-VE locale of Intl leaves four-digit numbers ungrouped ('5373'), so the Danish locale, which writes
-// numbers the same way and groups from 1.000 on, is the one used (the spec's "Danish-style" counts).
+// Venezuelan Spanish writes thousands with a dot and decimals with a comma ('5.373', '11,52'). Plain
+// Spanish ('es') leaves four-digit numbers ungrouped ('5373'), and es-VE groups them only where the
+// runtime carries that locale's data (Node 20 and Chromium do), so the Danish locale, which writes numbers
+// the same way and groups from 1.000 on, is the one used (the spec's "Danish-style" counts).
 const countFormat = new Intl.NumberFormat('da-DK');
 const decimalFormats = new Map<number, Intl.NumberFormat>();
 
@@ -85,11 +86,12 @@ export function formatDecimal(value: number, digits: number): string {
 }
 
 /**
- * A percentage with two decimals, the spec's for results, and the same everywhere else: '11,52 %' (a
- * no-break space keeps the sign with its number).
+ * A percentage with two decimals, the spec's for results, and the same for every share of a whole shown
+ * (validation progress, departments): '11,52 %' (a no-break space keeps the sign with its number). Work
+ * under way (an upload, an import) counts whole steps: formatPercent(37, 0) -> '37 %'.
  */
-export function formatPercent(value: number): string {
-  return `${formatDecimal(value, 2)}\u00a0%`;
+export function formatPercent(value: number, digits = 2): string {
+  return `${formatDecimal(value, digits)}\u00a0%`;
 }
 
 /** A published date shown in Spanish, e.g. '22 nov 2026'. */
@@ -134,7 +136,7 @@ export function formatBytes(bytes: number): string {
   const kb = Math.round(bytes / 1_000);
   if (kb >= 1_000) {
     const mb = bytes / 1_000_000;
-    return `${mb < 9.95 ? mb.toFixed(1).replace('.', ',') : String(Math.round(mb))} MB`;
+    return `${mb < 9.95 ? formatDecimal(mb, 1) : formatCount(Math.round(mb))} MB`;
   }
   if (bytes >= 1_000) return `${kb} kB`;
   return `${Math.max(0, Math.round(bytes))} B`;

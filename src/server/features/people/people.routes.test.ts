@@ -385,7 +385,7 @@ describe('POST /api/admin/access/bulk', () => {
     const many = Array.from({ length: 1001 }, (_, i) => `p${i}@lote.org`).join('\n');
     const tooMany = await send('POST', '/api/admin/access/bulk', { text: many, slug: 'colon', action: 'grant' });
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json().message).toBe('Pega como máximo 1000 correos a la vez.');
+    expect(tooMany.json().message).toBe('Pega como máximo 1.000 correos a la vez.');
     const unknown = await send('POST', '/api/admin/access/bulk', { text: 'a@b.co', slug: 'nada', action: 'grant' });
     expect(unknown.json().message).toBe('No existe el departamento nada.');
   });

@@ -114,7 +114,7 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['registros'],
-        summary: 'Registros de un municipio (pendientes, anulados o todos), con búsqueda, de 50 en 50',
+        summary: 'Registros de un municipio (sin anular, anulados o todos), con búsqueda, de 50 en 50',
         querystring: recordsAdminQuerySchema,
         response: { 200: recordsAdminPageSchema, ...errors },
       },

@@ -450,7 +450,7 @@ describe('CSV import: all or nothing, progress, size', () => {
     expect(new Set(saving.map((e) => e.phase))).toEqual(new Set(['guardando']));
     expect(saving.at(-1)).toEqual({ type: 'progress', phase: 'guardando', done: bytes, total: bytes });
     const last = events.at(-1);
-    expect(last).toMatchObject({ type: 'result', status: 201, body: { message: 'Se importaron 2000 registros.' } });
+    expect(last).toMatchObject({ type: 'result', status: 201, body: { message: 'Se importaron 2.000 registros.' } });
     expect(await countRecords()).toBe(2_000);
 
     // A refused import arrives the same way, with the status the plain answer would have.

@@ -1,3 +1,4 @@
+import { formatCount } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 import { agendaEventSchema } from './agenda';
 
@@ -17,8 +18,8 @@ export const agendaAdminMessages = {
   updated: 'Evento actualizado.',
   deleted: 'Evento eliminado.',
   copied: (copied: number, skipped: number) =>
-    `${copied === 1 ? 'Se copió 1 evento' : `Se copiaron ${copied} eventos`}${
-      skipped > 0 ? ` (${skipped === 1 ? '1 ya estaba' : `${skipped} ya estaban`} en ese día)` : ''
+    `${copied === 1 ? 'Se copió 1 evento' : `Se copiaron ${formatCount(copied)} eventos`}${
+      skipped > 0 ? ` (${skipped === 1 ? '1 ya estaba' : `${formatCount(skipped)} ya estaban`} en ese día)` : ''
     }.`,
 } as const;
 

@@ -1,3 +1,4 @@
+import { formatCount } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 
 /** Sentences of the notas editor, shared by the API and the screen. */
@@ -7,9 +8,9 @@ export const notasAdminMessages = {
   contentRequired: 'Escribe el contenido de la nota.',
   contentTooLong: 'El contenido es demasiado largo (máximo 200.000 caracteres de HTML).',
   tooDeep: (levels: number) =>
-    `La nota tiene demasiadas etiquetas anidadas (más de ${levels} niveles). Simplifica su formato e intenta de nuevo.`,
+    `La nota tiene demasiadas etiquetas anidadas (más de ${formatCount(levels)} niveles). Simplifica su formato e intenta de nuevo.`,
   tooManyElements: (elements: number) =>
-    `La nota tiene demasiados elementos (más de ${elements.toLocaleString('es-VE')}). Divídela o simplifica su formato e intenta de nuevo.`,
+    `La nota tiene demasiados elementos (más de ${formatCount(elements)}). Divídela o simplifica su formato e intenta de nuevo.`,
   tooComplex: 'La nota es demasiado compleja para procesarla. Simplifica su formato e intenta de nuevo.',
   notaNotFound: 'La nota no existe.',
   managedInWordpress:

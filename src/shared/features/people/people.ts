@@ -1,5 +1,6 @@
 import { departmentSlugSchema } from '#shared/platform/access';
 import { EMAIL_MAX_LENGTH, emailFieldSchema, isEmailShape, normalizeEmail } from '#shared/platform/email';
+import { formatCount } from '#shared/platform/format';
 import { idParamsSchema, optionalFilter } from '#shared/platform/query';
 import { passwordFieldSchema, roleSchema } from '#shared/platform/session';
 import { z } from '#shared/platform/zod-spanish';
@@ -12,7 +13,7 @@ export const peopleMessages = {
     'No puedes cambiar tu propia cuenta desde aquí: pídeselo a otro administrador o usa la línea de órdenes.',
   unknownDepartment: (slug: string) => `No existe el departamento ${slug}.`,
   bulkEmpty: 'Pega al menos un correo.',
-  bulkTooMany: (max: number) => `Pega como máximo ${max} correos a la vez.`,
+  bulkTooMany: (max: number) => `Pega como máximo ${formatCount(max)} correos a la vez.`,
 } as const;
 
 export const adminDepartmentRefSchema = z.object({ slug: z.string(), title: z.string() });

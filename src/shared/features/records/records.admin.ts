@@ -1,3 +1,4 @@
+import { formatCount } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 
 /** Limits of the records back office and of the CSV import. */
@@ -17,7 +18,7 @@ export const recordsAdminMessages = {
   unknownDepartment: 'El municipio o parroquia no existe.',
   nombreRequired: 'Escribe el nombre.',
   telefonoRequired: 'Escribe el teléfono.',
-  tooLong: (max: number) => `No puede tener más de ${max} caracteres.`,
+  tooLong: (max: number) => `No puede tener más de ${formatCount(max)} caracteres.`,
   telefonoChars: 'El teléfono solo puede tener números, espacios, +, -, paréntesis y puntos.',
   telefonoDigits: 'El teléfono debe tener entre 7 y 15 dígitos.',
   controlChars: 'Tiene caracteres de control que no se pueden guardar.',
@@ -39,7 +40,7 @@ export const recordsAdminMessages = {
   voteChanged: 'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
   notVoided: 'Este registro no está anulado.',
   restoredOk: 'Registro restaurado: vuelve a la lista de validación.',
-  importDone: (n: number) => (n === 1 ? 'Se importó 1 registro.' : `Se importaron ${n} registros.`),
+  importDone: (n: number) => (n === 1 ? 'Se importó 1 registro.' : `Se importaron ${formatCount(n)} registros.`),
   dryRunDone: 'Revisión terminada: todavía no se importó nada.',
   importBlockedByErrors:
     'No se importó nada: hay filas con errores. Corrígelas y vuelve a intentarlo, o importa solo las filas válidas.',

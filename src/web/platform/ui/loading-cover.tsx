@@ -1,3 +1,4 @@
+import { formatPercent } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
 
 export interface LoadingCoverProps {
@@ -38,7 +39,7 @@ export function LoadingCover({
           >
             <div className="h-full rounded-full bg-white transition-[width]" style={{ width: `${pct}%` }} />
           </div>
-          <p className="mt-2 text-sm tabular-nums">{pct}%</p>
+          <p className="mt-2 text-sm tabular-nums">{formatPercent(pct, 0)}</p>
         </div>
       )}
     </div>

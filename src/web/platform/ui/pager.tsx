@@ -10,7 +10,7 @@ export interface PagerProps {
   noun: string;
 }
 
-/** "Mostrando 1–50 de 120" with previous and next buttons. */
+/** "Mostrando 1.001–1.050 de 5.373 registros" with previous and next buttons. */
 export function Pager({ page, pageSize, total, onPage, noun }: PagerProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
@@ -18,7 +18,7 @@ export function Pager({ page, pageSize, total, onPage, noun }: PagerProps) {
   return (
     <nav aria-label={`Páginas de ${noun}`} className="mt-4 flex flex-wrap items-center justify-between gap-3">
       <p className="text-stone-700">
-        Mostrando {first}–{last} de {formatCount(total)} {noun}
+        Mostrando {formatCount(first)}–{formatCount(last)} de {formatCount(total)} {noun}
       </p>
       {pages > 1 && (
         <div className="flex gap-2">

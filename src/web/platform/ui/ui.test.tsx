@@ -1,8 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { getDefaultNormalizer, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ConfirmationScreen } from './confirmation-screen';
 import { LoadingCover } from './loading-cover';
+import { Pager } from './pager';
 
 describe('LoadingCover', () => {
   it('covers the screen in #A31D1D with the spec messages and an optional progress bar', () => {
@@ -12,6 +13,9 @@ describe('LoadingCover', () => {
     expect(screen.getByText('Validando')).toBeInTheDocument();
     expect(screen.getByText('Por favor espere, no cierre la ventana')).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
+    // Written as every percentage is: a no-break space keeps the sign with its number.
+    const exact = getDefaultNormalizer({ collapseWhitespace: false });
+    expect(screen.getByText('42\u00a0%', { normalizer: exact })).toBeInTheDocument();
   });
   it("says 'Confirmando' by default, without a progress bar", () => {
     render(<LoadingCover />);
@@ -35,5 +39,12 @@ describe('ConfirmationScreen', () => {
     expect(heading.innerHTML).toBe('Municipio <strong>Completado</strong>y');
     expect(screen.getByRole('link', { name: 'Ir a inicio' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('img', { name: 'Mapa del estado Zulia' })).toBeInTheDocument();
+  });
+});
+
+describe('Pager', () => {
+  it('writes every number of the range with a thousands dot', () => {
+    render(<Pager page={21} pageSize={50} total={5373} onPage={() => {}} noun="registros" />);
+    expect(screen.getByText('Mostrando 1.001–1.050 de 5.373 registros')).toBeInTheDocument();
   });
 });

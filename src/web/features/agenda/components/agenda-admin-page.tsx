@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import { agendaCopyBodySchema } from '#shared/features/agenda/agenda.admin';
-import { addDays, dateInTimeZone, formatHour12, spanishDayTitle } from '#shared/platform/format';
+import { addDays, dateInTimeZone, formatCount, formatHour12, spanishDayTitle } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
@@ -23,7 +23,7 @@ const AHEAD_DAYS = 30;
 /** 'DOMINGO, 22 NOV' with the year when it is not this one. */
 const dayLabel = (day: string, today: string) =>
   `${spanishDayTitle(day)}${day.slice(0, 4) === today.slice(0, 4) ? '' : ` ${day.slice(0, 4)}`}`;
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 type Dialog =
   | { kind: 'none' }
@@ -322,7 +322,7 @@ function CopyDayDialog({
       open={open}
       onClose={() => !copy.isPending && onClose()}
       title="Copiar día"
-      description={`${count === 1 ? 'Copia el evento' : `Copia los ${count} eventos`} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
+      description={`${count === 1 ? 'Copia el evento' : `Copia los ${formatCount(count)} eventos`} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         <TextField label="Copiar al día" type="date" autoFocus {...field('to')} error={error} />

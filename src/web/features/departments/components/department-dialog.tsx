@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '#shared/features/departments/departments';
+import { formatCount } from '#shared/platform/format';
 import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
@@ -92,7 +93,7 @@ function DepartmentEditor({
 
       <section aria-labelledby="lista-acceso-titulo">
         <h3 id="lista-acceso-titulo" className="text-lg font-bold text-stone-900">
-          Lista de acceso ({department.emails.length})
+          Lista de acceso ({formatCount(department.emails.length)})
         </h3>
         <p className="text-sm text-stone-600">
           {department.kind === 'page'

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AdminDepartment } from '#shared/features/departments/departments';
@@ -40,5 +41,23 @@ describe('DepartmentsAdminPage', () => {
     const cabimas = await card('Cabimas');
     expect(within(cabimas).getByText('Municipio')).toBeInTheDocument();
     expect(cabimas).toHaveTextContent('Nadie en la lista: solo lo ven quienes se agreguen · Sin trámites');
+  });
+
+  it('counts a long access list with a thousands dot', async () => {
+    // A municipality opened to a whole team: the most one bulk paste adds.
+    const emails = Array.from({ length: 1_000 }, (_, i) => ({
+      email: `p${i}@lote.org`,
+      account: null,
+      role: null,
+    }));
+    server.use(
+      http.get('*/api/admin/departments', () => HttpResponse.json({ items: DEPARTMENTS })),
+      http.get('*/api/admin/departments/cabimas', () =>
+        HttpResponse.json({ ...department({ slug: 'cabimas', title: 'Cabimas', members: 1_000 }), emails }),
+      ),
+    );
+    renderWithProviders(<DepartmentsAdminPage bulkAccess={() => null} />);
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Editar: Cabimas' }));
+    expect(await screen.findByRole('heading', { name: 'Lista de acceso (1.000)' })).toBeInTheDocument();
   });
 });

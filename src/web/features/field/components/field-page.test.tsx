@@ -22,7 +22,8 @@ function view(overrides: Partial<FieldView> = {}): FieldView {
       {
         email: 'beto@example.org',
         lastSeenAt: minutesAgo(1),
-        waiting: 4,
+        // A day without signal in a large municipality: the count is written as every count is.
+        waiting: 1_234,
         oldestWaitingAt: minutesAgo(25),
         lastSuccessAt: minutesAgo(40),
         lastError: { message: 'No hay conexión con el servidor.', at: minutesAgo(2) },
@@ -104,7 +105,7 @@ describe('FieldPage', () => {
       within(rows[0] as HTMLElement)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['hace 1 min', '4', 'hace 25 min', 'No hay conexión con el servidor. hace 2 min']);
+    ).toEqual(['hace 1 min', '1.234', 'hace 25 min', 'No hay conexión con el servidor. hace 2 min']);
     expect(
       within(rows[2] as HTMLElement)
         .getAllByRole('cell')

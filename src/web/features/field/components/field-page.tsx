@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { FieldValidator, FieldView } from '#shared/features/field/field';
 import { TIME_ZONE } from '#shared/platform/constants';
+import { formatCount } from '#shared/platform/format';
 import { formatDateTime } from '#web/platform/lib/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
@@ -22,7 +23,7 @@ export function ago(iso: string, from: string): string {
   if (minutes < 60) return `hace ${minutes} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `hace ${hours} h`;
-  return `hace ${Math.floor(hours / 24)} días`;
+  return `hace ${formatCount(Math.floor(hours / 24))} días`;
 }
 
 function When({ iso, from, empty }: { iso: string | null; from: string; empty: string }) {
@@ -48,7 +49,9 @@ function ValidatorRow({ v, from }: { v: FieldValidator; from: string }) {
       <td className="px-3 py-2">
         <When iso={v.lastSeenAt} from={from} empty="Nunca" />
       </td>
-      <td className={`px-3 py-2 text-right tabular-nums ${v.waiting > 0 ? 'font-bold' : ''}`}>{v.waiting}</td>
+      <td className={`px-3 py-2 text-right tabular-nums ${v.waiting > 0 ? 'font-bold' : ''}`}>
+        {formatCount(v.waiting)}
+      </td>
       <td className={`px-3 py-2 ${v.stuck ? 'font-bold text-red-900' : ''}`}>
         <When iso={v.oldestWaitingAt} from={from} empty="—" />
       </td>
@@ -74,7 +77,7 @@ function FieldTable({ view }: { view: FieldView }) {
       >
         {stuck === 0
           ? 'Nadie tiene envíos atascados.'
-          : `${stuck} ${stuck === 1 ? 'validador tiene' : 'validadores tienen'} envíos esperando hace más de ${view.stuckAfterMinutes} min.`}{' '}
+          : `${formatCount(stuck)} ${stuck === 1 ? 'validador tiene' : 'validadores tienen'} envíos esperando hace más de ${formatCount(view.stuckAfterMinutes)} min.`}{' '}
         <span className="font-normal">Actualizado a las {clock.format(new Date(view.generatedAt))}.</span>
       </p>
       {view.validators.length === 0 ? (

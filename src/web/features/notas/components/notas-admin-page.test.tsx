@@ -221,6 +221,16 @@ describe('NotasAdminPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('radio', { name: 'Borradores' })).toBeChecked();
   });
 
+  it('writes the pages and the count of a long list with a thousands dot', async () => {
+    server.use(
+      http.get('*/api/admin/notas', () =>
+        HttpResponse.json({ source: 'local', items: [], page: 1, pageSize: 20, total: 1_234, totalPages: 62 }),
+      ),
+    );
+    renderAt('/admin/notas');
+    expect(await screen.findByText('Página 1 de 62 (1.234 notas)')).toBeInTheDocument();
+  });
+
   it('says the notas are managed in WordPress and offers no editor', async () => {
     api({ source: 'wordpress' });
     renderAt('/admin/notas');

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { type NotaAdminSummary, type NotasAdminFilter, notasAdminMessages } from '#shared/features/notas/notas.admin';
-import { formatShortDate } from '#shared/platform/format';
+import { formatCount, formatShortDate } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
@@ -154,7 +154,7 @@ function NotasList() {
           {data && data.totalPages > 1 && (
             <nav aria-label="Páginas de notas" className="flex flex-wrap items-center justify-between gap-3">
               <p className="text-stone-700">
-                Página {data.page} de {data.totalPages} ({data.total} notas)
+                Página {formatCount(data.page)} de {formatCount(data.totalPages)} ({formatCount(data.total)} notas)
               </p>
               <div className="flex gap-2">
                 <button

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import type { AdminUser } from '#shared/features/people/people';
+import { formatCount } from '#shared/platform/format';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useSession } from '#web/platform/session/get-session';
@@ -24,7 +25,7 @@ type Pending = { action: Exclude<UserAction, 'departments'>; user: AdminUser } |
 const sessionsEndedMessage = (email: string, count: number) =>
   count === 0
     ? `${email} no tenía sesiones abiertas`
-    : `Se ${count === 1 ? 'cerró 1 sesión' : `cerraron ${count} sesiones`} de ${email}`;
+    : `Se ${count === 1 ? 'cerró 1 sesión' : `cerraron ${formatCount(count)} sesiones`} de ${email}`;
 
 /** People and access: search accounts, create them, disable, reset passwords, departments one by one or in bulk.
  * `departments`: the department choices (filters, checklists, bulk access), given by the back office. */

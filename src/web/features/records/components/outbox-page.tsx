@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { validationTitle } from '#shared/features/records/records';
-import { dayAndTime } from '#shared/platform/format';
+import { dayAndTime, formatCount } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { buttonClass } from '#web/platform/ui/back-office';
@@ -54,7 +54,7 @@ function ItemRow({
       <p className="mt-1 text-sm text-stone-700">Guardado el {when(item.createdAt)}</p>
       {item.state === 'saved' && item.lastError && (
         <p className="mt-1 text-sm text-stone-700">
-          Intento {item.attempts} sin respuesta ({item.lastError}). Se volverá a intentar solo.
+          Intento {formatCount(item.attempts)} sin respuesta ({item.lastError}). Se volverá a intentar solo.
         </p>
       )}
       {item.state === 'rejected' && item.rejection && (
@@ -115,7 +115,7 @@ export function OutboxPage() {
         <>
           <section aria-labelledby="envios-pendientes" className="mt-6">
             <h2 id="envios-pendientes" className="text-xl font-bold text-stone-900">
-              Por enviar ({waiting.length})
+              Por enviar ({formatCount(waiting.length)})
             </h2>
             {waiting.length === 0 ? (
               <p className="mt-2 rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-700">
@@ -128,7 +128,7 @@ export function OutboxPage() {
           {rejected.length > 0 && (
             <section aria-labelledby="envios-rechazados" className="mt-8">
               <h2 id="envios-rechazados" className="text-xl font-bold text-stone-900">
-                Rechazados ({rejected.length})
+                Rechazados ({formatCount(rejected.length)})
               </h2>
               <ul className="mt-3 flex flex-col gap-3">{rejected.map(row)}</ul>
             </section>
@@ -136,7 +136,7 @@ export function OutboxPage() {
           {sent.length > 0 && (
             <section aria-labelledby="envios-enviados" className="mt-8">
               <h2 id="envios-enviados" className="text-xl font-bold text-stone-900">
-                Enviados ({sent.length})
+                Enviados ({formatCount(sent.length)})
               </h2>
               <ul className="mt-3 flex flex-col gap-3">{sent.map(row)}</ul>
             </section>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { formatCount } from '#shared/platform/format';
 import { paths } from '#web/platform/paths';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
@@ -29,7 +30,7 @@ export default function OutboxNavItem(props: OutboxConnectionOptions) {
   useOutboxConnection(props);
   const count = useUnsentCount();
   if (count === 0) return null;
-  const label = `${count} ${count === 1 ? 'envío pendiente' : 'envíos pendientes'}`;
+  const label = `${formatCount(count)} ${count === 1 ? 'envío pendiente' : 'envíos pendientes'}`;
   return (
     <Link
       to={paths.outbox}
@@ -38,7 +39,9 @@ export default function OutboxNavItem(props: OutboxConnectionOptions) {
       title={label}
     >
       <UploadIcon />
-      <span className="min-w-6 rounded-full bg-brand px-1.5 text-center text-sm text-white tabular-nums">{count}</span>
+      <span className="min-w-6 rounded-full bg-brand px-1.5 text-center text-sm text-white tabular-nums">
+        {formatCount(count)}
+      </span>
     </Link>
   );
 }
@@ -71,7 +74,7 @@ export interface SignOutDialogProps {
 
 /** 'Cerrar sesión' with items waiting: says so, and asks what to do with them. */
 export function SignOutDialog({ count, onKeep, onDrop, onCancel }: SignOutDialogProps) {
-  const items = count === 1 ? '1 voto o foto' : `${count} votos o fotos`;
+  const items = count === 1 ? '1 voto o foto' : `${formatCount(count)} votos o fotos`;
   return (
     <ConfirmDialog
       open={count > 0}

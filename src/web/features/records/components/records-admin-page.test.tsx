@@ -137,11 +137,15 @@ const renderAt = (route: string) =>
 
 describe('RecordsAdminPage: the list', () => {
   it('lists the municipality’s records with their state, and links the export to it', async () => {
-    api();
+    const voted = { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] };
+    api([record(1), record(2, voted), record(3, { ...voted, photos: 3, validated: true })]);
     renderAt('/admin/registros');
     const first = await screen.findByRole('article', { name: 'Persona 1' });
     expect(within(first).getByText('0414-1000001')).toBeInTheDocument();
     expect(within(screen.getByRole('article', { name: 'Persona 2' })).getByText('Votado: FA')).toBeInTheDocument();
+    // The first filter shows every record not voided, the validated too, and its name says just that.
+    expect(screen.getByRole('radio', { name: 'Sin anular' })).toBeChecked();
+    expect(within(screen.getByRole('article', { name: 'Persona 3' })).getByText('Validado')).toBeInTheDocument();
     expect(screen.getByTestId('registros-resumen')).toHaveTextContent(
       'Cabimas: 2 trámites en la lista de validación (1 sin votar, 1 votado sin las tres fotos, 0 validados) y 0 anulados.',
     );

@@ -22,8 +22,9 @@ import { RecordDialog } from './record-dialog';
 import { RecordsImport } from './records-import';
 
 const BASE = `${paths.admin}/registros`;
+// 'pendiente' is the stored status of every record not voided, the validated included: the label says so.
 const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
-  { value: 'pendiente', label: 'Pendientes' },
+  { value: 'pendiente', label: 'Sin anular' },
   { value: 'anulado', label: 'Anulados' },
   { value: 'todos', label: 'Todos' },
 ];

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { IMPORT_MAX_BYTES, type RecordsDepartment } from '#shared/features/records/records.admin';
-import { formatCount } from '#shared/platform/format';
+import { formatCount, formatPercent } from '#shared/platform/format';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { SelectField } from '#web/platform/ui/fields';
 import { type ImportAnswer, type ImportProgress, useImportRecords } from '../api/import-records';
@@ -14,10 +14,10 @@ export const TEMPLATE_CSV =
 const number = formatCount;
 
 function progressText(p: ImportProgress): string {
-  const percent = p.total > 0 ? Math.min(100, Math.floor((p.done / p.total) * 100)) : 0;
-  if (p.phase === 'subiendo') return `Subiendo el archivo… ${percent} %`;
-  if (p.phase === 'revisando') return `Revisando las filas… ${percent} %`;
-  return `Importando las filas… ${percent} %`;
+  const percent = formatPercent(p.total > 0 ? Math.min(100, Math.floor((p.done / p.total) * 100)) : 0, 0);
+  if (p.phase === 'subiendo') return `Subiendo el archivo… ${percent}`;
+  if (p.phase === 'revisando') return `Revisando las filas… ${percent}`;
+  return `Importando las filas… ${percent}`;
 }
 
 /** The import's progress: the upload, then the server's phases (checking, saving). */

@@ -105,6 +105,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
       expect(within(card).getByLabelText(`Subir foto ${label} de Persona 1`)).toBeInTheDocument();
     }
     expect(screen.getByText('3 de 10 validados')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Progreso' })).toHaveTextContent('30,00 %');
     expect(screen.getByRole('progressbar', { name: '3 de 10 validados' })).toHaveAttribute('aria-valuenow', '3');
   });
 
@@ -146,7 +147,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const voted = screen.getByRole('button', { name: 'Persona 1: votado' });
     expect(voted).toBeDisabled();
     expect(voted).toHaveTextContent('FA, NR');
-    await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+ %$/)]));
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+\u00a0%$/)]));
     expect(keys).toEqual([expect.stringMatching(UUID)]);
 
     release();
@@ -332,7 +333,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const input = await screen.findByLabelText('Subir foto Gobernador de Persona 1');
     await user.upload(input, new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'IMG_1.JPG', { type: 'image/jpeg' }));
     // While the request is held by the server, the cover is already gone and the card says how it goes.
-    await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+ %$/)]));
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^Enviando \d+\u00a0%$/)]));
     expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Subir foto Gobernador de Persona 1')).not.toBeInTheDocument();
     await waitFor(() => expect(key).toMatch(UUID));
@@ -429,7 +430,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     expect(cover).toHaveTextContent('Por favor espere, no cierre la ventana');
     finishReading(new Uint8Array([0xff, 0xd8, 0xff]).buffer);
     await waitFor(() => expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument());
-    expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^(Guardado en el teléfono|Enviando \d+ %)$/)]);
+    expect(cardStates('Persona 1')).toEqual([expect.stringMatching(/^(Guardado en el teléfono|Enviando \d+\u00a0%)$/)]);
   });
 
   it('says on the card why the server refused a photo, and opens the slot again', async () => {

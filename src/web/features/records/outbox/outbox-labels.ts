@@ -1,5 +1,5 @@
 import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
-import { formatBytes } from '#shared/platform/format';
+import { formatBytes, formatPercent } from '#shared/platform/format';
 import type { OutboxItem } from './outbox-item';
 
 /** What the item is, as a validator says it: 'Voto' or 'Foto Gobernador'. */
@@ -16,7 +16,7 @@ export function stateLabel(item: OutboxItem, progress: number | undefined): stri
     case 'saved':
       return 'Guardado en el teléfono';
     case 'sending':
-      return `Enviando ${Math.max(0, Math.min(100, Math.floor(progress ?? 0)))} %`;
+      return `Enviando ${formatPercent(Math.max(0, Math.min(100, Math.floor(progress ?? 0))), 0)}`;
     case 'sent':
       return 'Enviado';
     case 'rejected':
