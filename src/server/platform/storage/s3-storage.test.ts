@@ -228,6 +228,7 @@ describe('a bucket that accepts connections and never answers', () => {
 
   it('fails every call as storage unavailable at the configured time, not a millisecond before', async () => {
     fakeClock();
+    // The deletes of the failed uploads' keys wait, after their first try, for a test that never ends it.
     const storage = createS3Storage(frozenConfig('frozen/'), { sleep: recordedSleeps().sleep });
     const key = `ab/${'f'.repeat(32)}.jpg`;
     const path = s3.objectPath(`frozen/${key}`);
