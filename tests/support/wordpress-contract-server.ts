@@ -52,6 +52,13 @@ export interface WordpressContractServer {
   permalinks: 'pretty' | 'plain';
   /** Every request path the server received, in order. */
   requests: string[];
+  /** Resolves once at least `count` of the request paths received match (at once if they already have). */
+  whenRequested(match: (path: string) => boolean, count?: number): Promise<void>;
+  /**
+   * Keeps every REST answer from now on until the returned function is called (a read the test holds in
+   * flight, on no clock); then they go out and later requests are answered as usual.
+   */
+  hold(): () => void;
   /** Requests received and not answered yet. */
   readonly pending: number;
   /** The most requests that were waiting for their answer at the same time. */
@@ -68,11 +75,14 @@ export async function startWordpressContractServer(posts: FakePost[], port = 0):
     posts,
     pending: 0,
     maxInFlight: 0,
+    held: undefined as (() => void)[] | undefined,
   };
+  const waiters = new Set<() => void>();
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     state.requests.push(url.pathname + url.search);
+    for (const check of waiters) check();
     state.pending++;
     state.maxInFlight = Math.max(state.maxInFlight, state.pending);
     let answered = false;
@@ -89,6 +99,7 @@ export async function startWordpressContractServer(posts: FakePost[], port = 0):
         res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
+      if (state.held) return void state.held.push(write);
       if (state.mode !== 'slow') return write();
       const timer = setTimeout(write, state.slowMs);
       res.on('close', () => clearTimeout(timer));
@@ -243,6 +254,25 @@ export async function startWordpressContractServer(posts: FakePost[], port = 0):
     },
     get requests() {
       return state.requests;
+    },
+    whenRequested(match, count = 1) {
+      return new Promise<void>((resolve) => {
+        const check = () => {
+          if (state.requests.filter(match).length < count) return false;
+          waiters.delete(check);
+          resolve();
+          return true;
+        };
+        if (!check()) waiters.add(check);
+      });
+    },
+    hold() {
+      state.held ??= [];
+      return () => {
+        const writes = state.held ?? [];
+        state.held = undefined;
+        for (const write of writes) write();
+      };
     },
     get pending() {
       return state.pending;

@@ -22,6 +22,39 @@ type S3rverConstructor = new (options: {
 
 export type S3Settings = Extract<StorageConfig, { driver: 's3' }>;
 
+/** A request as a server saw it: its method and its path, without the query string. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+}
+
+/** Requests in the order they were seen, and a wait for them that ends on the event itself (no clock). */
+class RequestLog<T extends SeenRequest> {
+  readonly entries: T[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  add(entry: T): void {
+    this.entries.push(entry);
+    for (const check of this.waiters) check();
+  }
+
+  /** The matching requests, once there are at least `count` of them. */
+  when(count: number, match: (request: T) => boolean = () => true): Promise<T[]> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = this.entries.filter(match);
+        if (found.length < count) return false;
+        this.waiters.delete(check);
+        resolve(found);
+        return true;
+      };
+      if (!check()) this.waiters.add(check);
+    });
+  }
+}
+
+const pathOf = (target: string) => target.split('?', 1)[0] ?? target;
+
 /** s3rver's fixed credentials (it accepts any well-signed request with these). */
 export const S3_LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
@@ -32,6 +65,12 @@ export interface S3Local {
   config(prefix?: string): S3Settings;
   /** Every object key in the bucket, sorted (read from s3rver's folder, independent of the driver). */
   listKeys(): string[];
+  /** The path of an object key in a request (path style: `/<bucket>/<key>`). */
+  objectPath(key: string): string;
+  /** Requests s3rver is done with (answered, or dropped), in that order, with the status it set. */
+  readonly answered: readonly (SeenRequest & { status: number })[];
+  /** Resolves once s3rver is done with at least `count` requests that match. */
+  whenAnswered(count: number, match?: (request: SeenRequest) => boolean): Promise<SeenRequest[]>;
   stop(): Promise<void>;
 }
 
@@ -52,9 +91,19 @@ export async function startS3Local(options: { port?: number; bucket?: string } =
   });
   const { port } = await server.run();
   const url = `http://127.0.0.1:${port}`;
+  const answered = new RequestLog<SeenRequest & { status: number }>();
+  // 'close' comes once the answer is written (or the connection is gone): the object is stored or removed.
+  server.httpServer?.on('request', (req, res) =>
+    res.once('close', () =>
+      answered.add({ method: req.method ?? '', path: pathOf(req.url ?? ''), status: res.statusCode }),
+    ),
+  );
   return {
     url,
     bucket,
+    objectPath: (key) => `/${bucket}/${key}`,
+    answered: answered.entries,
+    whenAnswered: (count, match) => answered.when(count, match),
     config: (prefix = '') => ({
       driver: 's3',
       endpoint: url,
@@ -91,14 +140,36 @@ export async function startS3Local(options: { port?: number; bucket?: string } =
 
 export interface FrozenBucket {
   url: string;
-  /** Connections held so far (each accepted, read, never answered). */
-  readonly held: number;
+  /** Whole requests received on held connections, in the order they came in full. */
+  readonly requests: readonly SeenRequest[];
+  /** Resolves once at least `count` whole requests that match have been received and held. */
+  whenHeld(count: number, match?: (request: SeenRequest) => boolean): Promise<SeenRequest[]>;
   /**
-   * The bucket wakes up: every held connection's bytes are passed on to the real server (which may then
-   * complete a request the client gave up on), and new connections go straight through.
+   * The bucket wakes up: every held connection's bytes are passed on to the real server, which carries
+   * out what it received even when the client has gone (its answer then goes nowhere), and new
+   * connections go straight through. With `only`, just the held requests that match are passed on, and
+   * the bucket stays frozen for the rest (it carries out what it held in an order the test chooses).
    */
-  thaw(): void;
+  thaw(only?: (request: SeenRequest) => boolean): void;
   close(): Promise<void>;
+}
+
+/** The request line of `data` once the whole request (headers and body) is in it. */
+function wholeRequest(data: Buffer): SeenRequest | undefined {
+  const end = data.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [line = '', ...headers] = data.subarray(0, end).toString('latin1').split('\r\n');
+  const [method = '', target = ''] = line.split(' ');
+  const header = (name: string) =>
+    headers
+      .find((h) => h.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim() ?? '';
+  const body = data.subarray(end + 4);
+  const whole = /chunked/i.test(header('transfer-encoding'))
+    ? body.subarray(-5).toString('latin1') === '0\r\n\r\n'
+    : body.length >= Number(header('content-length') || 0);
+  return whole ? { method, path: pathOf(target) } : undefined;
 }
 
 /**
@@ -108,45 +179,54 @@ export interface FrozenBucket {
 export async function startFrozenBucket(target: string): Promise<FrozenBucket> {
   const { port: targetPort, hostname } = new URL(target);
   const sockets = new Set<net.Socket>();
-  const held: { socket: net.Socket; chunks: Buffer[] }[] = [];
+  const held: { socket: net.Socket; chunks: Buffer[]; request?: SeenRequest }[] = [];
+  const requests = new RequestLog<SeenRequest>();
   let frozen = true;
   const forward = (socket: net.Socket, first: Buffer[]) => {
     const upstream = net.connect(Number(targetPort), hostname);
     sockets.add(upstream);
     upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
     upstream.write(Buffer.concat(first));
     if (socket.destroyed) {
-      // The client gave up; the server still gets what it had sent, and its answer goes nowhere.
+      // The client gave up: the server still gets what it had sent, and its answer goes nowhere.
       upstream.resume();
-      upstream.end();
       return;
     }
-    socket.pipe(upstream).pipe(socket);
+    // The client's end is not passed on: a server that sees it may drop the request it is carrying out.
+    socket.pipe(upstream, { end: false });
+    upstream.pipe(socket);
+    socket.on('close', () => {
+      upstream.unpipe(socket);
+      upstream.resume();
+    });
   };
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     if (!frozen) return forward(socket, []);
-    const entry = { socket, chunks: [] as Buffer[] };
+    const entry: (typeof held)[number] = { socket, chunks: [] };
     held.push(entry);
     socket.on('data', (chunk: Buffer) => {
-      if (frozen) entry.chunks.push(chunk);
+      entry.chunks.push(chunk);
+      if (entry.request) return;
+      entry.request = wholeRequest(Buffer.concat(entry.chunks));
+      if (entry.request) requests.add(entry.request);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get held() {
-      return held.length;
-    },
-    thaw() {
-      frozen = false;
-      for (const { socket, chunks } of held.splice(0)) {
-        socket.removeAllListeners('data');
-        socket.pause();
-        forward(socket, chunks);
+    requests: requests.entries,
+    whenHeld: (count, match) => requests.when(count, match),
+    thaw(only) {
+      if (!only) frozen = false;
+      for (const entry of [...held]) {
+        if (only && !(entry.request && only(entry.request))) continue;
+        held.splice(held.indexOf(entry), 1);
+        entry.socket.removeAllListeners('data');
+        entry.socket.pause();
+        forward(entry.socket, entry.chunks);
       }
     },
     async close() {

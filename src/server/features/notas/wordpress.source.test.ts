@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WordpressNotasConfig } from '#server/platform/config/config';
 import { wordpressNotas } from '#server/testing/notas';
@@ -9,6 +12,11 @@ import {
   type WordpressContractServer,
 } from '#tests/support/wordpress-contract-server';
 import { createWordpressSource } from './wordpress.source';
+
+// The rendered pages: the project's index.html as the template, the rendering module from its source
+// (compiled by Vitest on the fly; in production, its build in dist-ssr/).
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const RENDERER = path.join(REPO, 'src/web/app/entry-server.tsx');
 
 let wp: WordpressContractServer | undefined;
 let t: TestApp | undefined;
@@ -291,9 +299,10 @@ describe('notas from WordPress', () => {
   });
 
   it('reads the first copy as the server starts, before anyone asks', async () => {
-    const { wp, t } = await appWith(makePosts(3));
-    await t.app.ready();
-    await vi.waitFor(() => expect(postsRequests(wp)).toHaveLength(1));
+    const { wp } = await appWith(makePosts(3));
+    // Nothing is asked of the app: the stand-in sees the read of the first page all the same.
+    await wp.whenRequested((path) => path.includes('/wp/v2/posts'));
+    expect(postsRequests(wp)).toHaveLength(1);
   });
 });
 
@@ -318,6 +327,31 @@ describe('images of the notas and the Content-Security-Policy', () => {
       'https://cdn.example.org',
       'https://i0.wp.com',
     ]);
+  });
+
+  it('lets a page that waited for the first copy show its images: its policy names their origin', async () => {
+    const posts = makePosts(3);
+    posts[2]!.html = '<p>Acto de cierre</p><p><img src="https://cdn.example.org/2026/11/cierre.jpg" alt="Cierre"></p>';
+    wp = await startWordpressContractServer(posts);
+    // Just after a start: the first copy is on its way, and the test holds it there.
+    const release = wp.hold();
+    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    try {
+      fs.copyFileSync(path.join(REPO, 'index.html'), path.join(webRoot, 'index.html'));
+      t = await createTestApp({ notas: wordpressNotas(wp.url), webRoot, rendererModule: RENDERER });
+      await wp.whenRequested((p) => p.includes('/wp/v2/posts'));
+      const page = t.app.inject({ url: '/notas' });
+      // A request sent after the page's, answered while the copy is still held: written, as the page's
+      // was when it came in, without the CDN.
+      expect(imgSrc(await t.app.inject({ url: '/api/health' }))).not.toContain('https://cdn.example.org');
+      release();
+      const res = await page;
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('src="https://cdn.example.org/2026/11/cierre.jpg"');
+      expect(imgSrc(res)).toContain('https://cdn.example.org');
+    } finally {
+      fs.rmSync(webRoot, { recursive: true, force: true });
+    }
   });
 
   it('allows https images anywhere when the notas are our own (the editor links them by URL)', async () => {

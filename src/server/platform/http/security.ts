@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import helmet from 'helmet';
+import helmet, { contentSecurityPolicy } from 'helmet';
 import type { Config } from '#server/platform/config/config';
 import { TAKE_OVER_SCRIPT_HASH } from './take-over';
 
@@ -43,33 +43,37 @@ export async function registerSecurityHeaders(
   app: FastifyInstance,
   config: Config,
   options: {
-    /** Where images may come from when the notas are read from WordPress (asked on every response). */
+    /**
+     * Where images may come from when the notas are read from WordPress: asked as each request comes in,
+     * and again for a page once it is ready.
+     */
     imageOrigins?: () => readonly string[];
   } = {},
 ): Promise<void> {
   const { imageOrigins } = options;
   const https = config.publicOrigin?.startsWith('https://') ?? false;
-  const setHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        // Our own files, and the one inline script of the rendered public pages, by its hash.
-        scriptSrc: ["'self'", TAKE_OVER_SCRIPT_HASH],
-        // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // Notas show images from where their WordPress posts take them (the site, its CDN or media host:
-        // docs/decisions/030), or linked by URL in the editor (https only).
-        imgSrc: ["'self'", 'data:', 'blob:', imageOrigins ? () => imageOrigins().join(' ') : 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...firebaseOrigins(config)],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(https ? { upgradeInsecureRequests: [] } : {}),
-      },
+  const policy = {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      // Our own files, and the one inline script of the rendered public pages, by its hash.
+      scriptSrc: ["'self'", TAKE_OVER_SCRIPT_HASH],
+      // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      // Notas show images from where their WordPress posts take them (the site, its CDN or media host:
+      // docs/decisions/030), or linked by URL in the editor (https only).
+      imgSrc: ["'self'", 'data:', 'blob:', imageOrigins ? () => imageOrigins().join(' ') : 'https:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", ...firebaseOrigins(config)],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      ...(https ? { upgradeInsecureRequests: [] } : {}),
     },
+  };
+  const setHeaders = helmet({
+    contentSecurityPolicy: policy,
     hsts: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
@@ -77,5 +81,14 @@ export async function registerSecurityHeaders(
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
     setHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
+  });
+  if (!imageOrigins) return;
+  // A page written as the request came in may show notas of a copy read after that: just after a start,
+  // the page waits for the first copy, whose images come from origins not known yet. Pages get their
+  // policy again once they are ready, from the copy they show.
+  const setPolicy = contentSecurityPolicy(policy);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return done(null, payload);
+    setPolicy(request.raw, reply.raw, (error) => (error instanceof Error ? done(error) : done(null, payload)));
   });
 }

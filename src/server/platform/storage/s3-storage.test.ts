@@ -7,7 +7,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { StorageUnavailableError } from '#server/platform/http/errors';
 import { fixture, multipart, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
-import { type FrozenBucket, type S3Local, startFrozenBucket, startS3Local } from '#server/testing/s3-local';
+import {
+  type FrozenBucket,
+  type S3Local,
+  type SeenRequest,
+  startFrozenBucket,
+  startS3Local,
+} from '#server/testing/s3-local';
 import { createTestApp, TEST_ORIGIN } from '#server/testing/test-app';
 import { messages } from '#shared/platform/messages';
 import { uploadTempDir } from './create-photo-storage';
@@ -22,6 +28,67 @@ afterAll(async () => {
 });
 
 const jpeg = { suffix: 'jpg', contentType: 'image/jpeg' };
+
+/** One turn of the real event loop (setImmediate is never faked here). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Moves the fake clock to 1 ms before `ms` and checks `pending` has not settled, then to `ms`, and answers
+ * what it settled with (its value or its error). The clock is not moved again, so it settled at `ms`.
+ */
+async function settledAt(pending: Promise<unknown>, ms: number): Promise<unknown> {
+  let settled = false;
+  const outcome = pending
+    .then(
+      (value) => value,
+      (error: unknown) => error,
+    )
+    .finally(() => {
+      settled = true;
+    });
+  await vi.advanceTimersByTimeAsync(ms - 1);
+  await turn();
+  expect(settled).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  return outcome;
+}
+
+/** The waits the storage asks for between its deletes of a failed upload's key, each ended by the test. */
+function recordedSleeps() {
+  const asked: { ms: number; end: () => void }[] = [];
+  const listeners: (() => void)[] = [];
+  let taken = 0;
+  return {
+    sleep: (ms: number) =>
+      new Promise<void>((end) => {
+        asked.push({ ms, end });
+        for (const listener of listeners.splice(0)) listener();
+      }),
+    /** The next wait asked for: an event of the storage itself (its last delete has ended). */
+    async next(): Promise<{ ms: number; end: () => void }> {
+      while (asked.length <= taken) await new Promise<void>((resolve) => listeners.push(resolve));
+      return asked[taken++]!;
+    },
+    get asked() {
+      return asked.map((w) => w.ms);
+    },
+  };
+}
+
+/** Resolves once `dir` holds nothing but `keep`: looked at now and at each change the system reports. */
+function whenOnly(dir: string, keep: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = fs.watch(dir);
+    const check = () => {
+      if (!fs.readdirSync(dir).every((name) => keep.includes(name))) return;
+      watcher.close();
+      resolve();
+    };
+    watcher.on('change', check);
+    watcher.on('error', reject);
+    check();
+  });
+}
 
 describe('S3 photo storage', () => {
   it('stores buffers and streams under keys it generates, and reads, checks and deletes them', async () => {
@@ -139,44 +206,120 @@ describe('S3 photo storage', () => {
 });
 
 describe('a bucket that accepts connections and never answers', () => {
-  // Real time: each call waits TIMEOUT_MS. The bound below leaves a wide margin for a busy machine; what
-  // it guards against is the minutes (or forever) a call waited before.
-  const TIMEOUT_MS = 300;
-  const BOUND_MS = 10_000;
+  // On a fake clock: setTimeout and clearTimeout only, so sockets, the event loop and setImmediate stay real.
+  // Every wait below is for an event (a request held by the frozen bucket, answered by s3rver, a wait the
+  // storage asks for), and time passes only when the test moves the clock: "within the configured time"
+  // is exact, however fast the machine is.
+  const TIMEOUT_MS = 5_000;
+  const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   let frozen: FrozenBucket;
   beforeEach(async () => {
     frozen = await startFrozenBucket(s3.url);
   });
-  afterEach(async () => frozen.close());
+  afterEach(async () => {
+    vi.useRealTimers();
+    await frozen.close();
+  });
   const frozenConfig = (prefix: string) => ({ ...s3.config(prefix), endpoint: frozen.url, timeoutMs: TIMEOUT_MS });
+  const isPut = (r: SeenRequest) => r.method === 'PUT';
+  const deleteOf = (path: string) => (r: SeenRequest) => r.method === 'DELETE' && r.path === path;
+  const putOf = (path: string) => (r: SeenRequest) => r.method === 'PUT' && r.path === path;
+  const keysUnder = (prefix: string) => s3.listKeys().filter((k) => k.startsWith(prefix));
 
-  it('fails every call as storage unavailable within the configured time', async () => {
-    const storage = createS3Storage(frozenConfig('frozen/'));
+  it('fails every call as storage unavailable at the configured time, not a millisecond before', async () => {
+    fakeClock();
+    // The deletes of the failed uploads' keys wait, after their first try, for a test that never ends it.
+    const storage = createS3Storage(frozenConfig('frozen/'), { sleep: recordedSleeps().sleep });
     const key = `ab/${'f'.repeat(32)}.jpg`;
-    for (const call of [
-      () => storage.put(Buffer.from('hola'), jpeg),
-      () => storage.put(Readable.from([Buffer.from('hola')]), jpeg),
-      () => storage.get(key),
-      () => storage.exists(key),
-      () => storage.delete(key),
+    const path = s3.objectPath(`frozen/${key}`);
+    for (const { operation, match, call } of [
+      { operation: 'write', match: isPut, call: () => storage.put(Buffer.from('hola'), jpeg) },
+      { operation: 'write', match: isPut, call: () => storage.put(Readable.from([Buffer.from('hola')]), jpeg) },
+      {
+        operation: 'read',
+        match: (r: SeenRequest) => r.method === 'GET' && r.path === path,
+        call: () => storage.get(key),
+      },
+      {
+        operation: 'read',
+        match: (r: SeenRequest) => r.method === 'HEAD' && r.path === path,
+        call: () => storage.exists(key),
+      },
+      { operation: 'write', match: deleteOf(path), call: () => storage.delete(key) },
     ]) {
-      const started = performance.now();
-      const failed = await call().catch((e: unknown) => e);
+      const before = frozen.requests.filter(match).length;
+      const pending = call();
+      await frozen.whenHeld(before + 1, match);
+      const failed = await settledAt(pending, TIMEOUT_MS);
       expect(failed).toBeInstanceOf(StorageUnavailableError);
-      expect(performance.now() - started).toBeLessThan(BOUND_MS);
+      expect(failed).toMatchObject({ statusCode: 503, operation });
     }
-    expect(frozen.held).toBeGreaterThan(0);
   });
 
-  it('answers an upload 503 in Spanish with Retry-After, and the slot stays empty after the bucket wakes up', async () => {
+  it('deletes a failed upload’s key again while the bucket stays frozen, waits doubling, ten tries in all', async () => {
+    fakeClock();
+    const sleeps = recordedSleeps();
+    const storage = createS3Storage(frozenConfig('retry/'), { sleep: sleeps.sleep });
+    const pending = storage.put(Buffer.from('hola'), jpeg);
+    const [put] = await frozen.whenHeld(1, isPut);
+    expect(await settledAt(pending, TIMEOUT_MS)).toBeInstanceOf(StorageUnavailableError);
+    const isDelete = deleteOf(put!.path);
+    const waits = [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * 1_000);
+    for (const [i, wait] of waits.entries()) {
+      await frozen.whenHeld(i + 1, isDelete); // try i reached the bucket…
+      await vi.advanceTimersByTimeAsync(TIMEOUT_MS); // …and got no answer within its deadline
+      const next = await sleeps.next();
+      expect(next.ms).toBe(wait);
+      next.end();
+    }
+    await frozen.whenHeld(waits.length + 1, isDelete);
+    await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
+    await turn();
+    expect(sleeps.asked).toEqual(waits);
+    expect(frozen.requests.filter(isDelete)).toHaveLength(10);
+    // Over those minutes of the clock, the failed PutObject was never sent again (the SDK retries a
+    // request that is not aborted with it).
+    expect(frozen.requests.filter(isPut)).toEqual([put]);
+  });
+
+  it('removes the object of a failed upload that the bucket stores after confirming the first delete', async () => {
+    fakeClock();
+    const sleeps = recordedSleeps();
+    const storage = createS3Storage(frozenConfig('later/'), { sleep: sleeps.sleep });
+    const pending = storage.put(Buffer.from('hola'), jpeg);
+    const [put] = await frozen.whenHeld(1, isPut);
+    expect(await settledAt(pending, TIMEOUT_MS)).toBeInstanceOf(StorageUnavailableError);
+    const isDelete = deleteOf(put!.path);
+    await frozen.whenHeld(1, isDelete);
+
+    // The bucket wakes up and carries out the delete it held first: nothing to delete yet, and it says so.
+    frozen.thaw(isDelete);
+    const confirm = await sleeps.next();
+    expect(confirm.ms).toBe(1_000);
+    // Then the PutObject it held: the object is stored after all, a photo nobody saw stored.
+    frozen.thaw();
+    await s3.whenAnswered(1, putOf(put!.path));
+    const key = put!.path.slice(`/${s3.bucket}/`.length);
+    expect(s3.listKeys()).toContain(key);
+    // The second delete, a wait later, removes it.
+    confirm.end();
+    await s3.whenAnswered(2, isDelete);
+    expect(s3.listKeys()).not.toContain(key);
+  });
+
+  it('answers an upload 503 at the configured time; after the bucket wakes up, neither the slot nor the bucket holds it', async () => {
     const t = await createTestApp({ storage: frozenConfig('app-frozen/') });
     try {
       const c = await signInPeople(t);
       const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'María Pérez' }])) as [number];
       const photo = { data: fixture('ballot.jpg'), filename: 'IMG_0001.JPG', contentType: 'image/jpeg' };
       const target = { slug: SLUG_A, recordId: id, kind: 'gobernador' } as const;
-      // (How soon it fails is checked above; here the photo is also converted first, at the machine's pace.)
-      const res = await uploadPhoto(t, target, photo, c.validatorA);
+      // From here on, time moves only when the test moves it (the photo's conversion comes first, at the
+      // machine's pace, and takes none of it).
+      fakeClock();
+      const answer = uploadPhoto(t, target, photo, c.validatorA);
+      const [put] = await frozen.whenHeld(1, isPut);
+      const res = (await settledAt(answer, TIMEOUT_MS)) as Awaited<typeof answer>;
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('30');
       expect(res.json()).toEqual({
@@ -186,9 +329,19 @@ describe('a bucket that accepts connections and never answers', () => {
           'El almacenamiento de fotos no responde en este momento: no se guardó nada. Intenta de nuevo en unos minutos.',
       });
 
-      // The bucket wakes up and receives what it held: whatever it stores, no photo fills the slot.
+      // The delete of its key reached the bucket too, and got no answer within its own deadline.
+      const isDelete = deleteOf(put!.path);
+      await frozen.whenHeld(1, isDelete);
+      await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
+      // The bucket wakes up and carries out both, in whatever order; the next delete, a second later,
+      // removes what the PutObject stored.
       frozen.thaw();
-      await new Promise((r) => setTimeout(r, 500)); // the held requests reach s3rver; margin for a busy machine
+      await s3.whenAnswered(1, putOf(put!.path));
+      await s3.whenAnswered(1, isDelete);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await s3.whenAnswered(2, isDelete);
+      expect(keysUnder('app-frozen/')).toEqual([]);
+
       const slot = async () =>
         (
           await t.db.kysely
@@ -207,15 +360,16 @@ describe('a bucket that accepts connections and never answers', () => {
     } finally {
       await t.close();
     }
-    // Two sign-ins, two photo conversions and a server: seconds at this machine's pace, so a wide limit.
-  }, 60_000);
+  });
+
   it('stops storing when the person’s connection closes, so a bucket that wakes up later fills no slot', async () => {
-    // A long limit: only the closed connection may end this upload.
-    const t = await createTestApp({ storage: { ...frozenConfig('app-gone/'), timeoutMs: 60_000 } });
+    const t = await createTestApp({ storage: frozenConfig('app-gone/') });
     try {
       const c = await signInPeople(t);
       const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'José Díaz' }])) as [number];
       const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      // The clock stands still: no time limit can end this upload, only the closed connection.
+      fakeClock();
       const body = multipart({ data: fixture('ballot.jpg'), filename: 'IMG_0002.JPG', contentType: 'image/jpeg' });
       const req = http.request(`${address}/api/validation/${SLUG_A}/records/${id}/photos/gobernador`, {
         method: 'POST',
@@ -223,17 +377,25 @@ describe('a bucket that accepts connections and never answers', () => {
       });
       req.on('error', () => {});
       req.end(body.payload);
-      await vi.waitFor(() => expect(frozen.held).toBeGreaterThan(0), { timeout: 15_000 });
+      const [put] = await frozen.whenHeld(1, isPut);
       req.destroy(); // the phone gives up
 
-      // The server abandons the upload at once: its temporary file is removed when the request ends.
-      // (The folder also holds the resumable uploads' own folder, 'tus', which this request never used.)
-      const uploads = uploadTempDir(t.config.dataDir);
-      await vi.waitFor(() => expect(fs.readdirSync(uploads).filter((name) => name !== 'tus')).toEqual([]), {
-        timeout: 10_000,
-      });
+      // The server abandons the upload at once: the delete of its key reaches the bucket, and its temporary
+      // file is removed. (The folder also holds the resumable uploads' own folder, 'tus', which this
+      // request never used.)
+      const isDelete = deleteOf(put!.path);
+      await frozen.whenHeld(1, isDelete);
+      await whenOnly(uploadTempDir(t.config.dataDir), ['tus']);
+
+      // That delete gets no answer within its deadline; the bucket wakes up and carries out what it held,
+      // in whatever order; the next delete, a second later, removes what the PutObject stored.
+      await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
       frozen.thaw();
-      await new Promise((r) => setTimeout(r, 500)); // the held requests reach s3rver; margin for a busy machine
+      await s3.whenAnswered(1, putOf(put!.path));
+      await s3.whenAnswered(1, isDelete);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await s3.whenAnswered(2, isDelete);
+      expect(keysUnder('app-gone/')).toEqual([]);
       const row = await t.db.kysely
         .selectFrom('records')
         .select('gobernador_photo_id')
@@ -244,7 +406,7 @@ describe('a bucket that accepts connections and never answers', () => {
     } finally {
       await t.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('photos through the app with STORAGE=s3', () => {

@@ -1,5 +1,6 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -17,6 +18,20 @@ type S3Config = Extract<StorageConfig, { driver: 's3' }>;
 const PART_SIZE = 5 * 1024 * 1024;
 /** Parts in flight per upload: bounds the memory one upload holds to PART_SIZE × this. */
 const PART_QUEUE = 2;
+
+/**
+ * Waits between the deletes of a failed upload's key, doubling from 1 s: ten tries over about 8.5 minutes
+ * (each try also has its own deadline) before the key is left as an orphan (docs/decisions/058).
+ */
+export const CLEANUP_WAITS_MS = [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * 1_000);
+
+export interface S3StorageOptions {
+  /** The waits between the deletes of a failed upload's key (tests: ones they end themselves). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+// Unref'd: a delete still waiting for its next try does not hold the process open at shutdown.
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
@@ -65,6 +80,21 @@ function createS3Client(config: S3Config): S3Client {
 }
 
 /**
+ * The client with every request of one upload tied to `signal`. lib-storage sends its requests without a
+ * signal, so `Upload.abort()` alone only ends the wait for them: a PutObject stays in flight and the SDK
+ * even retries it, after the person was told nothing was stored. The AbortMultipartUpload it sends once
+ * aborted is left to run.
+ */
+function clientTiedTo(client: S3Client, signal: AbortSignal): S3Client {
+  const send = (command: Parameters<S3Client['send']>[0], options?: { abortSignal?: AbortSignal }) =>
+    client.send(
+      command,
+      command instanceof AbortMultipartUploadCommand ? options : { ...options, abortSignal: signal },
+    );
+  return Object.assign(Object.create(client) as S3Client, { send });
+}
+
+/**
  * Photos in an S3-compatible bucket, each object at `<prefix><key>`. Uploads are streamed in parts
  * (lib-storage): an object appears only once the whole body has been read, and a failed multipart upload
  * is aborted, so a cut-off stream leaves no object. The bucket stays private: photos are served by the
@@ -73,9 +103,10 @@ function createS3Client(config: S3Config): S3Client {
  * Every call has a deadline of `timeoutMs` (uploads: without progress), the SDK's retries included. A
  * bucket that does not answer in time, or answers 5xx, is a StorageUnavailableError (503 to the person);
  * an upload that fails is aborted and its key deleted, so a bucket that wakes up later cannot complete
- * it into a photo nobody saw stored (docs/decisions/032).
+ * it into a photo nobody saw stored (docs/decisions/032 and 058).
  */
-export function createS3Storage(config: S3Config): PhotoStorage {
+export function createS3Storage(config: S3Config, options: S3StorageOptions = {}): PhotoStorage {
+  const sleep = options.sleep ?? sleepFor;
   const client = createS3Client(config);
   const Bucket = config.bucket;
   const objectKey = (key: string) => {
@@ -103,10 +134,28 @@ export function createS3Storage(config: S3Config): PhotoStorage {
     }
   }
 
+  /**
+   * Deletes a failed upload's key until the bucket has confirmed it twice in a row, a wait apart. A bucket
+   * that held requests (the upload's own PutObject, an earlier delete) may carry them out when it wakes
+   * up, in any order: a delete it confirms can still be followed by the PutObject it held, and the next
+   * one, sent later, removes that. Without two confirmations after the last wait, the key is left (an
+   * orphan no row names).
+   */
   async function removeQuietly(Key: string): Promise<void> {
-    await send('write', (abortSignal) => client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal })).catch(
-      () => {},
-    );
+    let confirmed = false;
+    for (let attempt = 0; ; attempt++) {
+      const deleted = await send('write', (abortSignal) =>
+        client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal }),
+      ).then(
+        () => true,
+        () => false,
+      );
+      if (deleted && confirmed) return;
+      confirmed = deleted;
+      const wait = CLEANUP_WAITS_MS[attempt];
+      if (wait === undefined) return;
+      await sleep(wait);
+    }
   }
 
   async function upload(
@@ -138,12 +187,18 @@ export function createS3Storage(config: S3Config): PhotoStorage {
       pipeline(body, counter, () => {});
       source = counter;
     }
+    // Ends the requests this upload has in flight, and any try the SDK would make after them.
+    const requests = new AbortController();
     const upload = new Upload({
-      client,
+      client: clientTiedTo(client, requests.signal),
       params: { Bucket, Key, Body: source, ContentType: contentType },
       partSize: PART_SIZE,
       queueSize: PART_QUEUE,
     });
+    const stop = () => {
+      requests.abort();
+      void upload.abort();
+    };
 
     // No progress (bytes read from the source, parts stored) for timeoutMs: the bucket is stuck.
     let stalled = false;
@@ -152,11 +207,10 @@ export function createS3Storage(config: S3Config): PhotoStorage {
       clearTimeout(watchdog);
       watchdog = setTimeout(() => {
         stalled = true;
-        void upload.abort();
+        stop();
       }, config.timeoutMs);
     }
     upload.on('httpUploadProgress', progress);
-    const stop = () => void upload.abort();
     signal?.addEventListener('abort', stop, { once: true });
     progress();
     try {
@@ -164,6 +218,8 @@ export function createS3Storage(config: S3Config): PhotoStorage {
       if (signal?.aborted) throw signal.reason;
       return size;
     } catch (error) {
+      // Nothing of a failed upload stays in flight (a part, the PutObject, a try the SDK would make).
+      stop();
       counter.destroy();
       // A PutObject the bucket received whole may still be stored when it wakes up: remove it, without
       // making the person wait for a bucket that may not answer (no row ever names this key).
