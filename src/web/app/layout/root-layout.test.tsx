@@ -5,12 +5,12 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
+import { RequireAccess } from '#web/features/auth/components/require-access';
 import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider } from '#web/platform/provider';
 import { server } from '#web/testing/msw-server';
-import { RequireAccess } from '#web/features/auth/components/require-access';
 import { RootLayout } from './root-layout';
 
 const ADMIN: Session = {

@@ -1,8 +1,10 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfirmationScreen } from './confirmation-screen';
 import { LoadingCover } from './loading-cover';
+import { ConfirmDialog } from './modal';
 
 describe('LoadingCover', () => {
   it('covers the screen in #A31D1D with the spec messages and an optional progress bar', () => {
@@ -35,5 +37,32 @@ describe('ConfirmationScreen', () => {
     expect(heading.innerHTML).toBe('Municipio <strong>Completado</strong>y');
     expect(screen.getByRole('link', { name: 'Ir a inicio' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('img', { name: 'Mapa del estado Zulia' })).toBeInTheDocument();
+  });
+});
+
+describe('ConfirmDialog', () => {
+  it('can be closed with Escape or Cancelar while its request is on the network; confirming waits', async () => {
+    const user = userEvent.setup();
+    const onCancel = vi.fn();
+    const onConfirm = vi.fn();
+    render(
+      <ConfirmDialog
+        open
+        pending
+        title="Eliminar nota"
+        message="¿Eliminar?"
+        confirmLabel="Eliminar"
+        onConfirm={onConfirm}
+        onCancel={onCancel}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Eliminar nota' });
+    expect(screen.getByRole('button', { name: 'Eliminar' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(dialog).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(onCancel).toHaveBeenCalledTimes(2);
+    expect(onConfirm).not.toHaveBeenCalled();
   });
 });
