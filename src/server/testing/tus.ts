@@ -74,3 +74,15 @@ export function patchTusUpload(t: TestApp, cookie: string, location: string, off
 export function headTusUpload(t: TestApp, cookie: string, location: string) {
   return t.request({ method: 'HEAD', url: location, headers: { cookie, ...TUS } });
 }
+
+/** A whole photo as a resumable upload: the creation under `key`, then every byte in one PATCH. */
+export async function sendTusPhoto(
+  t: TestApp,
+  cookie: string,
+  target: { slug: string; recordId: number; kind: string; key: string },
+  photo: Buffer,
+) {
+  const created = await createTusUpload(t, cookie, { ...target, size: photo.length });
+  if (created.status !== 201) return { created, done: undefined };
+  return { created, done: await patchTusUpload(t, cookie, created.location, 0, photo) };
+}

@@ -4,6 +4,8 @@ export const messages = {
   goHome: 'Ir a inicio',
   loading: {
     confirming: 'Confirmando',
+    /** Inline, while the server is asked who is signed in (the cover is only for work on the phone). */
+    session: 'Confirmando…',
     validating: 'Validando',
     doNotClose: 'Por favor espere, no cierre la ventana',
   },

@@ -12,7 +12,7 @@ import { fixture } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { startS3Local } from '#server/testing/s3-local';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
-import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, TUS } from '#server/testing/tus';
+import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, sendTusPhoto, TUS } from '#server/testing/tus';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
 import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
 import { createPhotosRepository } from './photos.repository';
@@ -350,6 +350,135 @@ describe('resumable photo uploads (tus)', () => {
     });
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe('La foto aún no terminó de subir.');
+  });
+});
+
+describe('resumable photo uploads with an Idempotency-Key (the photo slot, as the phone sends it)', () => {
+  const REUSED = 'Esta clave Idempotency-Key ya se usó para otra solicitud. Cada envío necesita su propia clave.';
+  const uploadRows = () => t.db.kysely.selectFrom('resumable_uploads').selectAll().execute();
+
+  it('answers one key sent 20 times at once with one photo and twenty identical 201s', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg(400, 300);
+    const key = randomUUID();
+    // Twenty tries of the same photo under its key, each a whole upload, all on the network at once.
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        sendTusPhoto(t, c.validatorA, { slug: SLUG_A, recordId: id, kind: 'gobernador', key }, photo),
+      ),
+    );
+    expect(tries.map((u) => u.created.status)).toEqual(Array(20).fill(201));
+    expect(tries.map((u) => u.done?.statusCode)).toEqual(Array(20).fill(201));
+    const first = tries[0]?.done?.body ?? '';
+    expect(JSON.parse(first)).toMatchObject({
+      message: 'Foto cargada con éxito',
+      photo: { kind: 'gobernador', sha256: sha256(photo) },
+    });
+    for (const u of tries) expect(u.done?.body).toBe(first);
+    expect(tries.filter((u) => u.done?.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+    expect(await slotOf(id)).toBe(JSON.parse(first).photo.id);
+    // One original, browser copy and thumbnail; every upload's bytes are gone, its small info stays.
+    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
+    expect(filesUnder(tusDir())).toEqual(tries.map((u) => `${u.created.id}.json`).sort());
+    expect((await uploadRows()).every((row) => row.stored_at !== null)).toBe(true);
+
+    // Every answer lost: the finished upload's answer asked for 20 times at once, twenty times the same.
+    const location = tries[0]?.created.location ?? '';
+    const asked = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.request({
+          method: 'POST',
+          url: `${location}/complete`,
+          headers: { cookie: c.validatorA, 'idempotency-key': key },
+        }),
+      ),
+    );
+    expect(asked.map((a) => a.statusCode)).toEqual(Array(20).fill(201));
+    for (const a of asked) {
+      expect(a.body).toBe(first);
+      expect(a.headers['idempotent-replayed']).toBe('true');
+    }
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+  });
+
+  it('refuses a key reused for another record, another slot, other bytes or by someone else with 422, storing nothing', async () => {
+    const c = await setup();
+    const [id, other] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    const photo = fixture('ballot.jpg');
+    const key = randomUUID();
+    const stored = await sendTusPhoto(t, c.validatorA, { slug: SLUG_A, recordId: id, kind: 'an', key }, photo);
+    expect(stored.done?.statusCode).toBe(201);
+
+    const otherBytes = await noisyJpeg(300, 200);
+    const reuses = [
+      await sendTusPhoto(t, c.validatorA, { slug: SLUG_A, recordId: id, kind: 'clez', key }, photo),
+      await sendTusPhoto(t, c.validatorA, { slug: SLUG_A, recordId: other, kind: 'an', key }, photo),
+      await sendTusPhoto(t, c.validatorA, { slug: SLUG_A, recordId: id, kind: 'an', key }, otherBytes),
+      await sendTusPhoto(t, c.admin, { slug: SLUG_A, recordId: id, kind: 'an', key }, photo),
+    ];
+    for (const reuse of reuses) {
+      expect(reuse.created.status).toBe(201);
+      expect(reuse.done?.statusCode).toBe(422);
+      expect(reuse.done?.json()).toMatchObject({ statusCode: 422, message: REUSED });
+      // The refused upload is gone, bytes and all.
+      expect((await headTusUpload(t, c.validatorA, reuse.created.location)).statusCode).toBe(404);
+    }
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+    expect(await listAudit(t.db.kysely, { action: 'photo.replace' })).toHaveLength(0);
+    const rows = await t.db.kysely.selectFrom('records').selectAll().where('id', 'in', [id, other]).execute();
+    expect(rows.find((r) => r.id === id)).toMatchObject({
+      an_photo_id: stored.done?.json().photo.id,
+      clez_photo_id: null,
+    });
+    expect(rows.find((r) => r.id === other)?.an_photo_id).toBeNull();
+    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
+    expect(filesUnder(tusDir())).toEqual([`${stored.created.id}.json`]);
+    expect((await uploadRows()).map((row) => row.id)).toEqual([stored.created.id]);
+  });
+
+  it('answers a new key on a filled slot with 409 saying who filled it and when, at creation and at completion', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = fixture('ballot.jpg');
+    const filledBy = `Esta foto ya fue cargada por ${PEOPLE.admin} el 6 dic a las 08:00.`;
+    // Started while the slot was empty; the admin's photo arrives first.
+    const early = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'clez',
+      size: photo.length,
+    });
+    expect(early.status).toBe(201);
+    const filled = await sendTusPhoto(
+      t,
+      c.admin,
+      { slug: SLUG_A, recordId: id, kind: 'clez', key: randomUUID() },
+      photo,
+    );
+    expect(filled.done?.statusCode).toBe(201);
+
+    const late = await patchTusUpload(t, c.validatorA, early.location, 0, photo);
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({ statusCode: 409, message: filledBy });
+    // Started after: refused before any byte travels.
+    const after = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'clez',
+      size: photo.length,
+    });
+    expect(after.status).toBe(409);
+    expect(JSON.parse(after.body)).toMatchObject({ statusCode: 409, message: filledBy });
+
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
+    expect(filesUnder(tusDir())).toEqual([`${filled.created.id}.json`]);
+    expect((await uploadRows()).map((row) => row.id)).toEqual([filled.created.id]);
   });
 });
 

@@ -5,6 +5,7 @@ import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
+import { RequireAccess } from '#web/features/auth/components/require-access';
 import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
@@ -139,6 +140,50 @@ describe('navbar fed by the session', () => {
     expect(calls).toEqual(['logout-all']);
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('keeps the frame usable while the session is asked: no cover, an inline status, a menu that works', async () => {
+    const user = userEvent.setup();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // On a bad connection the answer may take a minute; here it never comes until the test is done.
+    server.use(
+      http.get('*/api/site', () =>
+        HttpResponse.json({ campaignName: 'Comando Zulia', leaderName: 'X', today: '2026-11-22' }),
+      ),
+      http.get('*/api/auth/session', async () => {
+        await gate;
+        return HttpResponse.json(ADMIN);
+      }),
+    );
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <AppProvider queryClient={queryClient}>
+        <MemoryRouter initialEntries={['/resultados']}>
+          <Routes>
+            <Route element={<RootLayout />}>
+              <Route
+                path="/resultados"
+                element={
+                  <RequireAccess path="/resultados" notFound={<p>no</p>}>
+                    <p>RESULTADOS</p>
+                  </RequireAccess>
+                }
+              />
+              <Route path="*" element={<Where />} />
+            </Route>
+          </Routes>
+        </MemoryRouter>
+      </AppProvider>,
+    );
+    const main = screen.getByRole('main');
+    expect(within(main).getByRole('status')).toHaveTextContent('Confirmando…');
+    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
+    await user.click(within(nav()).getByRole('link', { name: 'Agenda' }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/agenda');
+    release();
   });
 
   it('names the tab after the page and the campaign', async () => {

@@ -1,9 +1,10 @@
 import { Navigate } from 'react-router';
+import { messages } from '#shared/platform/messages';
 import { lastDepartment } from '#web/features/records/outbox/device-hints';
 import { isNetworkError } from '#web/platform/lib/api-client';
 import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';
-import { LoadingCover } from '#web/platform/ui/loading-cover';
+import { PageLoading } from '#web/platform/ui/page';
 
 /**
  * Where the installed app opens (its manifest's start_url): the signed-in person's department; without
@@ -11,7 +12,7 @@ import { LoadingCover } from '#web/platform/ui/loading-cover';
  */
 export default function AppStart() {
   const session = useSession();
-  if (session.isPending) return <LoadingCover />;
+  if (session.isPending) return <PageLoading label={messages.loading.session} />;
   const home = session.data?.user ? session.data.home : null;
   if (home) return <Navigate to={home} replace />;
   const last = lastDepartment();

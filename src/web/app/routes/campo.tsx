@@ -1,9 +1,9 @@
 import { Navigate, useLocation, useParams } from 'react-router';
+import { messages } from '#shared/platform/messages';
 import { FieldPage } from '#web/features/field/components/field-page';
 import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';
-import { LoadingCover } from '#web/platform/ui/loading-cover';
-import { ErrorNotice, Page } from '#web/platform/ui/page';
+import { ErrorNotice, Page, PageLoading } from '#web/platform/ui/page';
 
 /**
  * /campo and /campo/:slug: for anyone signed in; the server says which departments they may see
@@ -13,7 +13,7 @@ export default function FieldRoute() {
   const { slug } = useParams();
   const session = useSession();
   const location = useLocation();
-  if (session.isPending) return <LoadingCover />;
+  if (session.isPending) return <PageLoading label={messages.loading.session} />;
   if (session.data === undefined) {
     return (
       <Page>

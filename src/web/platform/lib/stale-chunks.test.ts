@@ -1,6 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { server } from '#web/testing/msw-server';
+import { API_TIMEOUT_MS } from './api-client';
 import { reloadOnStaleChunks, serverAnswersHealth } from './stale-chunks';
 
 const preloadError = () => window.dispatchEvent(new Event('vite:preloadError', { cancelable: true }));
@@ -44,5 +45,38 @@ describe('code of the page that cannot be loaded', () => {
     expect(serverAnswers).toHaveBeenCalledTimes(1);
     answer(true);
     await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+  });
+
+  it('gives up on a health check the network holds after the API timeout, and asks again at the next failure', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let asked = 0;
+      server.use(
+        http.get('*/api/health', () => {
+          asked += 1;
+          return new Promise<Response>(() => {});
+        }),
+      );
+      let outcome: boolean | undefined;
+      void serverAnswersHealth().then((answers) => {
+        outcome = answers;
+      });
+      await vi.advanceTimersByTimeAsync(API_TIMEOUT_MS - 1);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome).toBe(false);
+
+      const reload = vi.fn();
+      stop = reloadOnStaleChunks(window, { reload });
+      preloadError();
+      await vi.waitFor(() => expect(asked).toBe(2));
+      await vi.advanceTimersByTimeAsync(API_TIMEOUT_MS);
+      // That check has ended without an answer (no reload): the next failure asks again.
+      preloadError();
+      await vi.waitFor(() => expect(asked).toBe(3));
+      expect(reload).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { apiFetch } from './api-client';
+
 /**
  * What to do when code of this page cannot be loaded (Vite's `vite:preloadError`, fired for every lazy
  * import that fails). Two very different causes look the same from here:
@@ -14,10 +16,14 @@ export interface StaleChunkOptions {
   reload?: () => void;
 }
 
-/** Whether the server answers its health route now (never from a cache). */
+/**
+ * Whether the server answers its health route now (never from a cache), within the API's timeout: a
+ * request held by a dead link counts as no answer (and the next failed import may ask again).
+ */
 export const serverAnswersHealth = async (): Promise<boolean> => {
   try {
-    return (await fetch('/api/health', { cache: 'no-store' })).ok;
+    await apiFetch('/api/health', { cache: 'no-store' });
+    return true;
   } catch {
     return false;
   }

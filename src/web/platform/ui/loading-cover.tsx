@@ -9,7 +9,10 @@ export interface LoadingCoverProps {
   progress?: number;
 }
 
-/** The spec's full-screen loading cover in dark red (#A31D1D). */
+/**
+ * The spec's full-screen loading cover in dark red (#A31D1D): only while a photo is prepared and saved
+ * on the phone (seconds), never while anything is on the network (docs/decisions/026 and 057).
+ */
 export function LoadingCover({
   title = messages.loading.confirming,
   message = messages.loading.doNotClose,

@@ -43,13 +43,18 @@ export interface ConfirmDialogProps {
   message: ReactNode;
   confirmLabel: string;
   danger?: boolean;
+  /** Its request is on the network: the confirm button waits (nothing is sent twice); closing does not. */
   pending?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
   children?: ReactNode;
 }
 
-/** Asks before a change that cannot simply be taken back (deleting, voiding). */
+/**
+ * Asks before a change that cannot simply be taken back (deleting, voiding). It can always be closed
+ * (Escape, 'Cancelar'), also while its request is on the network: the request goes on and its outcome
+ * is said in a toast (docs/decisions/057).
+ */
 export function ConfirmDialog({
   open,
   title,
@@ -62,10 +67,10 @@ export function ConfirmDialog({
   children,
 }: ConfirmDialogProps) {
   return (
-    <Modal open={open} onClose={() => !pending && onCancel()} title={title} description={message}>
+    <Modal open={open} onClose={onCancel} title={title} description={message}>
       {children}
       <div className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <button type="button" className={buttonClass.secondary} onClick={onCancel} disabled={pending}>
+        <button type="button" className={buttonClass.secondary} onClick={onCancel}>
           Cancelar
         </button>
         <button

@@ -18,6 +18,18 @@ export function Spinner({ label = 'Cargando…' }: { label?: string }) {
   );
 }
 
+/**
+ * A page waiting for an answer from the network (who is signed in, its data): an inline status in the
+ * page's place, never a cover, so the menu and the outbox stay usable however long the network takes.
+ */
+export function PageLoading({ label = 'Cargando…' }: { label?: string }) {
+  return (
+    <Page>
+      <Spinner label={label} />
+    </Page>
+  );
+}
+
 export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900" role="alert">

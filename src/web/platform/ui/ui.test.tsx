@@ -1,8 +1,10 @@
 import { getDefaultNormalizer, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfirmationScreen } from './confirmation-screen';
 import { LoadingCover } from './loading-cover';
+import { ConfirmDialog } from './modal';
 import { Pager } from './pager';
 
 describe('LoadingCover', () => {
@@ -46,5 +48,32 @@ describe('Pager', () => {
   it('writes every number of the range with a thousands dot', () => {
     render(<Pager page={21} pageSize={50} total={5373} onPage={() => {}} noun="registros" />);
     expect(screen.getByText('Mostrando 1.001–1.050 de 5.373 registros')).toBeInTheDocument();
+  });
+});
+
+describe('ConfirmDialog', () => {
+  it('can be closed with Escape or Cancelar while its request is on the network; confirming waits', async () => {
+    const user = userEvent.setup();
+    const onCancel = vi.fn();
+    const onConfirm = vi.fn();
+    render(
+      <ConfirmDialog
+        open
+        pending
+        title="Eliminar nota"
+        message="¿Eliminar?"
+        confirmLabel="Eliminar"
+        onConfirm={onConfirm}
+        onCancel={onCancel}
+      />,
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Eliminar nota' });
+    expect(screen.getByRole('button', { name: 'Eliminar' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(dialog).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(onCancel).toHaveBeenCalledTimes(2);
+    expect(onConfirm).not.toHaveBeenCalled();
   });
 });

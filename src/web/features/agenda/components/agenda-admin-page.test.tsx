@@ -180,4 +180,80 @@ describe('AgendaAdminPage', () => {
     await waitFor(() => expect(screen.getByLabelText('Día')).toHaveValue(tomorrow));
     expect(await screen.findByRole('article', { name: 'Caravana de cierre' })).toBeInTheDocument();
   });
+
+  it('closes the delete dialog with Escape while its request is held; the answer then comes as a toast, sent once', async () => {
+    const state = api(seeded);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    server.use(
+      http.delete('*/api/admin/agenda/:id', async ({ params }) => {
+        held += 1;
+        await gate;
+        state.deletes.push(Number(params.id));
+        state.events = state.events.filter((e) => e.id !== Number(params.id));
+        return HttpResponse.json({ message: 'Evento eliminado.' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Eliminar: Desayuno con líderes' }));
+    let confirm = await screen.findByRole('dialog', { name: 'Eliminar evento' });
+    await user.click(within(confirm).getByRole('button', { name: 'Eliminar' }));
+    await waitFor(() => expect(held).toBe(1));
+    expect(within(confirm).getByRole('button', { name: 'Eliminar' })).toBeDisabled();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Opened again while the first request is still out: it can be closed, not sent a second time.
+    await user.click(screen.getByRole('button', { name: 'Eliminar: Desayuno con líderes' }));
+    confirm = await screen.findByRole('dialog', { name: 'Eliminar evento' });
+    expect(within(confirm).getByRole('button', { name: 'Eliminar' })).toBeDisabled();
+    await user.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    release();
+    expect(await screen.findByText('Evento eliminado.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('article', { name: 'Desayuno con líderes' })).not.toBeInTheDocument(),
+    );
+    expect(held).toBe(1);
+    expect(state.deletes).toHaveLength(1);
+  });
+
+  it('closes the event form with Cancelar while it saves; a refusal then comes as a toast', async () => {
+    const state = api(seeded);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(
+      http.post('*/api/admin/agenda', async ({ request }) => {
+        state.posts.push(await request.json());
+        await gate;
+        return HttpResponse.json(
+          { statusCode: 409, error: 'Conflict', message: 'Ya hay un evento a esa hora.' },
+          { status: 409 },
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('article', { name: 'Caravana de cierre' });
+    await user.click(screen.getByRole('button', { name: 'Nuevo evento' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nuevo evento' });
+    await user.type(within(dialog).getByLabelText('Hora (24 horas)'), '09:15');
+    await user.type(within(dialog).getByLabelText('Descripción'), 'Rueda de prensa');
+    await user.click(within(dialog).getByRole('button', { name: 'Crear evento' }));
+    expect(await within(dialog).findByRole('button', { name: 'Guardando…' })).toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    release();
+    expect(await screen.findByText('Ya hay un evento a esa hora.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(state.posts).toHaveLength(1);
+  });
 });

@@ -8,6 +8,7 @@ import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web
 import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCopyAgendaDay } from '../api/copy-agenda-day';
 import { useCreateAgendaEvent } from '../api/create-agenda-event';
@@ -47,6 +48,9 @@ export default function AgendaAdminPage() {
   const create = useCreateAgendaEvent();
   const update = useUpdateAgendaEvent();
   const remove = useDeleteAgendaEvent();
+  // Each dialog can be closed while its request travels; its answer then comes as a toast.
+  const eventDialog = useDialogOpening(dialog.kind === 'event');
+  const deleteDialog = useDialogOpening(dialog.kind === 'delete');
 
   const all = events.data?.events ?? [];
   const ofDay = all.filter((e) => e.fecha === day);
@@ -154,16 +158,21 @@ export default function AgendaAdminPage() {
         onClose={close}
         onSave={(body) => {
           const editing = dialog.kind === 'event' ? dialog.event : null;
+          const sentFrom = eventDialog.opening;
           const done = {
             onSuccess: (result: { message: string; event: AgendaEvent }) => {
               toast.success(result.message);
+              if (!eventDialog.isShowing(sentFrom)) return;
               close();
               setDay(result.event.fecha);
             },
-            onError: (error: Error) => setServerError(error.message),
+            onError: (error: Error) => {
+              if (eventDialog.isShowing(sentFrom)) setServerError(error.message);
+              else toast.error(error.message);
+            },
           };
-          if (editing) update.mutate({ id: editing.id, ...body }, done);
-          else create.mutate(body, done);
+          if (editing) update.mutateAsync({ id: editing.id, ...body }).then(done.onSuccess, done.onError);
+          else create.mutateAsync(body).then(done.onSuccess, done.onError);
         }}
       />
 
@@ -184,16 +193,20 @@ export default function AgendaAdminPage() {
         onCancel={close}
         onConfirm={() => {
           if (dialog.kind !== 'delete') return;
-          remove.mutate(dialog.event.id, {
-            onSuccess: (result) => {
+          const sentFrom = deleteDialog.opening;
+          const settled = () => {
+            if (deleteDialog.isShowing(sentFrom)) close();
+          };
+          remove.mutateAsync(dialog.event.id).then(
+            (result) => {
               toast.success(result.message);
-              close();
+              settled();
             },
-            onError: (error) => {
+            (error: Error) => {
               toast.error(error.message);
-              close();
+              settled();
             },
-          });
+          );
         }}
       />
 
@@ -301,6 +314,7 @@ function CopyDayDialog({
   });
   const { errors, field } = form;
   const copy = useCopyAgendaDay();
+  const shown = useDialogOpening(open);
   const [lastOpen, setLastOpen] = useState(false);
   if (open !== lastOpen) {
     setLastOpen(open);
@@ -308,26 +322,30 @@ function CopyDayDialog({
   }
   // Whatever is wrong (the server's answer too) shows under the one field.
   const error = errors.to ?? Object.values(errors)[0];
-  const submit = form.submit((body) =>
-    copy.mutate(body, {
-      onSuccess: (result) => {
+  const submit = form.submit((body) => {
+    const sentFrom = shown.opening;
+    copy.mutateAsync(body).then(
+      (result) => {
         toast.success(result.message);
-        onCopied(body.to);
+        if (shown.isShowing(sentFrom)) onCopied(body.to);
       },
-      onError: (err) => form.showErrors({ to: err.message }),
-    }),
-  );
+      (err: Error) => {
+        if (shown.isShowing(sentFrom)) form.showErrors({ to: err.message });
+        else toast.error(err.message);
+      },
+    );
+  });
   return (
     <Modal
       open={open}
-      onClose={() => !copy.isPending && onClose()}
+      onClose={onClose}
       title="Copiar día"
       description={`${count === 1 ? 'Copia el evento' : `Copia los ${formatCount(count)} eventos`} del ${dayLabel(from, today)} a otro día. Los que ese día ya tiene no se repiten.`}
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         <TextField label="Copiar al día" type="date" autoFocus {...field('to')} error={error} />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={copy.isPending}>
+          <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
           <button type="submit" className={buttonClass.primary} disabled={copy.isPending}>

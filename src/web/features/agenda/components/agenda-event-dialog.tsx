@@ -18,6 +18,7 @@ export interface AgendaEventDialogProps {
   /** The event being edited, or null to create one on `day`. */
   event: AgendaEvent | null;
   day: string;
+  /** Its request is on the network: saving waits (nothing is sent twice); closing does not. */
   pending: boolean;
   /** A message from the server to show in the form. */
   serverError?: string;
@@ -41,12 +42,7 @@ export function AgendaEventDialog({ open, event, day, pending, serverError, onSa
   }, [open, event, day, reset]);
 
   return (
-    <Modal
-      open={open}
-      onClose={() => !pending && onClose()}
-      title={event ? 'Editar evento' : 'Nuevo evento'}
-      testId="agenda-event-dialog"
-    >
+    <Modal open={open} onClose={onClose} title={event ? 'Editar evento' : 'Nuevo evento'} testId="agenda-event-dialog">
       <form noValidate onSubmit={form.submit(onSave)} className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="Fecha" type="date" required {...field('fecha')} />
@@ -71,7 +67,7 @@ export function AgendaEventDialog({ open, event, day, pending, serverError, onSa
           </p>
         )}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={pending}>
+          <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
           <button type="submit" className={buttonClass.primary} disabled={pending}>

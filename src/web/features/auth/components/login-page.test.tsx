@@ -71,7 +71,7 @@ function renderLogin(route = '/login', provider: AuthProvider = LOCAL) {
 const sessionIs = (session: Session) => server.use(http.get('*/api/auth/session', () => HttpResponse.json(session)));
 
 describe('LoginPage', () => {
-  it('shows the loading cover while the session is unknown, then the form', async () => {
+  it('says it is confirming, inline and without the cover, while the session is unknown; then the form', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -83,7 +83,8 @@ describe('LoginPage', () => {
       }),
     );
     renderLogin();
-    expect(screen.getByTestId('loading-cover')).toHaveTextContent('Confirmando');
+    expect(screen.getByRole('status')).toHaveTextContent('Confirmando…');
+    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
     release();
     expect(await screen.findByLabelText('Correo electrónico')).toBeInTheDocument();
     expect(screen.getByLabelText('Contraseña')).toHaveAttribute('type', 'password');

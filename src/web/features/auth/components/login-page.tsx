@@ -2,12 +2,12 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { loginBodySchema } from '#shared/features/auth/auth';
+import { messages } from '#shared/platform/messages';
 import { authMessages, safeNextPath } from '#shared/platform/session';
 import { ApiError } from '#web/platform/lib/api-client';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useSession } from '#web/platform/session/get-session';
-import { LoadingCover } from '#web/platform/ui/loading-cover';
-import { ErrorNotice, Page } from '#web/platform/ui/page';
+import { ErrorNotice, Page, PageLoading } from '#web/platform/ui/page';
 import { useAuthProvider } from '../api/get-auth-provider';
 import { useLogin } from '../api/login';
 import { useLogout } from '../api/logout';
@@ -28,7 +28,7 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
 
-  if (session.isPending) return <LoadingCover />;
+  if (session.isPending) return <PageLoading label={messages.loading.session} />;
   if (session.isError) {
     return (
       <Page>

@@ -45,7 +45,7 @@ const validatorOf = (slug: string): Session => ({
 });
 
 describe('RequireAccess', () => {
-  it('shows the loading cover until the session is known, then the page when it is theirs', async () => {
+  it('says it is confirming, inline and without the cover, until the session is known; then the page', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -54,11 +54,12 @@ describe('RequireAccess', () => {
       await gate;
       return HttpResponse.json(validatorOf('cabimas'));
     });
-    expect(screen.getByTestId('loading-cover')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Confirmando…');
+    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
     expect(screen.queryByText('PÁGINA PROTEGIDA')).not.toBeInTheDocument();
     release();
     expect(await screen.findByText('PÁGINA PROTEGIDA')).toBeInTheDocument();
-    expect(screen.queryByTestId('loading-cover')).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
   it('shows the not-found screen for a department that is not theirs', async () => {

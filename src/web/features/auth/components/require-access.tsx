@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { messages } from '#shared/platform/messages';
 import { isNetworkError } from '#web/platform/lib/api-client';
 import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';
-import { LoadingCover } from '#web/platform/ui/loading-cover';
-import { ErrorNotice, Page } from '#web/platform/ui/page';
+import { ErrorNotice, Page, PageLoading } from '#web/platform/ui/page';
 
 export interface RequireAccessProps {
   /** The client route of the department (/resultados, /validation/{slug}...). */
@@ -20,7 +20,7 @@ export interface RequireAccessProps {
 }
 
 /**
- * Guards a staff page: the loading cover until the server has said who this is, then the page if the
+ * Guards a staff page: an inline status (not a cover) until the server has said who this is, then the page if the
  * department is in their menu, the not-found screen if not; visitors go to /login and come back.
  * The server checks every API call again; this only spares people a page they cannot use. A session
  * known before a failed refresh still counts (the connection dropped; the session did not end).
@@ -29,7 +29,7 @@ export function RequireAccess({ path, notFound, offline = false, children }: Req
   const session = useSession();
   const location = useLocation();
 
-  if (session.isPending) return <LoadingCover />;
+  if (session.isPending) return <PageLoading label={messages.loading.session} />;
   if (session.data === undefined) {
     if (offline && isNetworkError(session.error)) return children;
     return (

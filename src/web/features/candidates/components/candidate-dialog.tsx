@@ -13,6 +13,7 @@ import { formatDecimal } from '#shared/platform/format';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateCandidate } from '../api/create-candidate';
 import { useUpdateCandidate } from '../api/update-candidate';
@@ -62,28 +63,23 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
     if (open) reset(draftOf(candidate, count));
   }, [open, candidate, count, reset]);
 
+  // The dialog can be closed while this travels: the answer then comes as a toast only.
+  const opening = useDialogOpening(open);
   const submit = form.submit((body) => {
-    const onError = (e: Error) => form.showErrors({ form: e.message });
-    if (candidate) {
-      update.mutate(
-        { id: candidate.id, ...(body as UpdateCandidateBody) },
-        {
-          onSuccess: (c) => {
-            toast.success(`Candidato ${c.code} guardado`);
-            onClose();
-          },
-          onError,
-        },
-      );
-    } else {
-      create.mutate(body as CreateCandidateBody, {
-        onSuccess: (c) => {
-          toast.success(`Candidato ${c.code} añadido`);
-          onClose();
-        },
-        onError,
-      });
-    }
+    const sentFrom = opening.opening;
+    const sent = candidate
+      ? update.mutateAsync({ id: candidate.id, ...(body as UpdateCandidateBody) })
+      : create.mutateAsync(body as CreateCandidateBody);
+    sent.then(
+      (c) => {
+        toast.success(`Candidato ${c.code} ${candidate ? 'guardado' : 'añadido'}`);
+        if (opening.isShowing(sentFrom)) onClose();
+      },
+      (e: Error) => {
+        if (opening.isShowing(sentFrom)) form.showErrors({ form: e.message });
+        else toast.error(e.message);
+      },
+    );
   });
 
   const valid = HEX.test(colour);
@@ -93,7 +89,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
   return (
     <Modal
       open={open}
-      onClose={() => !pending && onClose()}
+      onClose={onClose}
       title={candidate ? `Editar ${candidate.code}` : 'Nuevo candidato'}
       testId="candidate-dialog"
     >
@@ -192,7 +188,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
           </p>
         )}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={pending}>
+          <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
           <button type="submit" className={buttonClass.primary} disabled={pending}>

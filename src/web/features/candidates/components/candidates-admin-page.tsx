@@ -7,6 +7,7 @@ import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDeleteCandidate } from '../api/delete-candidate';
 import { useAdminCandidates } from '../api/get-candidates';
 import { useUploadCandidatePhoto } from '../api/upload-candidate-photo';
@@ -20,6 +21,7 @@ export default function CandidatesAdminPage() {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [deleting, setDeleting] = useState<AdminCandidate | null>(null);
   const remove = useDeleteCandidate();
+  const deleteDialog = useDialogOpening(deleting !== null);
 
   if (candidates.isPending) return <Spinner />;
   if (candidates.isError)
@@ -75,19 +77,24 @@ export default function CandidatesAdminPage() {
         danger
         pending={remove.isPending}
         onCancel={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
+        onConfirm={() => {
+          if (!deleting) return;
+          // Closing the dialog meanwhile leaves the answer to the toast; a dialog opened since stays open.
+          const sentFrom = deleteDialog.opening;
+          const settled = () => {
+            if (deleteDialog.isShowing(sentFrom)) setDeleting(null);
+          };
+          remove.mutateAsync(deleting.id).then(
+            () => {
               toast.success(`Candidato ${deleting.code} borrado`);
-              setDeleting(null);
+              settled();
             },
-            onError: (e) => {
+            (e: Error) => {
               toast.error(e.message);
-              setDeleting(null);
+              settled();
             },
-          })
-        }
+          );
+        }}
       />
     </section>
   );

@@ -6,6 +6,7 @@ import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { type DialogOpening, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useDepartment } from '../api/get-department';
 import { useRemoveDepartmentMember } from '../api/remove-department-member';
@@ -22,6 +23,7 @@ export interface DepartmentDialogProps {
 /** One department: its title, and its allow-list (remove one by one, add or remove a pasted list). */
 export function DepartmentDialog({ slug, onClose, bulkAccess }: DepartmentDialogProps) {
   const department = useDepartment(slug);
+  const shown = useDialogOpening(slug !== null);
   return (
     <Modal
       open={slug !== null}
@@ -36,7 +38,7 @@ export function DepartmentDialog({ slug, onClose, bulkAccess }: DepartmentDialog
       ) : department.isError ? (
         <ErrorNotice message={department.error.message} onRetry={() => department.refetch()} />
       ) : (
-        <DepartmentEditor department={department.data} bulkAccess={bulkAccess} />
+        <DepartmentEditor department={department.data} bulkAccess={bulkAccess} shown={shown} />
       )}
       <div className="mt-6 flex justify-end">
         <button type="button" className={buttonClass.secondary} onClick={onClose}>
@@ -50,9 +52,11 @@ export function DepartmentDialog({ slug, onClose, bulkAccess }: DepartmentDialog
 function DepartmentEditor({
   department,
   bulkAccess,
+  shown,
 }: {
   department: AdminDepartmentDetail;
   bulkAccess: DepartmentDialogProps['bulkAccess'];
+  shown: DialogOpening;
 }) {
   const form = useDraftForm(updateDepartmentBodySchema, () => ({ title: department.title }));
   const { field, reset } = form;
@@ -60,24 +64,23 @@ function DepartmentEditor({
   const remove = useRemoveDepartmentMember();
   useEffect(() => reset({ title: department.title }), [department.title, reset]);
 
-  // The server's answer shows where a wrong title does: under the field.
-  const saveTitle = form.submit(({ title }) =>
-    update.mutate(
-      { slug: department.slug, title },
-      {
-        onSuccess: (d) => toast.success(`Título guardado: ${d.title}`),
-        onError: (e) => form.showErrors({ title: e.message }),
+  // The server's answer shows where a wrong title does: under the field; in a toast if the dialog was
+  // closed meanwhile (closing never waits for the network).
+  const saveTitle = form.submit(({ title }) => {
+    const sentFrom = shown.opening;
+    update.mutateAsync({ slug: department.slug, title }).then(
+      (d) => toast.success(`Título guardado: ${d.title}`),
+      (e: Error) => {
+        if (shown.isShowing(sentFrom)) form.showErrors({ title: e.message });
+        else toast.error(e.message);
       },
-    ),
-  );
+    );
+  });
 
   const removeEmail = (email: string) =>
-    remove.mutate(
-      { slug: department.slug, email },
-      {
-        onSuccess: () => toast.success(`${email} ya no tiene acceso a ${department.title}`),
-        onError: (e) => toast.error(e.message),
-      },
+    remove.mutateAsync({ slug: department.slug, email }).then(
+      () => toast.success(`${email} ya no tiene acceso a ${department.title}`),
+      (e: Error) => toast.error(e.message),
     );
 
   return (

@@ -37,23 +37,21 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
   const [report, setReport] = useState<BulkAccessResult | null>(null);
   const bulk = useBulkAccess();
 
-  // "Revisar" and "Aplicar" send the same checked body, with or without dryRun.
+  // "Revisar" and "Aplicar" send the same checked body, with or without dryRun. The outcome of "Aplicar"
+  // is said in a toast even if the dialog this form is in was closed meanwhile.
   const run = (dryRun: boolean) =>
     form.submit((body) =>
-      bulk.mutate(
-        { ...body, dryRun },
-        {
-          onSuccess: (result) => {
-            setReport(result);
-            if (!result.dryRun) {
-              toast.success(
-                `${result.action === 'grant' ? 'Acceso concedido' : 'Acceso retirado'} en ${result.title}: ${result.summary.changed} ${result.summary.changed === 1 ? 'correo' : 'correos'}.`,
-              );
-              if (result.summary.invalid === 0) set('text', '');
-            }
-          },
-          onError: (error) => toast.error(error.message),
+      bulk.mutateAsync({ ...body, dryRun }).then(
+        (result) => {
+          setReport(result);
+          if (!result.dryRun) {
+            toast.success(
+              `${result.action === 'grant' ? 'Acceso concedido' : 'Acceso retirado'} en ${result.title}: ${result.summary.changed} ${result.summary.changed === 1 ? 'correo' : 'correos'}.`,
+            );
+            if (result.summary.invalid === 0) set('text', '');
+          }
         },
+        (error: Error) => toast.error(error.message),
       ),
     )();
 

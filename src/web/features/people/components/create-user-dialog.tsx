@@ -5,6 +5,7 @@ import { type CreateUserResult, createUserBodySchema } from '#shared/features/pe
 import { buttonClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateUser } from '../api/create-user';
 import { DepartmentChecklist } from './department-checklist';
@@ -13,6 +14,7 @@ export interface CreateUserDialogProps {
   open: boolean;
   onClose: () => void;
   departments: Pick<AdminDepartment, 'slug' | 'title' | 'kind'>[];
+  /** The account exists (the dialog closed itself if it was still open): its one-time password, if any. */
   onCreated: (result: CreateUserResult) => void;
   /** False where Firebase Auth checks passwords: no password is asked or generated. */
   passwordsHere?: boolean;
@@ -49,22 +51,29 @@ export function CreateUserDialog({
   const { draft, errors, field, set, reset } = form;
   const { role, mode } = draft;
 
+  const shown = useDialogOpening(open);
+  // Closing never waits for the network. Closed while the account is being created, the draft stays
+  // until the answer: a refusal (said in a toast) leaves it to correct when the dialog opens again.
   const close = () => {
-    if (create.isPending) return;
-    reset(empty());
+    if (!create.isPending) reset(empty());
     onClose();
   };
 
-  const submit = form.submit((body) =>
-    create.mutate(body, {
-      onSuccess: (result) => {
+  const submit = form.submit((body) => {
+    const sentFrom = shown.opening;
+    create.mutateAsync(body).then(
+      (result) => {
         toast.success(`Cuenta creada para ${result.user.email}`);
         reset(empty());
+        if (shown.isShowing(sentFrom)) onClose();
         onCreated(result);
       },
-      onError: (error) => form.showErrors({ form: error.message }),
-    }),
-  );
+      (error: Error) => {
+        if (shown.isShowing(sentFrom)) form.showErrors({ form: error.message });
+        else toast.error(error.message);
+      },
+    );
+  });
 
   return (
     <Modal open={open} onClose={close} title="Nueva persona" wide>
@@ -151,7 +160,7 @@ export function CreateUserDialog({
           </p>
         )}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClass.secondary} onClick={close} disabled={create.isPending}>
+          <button type="button" className={buttonClass.secondary} onClick={close}>
             Cancelar
           </button>
           <button type="submit" className={buttonClass.primary} disabled={create.isPending}>

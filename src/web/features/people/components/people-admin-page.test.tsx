@@ -237,6 +237,37 @@ describe('PeopleAdminPage', () => {
     expect(state.bodies.at(-1)).toEqual({ url: '/api/admin/users/2/password', method: 'POST', body: {} });
   });
 
+  it('closes the password dialog while its request is held, and still shows the new password when it comes', async () => {
+    api();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    server.use(
+      http.post('*/api/admin/users/:id/password', async () => {
+        held += 1;
+        await gate;
+        return HttpResponse.json({ user: USERS[1], oneTimePassword: 'abcd-efgh-jkmn', sessionsEnded: 2 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Nueva contraseña: ana@example.org' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Nueva contraseña' });
+    await user.click(within(confirm).getByRole('button', { name: 'Generar contraseña' }));
+    await waitFor(() => expect(held).toBe(1));
+    expect(within(confirm).getByRole('button', { name: 'Generar contraseña' })).toBeDisabled();
+    await user.click(within(confirm).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    release();
+    // The server shows it once only: it is not lost because the dialog that asked was closed.
+    const secret = await screen.findByRole('dialog', { name: 'Contraseña temporal' });
+    expect(within(secret).getByTestId('one-time-password-value')).toHaveTextContent('abcd-efgh-jkmn');
+    expect(held).toBe(1);
+  });
+
   it('signs a person out on every device after asking, and says how many sessions ended', async () => {
     const state = api();
     renderPage();

@@ -10,6 +10,7 @@ import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-offic
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useEndSessions } from '../api/end-sessions';
 import { useUsers } from '../api/get-users';
 import { useResetPassword } from '../api/reset-password';
@@ -55,6 +56,7 @@ export default function PeopleAdminPage({
   const update = useUpdateUser();
   const reset = useResetPassword();
   const endSessions = useEndSessions();
+  const confirmDialog = useDialogOpening(pending !== null);
 
   const filter =
     <T,>(set: (v: T) => void) =>
@@ -79,53 +81,38 @@ export default function PeopleAdminPage({
   const confirm = () => {
     if (!pending) return;
     const { action, user } = pending;
-    const done = () => setPending(null);
+    // The dialog can be closed while this travels: its answer still comes (a toast, the new password),
+    // and closes the dialog only if it is still the one that asked.
+    const sentFrom = confirmDialog.opening;
+    const done = () => {
+      if (confirmDialog.isShowing(sentFrom)) setPending(null);
+    };
     const onError = (e: Error) => {
       toast.error(e.message);
       done();
     };
     if (action === 'password') {
-      reset.mutate(
-        { id: user.id },
-        {
-          onSuccess: (result) => {
-            done();
-            if (result.oneTimePassword) setSecret({ email: result.user.email, password: result.oneTimePassword });
-          },
-          onError,
-        },
-      );
+      reset.mutateAsync({ id: user.id }).then((result) => {
+        done();
+        // Shown once only: it opens whether or not the dialog that asked is still there.
+        if (result.oneTimePassword) setSecret({ email: result.user.email, password: result.oneTimePassword });
+      }, onError);
     } else if (action === 'end-sessions') {
-      endSessions.mutate(user.id, {
-        onSuccess: (result) => {
-          done();
-          toast.success(sessionsEndedMessage(result.user.email, result.sessionsEnded));
-        },
-        onError,
-      });
+      endSessions.mutateAsync(user.id).then((result) => {
+        done();
+        toast.success(sessionsEndedMessage(result.user.email, result.sessionsEnded));
+      }, onError);
     } else if (action === 'toggle-disabled') {
-      update.mutate(
-        { id: user.id, disabled: true },
-        {
-          onSuccess: (u) => {
-            done();
-            toast.success(`Cuenta de ${u.email} desactivada`);
-          },
-          onError,
-        },
-      );
+      update.mutateAsync({ id: user.id, disabled: true }).then((u) => {
+        done();
+        toast.success(`Cuenta de ${u.email} desactivada`);
+      }, onError);
     } else {
       const next = user.role === 'admin' ? 'staff' : 'admin';
-      update.mutate(
-        { id: user.id, role: next },
-        {
-          onSuccess: (u) => {
-            done();
-            toast.success(`${u.email} ahora es ${u.role === 'admin' ? 'administrador' : 'personal'}`);
-          },
-          onError,
-        },
-      );
+      update.mutateAsync({ id: user.id, role: next }).then((u) => {
+        done();
+        toast.success(`${u.email} ahora es ${u.role === 'admin' ? 'administrador' : 'personal'}`);
+      }, onError);
     }
   };
 
@@ -305,7 +292,6 @@ export default function PeopleAdminPage({
         departments={departmentList}
         passwordsHere={passwordsHere}
         onCreated={(result) => {
-          setCreating(false);
           if (result.oneTimePassword) setSecret({ email: result.user.email, password: result.oneTimePassword });
         }}
       />

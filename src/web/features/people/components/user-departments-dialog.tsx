@@ -4,6 +4,7 @@ import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type AdminUser, setUserDepartmentsBodySchema } from '#shared/features/people/people';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { Modal } from '#web/platform/ui/modal';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useSetUserDepartments } from '../api/set-user-departments';
 import { DepartmentChecklist } from './department-checklist';
@@ -24,24 +25,24 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
     if (user) reset({ departments: user.departments.map((d) => d.slug) });
   }, [user, reset]);
 
+  // Closing never waits for the network: the answer then comes as a toast only.
+  const shown = useDialogOpening(user !== null);
   const submit = form.submit(({ departments }) => {
     if (!user) return;
-    save.mutate(
-      { id: user.id, departments },
-      {
-        onSuccess: (updated) => {
-          toast.success(`Departamentos de ${updated.email} guardados`);
-          onClose();
-        },
-        onError: (error) => toast.error(error.message),
+    const sentFrom = shown.opening;
+    save.mutateAsync({ id: user.id, departments }).then(
+      (updated) => {
+        toast.success(`Departamentos de ${updated.email} guardados`);
+        if (shown.isShowing(sentFrom)) onClose();
       },
+      (error: Error) => toast.error(error.message),
     );
   });
 
   return (
     <Modal
       open={user !== null}
-      onClose={() => !save.isPending && onClose()}
+      onClose={onClose}
       title="Departamentos"
       description={
         <>
@@ -63,7 +64,7 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
           </p>
         )}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={save.isPending}>
+          <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
           <button type="submit" className={buttonClass.primary} disabled={save.isPending}>

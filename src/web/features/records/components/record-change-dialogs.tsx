@@ -4,6 +4,7 @@ import { type RecordAdmin, restoreRecordBodySchema } from '#shared/features/reco
 import { TextAreaField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Spinner } from '#web/platform/ui/page';
+import { type DialogOpening, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCorrectVote } from '../api/correct-vote';
 import { useCandidates } from '../api/get-candidates';
@@ -22,14 +23,37 @@ const changeReasonSchema = restoreRecordBodySchema;
 
 const votesText = (record: RecordAdmin) => (record.votes.length > 0 ? record.votes.join(', ') : 'ningún candidato');
 
-/** One dialog per change: voiding (does its vote still count?), restoring, correcting the vote. */
-export function RecordChangeDialog({ change, onClose }: { change: RecordChange; onClose: () => void }) {
-  // A fresh form for each record and kind: nothing typed for one carries over to the next.
-  if (!change) return null;
-  return <ChangeForm key={`${change.kind}-${change.record.id}`} change={change} onClose={onClose} />;
+/** The three requests of a change, kept while its dialog closes and opens again. */
+interface ChangeRequests {
+  voiding: ReturnType<typeof useVoidRecord>;
+  restoring: ReturnType<typeof useRestoreRecord>;
+  correcting: ReturnType<typeof useCorrectVote>;
+  shown: DialogOpening;
 }
 
-function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }) {
+/**
+ * One dialog per change: voiding (does its vote still count?), restoring, correcting the vote. It can be
+ * closed while its request travels; the request lives here, not in the form, so its answer still comes
+ * (as a toast) and a dialog opened again meanwhile does not send it twice.
+ */
+export function RecordChangeDialog({ change, onClose }: { change: RecordChange; onClose: () => void }) {
+  const voiding = useVoidRecord();
+  const restoring = useRestoreRecord();
+  const correcting = useCorrectVote();
+  const shown = useDialogOpening(change !== null);
+  // A fresh form for each record and kind: nothing typed for one carries over to the next.
+  if (!change) return null;
+  return (
+    <ChangeForm
+      key={`${change.kind}-${change.record.id}`}
+      change={change}
+      onClose={onClose}
+      requests={{ voiding, restoring, correcting, shown }}
+    />
+  );
+}
+
+function ChangeForm({ change, onClose, requests }: { change: Change; onClose: () => void; requests: ChangeRequests }) {
   const { kind, record } = change;
   // Voiding: the vote no longer counts unless the admin says it still does. Correcting: the new
   // candidates, or clearing the vote.
@@ -41,23 +65,28 @@ function ChangeForm({ change, onClose }: { change: Change; onClose: () => void }
   }));
   const { draft, errors, set } = form;
   const { reason, voteCounts, clear, codes } = draft;
-  const voiding = useVoidRecord();
-  const restoring = useRestoreRecord();
-  const correcting = useCorrectVote();
+  const { voiding, restoring, correcting, shown } = requests;
   const pending = voiding.isPending || restoring.isPending || correcting.isPending;
   const voted = record.votedAt !== null;
 
-  const done = {
-    onSuccess: (result: { message: string }) => {
-      toast.success(result.message);
-      onClose();
-    },
-    onError: (error: Error) => form.showErrors({ form: error.message }),
-  };
   const confirm = form.submit(({ reason: why }) => {
-    if (kind === 'void') voiding.mutate({ id: record.id, reason: why, voteCounts: voted && voteCounts }, done);
-    else if (kind === 'restore') restoring.mutate({ id: record.id, reason: why }, done);
-    else correcting.mutate({ id: record.id, reason: why, candidates: clear ? null : codes }, done);
+    const sentFrom = shown.opening;
+    const sent =
+      kind === 'void'
+        ? voiding.mutateAsync({ id: record.id, reason: why, voteCounts: voted && voteCounts })
+        : kind === 'restore'
+          ? restoring.mutateAsync({ id: record.id, reason: why })
+          : correcting.mutateAsync({ id: record.id, reason: why, candidates: clear ? null : codes });
+    sent.then(
+      (result: { message: string }) => {
+        toast.success(result.message);
+        if (shown.isShowing(sentFrom)) onClose();
+      },
+      (error: Error) => {
+        if (shown.isShowing(sentFrom)) form.showErrors({ form: error.message });
+        else toast.error(error.message);
+      },
+    );
   });
 
   const title = kind === 'void' ? 'Anular registro' : kind === 'restore' ? 'Restaurar registro' : 'Corregir voto';

@@ -27,6 +27,7 @@ export interface RecordDialogProps {
   record: RecordAdmin | null;
   department: string;
   departments: RecordsDepartment[];
+  /** Its request is on the network: saving waits (nothing is sent twice); closing does not. */
   pending: boolean;
   serverError?: string;
   onSave: (body: RecordBody) => void;
@@ -56,7 +57,7 @@ export function RecordDialog({
   return (
     <Modal
       open={open}
-      onClose={() => !pending && onClose()}
+      onClose={onClose}
       title={record ? 'Editar registro' : 'Agregar registro'}
       wide
       testId="record-dialog"
@@ -100,7 +101,7 @@ export function RecordDialog({
           </p>
         )}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" className={buttonClass.secondary} onClick={onClose} disabled={pending}>
+          <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
           <button type="submit" className={buttonClass.primary} disabled={pending}>

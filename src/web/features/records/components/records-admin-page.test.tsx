@@ -201,6 +201,47 @@ describe('RecordsAdminPage: the list', () => {
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Persona 2' })).not.toBeInTheDocument());
   });
 
+  it('closes the void dialog with Escape while its request is held; opened again, it does not send it twice', async () => {
+    const state = api();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    server.use(
+      http.post('*/api/admin/records/:id/void', async ({ request, params }) => {
+        held += 1;
+        state.voids.push({ id: Number(params.id), body: await request.json() });
+        await gate;
+        const index = state.records.findIndex((r) => r.id === Number(params.id));
+        const voided = { ...(state.records[index] as RecordAdmin), status: 'anulado' as const };
+        state.records[index] = voided;
+        return HttpResponse.json({ message: 'Registro anulado: ya no aparece en las listas.', record: voided });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    await user.click(await screen.findByRole('button', { name: 'Anular: Persona 2' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Anular registro' });
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Repetido');
+    await user.click(within(dialog).getByRole('button', { name: 'Anular registro' }));
+    await waitFor(() => expect(held).toBe(1));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Anular: Persona 2' }));
+    dialog = await screen.findByRole('dialog', { name: 'Anular registro' });
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Otra vez');
+    expect(within(dialog).getByRole('button', { name: 'Anular registro' })).toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    release();
+    expect(await screen.findByText('Registro anulado: ya no aparece en las listas.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Persona 2' })).not.toBeInTheDocument());
+    expect(state.voids).toEqual([{ id: 2, body: { reason: 'Repetido', voteCounts: false } }]);
+  });
+
   it('keeps the vote of a voided record when told it still counts', async () => {
     const state = api();
     const user = userEvent.setup();

@@ -12,6 +12,7 @@ import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useCreateRecord } from '../api/create-record';
 import { recordsExportUrl } from '../api/export-records';
 import { useRecordsAdmin } from '../api/get-records-admin';
@@ -74,6 +75,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const records = useRecordsAdmin({ department, q, status });
   const create = useCreateRecord();
   const update = useUpdateRecord();
+  const editDialog = useDialogOpening(dialog.kind === 'edit');
   const current = departments.find((d) => d.slug === department);
   const items = records.data?.pages.flatMap((p) => p.items) ?? [];
 
@@ -88,16 +90,20 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   };
   const save = (body: RecordBody) => {
     const editing = dialog.kind === 'edit' ? dialog.record : null;
-    const done = {
-      onSuccess: (result: { message: string; record: RecordAdmin }) => {
-        toast.success(result.message);
-        close();
-        if (result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
-      },
-      onError: (error: Error) => setServerError(error.message),
+    // The dialog can be closed while this travels: the answer then comes as a toast only.
+    const sentFrom = editDialog.opening;
+    const saved = (result: { message: string; record: RecordAdmin }) => {
+      toast.success(result.message);
+      if (!editDialog.isShowing(sentFrom)) return;
+      close();
+      if (result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
     };
-    if (editing) update.mutate({ id: editing.id, ...body }, done);
-    else create.mutate(body, done);
+    const failed = (error: Error) => {
+      if (editDialog.isShowing(sentFrom)) setServerError(error.message);
+      else toast.error(error.message);
+    };
+    if (editing) update.mutateAsync({ id: editing.id, ...body }).then(saved, failed);
+    else create.mutateAsync(body).then(saved, failed);
   };
 
   return (

@@ -1,0 +1,26 @@
+import { useCallback, useRef } from 'react';
+
+export interface DialogOpening {
+  /** This opening of the dialog (a new number each time it opens), null while it is closed. */
+  opening: number | null;
+  /** Whether the person still looks at that opening: not closed, nor closed and opened again since. */
+  isShowing: (opening: number | null) => boolean;
+}
+
+/**
+ * A dialog that sends a request can be closed while the request is on the network (docs/decisions/057):
+ * the request goes on, and when its answer arrives the dialog may be closed, or open again for something
+ * else. A request keeps the opening it was sent from; its answer closes the dialog or shows an error in
+ * it only if that opening is still on screen, and otherwise says what happened in a toast.
+ */
+export function useDialogOpening(open: boolean): DialogOpening {
+  const count = useRef(0);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current) count.current += 1;
+  wasOpen.current = open;
+  const opening = open ? count.current : null;
+  const showing = useRef(opening);
+  showing.current = opening;
+  const isShowing = useCallback((sent: number | null) => sent !== null && showing.current === sent, []);
+  return { opening, isShowing };
+}
