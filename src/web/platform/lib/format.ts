@@ -14,3 +14,13 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
+
+const clock = new Intl.DateTimeFormat('es-VE', {
+  timeZone: TIME_ZONE,
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** '11:30:05 p. m.' in Caracas time (it ends with a period of its own: no sentence adds one). */
+export const formatClock = (at: number | Date) => clock.format(at);

@@ -112,6 +112,8 @@ describe('FieldPage', () => {
         .map((c) => c.textContent),
     ).toEqual(['Nunca', '0', '—', '—']);
     expect(screen.getByText(/1 validador tiene envíos esperando hace más de 10 min\./)).toBeInTheDocument();
+    // The time ends with its own period ('a. m.'): the sentence adds none.
+    expect(screen.getByText(/^Actualizado a las/).textContent).toMatch(/^Actualizado a las 10:00:00\sa\.\sm\.$/);
     expect(screen.getByLabelText('Municipio o parroquia')).toHaveValue('cabimas');
   });
 

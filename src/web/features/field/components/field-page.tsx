@@ -1,20 +1,12 @@
 import { useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { FieldValidator, FieldView } from '#shared/features/field/field';
-import { TIME_ZONE } from '#shared/platform/constants';
 import { formatCount } from '#shared/platform/format';
-import { formatDateTime } from '#web/platform/lib/format';
+import { formatClock, formatDateTime } from '#web/platform/lib/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { FIELD_REFRESH_MS, useFieldDepartments, useFieldView } from '../api/get-field';
-
-const clock = new Intl.DateTimeFormat('es-VE', {
-  timeZone: TIME_ZONE,
-  hour: 'numeric',
-  minute: '2-digit',
-  second: '2-digit',
-});
 
 /** 'hace 12 min', counted from the server's time of the answer (never the phone's own clock). */
 export function ago(iso: string, from: string): string {
@@ -78,7 +70,7 @@ function FieldTable({ view }: { view: FieldView }) {
         {stuck === 0
           ? 'Nadie tiene envíos atascados.'
           : `${formatCount(stuck)} ${stuck === 1 ? 'validador tiene' : 'validadores tienen'} envíos esperando hace más de ${formatCount(view.stuckAfterMinutes)} min.`}{' '}
-        <span className="font-normal">Actualizado a las {clock.format(new Date(view.generatedAt))}.</span>
+        <span className="font-normal">Actualizado a las {formatClock(new Date(view.generatedAt))}</span>
       </p>
       {view.validators.length === 0 ? (
         <p className="mt-4 text-stone-700">Nadie está en la lista de este municipio.</p>

@@ -1,16 +1,6 @@
 import { resultsMessages } from '#shared/features/results/results';
-import { TIME_ZONE } from '#shared/platform/constants';
+import { formatClock } from '#web/platform/lib/format';
 import type { StreamStatus } from '../api/stream-results';
-
-const clock = new Intl.DateTimeFormat('es-VE', {
-  timeZone: TIME_ZONE,
-  hour: 'numeric',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** '11:30:05 p. m.' in Caracas time. */
-export const formatUpdatedTime = (at: number) => clock.format(new Date(at));
 
 const dot: Record<StreamStatus, string> = {
   live: 'bg-green-600',
@@ -46,7 +36,7 @@ export function LiveStatus({ status, updatedAt, className = '' }: LiveStatusProp
       </p>
       {updatedAt !== null && (
         <p className="tabular-nums" data-testid="actualizado">
-          {resultsMessages.updatedAt(formatUpdatedTime(updatedAt))}
+          {resultsMessages.updatedAt(formatClock(updatedAt))}
         </p>
       )}
     </div>
