@@ -1,5 +1,6 @@
 import { departmentSlugSchema } from '#shared/platform/access';
 import { EMAIL_MAX_LENGTH } from '#shared/platform/email';
+import { formatCount } from '#shared/platform/format';
 import { optionalFilter } from '#shared/platform/query';
 import { z } from '#shared/platform/zod-spanish';
 
@@ -179,4 +180,106 @@ export function auditTargetLabel(
   if (family === 'setting') return `Ajuste: ${SETTING_LABELS[target] ?? target}`;
   if (family === 'department' || family === 'access') return `Departamento ${departmentTitle(target) ?? target}`;
   return `Archivo ${target}`;
+}
+
+/** The words for the keys of an audit row's details (a test keeps this list complete). */
+export const AUDIT_DETAIL_LABELS: Record<string, string> = {
+  before: 'Antes',
+  after: 'Después',
+  from: 'De',
+  to: 'A',
+  reason: 'Motivo',
+  candidates: 'Candidatos',
+  votedBy: 'Votado por',
+  voted: 'Tenía voto',
+  voteCounts: 'Su voto sigue contando',
+  voteCountsAgain: 'Su voto vuelve a contar',
+  department: 'Municipio o parroquia',
+  comunidad: 'Comunidad',
+  nombre: 'Nombre',
+  ubch: 'UBCH',
+  telefono: 'Teléfono',
+  status: 'Estado',
+  fecha: 'Fecha',
+  hora24h: 'Hora',
+  descripcion: 'Descripción',
+  lugar: 'Lugar',
+  copied: 'Copiados',
+  skipped: 'Omitidos',
+  sessionsEnded: 'Sesiones cerradas',
+  sessionsRevoked: 'Sesiones cerradas',
+  devicesForgotten: 'Navegadores que dejaron de ser de confianza',
+  blockedUntil: 'Bloqueado hasta',
+  device: 'Navegador',
+  provider: 'Servicio de inicio de sesión',
+  oneTimePassword: 'Contraseña de un solo uso',
+  role: 'Rol',
+  fileName: 'Archivo',
+  bytes: 'Tamaño (bytes)',
+  encoding: 'Codificación',
+  separator: 'Separador',
+  rows: 'Filas',
+  imported: 'Importados',
+  duplicatesInFile: 'Repetidos en el archivo',
+  duplicatesInDatabase: 'Ya registrados',
+  omittedWithErrors: 'Omitidos por errores',
+  byDepartment: 'Por municipio o parroquia',
+  kind: 'Foto',
+  photoId: 'Foto n.º',
+  replacedPhotoId: 'Reemplaza la foto n.º',
+  sameImageAsRecord: 'Misma imagen que el trámite',
+  sha256: 'Huella SHA-256',
+  sizeBytes: 'Tamaño (bytes)',
+  contentType: 'Tipo de archivo',
+  width: 'Ancho (px)',
+  height: 'Alto (px)',
+  name: 'Nombre',
+  colour: 'Color',
+  code: 'Código',
+  position: 'Posición',
+  title: 'Título',
+  records: 'Trámites',
+  agenda: 'Agenda',
+  table: 'Tabla',
+  read: 'Leídos',
+  created: 'Creados',
+  updated: 'Actualizados',
+  unchanged: 'Sin cambios',
+  votes: 'Votos',
+  photos: 'Fotos',
+  warnings: 'Avisos',
+  filterByFormula: 'Fórmula de filtro',
+  action: 'Acción',
+  person: 'Persona',
+  q: 'Búsqueda',
+  page: 'Página',
+};
+
+/** Values written as codes in the details, in words. */
+const AUDIT_DETAIL_VALUES: Record<string, string> = {
+  wrong_password: 'contraseña equivocada',
+  unknown_email: 'correo desconocido',
+  disabled: 'cuenta desactivada',
+  invalid_token: 'credencial de Firebase no válida',
+  password_change: 'cambio de contraseña',
+  known: 'de confianza',
+  firebase: 'Firebase Auth',
+};
+
+/** A key of the details in words; a key unknown to this version (written by a newer one) reads as itself. */
+export const auditDetailLabel = (key: string) => AUDIT_DETAIL_LABELS[key] ?? key;
+
+/** Keys whose numbers are ids, written as the rest of the log writes them (no thousands dot). */
+const ID_KEYS = new Set(['photoId', 'replacedPhotoId', 'sameImageAsRecord']);
+
+/** A plain value of the details in words: yes/no, nothing, a list, a count, a code the server writes. */
+export function auditDetailValue(key: string, value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (value === true) return 'Sí';
+  if (value === false) return 'No';
+  if (Array.isArray(value))
+    return value.length === 0 ? 'ninguno' : value.map((v) => auditDetailValue(key, v)).join(', ');
+  if (typeof value === 'number') return ID_KEYS.has(key) ? String(value) : formatCount(value);
+  if (typeof value === 'string') return AUDIT_DETAIL_VALUES[value] ?? value;
+  return String(value);
 }

@@ -29,6 +29,20 @@ const ENTRIES: AuditEntry[] = [
     ip: null,
     details: null,
   },
+  {
+    id: 3,
+    at: '2026-11-22T15:00:00.000Z',
+    actorEmail: 'jefa@example.org',
+    action: 'record.vote.correct',
+    departmentSlug: 'cabimas',
+    target: 'record:7',
+    ip: null,
+    details: JSON.stringify({
+      before: { candidates: ['FA'], votedBy: 'ana@example.org' },
+      after: { candidates: [] },
+      reason: 'La boleta no marca a nadie',
+    }),
+  },
 ];
 
 const DEPARTMENTS: AdminDepartment[] = [
@@ -60,12 +74,19 @@ describe('AuditAdminPage', () => {
     api();
     renderWithProviders(<AuditAdminPage departments={DEPARTMENTS} />);
     const rows = await screen.findByRole('list', { name: 'Registros de auditoría' });
-    const [disable, vote] = within(rows).getAllByRole('listitem');
+    const [disable, vote, correction] = within(rows).getAllByRole('listitem');
     expect(disable).toHaveTextContent('Cuenta desactivada');
     expect(disable).toHaveTextContent('22 nov. 2026, 10:05 a. m.');
     expect(disable).toHaveTextContent('Persona ana@example.org');
     expect(disable).not.toHaveTextContent('user.disable');
-    expect(within(disable as HTMLElement).getByText(/"sessionsRevoked": 2/)).toBeInTheDocument();
+    // The details in words: each key with its Spanish label, each value as people write it.
+    const revoked = within(disable as HTMLElement).getByText('Sesiones cerradas');
+    expect(revoked.nextElementSibling).toHaveTextContent('2');
+    const details = within(correction as HTMLElement).getByRole('group');
+    expect(details).toHaveTextContent(
+      'AntesCandidatosFAVotado porana@example.orgDespuésCandidatosningunoMotivoLa boleta no marca a nadie',
+    );
+    expect(details).not.toHaveTextContent(/before|votedBy|reason|\[/);
     expect(vote).toHaveTextContent('Voto registrado');
     expect(vote).toHaveTextContent('Trámite 7');
     expect(vote).not.toHaveTextContent(/record:7|record\.vote/);

@@ -1,10 +1,12 @@
-import { useRef, useState } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import {
   AUDIT_ACTION_FAMILIES,
   AUDIT_ACTION_LABELS,
   type AuditEntry,
   type AuditFilters,
   auditActionLabel,
+  auditDetailLabel,
+  auditDetailValue,
   auditFiltersSchema,
   auditTargetLabel,
 } from '#shared/features/audit/audit';
@@ -186,12 +188,38 @@ function DateField(props: {
   );
 }
 
-function prettyDetails(details: string): string {
+/** The details of an audit row in words: each key with its Spanish label, nested ones indented. */
+function DetailList({ value }: { value: Record<string, unknown> }) {
+  return (
+    <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
+      {Object.entries(value).map(([key, item]) => (
+        <Fragment key={key}>
+          <dt className="font-semibold text-stone-700">{auditDetailLabel(key)}</dt>
+          <dd className="min-w-0 break-words">
+            {item !== null && typeof item === 'object' && !Array.isArray(item) ? (
+              <DetailList value={item as Record<string, unknown>} />
+            ) : (
+              auditDetailValue(key, item)
+            )}
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+function Details({ details }: { details: string }) {
+  let parsed: unknown;
   try {
-    return JSON.stringify(JSON.parse(details), null, 2);
+    parsed = JSON.parse(details);
   } catch {
-    return details;
+    parsed = undefined;
   }
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (
+    <DetailList value={parsed as Record<string, unknown>} />
+  ) : (
+    <p className="break-all">{details}</p>
+  );
 }
 
 function AuditRow({ entry, titleOf }: { entry: AuditEntry; titleOf: (slug: string) => string | undefined }) {
@@ -213,9 +241,9 @@ function AuditRow({ entry, titleOf }: { entry: AuditEntry; titleOf: (slug: strin
         {entry.details && (
           <details className="mt-1">
             <summary className="cursor-pointer font-semibold text-stone-700">Detalles</summary>
-            <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all rounded bg-stone-50 p-2 text-xs">
-              {prettyDetails(entry.details)}
-            </pre>
+            <div className="mt-1 rounded bg-stone-50 p-2 text-xs">
+              <Details details={entry.details} />
+            </div>
           </details>
         )}
       </div>
