@@ -223,6 +223,20 @@ describe('a bucket that accepts connections and never answers', () => {
   const frozenConfig = (prefix: string) => ({ ...s3.config(prefix), endpoint: frozen.url, timeoutMs: TIMEOUT_MS });
   const isPut = (r: SeenRequest) => r.method === 'PUT';
   const deleteOf = (path: string) => (r: SeenRequest) => r.method === 'DELETE' && r.path === path;
+
+  /**
+   * An upload to the frozen bucket that fails at its deadline (fake clock), with the waits the storage
+   * then asks for between the deletes of its key, the PutObject the bucket holds, and its deletes.
+   */
+  async function failedUpload(prefix: string) {
+    fakeClock();
+    const sleeps = recordedSleeps();
+    const storage = createS3Storage(frozenConfig(prefix), { sleep: sleeps.sleep });
+    const pending = storage.put(Buffer.from('hola'), jpeg);
+    const [put] = await frozen.whenHeld(1, isPut);
+    expect(await settledAt(pending, TIMEOUT_MS)).toBeInstanceOf(StorageUnavailableError);
+    return { sleeps, put: put!, isDelete: deleteOf(put!.path) };
+  }
   const putOf = (path: string) => (r: SeenRequest) => r.method === 'PUT' && r.path === path;
   const keysUnder = (prefix: string) => s3.listKeys().filter((k) => k.startsWith(prefix));
 
@@ -257,13 +271,7 @@ describe('a bucket that accepts connections and never answers', () => {
   });
 
   it('deletes a failed upload’s key again while the bucket stays frozen, waits doubling, ten tries in all', async () => {
-    fakeClock();
-    const sleeps = recordedSleeps();
-    const storage = createS3Storage(frozenConfig('retry/'), { sleep: sleeps.sleep });
-    const pending = storage.put(Buffer.from('hola'), jpeg);
-    const [put] = await frozen.whenHeld(1, isPut);
-    expect(await settledAt(pending, TIMEOUT_MS)).toBeInstanceOf(StorageUnavailableError);
-    const isDelete = deleteOf(put!.path);
+    const { sleeps, put, isDelete } = await failedUpload('retry/');
     const waits = [1, 2, 4, 8, 16, 32, 64, 128, 256].map((s) => s * 1_000);
     for (const [i, wait] of waits.entries()) {
       await frozen.whenHeld(i + 1, isDelete); // try i reached the bucket…
@@ -283,13 +291,7 @@ describe('a bucket that accepts connections and never answers', () => {
   });
 
   it('removes the object of a failed upload that the bucket stores after confirming the first delete', async () => {
-    fakeClock();
-    const sleeps = recordedSleeps();
-    const storage = createS3Storage(frozenConfig('later/'), { sleep: sleeps.sleep });
-    const pending = storage.put(Buffer.from('hola'), jpeg);
-    const [put] = await frozen.whenHeld(1, isPut);
-    expect(await settledAt(pending, TIMEOUT_MS)).toBeInstanceOf(StorageUnavailableError);
-    const isDelete = deleteOf(put!.path);
+    const { sleeps, put, isDelete } = await failedUpload('later/');
     await frozen.whenHeld(1, isDelete);
 
     // The bucket wakes up and carries out the delete it held first: nothing to delete yet, and it says so.
