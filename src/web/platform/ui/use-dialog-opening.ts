@@ -1,4 +1,5 @@
 import { useCallback, useRef } from 'react';
+import { toast } from 'react-toastify/unstyled';
 
 export interface DialogOpening {
   /** This opening of the dialog (a new number each time it opens), null while it is closed. */
@@ -23,4 +24,30 @@ export function useDialogOpening(open: boolean): DialogOpening {
   showing.current = opening;
   const isShowing = useCallback((sent: number | null) => sent !== null && showing.current === sent, []);
   return { opening, isShowing };
+}
+
+/**
+ * The answer to a confirmation sent from `dialog` (deleting, say): said in a toast either way, and
+ * closing the dialog with `close` only if it still shows the opening the request was sent from.
+ */
+export function answerInToast<T>(
+  dialog: DialogOpening,
+  request: Promise<T>,
+  success: (result: T) => string,
+  close: () => void,
+): void {
+  const sentFrom = dialog.opening;
+  const settled = () => {
+    if (dialog.isShowing(sentFrom)) close();
+  };
+  request.then(
+    (result) => {
+      toast.success(success(result));
+      settled();
+    },
+    (error: Error) => {
+      toast.error(error.message);
+      settled();
+    },
+  );
 }

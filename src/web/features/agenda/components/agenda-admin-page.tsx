@@ -8,7 +8,7 @@ import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web
 import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCopyAgendaDay } from '../api/copy-agenda-day';
 import { useCreateAgendaEvent } from '../api/create-agenda-event';
@@ -193,20 +193,7 @@ export default function AgendaAdminPage() {
         onCancel={close}
         onConfirm={() => {
           if (dialog.kind !== 'delete') return;
-          const sentFrom = deleteDialog.opening;
-          const settled = () => {
-            if (deleteDialog.isShowing(sentFrom)) close();
-          };
-          remove.mutateAsync(dialog.event.id).then(
-            (result) => {
-              toast.success(result.message);
-              settled();
-            },
-            (error: Error) => {
-              toast.error(error.message);
-              settled();
-            },
-          );
+          answerInToast(deleteDialog, remove.mutateAsync(dialog.event.id), (result) => result.message, close);
         }}
       />
 

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDeleteCandidate } from '../api/delete-candidate';
 import { useAdminCandidates } from '../api/get-candidates';
 import { useUploadCandidatePhoto } from '../api/upload-candidate-photo';
@@ -79,20 +79,11 @@ export default function CandidatesAdminPage() {
         onCancel={() => setDeleting(null)}
         onConfirm={() => {
           if (!deleting) return;
-          // Closing the dialog meanwhile leaves the answer to the toast; a dialog opened since stays open.
-          const sentFrom = deleteDialog.opening;
-          const settled = () => {
-            if (deleteDialog.isShowing(sentFrom)) setDeleting(null);
-          };
-          remove.mutateAsync(deleting.id).then(
-            () => {
-              toast.success(`Candidato ${deleting.code} borrado`);
-              settled();
-            },
-            (e: Error) => {
-              toast.error(e.message);
-              settled();
-            },
+          answerInToast(
+            deleteDialog,
+            remove.mutateAsync(deleting.id),
+            () => `Candidato ${deleting.code} borrado`,
+            () => setDeleting(null),
           );
         }}
       />

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDeleteNota } from '../api/delete-nota';
 import { useNotaAdmin } from '../api/get-nota-admin';
 import { useNotasAdmin } from '../api/get-notas-admin';
@@ -191,20 +191,11 @@ function NotasList() {
         onCancel={() => setDeleting(null)}
         onConfirm={() => {
           if (!deleting) return;
-          // Closing the dialog meanwhile leaves the answer to the toast; a dialog opened since stays open.
-          const sentFrom = deleteDialog.opening;
-          const settled = () => {
-            if (deleteDialog.isShowing(sentFrom)) setDeleting(null);
-          };
-          remove.mutateAsync(deleting.id).then(
-            (r) => {
-              toast.success(r.message);
-              settled();
-            },
-            (e: Error) => {
-              toast.error(e.message);
-              settled();
-            },
+          answerInToast(
+            deleteDialog,
+            remove.mutateAsync(deleting.id),
+            (r) => r.message,
+            () => setDeleting(null),
           );
         }}
       />
