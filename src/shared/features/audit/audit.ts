@@ -251,7 +251,6 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   filterByFormula: 'Fórmula de filtro',
   action: 'Acción',
   person: 'Persona',
-  q: 'Búsqueda',
   page: 'Página',
 };
 
