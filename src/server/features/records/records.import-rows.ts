@@ -14,7 +14,7 @@ import {
 } from '#shared/features/records/records.admin';
 import { formatCount } from '#shared/platform/format';
 import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
-import { personFingerprint } from './records.identity';
+import { PeopleByFingerprint, personFingerprint } from './records.identity';
 import { type CsvEncoding, readText } from './records.import-encoding';
 import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
 
@@ -179,14 +179,13 @@ function createDepartmentFinder(departments: MunicipalityRow[]): (cell: string) 
  * read runs would survive long enough for V8 to start allocating every later row straight in the old
  * generation (allocation-site pretenuring), tens of megabytes of garbage per import.
  */
-async function peopleIn(db: Kysely<Database>, departmentId: number): Promise<Map<number, number>> {
+async function peopleIn(db: Kysely<Database>, departmentId: number): Promise<PeopleByFingerprint> {
   const repo = createRecordsAdminRepository(db);
-  const keys = new Map<number, number>();
+  const keys = new PeopleByFingerprint();
   for (let after = 0; ; ) {
     const page = await repo.identityPage(departmentId, after, 5_000);
     for (const r of page) {
-      const key = personFingerprint(r.nombre, r.telefono);
-      if (!keys.has(key)) keys.set(key, r.id);
+      keys.add(personFingerprint(r.nombre, r.telefono), r.id);
     }
     if (page.length < 5_000) break;
     after = page.at(-1)?.id ?? after;
@@ -204,9 +203,9 @@ function createComparer(
   result: PassResult,
   onValid?: (record: ImportedRecord) => Promise<void> | void,
 ) {
-  const people = new Map<number, Map<number, number>>();
+  const people = new Map<number, PeopleByFingerprint>();
   /** Per municipality: each person of the file (fingerprint -> line). */
-  const seenInFile = new Map<number, Map<number, number>>();
+  const seenInFile = new Map<number, PeopleByFingerprint>();
 
   function compare(record: ImportedRecord, department: MunicipalityRow, line: number): Promise<void> | undefined {
     const inDatabase = people.get(department.id);
@@ -220,7 +219,7 @@ function createComparer(
     const existing = inDatabase.get(key);
     let seen = seenInFile.get(department.id);
     if (!seen) {
-      seen = new Map();
+      seen = new PeopleByFingerprint();
       seenInFile.set(department.id, seen);
     }
     const earlier = existing === undefined ? seen.get(key) : undefined;
@@ -239,7 +238,7 @@ function createComparer(
       }
       return;
     }
-    seen.set(key, line);
+    seen.add(key, line);
     result.valid++;
     let count = result.byDepartment.get(department.id);
     if (!count) {
