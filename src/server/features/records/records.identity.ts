@@ -51,25 +51,30 @@ export function personFingerprint(nombre: string, telefono: string): number {
   return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
 }
 
+/** Entries per block of PeopleByFingerprint (4,096): blocks are added as it fills, never copied. */
+const BLOCK_BITS = 12;
+const BLOCK = 1 << BLOCK_BITS;
+
 /**
  * People by fingerprint (personFingerprint) -> a number from 1 to 2^31 - 1 (a record's id, a line of a
- * file), as an import keeps them: the first number given for a person stays. Open addressing in typed
- * arrays, 12 bytes a slot and at most three slots in four used: against about 45 bytes for an entry of a
- * Map with its boxed 53-bit key, and nothing for the garbage collector to trace or carry into the old
- * generation.
+ * file), as an import keeps them: the first number given for a person stays. A hash table in typed
+ * arrays: each entry (fingerprint, number, next in its chain) takes 16 bytes in blocks that are added
+ * and never copied, and each bucket 4 bytes, at most one entry a bucket on average. A Map takes about 45
+ * bytes an entry with its boxed 53-bit key, and leaves its smaller tables behind as garbage each time it
+ * grows, which the collector only frees in a full collection, long after the import.
  */
 export class PeopleByFingerprint {
-  #high: Uint32Array;
-  #low: Uint32Array;
-  /** 0 marks an empty slot. */
-  #values: Int32Array;
+  #keys: Float64Array[] = [];
+  #values: Int32Array[] = [];
+  /** Per entry, the entry after it in its bucket, plus one (0 ends the chain). */
+  #next: Int32Array[] = [];
+  /** Per bucket, its first entry, plus one (0: empty). */
+  #buckets: Int32Array;
   #size = 0;
 
-  constructor(capacity = 1024) {
-    if (capacity < 2 || (capacity & (capacity - 1)) !== 0) throw new RangeError('capacity must be a power of two');
-    this.#high = new Uint32Array(capacity);
-    this.#low = new Uint32Array(capacity);
-    this.#values = new Int32Array(capacity);
+  constructor(buckets = 1024) {
+    if (buckets < 2 || (buckets & (buckets - 1)) !== 0) throw new RangeError('buckets must be a power of two');
+    this.#buckets = new Int32Array(buckets);
   }
 
   get size(): number {
@@ -77,14 +82,8 @@ export class PeopleByFingerprint {
   }
 
   get(fingerprint: number): number | undefined {
-    const low = fingerprint >>> 0;
-    const high = (fingerprint - low) / 0x100000000;
-    const mask = this.#values.length - 1;
-    for (let i = low & mask; ; i = (i + 1) & mask) {
-      const value = this.#values[i] as number;
-      if (value === 0) return undefined;
-      if (this.#low[i] === low && this.#high[i] === high) return value;
-    }
+    const entry = this.#find(fingerprint);
+    return entry < 0 ? undefined : (this.#values[entry >>> BLOCK_BITS] as Int32Array)[entry & (BLOCK - 1)];
   }
 
   /** Keeps `value` for the person unless one was kept already. */
@@ -93,38 +92,45 @@ export class PeopleByFingerprint {
       throw new RangeError(`not a fingerprint: ${fingerprint}`);
     if (!Number.isInteger(value) || value < 1 || value > 0x7fffffff)
       throw new RangeError(`value out of range: ${value}`);
-    if ((this.#size + 1) * 4 > this.#values.length * 3) this.#grow();
-    this.#put(fingerprint, value);
-  }
-
-  #put(fingerprint: number, value: number): void {
-    const low = fingerprint >>> 0;
-    const high = (fingerprint - low) / 0x100000000;
-    const mask = this.#values.length - 1;
-    for (let i = low & mask; ; i = (i + 1) & mask) {
-      if (this.#values[i] === 0) {
-        this.#low[i] = low;
-        this.#high[i] = high;
-        this.#values[i] = value;
-        this.#size++;
-        return;
-      }
-      if (this.#low[i] === low && this.#high[i] === high) return;
+    if (this.#find(fingerprint) >= 0) return;
+    const entry = this.#size;
+    const offset = entry & (BLOCK - 1);
+    if (offset === 0) {
+      this.#keys.push(new Float64Array(BLOCK));
+      this.#values.push(new Int32Array(BLOCK));
+      this.#next.push(new Int32Array(BLOCK));
     }
+    const block = entry >>> BLOCK_BITS;
+    (this.#keys[block] as Float64Array)[offset] = fingerprint;
+    (this.#values[block] as Int32Array)[offset] = value;
+    this.#size++;
+    if (this.#size > this.#buckets.length) this.#rebucket(this.#buckets.length * 2);
+    else this.#link(entry, fingerprint);
   }
 
-  #grow(): void {
-    const high = this.#high;
-    const low = this.#low;
-    const values = this.#values;
-    const capacity = values.length * 2;
-    this.#high = new Uint32Array(capacity);
-    this.#low = new Uint32Array(capacity);
-    this.#values = new Int32Array(capacity);
-    this.#size = 0;
-    for (let i = 0; i < values.length; i++) {
-      const value = values[i] as number;
-      if (value !== 0) this.#put((high[i] as number) * 0x100000000 + (low[i] as number), value);
+  /** The entry holding the fingerprint, or -1. */
+  #find(fingerprint: number): number {
+    for (let e = this.#buckets[(fingerprint >>> 0) & (this.#buckets.length - 1)] as number; e !== 0; ) {
+      const entry = e - 1;
+      const block = entry >>> BLOCK_BITS;
+      const offset = entry & (BLOCK - 1);
+      if ((this.#keys[block] as Float64Array)[offset] === fingerprint) return entry;
+      e = (this.#next[block] as Int32Array)[offset] as number;
+    }
+    return -1;
+  }
+
+  #link(entry: number, fingerprint: number): void {
+    const bucket = (fingerprint >>> 0) & (this.#buckets.length - 1);
+    (this.#next[entry >>> BLOCK_BITS] as Int32Array)[entry & (BLOCK - 1)] = this.#buckets[bucket] as number;
+    this.#buckets[bucket] = entry + 1;
+  }
+
+  /** Twice the buckets, every entry linked again (entries stay where they are). */
+  #rebucket(buckets: number): void {
+    this.#buckets = new Int32Array(buckets);
+    for (let entry = 0; entry < this.#size; entry++) {
+      this.#link(entry, (this.#keys[entry >>> BLOCK_BITS] as Float64Array)[entry & (BLOCK - 1)] as number);
     }
   }
 }
