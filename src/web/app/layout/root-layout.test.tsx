@@ -10,6 +10,7 @@ import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider } from '#web/platform/provider';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { RootLayout } from './root-layout';
 
@@ -144,10 +145,7 @@ describe('navbar fed by the session', () => {
 
   it('keeps the frame usable while the session is asked: no cover, an inline status, a menu that works', async () => {
     const user = userEvent.setup();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     // On a bad connection the answer may take a minute; here it never comes until the test is done.
     server.use(
       http.get('*/api/site', () =>

@@ -4,6 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import { addDays, dateInTimeZone } from '#shared/platform/format';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import AgendaAdminPage from './agenda-admin-page';
@@ -183,10 +184,7 @@ describe('AgendaAdminPage', () => {
 
   it('closes the delete dialog with Escape while its request is held; the answer then comes as a toast, sent once', async () => {
     const state = api(seeded);
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     let held = 0;
     server.use(
       http.delete('*/api/admin/agenda/:id', async ({ params }) => {
@@ -225,10 +223,7 @@ describe('AgendaAdminPage', () => {
 
   it('closes the event form with Cancelar while it saves; a refusal then comes as a toast', async () => {
     const state = api(seeded);
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     server.use(
       http.post('*/api/admin/agenda', async ({ request }) => {
         state.posts.push(await request.json());

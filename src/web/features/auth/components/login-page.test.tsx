@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthProvider } from '#shared/features/auth/auth';
 import type { Session } from '#shared/platform/session';
 import { AppProvider } from '#web/platform/provider';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { LoginPage } from './login-page';
 
@@ -72,10 +73,7 @@ const sessionIs = (session: Session) => server.use(http.get('*/api/auth/session'
 
 describe('LoginPage', () => {
   it('says it is confirming, inline and without the cover, while the session is unknown; then the form', async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     server.use(
       http.get('*/api/auth/session', async () => {
         await gate;

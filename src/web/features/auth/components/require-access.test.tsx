@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
 import { AppProvider } from '#web/platform/provider';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { RequireAccess } from './require-access';
 
@@ -46,10 +47,7 @@ const validatorOf = (slug: string): Session => ({
 
 describe('RequireAccess', () => {
   it('says it is confirming, inline and without the cover, until the session is known; then the page', async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     renderGuarded('/validation/cabimas', async () => {
       await gate;
       return HttpResponse.json(validatorOf('cabimas'));

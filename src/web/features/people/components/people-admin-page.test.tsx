@@ -4,6 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import type { AdminUser, BulkAccessResult, CreateUserResult } from '#shared/features/people/people';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import PeopleAdminPage from './people-admin-page';
@@ -239,10 +240,7 @@ describe('PeopleAdminPage', () => {
 
   it('closes the password dialog while its request is held, and still shows the new password when it comes', async () => {
     api();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     let held = 0;
     server.use(
       http.post('*/api/admin/users/:id/password', async () => {

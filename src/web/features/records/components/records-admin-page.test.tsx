@@ -4,6 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { ImportEvent, ImportReport, RecordAdmin } from '#shared/features/records/records.admin';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import RecordsAdminPage from './records-admin-page';
@@ -203,10 +204,7 @@ describe('RecordsAdminPage: the list', () => {
 
   it('closes the void dialog with Escape while its request is held; opened again, it does not send it twice', async () => {
     const state = api();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     let held = 0;
     server.use(
       http.post('*/api/admin/records/:id/void', async ({ request, params }) => {
@@ -405,10 +403,7 @@ describe('RecordsAdminPage: the CSV import', () => {
 
   it('shows the upload and server phases as a labelled progress bar', async () => {
     api();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     server.use(
       http.post('*/api/admin/records/import', async () => {
         await gate;

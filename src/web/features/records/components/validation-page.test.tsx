@@ -4,6 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { PhotoUploadResult } from '#shared/features/records/photos';
 import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/features/records/records';
+import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { type TusUploadInfo, tusPhotoHandlers } from '#web/testing/tus-msw';
@@ -112,10 +113,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
   it('votes: saves the vote on the phone, closes the dialog at once, sends it with a key and says so on the card', async () => {
     const user = userEvent.setup();
     const state = api({ records: [record(1), record(2)] });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     const keys: (string | null)[] = [];
     server.use(
       http.post('*/api/validation/cabimas/records/:id/vote', async ({ params, request }) => {
@@ -298,10 +296,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
   it('covers the screen only while a photo is saved on the phone, then shows its upload on the card', async () => {
     const user = userEvent.setup();
     api({ records: [record(1)] });
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { gate, release } = createGate();
     let received: TusUploadInfo | undefined;
     let key: string | null = null;
     server.use(
