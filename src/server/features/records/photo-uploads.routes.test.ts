@@ -56,6 +56,17 @@ async function slotOf(recordId: number) {
   return row.gobernador_photo_id;
 }
 
+/**
+ * One photo stored and audited once, with its three files (original, browser copy, thumbnail); of the
+ * uploads, only the small info of these is left, their bytes gone.
+ */
+async function expectOnePhotoStored(uploadIds: string[]): Promise<void> {
+  expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
+  expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+  expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
+  expect(filesUnder(tusDir())).toEqual(uploadIds.map((id) => `${id}.json`).sort());
+}
+
 /** Waits (real time, polling every 20 ms, at most 10 s: generous for a local socket) until `check` holds. */
 async function eventually(check: () => boolean): Promise<void> {
   for (let waited = 0; !check(); waited += 20) {
@@ -377,12 +388,8 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
     });
     for (const u of tries) expect(u.done?.body).toBe(first);
     expect(tries.filter((u) => u.done?.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
-    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
-    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+    await expectOnePhotoStored(tries.map((u) => u.created.id));
     expect(await slotOf(id)).toBe(JSON.parse(first).photo.id);
-    // One original, browser copy and thumbnail; every upload's bytes are gone, its small info stays.
-    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
-    expect(filesUnder(tusDir())).toEqual(tries.map((u) => `${u.created.id}.json`).sort());
     expect((await uploadRows()).every((row) => row.stored_at !== null)).toBe(true);
 
     // Every answer lost: the finished upload's answer asked for 20 times at once, twenty times the same.
@@ -426,8 +433,7 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
       // The refused upload is gone, bytes and all.
       expect((await headTusUpload(t, c.validatorA, reuse.created.location)).statusCode).toBe(404);
     }
-    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
-    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
+    await expectOnePhotoStored([stored.created.id]);
     expect(await listAudit(t.db.kysely, { action: 'photo.replace' })).toHaveLength(0);
     const rows = await t.db.kysely.selectFrom('records').selectAll().where('id', 'in', [id, other]).execute();
     expect(rows.find((r) => r.id === id)).toMatchObject({
@@ -435,8 +441,6 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
       clez_photo_id: null,
     });
     expect(rows.find((r) => r.id === other)?.an_photo_id).toBeNull();
-    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
-    expect(filesUnder(tusDir())).toEqual([`${stored.created.id}.json`]);
     expect((await uploadRows()).map((row) => row.id)).toEqual([stored.created.id]);
   });
 
@@ -474,10 +478,7 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
     expect(after.status).toBe(409);
     expect(JSON.parse(after.body)).toMatchObject({ statusCode: 409, message: filledBy });
 
-    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
-    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
-    expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
-    expect(filesUnder(tusDir())).toEqual([`${filled.created.id}.json`]);
+    await expectOnePhotoStored([filled.created.id]);
     expect((await uploadRows()).map((row) => row.id)).toEqual([filled.created.id]);
   });
 });
