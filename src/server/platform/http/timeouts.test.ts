@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Config } from '#server/platform/config/config';
 import { fixture, multipart } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
@@ -11,6 +11,7 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-a
 let t: TestApp | undefined;
 let dataDir: string | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await t?.close();
   t = undefined;
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -144,5 +145,66 @@ describe('request timeouts', () => {
     expect(sent).toBeLessThan(body.payload.length);
     expect(statusOf(answer)).toBe(408);
     expect(bodyOf(answer).message).toBe(TIMEOUT_MESSAGE);
+  });
+});
+
+/**
+ * A body the server refuses before reading it (too large) ends its request at once. Whatever the
+ * request started (the body's deadline) must end with it: a timer left behind that later destroys
+ * a stream nobody reads threw an unhandled 'error' and ended the whole process.
+ */
+describe('a body refused before it is read', () => {
+  /** Errors that would have ended the process had the test runner not caught them. */
+  function watchUncaught() {
+    const seen: unknown[] = [];
+    const listener = (error: unknown) => seen.push(error);
+    process.on('uncaughtException', listener);
+    return { seen, stop: () => process.off('uncaughtException', listener) };
+  }
+
+  it('leaves no deadline running: 45 s later the server still answers (fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-timeouts-'));
+    t = await createTestApp({ dataDir, timeouts: { bodyMs: 30_000, requestMs: 600_000 } });
+    const uncaught = watchUncaught();
+    try {
+      const res = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json', 'content-length': '2000000' },
+        payload: 'x',
+      });
+      expect(res.statusCode).toBe(413);
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(45_000);
+      expect(uncaught.seen).toEqual([]);
+      expect((await t.request({ url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      uncaught.stop();
+    }
+  });
+
+  it('over a real socket: the 413, then the server still answers after the body limit has passed', async () => {
+    const { port } = await listening({ bodyMs: 100, requestMs: 600_000 });
+    const uncaught = watchUncaught();
+    try {
+      const { socket, closed } = await rawRequest(port, [
+        'OPTIONS /api/auth/login HTTP/1.1',
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        'Content-Length: 2000000',
+        'Connection: close',
+      ]);
+      socket.write('{"a":');
+      expect(statusOf(await closed)).toBe(413);
+      // Three body limits: a deadline still running would have fired by then (a slower machine only
+      // makes the wait longer, never the check wrong).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(uncaught.seen).toEqual([]);
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status).toBe(200);
+    } finally {
+      uncaught.stop();
+    }
   });
 });

@@ -63,13 +63,16 @@ export function serverTimeoutOptions(timeouts: RequestTimeouts) {
  * A JSON (or any non-upload) body must arrive whole within `bodyMs`, however it trickles: past that,
  * the request is answered 408 and its connection closed. Uploads (multipart, tus) keep their own idle
  * timers (receive-upload.ts, the tus server) under the whole-request limit above: a large photo on a slow network takes minutes.
+ *
+ * The deadline ends with its request, whichever way the request ends: a body refused before it is read
+ * (413 on its Content-Length) leaves its stream unread, and a timer that outlived it destroyed that
+ * stream later with an error nobody listened to, which ended the process.
  */
 export function registerBodyTimeout(app: FastifyInstance, timeouts: RequestTimeouts): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
     const { headers } = request;
     const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
     if (!hasBody || UPLOAD.test(headers['content-type'] ?? '')) return payload;
-    let timer: NodeJS.Timeout | undefined;
     const deadline = new Transform({
       transform(chunk, _encoding, done) {
         done(null, chunk);
@@ -83,12 +86,18 @@ export function registerBodyTimeout(app: FastifyInstance, timeouts: RequestTimeo
         done(error);
       },
     });
-    timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       request.log.info({ url: request.url }, 'request body did not arrive in time');
       payload.unpipe(deadline);
       deadline.destroy(RequestTimeout());
     }, timeouts.bodyMs);
     timer.unref();
+    // The answer is sent (or the connection is gone): nothing is read any more, so the deadline and its
+    // stream end quietly. A later destroy, with or without an error, is then a no-op.
+    reply.raw.once('close', () => {
+      payload.unpipe(deadline);
+      deadline.destroy();
+    });
     payload.on('error', (error) => deadline.destroy(error));
     return payload.pipe(deadline);
   });
