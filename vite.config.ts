@@ -126,7 +126,12 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts'],
           // Process and configuration tests do not touch the database: they run once, on SQLite, with
           // the *.sqlite.test.ts that exercise machinery of the embedded database only.
-          exclude: ['src/server/server.test.ts', 'src/server/platform/config/config.test.ts', '**/*.sqlite.test.ts'],
+          exclude: [
+            'src/server/server.test.ts',
+            'src/server/package-scripts.test.ts',
+            'src/server/platform/config/config.test.ts',
+            '**/*.sqlite.test.ts',
+          ],
           env: { TEST_DB: 'postgres' },
           ...serverIsolation,
           globalSetup: ['tests/support/postgres-global-setup.ts'],
