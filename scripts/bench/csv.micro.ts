@@ -1,12 +1,11 @@
 // `npx tsx scripts/bench/csv.micro.ts`: the CSV reader and writer alone, at the import's target size
-// (100,000 rows), without the server or the database. Reading: a UTF-8 file's bytes in 4 KB pieces, as
-// the import hands them to the reader (src/server/features/records/records.import-rows.ts), once as
-// the file is and once with one separator more at the end of every row than in the header (what
+// (100,000 rows), without the server or the database. Reading: a UTF-8 file's bytes in 4 KB pieces
+// through readCsv (src/server/features/records/records.csv.ts), once as the file is and once with one separator more at the end of every row than in the header (what
 // spreadsheets write when a later column was used); writing: as many export lines, 1,000 at a time as
 // the exports write them (csvLines). For each, the median of 7 rounds in milliseconds of time and of
 // CPU (on a machine shared with other work the CPU moves much less), and the most the heap grew during
 // a reading (decision 050). Not a suite of `npm run bench`: no server, no HTTP.
-import { createCsvReader } from '#server/features/records/records.csv';
+import { readCsv } from '#server/features/records/records.csv';
 import { type CsvValue, csvLines } from '#server/platform/lib/csv';
 import { importCsv } from '#server/testing/records-import-fixtures';
 
@@ -28,12 +27,12 @@ interface Round {
   heapGrowthMb: number;
 }
 
-function measure(work: (sampleHeap: () => void) => void): Round {
+async function measure(work: (sampleHeap: () => void) => Promise<void> | void): Promise<Round> {
   const heapBefore = process.memoryUsage().heapUsed;
   let heapPeak = heapBefore;
   const cpu = process.cpuUsage();
   const started = performance.now();
-  work(() => {
+  await work(() => {
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
   });
   const used = process.cpuUsage(cpu);
@@ -46,19 +45,15 @@ function measure(work: (sampleHeap: () => void) => void): Round {
 
 let rowsRead = 0;
 const read = (file: Buffer) => () =>
-  measure((sampleHeap) => {
+  measure(async (sampleHeap) => {
     rowsRead = 0;
-    const reader = createCsvReader({
-      maxRowChars: 64 * 1024,
-      onRow: () => {
-        rowsRead++;
-      },
-    });
-    for (let at = 0; at < file.length; at += PIECE) {
-      reader.push(file.subarray(at, at + PIECE));
-      if ((at / PIECE) % 128 === 0) sampleHeap();
-    }
-    reader.end();
+    const pieces = function* () {
+      for (let at = 0; at < file.length; at += PIECE) {
+        yield file.subarray(at, at + PIECE);
+        if ((at / PIECE) % 128 === 0) sampleHeap();
+      }
+    };
+    for await (const _row of readCsv(pieces(), { maxRowChars: 64 * 1024 })) rowsRead++;
   });
 
 const write = () =>
@@ -90,14 +85,20 @@ const row = (caso: string, rounds: Round[], heap: boolean) => ({
   'heap +MB máx.': heap ? Number(Math.max(...rounds.map((r) => r.heapGrowthMb)).toFixed(1)) : '',
 });
 
-const readsOf = (file: Buffer) => {
-  const rounds = Array.from({ length: ROUNDS }, read(file));
+async function rounds(work: () => Promise<Round>): Promise<Round[]> {
+  const done: Round[] = [];
+  for (let i = 0; i < ROUNDS; i++) done.push(await work());
+  return done;
+}
+
+const readsOf = async (file: Buffer) => {
+  const measured = await rounds(read(file));
   if (rowsRead !== ROWS + 1) throw new Error(`se leyeron ${rowsRead} filas, no ${ROWS + 1}`);
-  return rounds;
+  return measured;
 };
-const reads = readsOf(bytes);
-const widerReads = readsOf(wider);
-const writes = Array.from({ length: ROUNDS }, write);
+const reads = await readsOf(bytes);
+const widerReads = await readsOf(wider);
+const writes = await rounds(write);
 console.table([
   row(`leer ${ROWS.toLocaleString('es')} filas (${(bytes.length / 1024 / 1024).toFixed(1)} MB)`, reads, true),
   row(`leer ${ROWS.toLocaleString('es')} filas con un «;» más que el encabezado`, widerReads, true),

@@ -6,7 +6,7 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { createCsvReader } from './records.csv';
+import { readCsv } from './records.csv';
 import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
@@ -364,9 +364,8 @@ describe('records back office: listing and exporting', () => {
     );
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const rows: string[][] = [];
-    const reader = createCsvReader({ maxRowChars: 10_000, onRow: (fields) => rows.push(fields) });
-    reader.push(res.body.replace(/^\uFEFF/, ''));
-    reader.end();
+    for await (const { fields } of readCsv([res.body.replace(/^\uFEFF/, '')], { maxRowChars: 10_000 }))
+      rows.push(fields);
     expect(rows[0]).toEqual([
       'Comunidades',
       'Nombre',

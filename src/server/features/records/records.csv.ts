@@ -4,8 +4,9 @@
  * and line endings. What stays here is what csv-parse does not decide for us: which separator a file uses, the
  * line each row starts on, and the Spanish explanation of what is wrong with a file.
  */
-import { CsvError, type Options, Parser } from 'csv-parse';
-
+import { pipeline, Readable } from 'node:stream';
+import { CsvError, type Options, parse } from 'csv-parse';
+import { parse as parseWhole } from 'csv-parse/sync';
 export type CsvSeparator = ',' | ';' | '\t';
 
 /** A problem that stops the file from being read; `line` is where it starts (the header is line 1). */
@@ -25,38 +26,6 @@ const QUOTE = 34;
 const LF = 10;
 const CR = 13;
 
-export interface CsvReaderOptions {
-  /** A row longer than this (in UTF-8 bytes, quotes not counted) stops the reading. */
-  maxRowChars: number;
-  /** Each row with its fields and the line it starts on. Blank lines come as one empty field. */
-  onRow: (fields: string[], line: number) => void;
-}
-
-/**
- * csv-parse's push-based core: `parse(chunk, end, push, close)` reads what it can of a chunk, keeps the
- * rest for the next one and answers the error that stopped it, synchronously. Its stream (`Parser`) and
- * its sync API are built on it; the stream only defers the same calls to the event loop, which a reader
- * that reports a row before the next chunk is read does not want. Not in the typings: checked once.
- */
-interface ParseCore {
-  parse(
-    chunk: Buffer | undefined,
-    end: boolean,
-    push: (record: string[]) => void,
-    close: () => void,
-  ): Error | undefined;
-  /** Lines and records read so far. */
-  info: { lines: number; records: number };
-}
-
-function parseCore(options: Options): ParseCore {
-  const core = (new Parser(options) as unknown as { api?: ParseCore }).api;
-  if (typeof core?.parse !== 'function' || typeof core.info?.records !== 'number') {
-    throw new Error('csv-parse changed: Parser#api.parse or its info.records is gone');
-  }
-  return core;
-}
-
 /** Line breaks inside a row's fields (only quoted fields have them): a CRLF is one. */
 function lineBreaksIn(fields: string[]): number {
   let breaks = 0;
@@ -70,45 +39,65 @@ function lineBreaksIn(fields: string[]): number {
   return breaks;
 }
 
+/** One row: its fields and the line it starts on (the header is line 1). Blank lines come as one empty field. */
+export interface CsvRow {
+  fields: string[];
+  line: number;
+}
+
+/** The rows of a file, read as they are iterated; `separator` is known once the header has been read. */
+export interface CsvRows extends AsyncIterable<CsvRow> {
+  readonly separator: CsvSeparator | null;
+}
+
+type CsvOptions = Pick<
+  Options,
+  | 'delimiter'
+  | 'record_delimiter'
+  | 'relax_quotes'
+  | 'rtrim'
+  | 'relax_column_count'
+  | 'skip_empty_lines'
+  | 'max_record_size'
+>;
+
+const csvOptions = (separator: CsvSeparator, maxRowChars: number): CsvOptions => ({
+  delimiter: separator,
+  // Every line end, even mixed in one file (csv-parse would otherwise keep the first one it sees).
+  record_delimiter: ['\r\n', '\n', '\r'],
+  // A quote inside an unquoted field is text; spaces after a closing quote are dropped.
+  relax_quotes: true,
+  rtrim: true,
+  // Rows of the wrong width and blank lines are reported per row by the import, not here.
+  relax_column_count: true,
+  skip_empty_lines: false,
+  max_record_size: maxRowChars,
+});
+
 /**
  * An RFC 4180 reader: fields may be quoted, quotes inside quotes are doubled, quoted fields may hold
  * separators and line breaks; lines end with LF, CRLF or a lone CR, mixed. The separator (comma,
  * semicolon or tab) is the one the header line uses most outside quotes. A quote inside an unquoted
  * field is kept as text, spaces after a closing quote are allowed, a UTF-8 byte order mark is dropped.
- * Throws CsvFileError for quotes left open, text after a closing quote and a row over the limit.
+ * Iterating throws CsvFileError for quotes left open, text after a closing quote and a row over the limit.
+ *
+ * The header line is read apart (csv-parse's sync API), the rest through csv-parse's stream: csv-parse
+ * builds an error, stack trace included, for every record whose width differs from its first one's,
+ * even when told to let it pass, and a spreadsheet's rows often have one separator more than its header.
  */
-export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
+export function readCsv(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  { maxRowChars }: { maxRowChars: number },
+): CsvRows {
   let separator: CsvSeparator | null = null;
-  /** Bytes of the header line while the separator is not known yet. */
-  let headerBuffer: Buffer = Buffer.alloc(0);
-  let core: ParseCore | null = null;
-  /** Line where the current row starts, counted here: csv-parse counts a CRLF inside quotes as two lines. */
-  let rowLine = 1;
-  /** The same line as csv-parse counts it, to place an error inside the row. */
-  let parserRowLine = 1;
-  let ended = false;
-
-  const tooLong = () =>
+  const tooLong = (line: number) =>
     new CsvFileError(
-      rowLine,
-      `La línea ${rowLine} tiene más de ${Math.round(maxRowChars / 1024)} KB: no parece una fila de este archivo (¿unas comillas sin cerrar?).`,
+      line,
+      `La línea ${line} tiene más de ${Math.round(maxRowChars / 1024)} KB: no parece una fila de este archivo (¿unas comillas sin cerrar?).`,
     );
 
-  function row(fields: string[]): void {
-    const parser = core as ParseCore;
-    onRow(fields, rowLine);
-    // csv-parse counts every CR and LF inside quotes; none (nearly every row) means none to count here.
-    rowLine += parser.info.lines === parserRowLine ? 1 : 1 + lineBreaksIn(fields);
-    parserRowLine = parser.info.lines + 1;
-    // csv-parse holds every record to the width of the first one and, even with relax_column_count,
-    // builds an error for each that differs (a stack trace and a JSON copy of the record: ten times
-    // the reading's time when every row has one separator more than the header, as spreadsheets
-    // write). The import checks widths itself, so each record is the first one again.
-    parser.info.records = 0;
-  }
-
-  /** csv-parse's error as the people who upload the file read it. */
-  function explain(error: Error): Error {
+  /** csv-parse's error as the people who upload the file read it; `rowLine` is where the row starts. */
+  function explain(error: unknown, rowLine: number, parserRowLine: number): unknown {
     if (!(error instanceof CsvError)) return error;
     switch (error.code) {
       case 'CSV_QUOTE_NOT_CLOSED':
@@ -128,71 +117,84 @@ export function createCsvReader({ maxRowChars, onRow }: CsvReaderOptions) {
         );
       }
       case 'CSV_MAX_RECORD_SIZE':
-        return tooLong();
+        return tooLong(rowLine);
       default:
         return new CsvFileError(rowLine, `No se pudo leer la línea ${rowLine}: ${error.message}`);
     }
   }
 
-  function feed(chunk: Buffer | undefined, end: boolean): void {
-    const error = (core as ParseCore).parse(chunk, end, row, () => {});
-    if (error) throw explain(error);
-  }
+  async function* rows(): AsyncGenerator<CsvRow> {
+    const source = (async function* () {
+      for await (const chunk of chunks) {
+        yield typeof chunk === 'string'
+          ? Buffer.from(chunk)
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+      }
+    })();
+    // The header line, however many chunks it takes (a CR at a chunk's end may be half of a CRLF).
+    let head = Buffer.alloc(0);
+    let end = -1;
+    let ended = false;
+    while (end < 0 || (head[end] === CR && end === head.length - 1)) {
+      const next = await source.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head = Buffer.concat([head, next.value]);
+      end = headerLineEnd(head);
+      if (end < 0 && head.length > maxRowChars) throw tooLong(1);
+    }
+    const headerBytes = end < 0 ? head : head.subarray(0, end);
+    separator = detectSeparator(headerBytes);
+    if (headerBytes.length === 0 && end < 0) return;
+    let header: string[];
+    try {
+      header = (parseWhole(headerBytes, { ...csvOptions(separator, maxRowChars), bom: true }) as string[][])[0] ?? [''];
+    } catch (error) {
+      throw explain(error, 1, 1);
+    }
+    yield { fields: header, line: 1 };
+    if (end < 0) return;
 
-  /** Starts csv-parse once the separator is known, with what was kept of the header. */
-  function start(sep: CsvSeparator): void {
-    separator = sep;
-    core = parseCore({
-      delimiter: sep,
-      // Every line end, even mixed in one file (csv-parse would otherwise keep the first one it sees).
-      record_delimiter: ['\r\n', '\n', '\r'],
-      bom: true,
-      // A quote inside an unquoted field is text; spaces after a closing quote are dropped.
-      relax_quotes: true,
-      rtrim: true,
-      // Rows of the wrong width and blank lines are reported per row by the import, not here.
-      relax_column_count: true,
-      skip_empty_lines: false,
-      max_record_size: maxRowChars,
-    });
-    const buffered = headerBuffer;
-    headerBuffer = Buffer.alloc(0);
-    if (buffered.length > 0) feed(buffered, false);
+    const afterHeader = end + (head[end] === CR && head[end + 1] === LF ? 2 : 1);
+    /** Where the next row starts, counted as csv-parse reads (rows it holds back count too). */
+    let rowLine = 2 + lineBreaksIn(header);
+    /** The same line as csv-parse counts it (a CRLF inside quotes is two for it), to place an error inside the row. */
+    let parserRowLine = 1;
+    const options: Options<CsvRow, string[]> = {
+      ...csvOptions(separator, maxRowChars),
+      on_record: (fields, { lines }) => {
+        const row = { fields, line: rowLine };
+        rowLine += 1 + lineBreaksIn(fields);
+        parserRowLine = lines + 1;
+        return row;
+      },
+    };
+    // Each record comes out as a CsvRow: csv-parse's typings take other record types only with `columns`.
+    const parser = parse(options as unknown as Options);
+    const rest = (async function* () {
+      if (afterHeader < head.length) yield head.subarray(afterHeader);
+      if (!ended) yield* source;
+    })();
+    // A failure on the way (the file, csv-parse) ends the parser with it: the loop below throws it.
+    pipeline(Readable.from(rest), parser, () => {});
+    try {
+      yield* parser as AsyncIterable<CsvRow>;
+    } catch (error) {
+      throw explain(error, rowLine, parserRowLine);
+    } finally {
+      parser.destroy();
+    }
   }
 
   return {
-    /** Text, or bytes of a UTF-8 file as read (csv-parse works on bytes: no decoding and encoding again). */
-    push(text: string | Uint8Array): void {
-      if (ended) throw new Error('CSV reader already ended');
-      const chunk =
-        typeof text === 'string' ? Buffer.from(text) : Buffer.from(text.buffer, text.byteOffset, text.length);
-      if (separator === null) {
-        headerBuffer = Buffer.concat([headerBuffer, chunk]);
-        const end = headerLineEnd(headerBuffer);
-        if (end < 0) {
-          if (headerBuffer.length > maxRowChars) throw tooLong();
-          return;
-        }
-        start(detectSeparator(headerBuffer.subarray(0, end)));
-        return;
-      }
-      feed(chunk, false);
-    },
-
-    /** The end of the text: the last row (if the file does not end with a line break) comes out. */
-    end(): void {
-      if (ended) return;
-      ended = true;
-      if (separator === null) start(detectSeparator(headerBuffer));
-      feed(undefined, true);
-    },
-
-    get separator(): CsvSeparator | null {
+    [Symbol.asyncIterator]: rows,
+    get separator() {
       return separator;
     },
   };
 }
-export type CsvReader = ReturnType<typeof createCsvReader>;
 
 const SEMICOLON = 59;
 const COMMA = 44;

@@ -13,8 +13,8 @@ import {
   recordFieldProblem,
 } from '#shared/features/records/records.admin';
 import { formatCount } from '#shared/platform/format';
-import { CsvFileError, type CsvSeparator, createCsvReader } from './records.csv';
-import { PeopleByFingerprint, personFingerprint } from './records.identity';
+import { CsvFileError, type CsvSeparator, readCsv } from './records.csv';
+import { personKey } from './records.identity';
 import { type CsvEncoding, readText } from './records.import-encoding';
 import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
 
@@ -173,19 +173,15 @@ function createDepartmentFinder(departments: MunicipalityRow[]): (cell: string) 
   };
 }
 
-/**
- * The people already recorded in a municipality (fingerprint -> record id), read when its first row
- * needs them. Only the rows of one piece of the file wait meanwhile (see PIECE): rows held while a long
- * read runs would survive long enough for V8 to start allocating every later row straight in the old
- * generation (allocation-site pretenuring), tens of megabytes of garbage per import.
- */
-async function peopleIn(db: Kysely<Database>, departmentId: number): Promise<PeopleByFingerprint> {
+/** The people already recorded in a municipality (personKey -> record id), read when its first row needs them. */
+async function peopleIn(db: Kysely<Database>, departmentId: number): Promise<Map<string, number>> {
   const repo = createRecordsAdminRepository(db);
-  const keys = new PeopleByFingerprint();
+  const keys = new Map<string, number>();
   for (let after = 0; ; ) {
     const page = await repo.identityPage(departmentId, after, 5_000);
     for (const r of page) {
-      keys.add(personFingerprint(r.nombre, r.telefono), r.id);
+      const key = personKey(r.nombre, r.telefono);
+      if (!keys.has(key)) keys.set(key, r.id);
     }
     if (page.length < 5_000) break;
     after = page.at(-1)?.id ?? after;
@@ -203,9 +199,10 @@ function createComparer(
   result: PassResult,
   onValid?: (record: ImportedRecord) => Promise<void> | void,
 ) {
-  const people = new Map<number, PeopleByFingerprint>();
-  /** Per municipality: each person of the file (fingerprint -> line). */
-  const seenInFile = new Map<number, PeopleByFingerprint>();
+  /** Per municipality: the people already recorded (personKey -> record id). */
+  const people = new Map<number, Map<string, number>>();
+  /** Per municipality: each person of the file (personKey -> line). */
+  const seenInFile = new Map<number, Map<string, number>>();
 
   function compare(record: ImportedRecord, department: MunicipalityRow, line: number): Promise<void> | undefined {
     const inDatabase = people.get(department.id);
@@ -215,11 +212,11 @@ function createComparer(
         return compare(record, department, line);
       });
     }
-    const key = personFingerprint(record.nombre, record.telefono);
+    const key = personKey(record.nombre, record.telefono);
     const existing = inDatabase.get(key);
     let seen = seenInFile.get(department.id);
     if (!seen) {
-      seen = new PeopleByFingerprint();
+      seen = new Map();
       seenInFile.set(department.id, seen);
     }
     const earlier = existing === undefined ? seen.get(key) : undefined;
@@ -238,7 +235,7 @@ function createComparer(
       }
       return;
     }
-    seen.add(key, line);
+    seen.set(key, line);
     result.valid++;
     let count = result.byDepartment.get(department.id);
     if (!count) {
@@ -252,7 +249,12 @@ function createComparer(
   return compare;
 }
 
-/** Bytes (characters for a Latin-1 file) handed to the CSV reader at a time: its rows wait while people are read. */
+/**
+ * Bytes (characters for a Latin-1 file) handed to the CSV reader at a time. csv-parse reads a piece
+ * whole before its rows are compared; rows that wait long (while people are read or a batch is written)
+ * outlive V8's young generation, and then V8 starts allocating every later row straight in the old one
+ * (allocation-site pretenuring): tens of megabytes of garbage per import with 32 KB pieces.
+ */
 const PIECE = 4 * 1024;
 
 /**
@@ -360,41 +362,28 @@ export async function readPass(options: PassOptions): Promise<PassResult> {
     return compare(record, department, line);
   }
 
-  const pendingFields: string[][] = [];
-  const pendingLines: number[] = [];
-  const reader = createCsvReader({
-    maxRowChars: IMPORT_MAX_LINE_CHARS,
-    onRow: (fields, line) => {
-      pendingFields.push(fields);
-      pendingLines.push(line);
-    },
-  });
-  const drain = async () => {
-    for (let i = 0; i < pendingFields.length && !stopped; i++) {
-      const wait = readRow(pendingFields[i] as string[], pendingLines[i] as number);
-      if (wait) await wait;
-    }
-    pendingFields.length = 0;
-    pendingLines.length = 0;
-  };
-  try {
-    for await (const { text, bytes } of readText(options.file, options.encoding)) {
-      for (let at = 0; at < text.length && !stopped; at += PIECE) {
-        reader.push(typeof text === 'string' ? text.slice(at, at + PIECE) : text.subarray(at, at + PIECE));
-        await drain();
+  const rows = readCsv(
+    (async function* () {
+      for await (const { text, bytes } of readText(options.file, options.encoding)) {
+        for (let at = 0; at < text.length; at += PIECE) {
+          yield typeof text === 'string' ? text.slice(at, at + PIECE) : text.subarray(at, at + PIECE);
+        }
+        options.onBytes?.(bytes);
       }
-      options.onBytes?.(bytes);
+    })(),
+    { maxRowChars: IMPORT_MAX_LINE_CHARS },
+  );
+  try {
+    for await (const { fields, line } of rows) {
+      const wait = readRow(fields, line);
+      if (wait) await wait;
       if (stopped) break;
-    }
-    if (!stopped) {
-      reader.end();
-      await drain();
     }
   } catch (error) {
     if (!(error instanceof CsvFileError)) throw error;
     fileProblem(error.line, error.message);
   }
-  result.separator = reader.separator;
+  result.separator = rows.separator;
 
   if (!stopped && !header) fileProblem(null, 'El archivo no tiene encabezado ni filas.');
   else if (!stopped && result.rows === 0)
