@@ -55,7 +55,8 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       const keys = deviceHash ? [ownKey] : [ownKey, throttleKeys.address(ctx.ip), throttleKeys.account(email)];
 
       const wait = await throttle.waitSeconds(keys, now);
-      const oneTimeWaiting = user !== undefined && user.must_change_password === 1 && !oneTimePasswordExpired(user, now);
+      const oneTimeWaiting =
+        user !== undefined && user.must_change_password === 1 && !oneTimePasswordExpired(user, now);
       if (wait > 0 && !oneTimeWaiting) await throttle.refuse(wait, email, ctx, now);
 
       const passwordOk = user

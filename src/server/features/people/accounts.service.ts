@@ -3,12 +3,7 @@ import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
-import {
-  checkEmail,
-  checkNewPassword,
-  hashPassword,
-  ONE_TIME_PASSWORD_MS,
-} from '#server/platform/session/passwords';
+import { checkEmail, checkNewPassword, hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
 import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
 import { throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';

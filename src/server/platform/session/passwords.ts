@@ -4,7 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { BadRequest } from '#server/platform/http/errors';
 import { createLimiter } from '#server/platform/lib/limiter';
-import { NEW_PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
+import { NEW_PASSWORD_MIN_LENGTH, ONE_TIME_PASSWORD_HOURS } from '#shared/platform/constants';
 import { isEmailShape, normalizeEmail } from '#shared/platform/email';
 import { authMessages, PASSWORD_MAX_LENGTH } from '#shared/platform/session';
 
@@ -63,7 +63,7 @@ export function generateOneTimePassword(): string {
 }
 
 /** A one-time password opens nothing after this long (docs/decisions/063); the admin can make another. */
-export const ONE_TIME_PASSWORD_MS = 72 * 60 * 60 * 1000;
+export const ONE_TIME_PASSWORD_MS = ONE_TIME_PASSWORD_HOURS * 60 * 60 * 1000;
 
 /** Whether an account's one-time password has passed its expiry (never true for a person's own). */
 export function oneTimePasswordExpired(
