@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { hashToken } from '#server/platform/session/cookie-tokens';
 import { hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
 import { createAuthRepository } from '#server/platform/session/session.repository';
 import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
@@ -167,6 +168,29 @@ describe('one-time passwords', () => {
     const wrong = await changePassword(cookie, 'mi-clave-nueva-2026', 'no-es-esta');
     expect(wrong.json().message).toBe('La contraseña actual no es correcta.');
     expect((await changePassword(cookie, 'mi-clave-nueva-2026', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('a change of one’s own forgets every trusted browser but the one it was made on', async () => {
+    await setup();
+    const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookiesOf = (res: { cookies: { name: string; value: string }[] }) =>
+      res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const phone = cookiesOf(await login('ana@example.org', TEST_PASSWORD));
+    await login('ana@example.org', TEST_PASSWORD);
+    const trusted = () =>
+      t.db.kysely.selectFrom('trusted_devices').select('token_hash').where('user_id', '=', ana.id).execute();
+    expect(await trusted()).toHaveLength(2);
+    expect((await changePassword(phone, 'mi-clave-nueva-2026', TEST_PASSWORD)).statusCode).toBe(200);
+    const [kept] = await trusted();
+    expect(await trusted()).toHaveLength(1);
+    const deviceToken = /comando_dispositivo=([^;]+)/.exec(phone)?.[1] ?? '';
+    expect(kept?.token_hash).toBe(hashToken(deviceToken));
+    const [audit] = await listAudit(t.db.kysely, { action: 'auth.password_change' });
+    expect(JSON.parse(audit?.details as string)).toEqual({
+      oneTimePassword: false,
+      sessionsEnded: 1,
+      devicesForgotten: 1,
+    });
   });
 
   it('a session opened before the one-time password was set proves nothing about it', async () => {
