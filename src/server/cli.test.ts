@@ -87,9 +87,10 @@ describe('command line', () => {
 
   it('explains mistakes in Spanish with a non-zero exit code', async () => {
     t = await createTestApp();
-    const c = cli('corta');
+    const c = cli('corta-123');
     expect(await c.run('user:add', 'ana@example.org')).toBe(1);
-    expect(c.err.at(-1)).toBe('La contraseña debe tener al menos 6 caracteres.');
+    expect(c.err.at(-1)).toBe('Una contraseña nueva debe tener al menos 10 caracteres.');
+    expect(await cli('1q2w3e4r5t').run('user:add', 'ana@example.org')).toBe(1);
     expect(await c.run('user:add', 'no-es-correo')).toBe(1);
     expect(c.err.at(-1)).toBe('El formato del email es inválido.');
     expect(await c.run('access:grant', 'ana@example.org', 'no-existe')).toBe(1);

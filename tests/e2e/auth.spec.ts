@@ -5,8 +5,18 @@ import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
 
 const PHONE = { width: 390, height: 844 };
-const { admin, adminLogout, validatorTwo, validatorA, validatorB, notasEditor, noDepartment, disabled, throttled } =
-  E2E_ACCOUNTS;
+const {
+  admin,
+  adminLogout,
+  validatorTwo,
+  validatorA,
+  validatorB,
+  notasEditor,
+  noDepartment,
+  disabled,
+  throttled,
+  oneTime,
+} = E2E_ACCOUNTS;
 
 const emailField = (page: Page) => page.getByLabel('Correo electrónico');
 const passwordField = (page: Page) => page.getByLabel('Contraseña', { exact: true });
@@ -235,6 +245,31 @@ test.describe('protected pages and logout', () => {
     await other.goto('/validation/sucre');
     await expect(other).toHaveURL(/\/login\?next=%2Fvalidation%2Fsucre$/);
     for (const context of phones) await context.close();
+  });
+
+  test('a one-time password is typed once: then only the new one, twice, and the rules of a new one', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await submit(page, oneTime.email, oneTime.password);
+    const form = page.getByRole('form', { name: 'Elige tu contraseña' });
+    await expect(form).toBeVisible();
+    // Two fields: the new password and its repetition. The one-time password is not asked again.
+    await expect(form.locator('input')).toHaveCount(2);
+    await expect(form.getByText(/un solo uso/)).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    // One of the most used: the server refuses it, in words.
+    await form.getByLabel('Contraseña nueva', { exact: true }).fill('1q2w3e4r5t');
+    await form.getByLabel('Repite la contraseña nueva').fill('1q2w3e4r5t');
+    await form.getByRole('button', { name: 'Guardar contraseña' }).click();
+    await expect(form.getByRole('alert')).toHaveText(
+      'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.',
+    );
+    await form.getByLabel('Contraseña nueva', { exact: true }).fill('laguna-de-sinamaica');
+    await form.getByLabel('Repite la contraseña nueva').fill('laguna-de-sinamaica');
+    await form.getByRole('button', { name: 'Guardar contraseña' }).click();
+    await expect(page).toHaveURL(/\/validation\/sucre$/);
   });
 
   test('the login page works on a phone too', async ({ browser }) => {

@@ -1,5 +1,5 @@
 import { adminSectionSchema } from './access';
-import { PASSWORD_MIN_LENGTH } from './constants';
+import { NEW_PASSWORD_MIN_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
 import { emailMessages } from './email';
 import { z } from './zod-spanish';
 
@@ -26,6 +26,13 @@ export const authMessages = {
   currentPasswordWrong: 'La contraseña actual no es correcta.',
   samePassword: 'La contraseña nueva debe ser distinta de la actual.',
   passwordsDiffer: 'Las dos contraseñas nuevas no coinciden.',
+  /** New passwords (chosen by the person, an admin or the command line): longer than sign-in asks. */
+  newPasswordTooShort: `Una contraseña nueva debe tener al menos ${NEW_PASSWORD_MIN_LENGTH} caracteres.`,
+  commonPassword: 'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.',
+  oneTimePasswordExpired:
+    'Tu contraseña de un solo uso venció. Pide a un administrador que te dé una nueva en Personas.',
+  /** A session older than the one-time password it should have been opened with (a reset meanwhile). */
+  signInAgain: 'Vuelve a entrar con la contraseña de un solo uso que te dieron.',
   passwordChanged: 'Contraseña cambiada. Ya puedes continuar.',
 } as const;
 
@@ -39,9 +46,13 @@ export function tooManyAttemptsMessage(waitSeconds: number): string {
   return `Demasiados intentos de inicio de sesión. Intenta de nuevo en ${when}.`;
 }
 
-export const passwordFieldSchema = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, authMessages.shortPassword)
+/**
+ * A new password, wherever one is chosen (the person, an admin): at least 10 characters. The server
+ * also refuses the most common ones (passwords.ts); that list stays off the browser.
+ */
+export const newPasswordFieldSchema = z
+  .string({ error: authMessages.newPasswordTooShort })
+  .min(NEW_PASSWORD_MIN_LENGTH, authMessages.newPasswordTooShort)
   .max(PASSWORD_MAX_LENGTH, authMessages.passwordTooLong);
 
 export const roleSchema = z.enum(['admin', 'staff']);

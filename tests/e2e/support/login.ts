@@ -11,7 +11,8 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 /**
  * Signs in with a one-time password an admin handed over, then chooses `newPassword` on the
- * 'Elige tu contraseña' form, which nothing else can be reached without.
+ * 'Elige tu contraseña' form, which nothing else can be reached without. The one-time password is
+ * typed once, to sign in: the form asks only for the new one (twice).
  */
 export async function signInWithOneTimePassword(
   page: Page,
@@ -25,7 +26,6 @@ export async function signInWithOneTimePassword(
   await page.getByRole('button', { name: 'Entrar' }).click();
   const form = page.getByRole('form', { name: 'Elige tu contraseña' });
   await expect(form).toBeVisible();
-  await form.getByLabel('Contraseña de un solo uso').fill(oneTime);
   await form.getByLabel('Contraseña nueva', { exact: true }).fill(newPassword);
   await form.getByLabel('Repite la contraseña nueva').fill(newPassword);
   await form.getByRole('button', { name: 'Guardar contraseña' }).click();

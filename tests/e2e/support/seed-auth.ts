@@ -51,16 +51,25 @@ export const E2E_ACCOUNTS = {
   twoPhones: { email: 'dos.telefonos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
   /** Only for the too-many-attempts test. */
   throttled: { email: 'intentos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
+  /** Handed a one-time password (as an admin would), to choose their own at the first sign-in. */
+  oneTime: {
+    email: 'un.solo.uso@e2e.example',
+    password: 'k7mp-x2qa-9fht',
+    role: 'staff',
+    departments: ['sucre'],
+    oneTime: true,
+  },
 } as const satisfies Record<
   string,
-  { email: string; password: string; role: 'admin' | 'staff'; departments: readonly string[] }
+  { email: string; password: string; role: 'admin' | 'staff'; departments: readonly string[]; oneTime?: boolean }
 >;
 
 export async function seedAuthFixtures(db: Db, now: Date): Promise<void> {
   const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   for (const account of Object.values(E2E_ACCOUNTS)) {
-    await auth.createUser({ email: account.email, password: account.password, role: account.role }, actor);
+    const oneTime = 'oneTime' in account && account.oneTime;
+    await auth.createUser({ email: account.email, password: account.password, role: account.role, oneTime }, actor);
     for (const slug of account.departments) await grantDepartment(db.kysely, account.email, slug, actor, now);
   }
   await auth.setDisabled(E2E_ACCOUNTS.disabled.email, true, actor);

@@ -452,10 +452,12 @@ describe('POST /api/auth/logout-all', () => {
     // Both browsers signed in with the password, so both had become hers.
     expect(JSON.parse(audit?.details ?? '{}')).toEqual({ sessionsEnded: 2, devicesForgotten: 2 });
 
-    // The phone is a stranger's browser again: the limit on the whole account applies to it.
+    // The phone is a stranger's browser again: with the account under attack, one failure at its
+    // address and it waits, as any stranger's browser would (its own browser never would).
     for (let i = 0; i < THROTTLE.accountLimit; i++) {
       await login(t, { email: 'ana@example.org', password: `mala-${i}` }, {}, `10.0.0.${i}`);
     }
+    await login(t, { email: 'ana@example.org', password: 'olvidada' }, { cookie: phoneCookies });
     const again = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: phoneCookies });
     expect(again.statusCode).toBe(429);
   });
@@ -508,7 +510,40 @@ describe('too many attempts', () => {
     expect(audit.map((a) => a.ip)).toEqual(['127.0.0.2']);
   });
 
-  it('the account-wide limit stops guesses spread over many addresses, but not a browser the owner used before', async () => {
+  it('50 failures from other addresses never keep the owner out of a new browser; the account under attack gives each address one try', async () => {
+    const { advance } = await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    // A guesser with fifty addresses and no cookie: fifty failures, each one counted.
+    for (let a = 0; a < 50; a++) {
+      const res = await login(t, { email: 'ana@example.org', password: `mala-${a}` }, {}, `10.0.0.${a}`);
+      expect(res.statusCode).toBe(401);
+    }
+    expect(await listAudit(t.db.kysely, { action: 'auth.login_failed' })).toHaveLength(50);
+    // Ana on a new phone (no device cookie) from her own address: in, with the right password.
+    const owner = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '198.51.100.7');
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().user.email).toBe('ana@example.org');
+
+    // Still no fast guessing: each address that failed once the account was under attack now waits
+    // (the first ten failed before it was: they have four tries left each).
+    for (let a = THROTTLE.accountLimit; a < 50; a++) {
+      const res = await login(t, { email: 'ana@example.org', password: `otra-${a}` }, {}, `10.0.0.${a}`);
+      expect(res.statusCode).toBe(429);
+    }
+    // ...and while the account is under attack, a fresh address gets one try, not five, then waits,
+    // each further failure doubling the wait (30 s, 60 s, ...).
+    const fresh = (password: string) =>
+      login(t, { email: 'ana@example.org', password }, {}, '203.0.113.50').then((r) => r.statusCode);
+    expect(await fresh('intento-1')).toBe(401);
+    expect(await fresh('intento-2')).toBe(429);
+    advance(THROTTLE.firstBlockMs + 1000);
+    expect(await fresh('intento-3')).toBe(401);
+    const again = await login(t, { email: 'ana@example.org', password: 'intento-4' }, {}, '203.0.113.50');
+    expect(again.statusCode).toBe(429);
+    expect(again.headers['retry-after']).toBe('60');
+  });
+
+  it('a browser the owner used before is judged by its own failures, wherever it is', async () => {
     const { advance } = await appWithClock();
     await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
     // Yesterday Ana signed in on her phone: it holds a device cookie, HttpOnly and SameSite=Strict.
@@ -519,40 +554,106 @@ describe('too many attempts', () => {
       /comando_dispositivo=[^;]+;[^,]*Max-Age=15552000;[^,]*HttpOnly;[^,]*SameSite=Strict/,
     );
     advance(24 * 60 * 60 * 1000);
-
-    // A guesser with many addresses: one failure from each, until the whole account is limited.
+    // Her phone's address is a carrier's, shared with a guesser who has spent its limits there.
     for (let i = 0; i < THROTTLE.accountLimit; i++) {
-      const res = await login(t, { email: 'ana@example.org', password: `mala-${i}` }, {}, `10.0.0.${i}`);
-      expect(res.statusCode).toBe(401);
+      await login(t, { email: 'ana@example.org', password: `mala-${i}` }, {}, '10.0.0.1');
     }
-    // A browser that never signed in to her account is refused, from any address, and told when to try.
-    const stranger = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '198.51.100.7');
-    expect(stranger.statusCode).toBe(429);
-    expect(stranger.json().message).toBe('Demasiados intentos de inicio de sesión. Intenta de nuevo en 30 segundos.');
-    // Her phone is not: the limit on the whole account does not apply to it, wherever it is.
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '10.0.0.1')).statusCode).toBe(
+      429,
+    );
+    // Her phone is not kept out there; its new token replaces the old one (a copy of the old is worth nothing).
     const phone = await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: device }, '10.0.0.1');
     expect(phone.statusCode).toBe(200);
-    // It keeps its token, and the whole account's counter is not forgiven by her success.
-    expect(deviceCookieOf(phone)).toBe(device);
-    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '198.51.100.7')).statusCode).toBe(
-      429,
-    );
-
-    // Her phone's own wrong passwords count against her phone, with the same slowdown.
-    for (let i = 0; i < THROTTLE.deviceLimit; i++) {
-      expect(
-        (await login(t, { email: 'ana@example.org', password: `olvidada-${i}` }, { cookie: device })).statusCode,
-      ).toBe(401);
-    }
-    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: device })).statusCode).toBe(
-      429,
-    );
+    const renewed = deviceCookieOf(phone);
+    expect(renewed).toMatch(/^comando_dispositivo=[A-Za-z0-9_-]{43}$/);
+    expect(renewed).not.toBe(device);
+    expect(
+      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: device }, '10.0.0.1'))
+        .statusCode,
+    ).toBe(429);
+    expect(
+      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: renewed }, '10.0.0.1'))
+        .statusCode,
+    ).toBe(200);
     // A device cookie of another account, or a made-up one, is a stranger's browser.
     const forged = `comando_dispositivo=${'A'.repeat(43)}`;
     expect(
-      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: forged }, '192.0.2.1'))
+      (await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, { cookie: forged }, '10.0.0.1'))
         .statusCode,
     ).toBe(429);
+  });
+
+  it('a copied device cookie buys a few guesses once and locks nobody out: not that phone, not her other browsers', async () => {
+    await appWithClock();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const phone = deviceCookieOf(
+      await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '198.51.100.7'),
+    );
+    const laptop = deviceCookieOf(
+      await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '192.0.2.10'),
+    );
+    // A thief copies the phone's cookie and guesses from an address of his own.
+    const thief = (password: string) =>
+      login(t, { email: 'ana@example.org', password }, { cookie: phone }, '203.0.113.66').then((r) => r.statusCode);
+    for (let i = 0; i < THROTTLE.deviceLimit; i++) expect(await thief(`robada-${i}`)).toBe(401);
+    // Now the copy is a stranger's browser: five more at his address, then he waits.
+    for (let i = 0; i < THROTTLE.accountAtAddressLimit; i++) expect(await thief(`extranjera-${i}`)).toBe(401);
+    expect(await thief('una-mas')).toBe(429);
+    expect(await thief(TEST_PASSWORD)).toBe(429);
+    const audit = await listAudit(t.db.kysely, { action: 'auth.login_failed' });
+    expect(audit.filter((a) => JSON.parse(a.details ?? '{}').device === 'known')).toHaveLength(THROTTLE.deviceLimit);
+
+    // Ana's phone, at her address: in at once with her password, and trusted again under a new token.
+    const back = await login(
+      t,
+      { email: 'ana@example.org', password: TEST_PASSWORD },
+      { cookie: phone },
+      '198.51.100.7',
+    );
+    expect(back.statusCode).toBe(200);
+    expect(deviceCookieOf(back)).not.toBe(phone);
+    // Her laptop was never touched: still one of hers, even from the thief's address.
+    const fromLaptop = await login(
+      t,
+      { email: 'ana@example.org', password: TEST_PASSWORD },
+      { cookie: laptop },
+      '203.0.113.66',
+    );
+    expect(fromLaptop.statusCode).toBe(200);
+  });
+
+  it('a one-time password from an admin lets the owner in while every limit refuses everything else', async () => {
+    await appWithClock();
+    await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
+    const admin = await loginAs(t, 'jefa@example.org');
+    const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    // From the one address Ana has (a carrier's), a guesser spends every limit: hers there, the address's.
+    for (let i = 0; i < THROTTLE.addressLimit; i++) {
+      await login(
+        t,
+        { email: i % 2 ? 'ana@example.org' : `otra-${i}@example.org`, password: `mala-${i}` },
+        {},
+        '10.0.0.1',
+      );
+    }
+    expect((await login(t, { email: 'ana@example.org', password: TEST_PASSWORD }, {}, '10.0.0.1')).statusCode).toBe(
+      429,
+    );
+    const reset = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${ana.id}/password`,
+      headers: { cookie: admin },
+      payload: {},
+    });
+    const oneTime = reset.json().oneTimePassword as string;
+    // Wrong guesses still meet the block, and take nothing from it.
+    const guess = await login(t, { email: 'ana@example.org', password: 'abcd-efgh-jkmn' }, {}, '10.0.0.1');
+    expect(guess.statusCode).toBe(429);
+    const owner = await login(t, { email: 'ana@example.org', password: oneTime }, {}, '10.0.0.1');
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().user).toMatchObject({ email: 'ana@example.org', mustChangePassword: true });
+    const [entry] = await listAudit(t.db.kysely, { action: 'auth.login' });
+    expect(JSON.parse(entry?.details ?? '{}')).toEqual({ throttled: 'one_time_password' });
   });
 
   it('slows an address down that tries many accounts', async () => {

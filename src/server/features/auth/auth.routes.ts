@@ -211,7 +211,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['sesión'],
         summary:
-          'Cambia la contraseña de quien inició sesión (obligatorio tras una contraseña de un solo uso); cierra sus otras sesiones',
+          'Cambia la contraseña de quien inició sesión (obligatorio tras una contraseña de un solo uso, que no se pide otra vez); cierra sus otras sesiones y olvida sus otros navegadores conocidos',
         body: changePasswordBodySchema,
         response: {
           200: sessionSchema,
@@ -229,6 +229,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const changed = await auth.changePassword(user, request.body, {
         ...requestContext(request),
         token: readSessionToken(request),
+        deviceToken: readDeviceToken(request),
       });
       reply.header('cache-control', 'no-store');
       return sessionView(app, changed);

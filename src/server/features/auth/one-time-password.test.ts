@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createUser, loginAs } from '#server/testing/auth-helpers';
+import { hashToken } from '#server/platform/session/cookie-tokens';
+import { hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
+import { createAuthRepository } from '#server/platform/session/session.repository';
+import { createUser, loginAs, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { authMessages } from '#shared/platform/session';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -12,8 +16,9 @@ const NEW_PERSON = 'nueva.validadora@example.org';
 /** What a session opened with a one-time password may still ask. */
 const OPEN = ['GET /api/auth/session', 'GET /api/auth/provider', 'POST /api/auth/password', 'POST /api/auth/logout'];
 
-async function setup() {
-  t = await createTestApp();
+/** `clock`: the app's, moved by hand in the tests of expiry. */
+async function setup(clock = { now: Date.parse('2026-11-22T12:00:00Z') }) {
+  t = await createTestApp({ now: () => new Date(clock.now) });
   await createUser(t.db, { email: ADMIN, role: 'admin' });
   const admin = await loginAs(t, ADMIN);
   const created = await t.request({
@@ -29,13 +34,16 @@ async function setup() {
 }
 
 const session = async (cookie: string) => (await t.request({ url: '/api/auth/session', headers: { cookie } })).json();
-const changePassword = (cookie: string, currentPassword: string, newPassword: string) =>
+/** The new password only, as the form sends it after a one-time password; `currentPassword` any other time. */
+const changePassword = (cookie: string, newPassword: string, currentPassword?: string) =>
   t.request({
     method: 'POST',
     url: '/api/auth/password',
     headers: { cookie },
-    payload: { currentPassword, newPassword },
+    payload: { newPassword, ...(currentPassword === undefined ? {} : { currentPassword }) },
   });
+const login = (email: string, password: string) =>
+  t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 
 /** Every operation of the API, from its own OpenAPI document, with made-up parameters. */
 async function everyOperation(): Promise<{ op: string; url: string }[]> {
@@ -87,16 +95,19 @@ describe('one-time passwords', () => {
     const cookie = await loginAs(t, NEW_PERSON, oneTime);
     const otherDevice = await loginAs(t, NEW_PERSON, oneTime);
 
-    const wrong = await changePassword(cookie, 'no-es-esta', 'mi-clave-nueva-2026');
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().message).toBe('La contraseña actual no es correcta.');
-    const same = await changePassword(cookie, oneTime, oneTime);
+    // The session was opened with the one-time password: it is not asked again.
+    const same = await changePassword(cookie, oneTime);
     expect(same.statusCode).toBe(400);
     expect(same.json().message).toBe('La contraseña nueva debe ser distinta de la actual.');
-    const short = await changePassword(cookie, oneTime, 'corta');
-    expect(short.json().message).toBe('La contraseña debe tener al menos 6 caracteres.');
+    const short = await changePassword(cookie, 'corta-123');
+    expect(short.json().message).toBe('Una contraseña nueva debe tener al menos 10 caracteres.');
+    const common = await changePassword(cookie, 'Password123');
+    expect(common.statusCode).toBe(400);
+    expect(common.json().message).toBe(
+      'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.',
+    );
 
-    const changed = await changePassword(cookie, oneTime, 'mi-clave-nueva-2026');
+    const changed = await changePassword(cookie, 'mi-clave-nueva-2026');
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json()).toMatchObject({
       user: { email: NEW_PERSON, mustChangePassword: false },
@@ -117,12 +128,17 @@ describe('one-time passwords', () => {
 
     const [audit] = await listAudit(t.db.kysely, { action: 'auth.password_change' });
     expect(audit).toMatchObject({ actor_email: NEW_PERSON, target: NEW_PERSON });
-    expect(JSON.parse(audit?.details as string)).toEqual({ oneTimePassword: true, sessionsEnded: 1 });
+    // Both sign-ins trusted their browsers; this one carries no device cookie, so none stays trusted.
+    expect(JSON.parse(audit?.details as string)).toEqual({
+      oneTimePassword: true,
+      sessionsEnded: 1,
+      devicesForgotten: 2,
+    });
   });
 
   it('a reset with a generated password asks for a change again; one the admin chose does not', async () => {
     const { admin, oneTime, userId } = await setup();
-    await changePassword(await loginAs(t, NEW_PERSON, oneTime), oneTime, 'mi-clave-nueva-2026');
+    await changePassword(await loginAs(t, NEW_PERSON, oneTime), 'mi-clave-nueva-2026');
 
     const reset = await t.request({
       method: 'POST',
@@ -140,5 +156,98 @@ describe('one-time passwords', () => {
       payload: { password: 'elegida-por-la-jefa' },
     });
     expect((await session(await loginAs(t, NEW_PERSON, 'elegida-por-la-jefa'))).user.mustChangePassword).toBe(false);
+  });
+
+  it('any other time the current password is asked, and checked', async () => {
+    await setup();
+    await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    const without = await changePassword(cookie, 'mi-clave-nueva-2026');
+    expect(without.statusCode).toBe(400);
+    expect(without.json().message).toBe('Escribe la contraseña que usaste para entrar.');
+    const wrong = await changePassword(cookie, 'mi-clave-nueva-2026', 'no-es-esta');
+    expect(wrong.json().message).toBe('La contraseña actual no es correcta.');
+    expect((await changePassword(cookie, 'mi-clave-nueva-2026', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('a change of one’s own forgets every trusted browser but the one it was made on', async () => {
+    await setup();
+    const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookiesOf = (res: { cookies: { name: string; value: string }[] }) =>
+      res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const phone = cookiesOf(await login('ana@example.org', TEST_PASSWORD));
+    await login('ana@example.org', TEST_PASSWORD);
+    const trusted = () =>
+      t.db.kysely.selectFrom('trusted_devices').select('token_hash').where('user_id', '=', ana.id).execute();
+    expect(await trusted()).toHaveLength(2);
+    expect((await changePassword(phone, 'mi-clave-nueva-2026', TEST_PASSWORD)).statusCode).toBe(200);
+    const [kept] = await trusted();
+    expect(await trusted()).toHaveLength(1);
+    const deviceToken = /comando_dispositivo=([^;]+)/.exec(phone)?.[1] ?? '';
+    expect(kept?.token_hash).toBe(hashToken(deviceToken));
+    const [audit] = await listAudit(t.db.kysely, { action: 'auth.password_change' });
+    expect(JSON.parse(audit?.details as string)).toEqual({
+      oneTimePassword: false,
+      sessionsEnded: 1,
+      devicesForgotten: 1,
+    });
+  });
+
+  it('a session opened before the one-time password was set proves nothing about it', async () => {
+    const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
+    await setup(clock);
+    const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
+    const cookie = await loginAs(t, 'ana@example.org');
+    // A reset that raced this sign-in: the session outlived the reset that should have ended it.
+    clock.now += 1000;
+    await createAuthRepository(t.db.kysely).updatePasswordHash(
+      ana.id,
+      await hashPassword('abcd-efgh-jkmn'),
+      new Date(clock.now),
+      {
+        mustChange: true,
+        expiresAt: new Date(clock.now + ONE_TIME_PASSWORD_MS).toISOString(),
+      },
+    );
+    const res = await changePassword(cookie, 'mi-clave-nueva-2026');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(authMessages.signInAgain);
+  });
+
+  it('expires 72 hours after it was made; the admin makes a new one that works', async () => {
+    const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
+    const { oneTime, userId } = await setup(clock);
+    expect(ONE_TIME_PASSWORD_MS).toBe(72 * 60 * 60 * 1000);
+    // A session opened just in time cannot use it once it has expired.
+    clock.now += ONE_TIME_PASSWORD_MS - 1000;
+    const late = await loginAs(t, NEW_PERSON, oneTime);
+    clock.now += 1000;
+    const tooLate = await changePassword(late, 'mi-clave-nueva-2026');
+    expect(tooLate.statusCode).toBe(400);
+    expect(tooLate.json().message).toBe(
+      'Tu contraseña de un solo uso venció. Pide a un administrador que te dé una nueva en Personas.',
+    );
+    // Signing in with it says why, and is not counted as a guess.
+    for (let i = 0; i < 6; i++) {
+      const expired = await login(NEW_PERSON, oneTime);
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json().message).toBe(authMessages.oneTimePasswordExpired);
+    }
+    // A wrong password reads as any wrong password.
+    expect((await login(NEW_PERSON, 'no-es-la-clave')).json().message).toBe('Error en usuario o contraseña.');
+
+    // Three days on, the admin signs in again and makes another.
+    const reset = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${userId}/password`,
+      headers: { cookie: await loginAs(t, ADMIN) },
+      payload: {},
+    });
+    const fresh = reset.json().oneTimePassword as string;
+    const cookie = await loginAs(t, NEW_PERSON, fresh);
+    expect((await changePassword(cookie, 'mi-clave-nueva-2026')).statusCode).toBe(200);
+    // A password of one's own never expires.
+    clock.now += 10 * ONE_TIME_PASSWORD_MS;
+    expect((await login(NEW_PERSON, 'mi-clave-nueva-2026')).statusCode).toBe(200);
   });
 });

@@ -5,10 +5,18 @@ import type { Database } from '#server/platform/db/schema';
 import { BadRequest, ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
 import { hashToken } from '#server/platform/session/cookie-tokens';
 import type { RequestContext, SessionUser } from '#server/platform/session/identity';
-import { getDummyHash, hashPassword, needsRehash, verifyPassword } from '#server/platform/session/passwords';
+import {
+  checkNewPassword,
+  getDummyHash,
+  hashPassword,
+  needsRehash,
+  ONE_TIME_PASSWORD_MS,
+  oneTimePasswordExpired,
+  verifyPassword,
+} from '#server/platform/session/passwords';
 import { createAuthRepository } from '#server/platform/session/session.repository';
 import { createSessionService, type SignInResult } from '#server/platform/session/session.service';
-import { createThrottle, throttleKeys } from '#server/platform/session/throttle';
+import { createThrottle, THROTTLE, throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';
 import { normalizeEmail } from '#shared/platform/email';
 import { authMessages } from '#shared/platform/session';
@@ -29,7 +37,9 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
      * Checks the credentials and opens a new session (a new token every time; the one the browser held
      * before, if any, is revoked). Wrong password, unknown e-mail and disabled account fail alike. The
      * limits counted depend on whether this browser signed in to the account before (throttle.ts); a
-     * success makes it one of the account's devices and answers the token for its device cookie.
+     * success makes it one of the account's devices and answers the new token for its device cookie.
+     * A one-time password an admin made is let in even while the limits refuse everything else: it is
+     * the way back in that no stranger's failures can close (decision 063).
      */
     async signIn(
       credentials: { email: string; password: string },
@@ -40,26 +50,46 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       const user = await repo.findUserByEmail(email);
       const deviceHash = user && (await devices.trustedHash(ctx.deviceToken, user.id, now));
       // The counter a success clears: this browser's, or the account's at this address.
-      const ownKey = deviceHash ? throttleKeys.device(deviceHash) : throttleKeys.accountAtAddress(email, ctx.ip);
+      const ownKey =
+        user && deviceHash ? throttleKeys.device(user.id, deviceHash) : throttleKeys.accountAtAddress(email, ctx.ip);
       const keys = deviceHash ? [ownKey] : [ownKey, throttleKeys.address(ctx.ip), throttleKeys.account(email)];
 
-      await refuseIfThrottled(keys, email, ctx, now);
+      const wait = await throttle.waitSeconds(keys, now);
+      const oneTimeWaiting =
+        user !== undefined && user.must_change_password === 1 && !oneTimePasswordExpired(user, now);
+      if (wait > 0 && !oneTimeWaiting) await throttle.refuse(wait, email, ctx, now);
 
       const passwordOk = user
         ? await verifyPassword(user.password_hash, credentials.password)
         : (await verifyPassword(await getDummyHash(), credentials.password)) && false;
 
+      // Blocked, and not the one-time password: refused as any blocked attempt is.
+      if (wait > 0 && !passwordOk) await throttle.refuse(wait, email, ctx, now);
       if (!user || !passwordOk || user.disabled) {
         const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
-        await recordFailure(keys, email, ctx, now, { reason, ...(deviceHash ? { device: 'known' } : {}) });
+        const counts = await recordFailure(keys, email, ctx, now, {
+          reason,
+          ...(deviceHash ? { device: 'known' } : {}),
+        });
+        // Too many failures from a trusted browser (its cookie copied, or a forgetful owner): a stranger's
+        // browser from now on, judged by the limits of its address. Nobody is locked out by it.
+        if (user && deviceHash && (counts.get(ownKey) ?? 0) >= THROTTLE.deviceLimit) {
+          await devices.distrust(deviceHash, user.id);
+          await repo.clearThrottle(ownKey);
+        }
         throw Unauthorized(authMessages.invalidCredentials);
+      }
+      if (oneTimePasswordExpired(user, now)) {
+        // The right one-time password, too late: not a guess, so not counted; the person is told why.
+        await recordFailure([], email, ctx, now, { reason: 'one_time_password_expired' });
+        throw Unauthorized(authMessages.oneTimePasswordExpired);
       }
       if (needsRehash(user.password_hash)) {
         await repo.updatePasswordHash(user.id, await hashPassword(credentials.password), now);
       }
       // The whole account's counter is not reset: an attacker's failures elsewhere must not be forgiven
       // because the owner came in.
-      const result = await openSession(user, ctx, now, [ownKey], null);
+      const result = await openSession(user, ctx, now, [ownKey], wait > 0 ? { throttled: 'one_time_password' } : null);
       return { ...result, deviceToken: await devices.trust(ctx.deviceToken, user.id, now) };
     },
 
@@ -105,33 +135,56 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
     },
 
     /**
-     * The signed-in person replaces their password, proving the current one (throttled per account at
-     * this address and per address, like a sign-in: this is no side door for guessing; the whole
-     * account's limit is not counted, so that nobody can keep the owner from changing it). A one-time
-     * password stops being one; every other session of the account ends, this one stays.
+     * The signed-in person replaces their password. After a one-time password the session is the proof
+     * (it was opened with that password, after it was set: nothing is typed twice); otherwise the current
+     * password is checked, throttled per account at this address and per address, like a sign-in (no
+     * side door for guessing; the whole account's counter is not counted, so that nobody can keep the
+     * owner from changing it). Every other session of the account ends, this one stays, and no browser
+     * but this one stays trusted.
      */
     async changePassword(
       user: SessionUser,
-      body: { currentPassword: string; newPassword: string },
-      ctx: RequestContext & { token: string | undefined },
+      body: { currentPassword?: string | undefined; newPassword: string },
+      ctx: RequestContext & { token: string | undefined; deviceToken: string | undefined },
     ): Promise<SessionUser> {
       const now = clock();
-      const keys = [throttleKeys.accountAtAddress(user.email, ctx.ip), throttleKeys.address(ctx.ip)];
-      await refuseIfThrottled(keys, user.email, ctx, now);
       const row = await repo.findUserById(user.id);
-      if (!row || !(await verifyPassword(row.password_hash, body.currentPassword))) {
-        await recordFailure(keys, user.email, ctx, now, { reason: 'password_change' });
-        throw BadRequest(authMessages.currentPasswordWrong);
+      if (!row) throw Unauthorized(authMessages.signInRequired);
+      checkNewPassword(body.newPassword);
+      const oneTime = row.must_change_password === 1;
+      if (oneTime) {
+        if (oneTimePasswordExpired(row, now)) throw BadRequest(authMessages.oneTimePasswordExpired);
+        // A session opened before this one-time password was set (with the password it replaced) proves
+        // nothing about it.
+        const openedAt = ctx.token ? await repo.sessionOpenedAt(user.id, hashToken(ctx.token)) : undefined;
+        const setAt = row.password_expires_at
+          ? new Date(Date.parse(row.password_expires_at) - ONE_TIME_PASSWORD_MS).toISOString()
+          : '';
+        if (!openedAt || openedAt < setAt) throw BadRequest(authMessages.signInAgain);
+      } else {
+        if (!body.currentPassword) throw BadRequest(authMessages.currentPasswordRequired);
+        const keys = [throttleKeys.accountAtAddress(user.email, ctx.ip), throttleKeys.address(ctx.ip)];
+        await refuseIfThrottled(keys, user.email, ctx, now);
+        if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
+          await recordFailure(keys, user.email, ctx, now, { reason: 'password_change' });
+          throw BadRequest(authMessages.currentPasswordWrong);
+        }
       }
-      await repo.updatePasswordHash(user.id, await hashPassword(body.newPassword), now, false);
-      const ended = ctx.token ? await repo.deleteOtherSessions(user.id, hashToken(ctx.token)) : 0;
-      await writeAudit(db, {
-        actorEmail: user.email,
-        action: 'auth.password_change',
-        target: user.email,
-        ip: ctx.ip,
-        details: { oneTimePassword: row.must_change_password === 1, sessionsEnded: ended },
-        at: now,
+      if (await verifyPassword(row.password_hash, body.newPassword)) throw BadRequest(authMessages.samePassword);
+      const passwordHash = await hashPassword(body.newPassword);
+      await db.transaction().execute(async (trx) => {
+        const r = createAuthRepository(trx);
+        await r.updatePasswordHash(user.id, passwordHash, now, { mustChange: false, expiresAt: null });
+        const ended = ctx.token ? await r.deleteOtherSessions(user.id, hashToken(ctx.token)) : 0;
+        const devicesForgotten = await createTrustedDevices(trx).forgetAllBut(user.id, ctx.deviceToken);
+        await writeAudit(trx, {
+          actorEmail: user.email,
+          action: 'auth.password_change',
+          target: user.email,
+          ip: ctx.ip,
+          details: { oneTimePassword: oneTime, sessionsEnded: ended, devicesForgotten },
+          at: now,
+        });
       });
       return { ...user, mustChangePassword: false };
     },

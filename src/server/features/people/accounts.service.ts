@@ -3,9 +3,10 @@ import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
-import { checkEmail, checkNewPassword, hashPassword } from '#server/platform/session/passwords';
+import { checkEmail, checkNewPassword, hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
 import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
 import { throttleKeys } from '#server/platform/session/throttle';
+import { createTrustedDevices } from '#server/platform/session/trusted-devices';
 import { normalizeEmail } from '#shared/platform/email';
 import type { Role } from '#shared/platform/session';
 
@@ -28,6 +29,9 @@ export function createAccountsService(
   hash: (password: string) => Promise<string> = hashPassword,
 ) {
   const repo = createAuthRepository(db);
+  /** A one-time password opens nothing after ONE_TIME_PASSWORD_MS (decision 063). */
+  const oneTimeExpiry = (oneTime: boolean | undefined, now: Date) =>
+    oneTime ? new Date(now.getTime() + ONE_TIME_PASSWORD_MS).toISOString() : null;
   async function findUserOrThrow(email: string): Promise<UserRow> {
     const user = await repo.findUserByEmail(normalizeEmail(email));
     if (!user) throw NotFound(`No existe un usuario con el correo ${normalizeEmail(email)}.`);
@@ -65,6 +69,7 @@ export function createAccountsService(
           passwordHash: input.password === null ? NO_LOCAL_PASSWORD : await hash(input.password),
           role: input.role,
           mustChangePassword: input.oneTime ?? false,
+          passwordExpiresAt: oneTimeExpiry(input.oneTime, now),
         },
         now,
       );
@@ -80,8 +85,9 @@ export function createAccountsService(
     },
 
     /**
-     * Sets a new password and ends every session of the account. Answers how many sessions ended.
-     * `oneTime`: it was generated to be handed over and must be changed at the next sign-in.
+     * Sets a new password, ends every session of the account and forgets its trusted browsers (whoever
+     * knew the old password may have signed in on one). Answers how many sessions ended.
+     * `oneTime`: it was generated to be handed over, must be changed at the next sign-in and expires.
      */
     async setPassword(
       email: string,
@@ -92,18 +98,26 @@ export function createAccountsService(
       checkNewPassword(password);
       const user = await findUserOrThrow(email);
       const now = clock();
-      await repo.updatePasswordHash(user.id, await hash(password), now, options.oneTime ?? false);
-      const revoked = await repo.deleteSessionsOfUser(user.id);
-      await repo.clearThrottle(throttleKeys.account(user.email));
-      await writeAudit(db, {
-        actorEmail: actor.email,
-        action: 'user.password',
-        target: user.email,
-        ip: actor.ip,
-        details: { sessionsRevoked: revoked, oneTimePassword: options.oneTime ?? false },
-        at: now,
+      const passwordHash = await hash(password);
+      return db.transaction().execute(async (trx) => {
+        const r = createAuthRepository(trx);
+        await r.updatePasswordHash(user.id, passwordHash, now, {
+          mustChange: options.oneTime ?? false,
+          expiresAt: oneTimeExpiry(options.oneTime, now),
+        });
+        const revoked = await r.deleteSessionsOfUser(user.id);
+        const devicesForgotten = await createTrustedDevices(trx).forgetAll(user.id);
+        await r.clearThrottle(throttleKeys.account(user.email));
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'user.password',
+          target: user.email,
+          ip: actor.ip,
+          details: { sessionsRevoked: revoked, devicesForgotten, oneTimePassword: options.oneTime ?? false },
+          at: now,
+        });
+        return revoked;
       });
-      return revoked;
     },
 
     /** Disabling ends every session of the account at once. */

@@ -24,6 +24,7 @@ const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload: object, co
 const sessionOf = async (cookie: string) => (await get('/api/auth/session', cookie)).json();
 const lastAudit = async (action: string) => (await listAudit(t.db.kysely, { action, limit: 1 }))[0];
 const OTP_SHAPE = /^[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}$/;
+const COMMON = 'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.';
 
 describe('who may use the people API', () => {
   it('answers a visitor 401 and anyone but an admin the unknown-resource 404, even with a bad body', async () => {
@@ -159,7 +160,9 @@ describe('POST /api/admin/users', () => {
       [{}, 'Indica el correo electrónico.'],
       [{ email: '   ' }, 'Indica el correo electrónico.'],
       [{ email: 'no-es-correo' }, 'El formato del email es inválido.'],
-      [{ email: 'a@b.co', password: '12345' }, 'La contraseña debe tener al menos 6 caracteres.'],
+      [{ email: 'a@b.co', password: 'corta-123' }, 'Una contraseña nueva debe tener al menos 10 caracteres.'],
+      [{ email: 'a@b.co', password: '1234567890' }, COMMON],
+      [{ email: 'a@b.co', password: 'Password123' }, COMMON],
       [{ email: 'a@b.co', role: 'jefe' }, 'Opción inválida: se esperaba una de "admin"|"staff"'],
       [{ email: 'a@b.co', departments: ['no-existe'] }, 'No existe el departamento no-existe.'],
     ];
@@ -219,11 +222,19 @@ describe('POST /api/admin/users/:id/password', () => {
     await createUser(t.db, { email, role: 'staff', departments: ['sucre'] });
     const first = await sessionCookie(t, email);
     const second = await sessionCookie(t, email);
-    const res = await send('POST', `/api/admin/users/${await userId(t, email)}/password`, {});
+    // A sign-in with the password made this browser one of the account's.
+    await loginAs(t, email);
+    const id = await userId(t, email);
+    const trusted = () =>
+      t.db.kysely.selectFrom('trusted_devices').select('token_hash').where('user_id', '=', id).execute();
+    expect(await trusted()).toHaveLength(1);
+    const res = await send('POST', `/api/admin/users/${id}/password`, {});
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.oneTimePassword).toMatch(OTP_SHAPE);
-    expect(body.sessionsEnded).toBe(2);
+    expect(body.sessionsEnded).toBe(3);
+    // Whoever knew the old password may have signed in on that browser: it is trusted no more.
+    expect(await trusted()).toEqual([]);
     expect((await sessionOf(first)).user).toBeNull();
     expect((await sessionOf(second)).user).toBeNull();
     const old = await t.request({
@@ -236,6 +247,11 @@ describe('POST /api/admin/users/:id/password', () => {
     const audit = await lastAudit('user.password');
     expect(audit).toMatchObject({ actor_email: ADMIN, target: email, ip: '127.0.0.1' });
     expect(audit?.details).not.toContain(body.oneTimePassword);
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({
+      sessionsRevoked: 3,
+      devicesForgotten: 1,
+      oneTimePassword: true,
+    });
   });
 
   it('takes a password the admin chose, checks it, and refuses the admin’s own account', async () => {
@@ -243,7 +259,10 @@ describe('POST /api/admin/users/:id/password', () => {
     await createUser(t.db, { email, role: 'staff' });
     const id = await userId(t, email);
     const short = await send('POST', `/api/admin/users/${id}/password`, { password: 'corta' });
-    expect(short.json().message).toBe('La contraseña debe tener al menos 6 caracteres.');
+    expect(short.json().message).toBe('Una contraseña nueva debe tener al menos 10 caracteres.');
+    const common = await send('POST', `/api/admin/users/${id}/password`, { password: 'qwertyuiop' });
+    expect(common.statusCode).toBe(400);
+    expect(common.json().message).toBe(COMMON);
     const chosen = await send('POST', `/api/admin/users/${id}/password`, { password: 'otra-clave-9' });
     expect(chosen.json().oneTimePassword).toBeNull();
     await loginAs(t, email, 'otra-clave-9');

@@ -20,6 +20,7 @@ const USER_COLUMNS = [
   'role',
   'disabled',
   'must_change_password',
+  'password_expires_at',
   'last_login_at',
   'created_at',
 ] as const;
@@ -67,7 +68,13 @@ export function createAuthRepository(db: Kysely<Database>) {
     },
 
     async insertUser(
-      user: { email: string; passwordHash: string; role: 'admin' | 'staff'; mustChangePassword?: boolean },
+      user: {
+        email: string;
+        passwordHash: string;
+        role: 'admin' | 'staff';
+        mustChangePassword?: boolean;
+        passwordExpiresAt?: string | null;
+      },
       now: Date,
     ) {
       const at = now.toISOString();
@@ -79,6 +86,7 @@ export function createAuthRepository(db: Kysely<Database>) {
           role: user.role,
           disabled: 0,
           must_change_password: user.mustChangePassword ? 1 : 0,
+          password_expires_at: user.passwordExpiresAt ?? null,
           last_login_at: null,
           created_at: at,
           updated_at: at,
@@ -88,14 +96,24 @@ export function createAuthRepository(db: Kysely<Database>) {
       return row.id;
     },
 
-    /** A new password hash; `mustChange` (when given) says whether it is a one-time password. */
-    async updatePasswordHash(userId: number, passwordHash: string, now: Date, mustChange?: boolean): Promise<void> {
+    /**
+     * A new password hash. `oneTime` (when given) says whether it is a one-time password, and until when
+     * it opens anything (null: it is the person's own); absent, only the hash changes (a rehash).
+     */
+    async updatePasswordHash(
+      userId: number,
+      passwordHash: string,
+      now: Date,
+      oneTime?: { mustChange: boolean; expiresAt: string | null },
+    ): Promise<void> {
       await db
         .updateTable('users')
         .set({
           password_hash: passwordHash,
           updated_at: now.toISOString(),
-          ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
+          ...(oneTime === undefined
+            ? {}
+            : { must_change_password: oneTime.mustChange ? 1 : 0, password_expires_at: oneTime.expiresAt }),
         })
         .where('id', '=', userId)
         .execute();
@@ -155,6 +173,17 @@ export function createAuthRepository(db: Kysely<Database>) {
 
     async deleteSessionByHash(tokenHash: string): Promise<void> {
       await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    /** When the session of this token was opened, if it is one of this account's. */
+    async sessionOpenedAt(userId: number, tokenHash: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('sessions')
+        .select('created_at')
+        .where('token_hash', '=', tokenHash)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.created_at;
     },
 
     async deleteSessionsOfUser(userId: number): Promise<number> {

@@ -7,38 +7,46 @@ import type { RequestContext } from './identity';
 import { createAuthRepository } from './session.repository';
 
 /**
- * Sign-in slowdown (docs/decisions/052). Failures are counted per key in the database (shared by every
- * instance) within a window; past a key's limit, each further failure blocks it for twice as long.
- * An attempt counts against:
- * - from a browser the account signed in from before (device cookie): that browser, for that account;
- * - from any other browser: the account at this address (strict), this address for every account,
- *   and the whole account, whose limit is wider, so that guesses spread over many addresses still stop.
- * The owner's own browser is never subject to the last two: failing on purpose elsewhere cannot keep
- * them out.
+ * Sign-in slowdown (docs/decisions/052, whose account-wide block 063 replaced). Failures are counted per
+ * key in the database (shared by every instance) within a window; past a key's limit, each further
+ * failure blocks it for twice as long. An attempt counts against:
+ * - from a browser the account signed in from before (device cookie): that browser, for that account.
+ *   It is never blocked: past its limit it stops being one of the account's (sign-in.service.ts), and
+ *   from then on it is any other browser;
+ * - from any other browser: the account at this address (strict), this address for every account, and
+ *   the whole account. The whole account is never blocked (that would let a stranger keep its owner
+ *   out); past its limit it is under attack, and the account at each address gets one try, not five,
+ *   before the doubling waits start.
  */
 export const THROTTLE = {
   windowMs: 60 * 60 * 1000,
   accountAtAddressLimit: 5,
+  /** The account at an address, while the whole account is under attack. */
+  accountAtAddressUnderAttackLimit: 1,
   addressLimit: 20,
+  /** Failures on the whole account, from anywhere, that put it under attack. */
   accountLimit: 10,
+  /** Failures from a trusted browser after which it is a stranger's. */
   deviceLimit: 5,
   firstBlockMs: 30 * 1000,
   maxBlockMs: 15 * 60 * 1000,
 } as const;
 
-/** The counters' keys, each with its limit. */
+/** The counters' keys. */
 export const throttleKeys = {
   accountAtAddress: (email: string, ip: string | null) => `email-ip:${email}|${ip ?? 'desconocida'}`,
   address: (ip: string | null) => `ip:${ip ?? 'desconocida'}`,
   account: (email: string) => `email:${email}`,
-  device: (deviceTokenHash: string) => `device:${deviceTokenHash}`,
+  device: (userId: number, deviceTokenHash: string) => `device:${userId}|${deviceTokenHash}`,
 };
 
-export function limitOf(key: string): number {
-  if (key.startsWith('email-ip:')) return THROTTLE.accountAtAddressLimit;
+/** After how many failures a key is blocked; the whole account and a device never are. */
+export function limitOf(key: string, accountUnderAttack: boolean): number {
+  if (key.startsWith('email-ip:')) {
+    return accountUnderAttack ? THROTTLE.accountAtAddressUnderAttackLimit : THROTTLE.accountAtAddressLimit;
+  }
   if (key.startsWith('ip:')) return THROTTLE.addressLimit;
-  if (key.startsWith('email:')) return THROTTLE.accountLimit;
-  return THROTTLE.deviceLimit;
+  return Number.POSITIVE_INFINITY;
 }
 
 export function blockDurationMs(failures: number, limit: number): number {
@@ -49,43 +57,65 @@ export function blockDurationMs(failures: number, limit: number): number {
 /** The sign-in slowdown's counters, kept in the database and shared by every instance. */
 export function createThrottle(db: Kysely<Database>) {
   const repo = createAuthRepository(db);
+  /** Seconds until every one of these keys is free again; 0 when none is blocked. */
+  async function waitSeconds(keys: string[], now: Date): Promise<number> {
+    const throttles = await repo.findThrottles(keys);
+    const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
+    return Math.max(0, (blockedUntil - now.getTime()) / 1000);
+  }
+
+  /** Refuses an attempt while a key is blocked (429 saying how long), and audits it. */
+  async function refuse(wait: number, email: string | null, ctx: RequestContext, now: Date): Promise<never> {
+    await writeAudit(db, {
+      actorEmail: email,
+      action: 'auth.login_throttled',
+      ip: ctx.ip,
+      details: { blockedUntil: new Date(now.getTime() + wait * 1000).toISOString() },
+      at: now,
+    });
+    throw TooManyRequests(tooManyAttemptsMessage(wait), wait);
+  }
+
   return {
+    waitSeconds,
+    refuse,
+
     /** Past the limit, a key is blocked for a while: say how long, and note the attempt. */
     async refuseIfThrottled(keys: string[], email: string | null, ctx: RequestContext, now: Date) {
-      const throttles = await repo.findThrottles(keys);
-      const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
-      if (blockedUntil <= now.getTime()) return;
-      const waitSeconds = (blockedUntil - now.getTime()) / 1000;
-      await writeAudit(db, {
-        actorEmail: email,
-        action: 'auth.login_throttled',
-        ip: ctx.ip,
-        details: { blockedUntil: new Date(blockedUntil).toISOString() },
-        at: now,
-      });
-      throw TooManyRequests(tooManyAttemptsMessage(waitSeconds), waitSeconds);
+      const wait = await waitSeconds(keys, now);
+      if (wait > 0) await refuse(wait, email, ctx, now);
     },
 
-    /** Counts a failed sign-in against each key (blocking those past their limit) and audits it. */
+    /**
+     * Counts a failed sign-in against each key (blocking those past their limit) and audits it. Answers
+     * each key's failures in the window.
+     */
     async recordFailure(
       keys: string[],
       email: string | null,
       ctx: RequestContext,
       now: Date,
       details: Record<string, string>,
-    ) {
+    ): Promise<Map<string, number>> {
       const nowIso = now.toISOString();
       const cutoff = new Date(now.getTime() - THROTTLE.windowMs).toISOString();
-      // One transaction per attempt: a single disk sync for all its bookkeeping.
+      const counts = new Map<string, number>();
+      // One transaction per attempt: a single disk sync for all its bookkeeping. The whole account's
+      // counter first: whether it is under attack sets the limit of the account at this address.
+      const ordered = [...keys.filter((k) => k.startsWith('email:')), ...keys.filter((k) => !k.startsWith('email:'))];
       await db.transaction().execute(async (trx) => {
         const r = createAuthRepository(trx);
-        for (const key of keys) {
+        let underAttack = false;
+        for (const key of ordered) {
           const failures = await r.countFailure(key, nowIso, cutoff);
-          const block = blockDurationMs(failures, limitOf(key));
+          counts.set(key, failures);
+          if (key.startsWith('email:')) underAttack = failures >= THROTTLE.accountLimit;
+          const block = blockDurationMs(failures, limitOf(key, underAttack));
           if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
         }
         await writeAudit(trx, { actorEmail: email, action: 'auth.login_failed', ip: ctx.ip, details, at: now });
       });
+      return counts;
     },
   };
 }

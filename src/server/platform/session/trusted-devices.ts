@@ -4,10 +4,12 @@ import type { Database } from '#server/platform/db/schema';
 import { hashToken, hostCookieName, isHttps, isTokenShaped, newToken } from './cookie-tokens';
 
 /**
- * Device cookies (OWASP's defence against lockout abuse, docs/decisions/052). A browser that signed in
- * to an account gets a random token in a long-lived cookie; the server keeps its sha256 with the account.
- * Failed attempts from that browser, for that account, are counted against the browser instead of the
- * whole account: someone failing on purpose elsewhere cannot keep the owner out.
+ * Device cookies (OWASP's defence against lockout abuse, docs/decisions/052 and 063). A browser that
+ * signed in to an account gets a random token in a long-lived cookie; the server keeps its sha256 with
+ * the account. Failed attempts from that browser, for that account, are counted against the browser:
+ * someone failing on purpose elsewhere cannot keep the owner out. Too many of them and the browser stops
+ * being one of the account's (a copied cookie buys a few guesses once, and locks nobody out); every good
+ * sign-in gives the browser a new token, so a copy taken before is worth nothing after it.
  */
 
 /** A browser not used to sign in to an account for this long stops being one of its devices. */
@@ -50,21 +52,51 @@ export function createTrustedDevices(db: Kysely<Database>) {
     },
 
     /**
-     * After a good sign-in: the browser becomes (or stays) one of the account's devices. Answers the
-     * token its cookie must hold: the one it had, or a new one.
+     * After a good sign-in: the browser becomes (or stays) one of the account's devices, under a new
+     * token that also carries whatever other accounts trusted its old one (a shared phone). Answers the
+     * token its cookie must hold.
      */
     async trust(token: string | undefined, userId: number, now: Date): Promise<string> {
-      const kept = isTokenShaped(token) ? token : newToken();
+      const fresh = newToken();
       const nowIso = now.toISOString();
-      await db
-        .insertInto('trusted_devices')
-        .values({ token_hash: hashToken(kept), user_id: userId, created_at: nowIso, last_used_at: nowIso })
-        .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: nowIso }))
-        .execute();
-      return kept;
+      await db.transaction().execute(async (trx) => {
+        if (isTokenShaped(token)) {
+          await trx
+            .updateTable('trusted_devices')
+            .set({ token_hash: hashToken(fresh) })
+            .where('token_hash', '=', hashToken(token))
+            .execute();
+        }
+        await trx
+          .insertInto('trusted_devices')
+          .values({ token_hash: hashToken(fresh), user_id: userId, created_at: nowIso, last_used_at: nowIso })
+          .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: nowIso }))
+          .execute();
+      });
+      return fresh;
     },
 
-    /** "Cerrar sesión en todos los dispositivos": no browser is trusted for the account any more. */
+    /** Too many failures from this browser: it is a stranger's for the account from now on. */
+    async distrust(tokenHash: string, userId: number): Promise<void> {
+      await db
+        .deleteFrom('trusted_devices')
+        .where('token_hash', '=', tokenHash)
+        .where('user_id', '=', userId)
+        .execute();
+    },
+
+    /** A password change: no browser stays trusted for the account but the one that changed it (if any). */
+    async forgetAllBut(userId: number, token: string | undefined): Promise<number> {
+      let query = db.deleteFrom('trusted_devices').where('user_id', '=', userId);
+      if (isTokenShaped(token)) query = query.where('token_hash', '!=', hashToken(token));
+      const result = await query.executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * "Cerrar sesión en todos los dispositivos", or a password an admin set: no browser is trusted for
+     * the account any more.
+     */
     async forgetAll(userId: number): Promise<number> {
       const result = await db.deleteFrom('trusted_devices').where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -1,6 +1,6 @@
 import { PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
 import { isEmailShape, normalizeEmail } from '#shared/platform/email';
-import { authMessages, PASSWORD_MAX_LENGTH } from '#shared/platform/session';
+import { authMessages, newPasswordFieldSchema, PASSWORD_MAX_LENGTH } from '#shared/platform/session';
 import { z } from '#shared/platform/zod-spanish';
 
 /**
@@ -43,17 +43,19 @@ export const firebaseLoginBodySchema = z.object({
 });
 export type FirebaseLoginBody = z.infer<typeof firebaseLoginBodySchema>;
 
-/** POST /api/auth/password: the signed-in person replaces their password (required after a one-time one). */
+/**
+ * POST /api/auth/password: the signed-in person replaces their password. After a one-time password the
+ * session itself proves it (the person typed it to open the session): only the new one is sent. Any
+ * other time the current password is asked, and the server refuses the change without it.
+ */
 export const changePasswordBodySchema = z
   .object({
     currentPassword: z
       .string({ error: authMessages.currentPasswordRequired })
       .min(1, authMessages.currentPasswordRequired)
-      .max(PASSWORD_MAX_LENGTH, authMessages.currentPasswordWrong),
-    newPassword: z
-      .string({ error: authMessages.shortPassword })
-      .min(PASSWORD_MIN_LENGTH, authMessages.shortPassword)
-      .max(PASSWORD_MAX_LENGTH, authMessages.passwordTooLong),
+      .max(PASSWORD_MAX_LENGTH, authMessages.currentPasswordWrong)
+      .optional(),
+    newPassword: newPasswordFieldSchema,
   })
   .refine((v) => v.newPassword !== v.currentPassword, { message: authMessages.samePassword, path: ['newPassword'] });
 export type ChangePasswordBody = z.input<typeof changePasswordBodySchema>;

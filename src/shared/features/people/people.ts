@@ -2,7 +2,7 @@ import { departmentSlugSchema } from '#shared/platform/access';
 import { EMAIL_MAX_LENGTH, emailFieldSchema, isEmailShape, normalizeEmail } from '#shared/platform/email';
 import { formatCount } from '#shared/platform/format';
 import { idParamsSchema, optionalFilter } from '#shared/platform/query';
-import { passwordFieldSchema, roleSchema } from '#shared/platform/session';
+import { newPasswordFieldSchema, roleSchema } from '#shared/platform/session';
 import { z } from '#shared/platform/zod-spanish';
 
 /** Sentences of the people screens, shared by the API and the screens. */
@@ -57,7 +57,7 @@ export const createUserBodySchema = z.object({
   email: emailFieldSchema,
   role: roleSchema.default('staff'),
   /** Absent or null: the server makes a one-time password and answers it once. */
-  password: passwordFieldSchema.nullish(),
+  password: newPasswordFieldSchema.nullish(),
   /** Departments whose allow-list gets the e-mail at once. */
   departments: z.array(departmentSlugSchema).max(100).default([]),
 });
@@ -75,7 +75,7 @@ export const updateUserBodySchema = z
   .refine((v) => v.role !== undefined || v.disabled !== undefined, 'Indica qué cambiar.');
 export type UpdateUserBody = z.input<typeof updateUserBodySchema>;
 
-export const resetPasswordBodySchema = z.object({ password: passwordFieldSchema.nullish() });
+export const resetPasswordBodySchema = z.object({ password: newPasswordFieldSchema.nullish() });
 export type ResetPasswordBody = z.input<typeof resetPasswordBodySchema>;
 
 export const resetPasswordResultSchema = z.object({

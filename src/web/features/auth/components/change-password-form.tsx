@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { changePasswordBodySchema } from '#shared/features/auth/auth';
+import { NEW_PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
 import { authMessages } from '#shared/platform/session';
 import { Page } from '#web/platform/ui/page';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
@@ -8,22 +9,19 @@ import { useChangePassword } from '../api/change-password';
 import { useLogout } from '../api/logout';
 import { PasswordField } from './password-field';
 
-type Field = 'currentPassword' | 'newPassword' | 'repeat';
+type Field = 'newPassword' | 'repeat';
 
 /**
  * Shown instead of everything else to a person who signed in with a one-time password an admin gave
- * them: the server answers nothing else until they choose their own (decision 040).
+ * them: the server answers nothing else until they choose their own (decision 040). The one-time
+ * password was typed to open this session, which is proof enough: it is not asked again (decision 063).
  */
 export function ChangePasswordForm({ email }: { email: string }) {
-  const form = useDraftForm(
-    changePasswordBodySchema,
-    (): Record<Field, string> => ({ currentPassword: '', newPassword: '', repeat: '' }),
-    {
-      // The repetition is the form's own: the server is sent the new password once.
-      check: (draft, errors) =>
-        !errors.newPassword && draft.repeat !== draft.newPassword ? { repeat: authMessages.passwordsDiffer } : {},
-    },
-  );
+  const form = useDraftForm(changePasswordBodySchema, (): Record<Field, string> => ({ newPassword: '', repeat: '' }), {
+    // The repetition is the form's own: the server is sent the new password once.
+    check: (draft, errors) =>
+      !errors.newPassword && draft.repeat !== draft.newPassword ? { repeat: authMessages.passwordsDiffer } : {},
+  });
   const { draft: values, errors, set: setValue } = form;
   const serverError = errors.form;
   const change = useChangePassword();
@@ -56,18 +54,10 @@ export function ChangePasswordForm({ email }: { email: string }) {
           Entraste como <strong className="break-all">{email}</strong> con una contraseña de un solo uso. Elige una
           nueva para continuar: solo tú la sabrás.
         </p>
+        <p id="password-rule" className="mt-2 text-sm text-stone-700">
+          Al menos {NEW_PASSWORD_MIN_LENGTH} caracteres, y que no sea de las más usadas (como 1234567890 o password123).
+        </p>
         <form onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-4" aria-label="Elige tu contraseña">
-          <div className="flex flex-col gap-1">
-            <PasswordField
-              id="password-current"
-              label="Contraseña de un solo uso"
-              value={values.currentPassword}
-              onChange={set('currentPassword')}
-              invalid={Boolean(errors.currentPassword)}
-              describedBy={errors.currentPassword ? 'currentPassword-error' : undefined}
-            />
-            {hint('currentPassword')}
-          </div>
           <div className="flex flex-col gap-1">
             <PasswordField
               id="password-new"
@@ -76,7 +66,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
               value={values.newPassword}
               onChange={set('newPassword')}
               invalid={Boolean(errors.newPassword)}
-              describedBy={errors.newPassword ? 'newPassword-error' : undefined}
+              describedBy={errors.newPassword ? 'newPassword-error password-rule' : 'password-rule'}
             />
             {hint('newPassword')}
           </div>

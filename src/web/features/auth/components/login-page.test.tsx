@@ -295,7 +295,7 @@ describe('LoginPage where Firebase checks passwords', () => {
     await waitFor(() => expect(sdk.signOut).toHaveBeenCalledTimes(1));
   });
 
-  it('after a one-time password, asks for a new one (checked here first), then goes to the department', async () => {
+  it('after a one-time password, asks only for a new one (checked here first), then goes to the department', async () => {
     sessionIs({
       ...VALIDATOR,
       user: { ...(VALIDATOR.user as Session['user'] & object), mustChangePassword: true },
@@ -315,7 +315,22 @@ describe('LoginPage where Firebase checks passwords', () => {
     expect(screen.getByText('ana@example.org')).toBeInTheDocument();
     expect(screen.getByLabelText('Contraseña nueva')).toHaveAttribute('autocomplete', 'new-password');
 
-    await user.type(screen.getByLabelText('Contraseña de un solo uso'), 'K7m-pq2-ZZ');
+    // The one-time password opened this session: it is not typed a second time.
+    expect(screen.queryByLabelText(/un solo uso/)).not.toBeInTheDocument();
+    expect(screen.getAllByLabelText(/contraseña/i).filter((e) => e.tagName === 'INPUT')).toHaveLength(2);
+    expect(screen.getByLabelText('Contraseña nueva')).toHaveAccessibleDescription(
+      'Al menos 10 caracteres, y que no sea de las más usadas (como 1234567890 o password123).',
+    );
+
+    // Shorter than 10: said here, nothing sent.
+    await user.type(screen.getByLabelText('Contraseña nueva'), 'corta-123');
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'corta-123');
+    await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
+    expect(await screen.findByText('Una contraseña nueva debe tener al menos 10 caracteres.')).toBeInTheDocument();
+    expect(posted).toEqual([]);
+    await user.clear(screen.getByLabelText('Contraseña nueva'));
+    await user.clear(screen.getByLabelText('Repite la contraseña nueva'));
+
     await user.type(screen.getByLabelText('Contraseña nueva'), 'mi-clave-2026');
     await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'mi-clave-2025');
     await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
@@ -327,6 +342,47 @@ describe('LoginPage where Firebase checks passwords', () => {
     await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'mi-clave-2026');
     await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/validation/coquivacoa'));
-    expect(posted).toEqual([{ currentPassword: 'K7m-pq2-ZZ', newPassword: 'mi-clave-2026' }]);
+    expect(posted).toEqual([{ newPassword: 'mi-clave-2026' }]);
+  });
+
+  it('shows the server’s refusal of a common password, and sends again once it is changed', async () => {
+    sessionIs({
+      ...VALIDATOR,
+      user: { ...(VALIDATOR.user as Session['user'] & object), mustChangePassword: true },
+      menu: [],
+      home: null,
+    });
+    const posted: unknown[] = [];
+    server.use(
+      http.post('*/api/auth/password', async ({ request }) => {
+        const body = (await request.json()) as { newPassword: string };
+        posted.push(body);
+        return body.newPassword === 'password123'
+          ? HttpResponse.json(
+              {
+                statusCode: 400,
+                error: 'Bad Request',
+                message: 'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.',
+              },
+              { status: 400 },
+            )
+          : HttpResponse.json(VALIDATOR);
+      }),
+    );
+    const user = userEvent.setup();
+    renderLogin();
+    await user.type(await screen.findByLabelText('Contraseña nueva'), 'password123');
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'password123');
+    await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.',
+    );
+    await user.clear(screen.getByLabelText('Contraseña nueva'));
+    await user.clear(screen.getByLabelText('Repite la contraseña nueva'));
+    await user.type(screen.getByLabelText('Contraseña nueva'), 'río-lago-2026');
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'río-lago-2026');
+    await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/validation/coquivacoa'));
+    expect(posted).toEqual([{ newPassword: 'password123' }, { newPassword: 'río-lago-2026' }]);
   });
 });

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type CreateUserResult, createUserBodySchema } from '#shared/features/people/people';
+import { NEW_PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
 import { buttonClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
@@ -143,7 +144,7 @@ export function CreateUserDialog({
                 autoComplete="off"
                 spellCheck={false}
                 {...field('password')}
-                hint="Al menos 6 caracteres."
+                hint={`Al menos ${NEW_PASSWORD_MIN_LENGTH} caracteres, y que no sea de las más usadas.`}
               />
             )}
           </fieldset>

@@ -1,4 +1,5 @@
 import { toast } from 'react-toastify/unstyled';
+import { ONE_TIME_PASSWORD_HOURS } from '#shared/platform/constants';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { Modal } from '#web/platform/ui/modal';
 
@@ -39,7 +40,8 @@ export function OneTimePasswordDialog({ value, onClose }: OneTimePasswordDialogP
         {value?.password}
       </p>
       <p className="mt-3 rounded-lg bg-amber-50 p-3 text-amber-950" role="note">
-        <strong>Cópiala ahora:</strong> no se volverá a mostrar. Si se pierde, restablece la contraseña otra vez.
+        <strong>Cópiala ahora:</strong> no se volverá a mostrar. Vale {ONE_TIME_PASSWORD_HOURS} horas. Si se pierde o
+        vence sin usarse, restablece la contraseña otra vez.
       </p>
       <div className="mt-5 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <button type="button" className={buttonClass.secondary} onClick={onClose}>

@@ -194,11 +194,28 @@ describe('PeopleAdminPage', () => {
     });
     expect(within(secret).getByTestId('one-time-password-value')).toHaveTextContent('k7mp-x2qa-9fht');
     expect(within(secret).getByText(/no se volverá a mostrar/)).toBeInTheDocument();
+    expect(within(secret).getByRole('note')).toHaveTextContent('Vale 72 horas.');
     await userEvent.click(within(secret).getByRole('button', { name: 'Copiar contraseña' }));
     expect(writeText).toHaveBeenCalledWith('k7mp-x2qa-9fht');
     expect(await screen.findByText('Contraseña copiada')).toBeInTheDocument();
     await userEvent.click(within(secret).getByRole('button', { name: 'Listo' }));
     await waitFor(() => expect(screen.queryByText('k7mp-x2qa-9fht')).not.toBeInTheDocument());
+  });
+
+  it('asks a password the admin writes for at least 10 characters before sending it', async () => {
+    const state = api();
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Nueva persona' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nueva persona' });
+    await userEvent.type(within(dialog).getByLabelText('Correo electrónico'), 'nueva@example.org');
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Escribirla yo' }));
+    expect(within(dialog).getByText('Al menos 10 caracteres, y que no sea de las más usadas.')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('Contraseña nueva'), 'corta-123');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Crear cuenta' }));
+    expect(
+      await within(dialog).findByText('Una contraseña nueva debe tener al menos 10 caracteres.'),
+    ).toBeInTheDocument();
+    expect(state.bodies).toHaveLength(0);
   });
 
   it('asks for no password where Firebase Auth checks them: none to write, none to generate, none to reset', async () => {
