@@ -3,7 +3,7 @@ import { type ServerOptions, Server as TusServer } from '@tus/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorBody, HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
+import { apiErrorBody, BadRequest, HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
 import { type Answer, createIdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { inspectReceivedFile } from '#server/platform/images/receive-upload';
@@ -39,7 +39,10 @@ import { acceptPhoto, slotFilledConflict } from './photos.service';
 import { createRecordsRepository } from './records.repository';
 import { requireValidationDepartment } from './records.service';
 
-/** One person's uploads not yet stored: beyond this, a new one waits (each may be as large as the limit). */
+/**
+ * One person's uploads not yet stored: beyond this, a new one waits. Their bytes together are bounded
+ * too (RESUMABLE_UPLOAD_BUDGET_MB), each counted by the size it declared.
+ */
 export const MAX_OPEN_UPLOADS = 100;
 /** How often expired uploads are looked for. */
 const SWEEP_EVERY_MS = 15 * 60 * 1000;
@@ -95,6 +98,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     directory: resumableUploadDir(uploadTempDir(app.config.dataDir)),
     hours: app.config.resumableUploadHours,
     now: app.config.now,
+    dialect: app.db.dialect,
   });
   const contexts = new WeakMap<IncomingMessage, UploadContext>();
   const maxBytes = async () => parseMaxBytes(await photos.getSetting(PHOTO_MAX_BYTES_SETTING));
@@ -225,18 +229,22 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (record[`${kind}_photo_id`] !== null && user.role !== 'admin' && !(await keys.exists(key))) {
           throw await slotFilledConflict(db, recordId, kind);
         }
-        if ((await uploads.openCount(user.email)) >= MAX_OPEN_UPLOADS) {
-          throw TooManyRequests(photoUploadsMessages.tooManyOpen, 60);
-        }
-        await uploads.register({
-          id: upload.id,
-          owner_email: user.email,
-          department_slug: slug,
-          record_id: recordId,
-          kind,
-          idempotency_key: key,
-          size_bytes: upload.size,
-        });
+        // The data folder keeps its floor of free space for votes and the photos already accepted.
+        await app.dataDisk.requireRoom(upload.size);
+        const registered = await uploads.register(
+          {
+            id: upload.id,
+            owner_email: user.email,
+            department_slug: slug,
+            record_id: recordId,
+            kind,
+            idempotency_key: key,
+            size_bytes: upload.size,
+          },
+          { count: MAX_OPEN_UPLOADS, bytes: app.config.resumableUploadBudgetBytes },
+        );
+        if (registered.refused === 'count') throw TooManyRequests(photoUploadsMessages.tooManyOpen, 60);
+        if (registered.refused === 'bytes') throw TooManyRequests(photoUploadsMessages.overBudget, 60);
         return { metadata: upload.metadata };
       } catch (error) {
         throw asRefusal(error);
@@ -309,6 +317,12 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function handOver(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const user = requireUser(request);
+    // Parts sent in parallel and joined (tus's concatenation extension) are not offered: the phone sends
+    // one upload per photo. A client's mistake, answered plainly and not logged as our failure.
+    if (request.headers['upload-concat'] !== undefined) {
+      request.log.info({ uploadConcat: request.headers['upload-concat'] }, 'tus concatenation asked for');
+      throw BadRequest(photoUploadsMessages.noConcatenation);
+    }
     const key = request.headers['idempotency-key'];
     contexts.set(request.raw, {
       user,
@@ -323,7 +337,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tusSchema = {
     tags: ['validación'],
     headers: idempotencyHeadersSchema,
-    response: { 401: apiErrorSchema, 403: apiErrorSchema },
+    response: { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
   };
   app.route({
     method: ['POST', 'OPTIONS'],

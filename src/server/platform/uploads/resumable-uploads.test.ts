@@ -16,7 +16,7 @@ it('makes its folder at once, and a data folder removed right after raises no un
   const onUncaught = (error: unknown) => uncaught.push(error);
   process.on('uncaughtException', onUncaught);
   try {
-    createResumableUploads(t.db.kysely, { directory, hours: 2, now: () => new Date() });
+    createResumableUploads(t.db.kysely, { directory, hours: 2, now: () => new Date(), dialect: t.db.dialect });
     expect(fs.statSync(directory).isDirectory()).toBe(true);
     // Removed before any callback of the store's constructor could run.
     fs.rmSync(parent, { recursive: true, force: true });
