@@ -32,6 +32,7 @@ import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/data
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
+import { registerGracefulClose } from '#server/platform/http/graceful-close';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // While closing, a request that reaches a connection still open is served (graceful-close.ts).
+    return503OnClosing: false,
     ...serverTimeoutOptions(config.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -116,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerGracefulClose(app);
   if (ownsDb) app.addHook('onClose', async () => db.close());
 
   // AIRTABLE_WRITEBACK=1: votes and photos of records from Airtable are queued in their own transaction
