@@ -232,6 +232,34 @@ describe('resumable photo uploads (tus)', () => {
     expect((await headTusUpload(t, c.validatorA, first.location)).statusCode).toBe(404);
   });
 
+  it('sweeps away what a stop left of a stored upload (its bytes, its info file), keeping its row to answer', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg(300, 200);
+    const sent = await sendTusPhoto(
+      t,
+      c.validatorA,
+      { slug: SLUG_A, recordId: id, kind: 'gobernador', key: randomUUID() },
+      photo,
+    );
+    expect(sent.done?.statusCode).toBe(201);
+    // As a stop between the photo's commit and the removal of its files would leave them (or an earlier
+    // version of the server, which kept the info file until the upload expired).
+    fs.writeFileSync(path.join(tusDir(), sent.created.id), photo);
+    fs.writeFileSync(path.join(tusDir(), `${sent.created.id}.json`), '{}');
+    const uploads = createResumableUploads(t.db.kysely, {
+      directory: tusDir(),
+      hours: 24,
+      now: () => now,
+      dialect: t.db.dialect,
+    });
+    expect(await uploads.sweep()).toBe(0);
+    expect(filesUnder(tusDir())).toEqual([]);
+    const head = await headTusUpload(t, c.validatorA, sent.created.location);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['upload-offset']).toBe(String(photo.length));
+  });
+
   it('keeps a slot once-only across two concurrent uploads: one photo, one 201, one 409, no stray file', async () => {
     const c = await setup();
     const other = 'validador.a2@example.org';
@@ -431,7 +459,11 @@ describe('what unfinished uploads may take of the disk', () => {
     expect((await create(SIZE, c.admin)).status).toBe(201);
 
     // An upload removed by the phone ('Quitar') gives its room back.
-    const removed = await t.request({ method: 'DELETE', url: first.location, headers: { cookie: c.validatorA, ...TUS } });
+    const removed = await t.request({
+      method: 'DELETE',
+      url: first.location,
+      headers: { cookie: c.validatorA, ...TUS },
+    });
     expect(removed.statusCode).toBe(204);
     expect((await create(SIZE)).status).toBe(201);
     expect((await create(1)).status).toBe(429);
