@@ -11,8 +11,8 @@ import { addStoredPhoto, photoFilesUnder } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
 import { freePort, startServerProcess } from '#server/testing/server-process';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
-import { CANDIDATE_PHOTOS_PATH } from '#shared/features/candidates/candidates';
 import { createTusUpload, noisyJpeg, patchTusUpload, sendTusPhoto } from '#server/testing/tus';
+import { CANDIDATE_PHOTOS_PATH } from '#shared/features/candidates/candidates';
 import { runStorageCheck, sweepStorage, sweepStorageAtStart } from './storage-sweep';
 
 let t: TestApp | undefined;

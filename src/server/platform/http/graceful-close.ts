@@ -22,7 +22,7 @@ export function registerGracefulClose(app: FastifyInstance): void {
     else res.once('finish', () => res.socket?.end());
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     const res = reply.raw;
     if (closing) {
       closeAfter(res);

@@ -29,7 +29,9 @@ export interface OpenUploadLimits {
 }
 
 /** A registration: the new row, or which limit it would pass. */
-export type Registration = { row: ResumableUpload; refused?: undefined } | { row?: undefined; refused: 'count' | 'bytes' };
+export type Registration =
+  | { row: ResumableUpload; refused?: undefined }
+  | { row?: undefined; refused: 'count' | 'bytes' };
 
 /** Where the bytes of tus uploads wait: beside the other uploads, on the server's own disk. */
 export function resumableUploadDir(uploadsDir: string): string {
