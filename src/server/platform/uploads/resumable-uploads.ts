@@ -10,11 +10,13 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Dialect } from '#server/platform/db/dialect';
 import type { Database } from '#server/platform/db/schema';
 import type { ResumableUploadsTable } from '#server/platform/db/schema-uploads';
+import { createLimiter } from '#server/platform/lib/limiter';
 
 export type ResumableUpload = Selectable<ResumableUploadsTable>;
 export type NewResumableUpload = Omit<ResumableUpload, 'sha256' | 'stored_at' | 'created_at' | 'expires_at'>;
 
 type Db = Kysely<Database>;
+type Limiter = ReturnType<typeof createLimiter>;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** The first key of the PostgreSQL advisory locks taken while one person's new upload is counted. */
@@ -54,6 +56,20 @@ export function createResumableUploads(
     on.selectFrom('resumable_uploads').selectAll().where('id', '=', id).executeTakeFirst();
 
   const fileOf = (id: string) => path.join(directory, id);
+
+  // One registration per person at a time in this process (see register).
+  const turns = new Map<string, Limiter>();
+  function oneAtATime<T>(owner: string, task: () => Promise<T>): Promise<T> {
+    let turn = turns.get(owner);
+    if (!turn) {
+      turn = createLimiter(1);
+      turns.set(owner, turn);
+    }
+    const mine = turn;
+    return mine.run(task).finally(() => {
+      if (mine.active === 0 && mine.waiting === 0 && turns.get(owner) === mine) turns.delete(owner);
+    });
+  }
 
   /** Removes the bytes and the tus info file; what is already gone is not an error. */
   async function removeFiles(id: string): Promise<void> {
@@ -121,7 +137,9 @@ export function createResumableUploads(
      * parallel creations (docs/decisions/062): on PostgreSQL the transaction first takes an advisory lock
      * of the owner, so each creation counts what the one before it inserted; on SQLite, Kysely runs one
      * transaction at a time on its one connection, and a commit by another process in between makes
-     * this one fail (SQLITE_BUSY, a 503) instead of counting stale rows.
+     * this one fail (SQLITE_BUSY, a 503) instead of counting stale rows. Within this process one
+     * person's creations also wait their turn before they take a connection, so a burst by one person
+     * holds one connection of the pool, not all of them while they wait for the lock.
      */
     async register(upload: NewResumableUpload, limits: OpenUploadLimits): Promise<Registration> {
       const now = options.now();
@@ -132,25 +150,27 @@ export function createResumableUploads(
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + options.hours * HOUR_MS).toISOString(),
       };
-      return db.transaction().execute(async (trx): Promise<Registration> => {
-        if (options.dialect === 'postgres') {
-          await sql`select pg_advisory_xact_lock(${OPEN_UPLOADS_LOCK}, hashtext(${upload.owner_email}))`.execute(trx);
-        }
-        const open = await trx
-          .selectFrom('resumable_uploads')
-          .select((eb) => [
-            eb.fn.countAll<number | string>().as('uploads'),
-            eb.fn.coalesce(eb.fn.sum<number | string>('size_bytes'), eb.lit(0)).as('bytes'),
-          ])
-          .where('owner_email', '=', upload.owner_email)
-          .where('stored_at', 'is', null)
-          .where('expires_at', '>', row.created_at)
-          .executeTakeFirstOrThrow();
-        if (Number(open.uploads) >= limits.count) return { refused: 'count' };
-        if (Number(open.bytes) + upload.size_bytes > limits.bytes) return { refused: 'bytes' };
-        await trx.insertInto('resumable_uploads').values(row).execute();
-        return { row };
-      });
+      return oneAtATime(upload.owner_email, () =>
+        db.transaction().execute(async (trx): Promise<Registration> => {
+          if (options.dialect === 'postgres') {
+            await sql`select pg_advisory_xact_lock(${OPEN_UPLOADS_LOCK}, hashtext(${upload.owner_email}))`.execute(trx);
+          }
+          const open = await trx
+            .selectFrom('resumable_uploads')
+            .select((eb) => [
+              eb.fn.countAll<number | string>().as('uploads'),
+              eb.fn.coalesce(eb.fn.sum<number | string>('size_bytes'), eb.lit(0)).as('bytes'),
+            ])
+            .where('owner_email', '=', upload.owner_email)
+            .where('stored_at', 'is', null)
+            .where('expires_at', '>', row.created_at)
+            .executeTakeFirstOrThrow();
+          if (Number(open.uploads) >= limits.count) return { refused: 'count' };
+          if (Number(open.bytes) + upload.size_bytes > limits.bytes) return { refused: 'bytes' };
+          await trx.insertInto('resumable_uploads').values(row).execute();
+          return { row };
+        }),
+      );
     },
 
     isExpired: (row: ResumableUpload): boolean => row.expires_at <= options.now().toISOString(),
