@@ -432,6 +432,7 @@ describe('what unfinished uploads may take of the disk', () => {
     const statuses = burst.map((u) => u.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_OPEN_UPLOADS);
     expect(statuses.filter((s) => s === 429)).toHaveLength(400 - MAX_OPEN_UPLOADS);
+    expect(burst.find((u) => u.status === 429)?.headers['retry-after']).toBe('60');
     expect(JSON.parse(burst.find((u) => u.status === 429)?.body ?? '{}').message).toBe(
       'Tienes demasiadas fotos a medio subir. Espera a que terminen e intenta de nuevo.',
     );
@@ -492,6 +493,7 @@ describe('what unfinished uploads may take of the disk', () => {
 
     const refused = await createTusUpload(t, c.validatorA, target);
     expect(refused.status).toBe(507);
+    expect(refused.headers['retry-after']).toBe('300');
     expect(JSON.parse(refused.body).message).toBe(
       'El servidor se está quedando sin espacio y no recibe fotos nuevas por ahora: no se guardó nada. La foto se enviará de nuevo más tarde.',
     );

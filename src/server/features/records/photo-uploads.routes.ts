@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ServerOptions, Server as TusServer } from '@tus/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -50,6 +50,8 @@ const SWEEP_EVERY_MS = 15 * 60 * 1000;
 /** Who sends a tus request: set by the Fastify route before the request is handed to the tus server. */
 interface UploadContext {
   user: SessionUser;
+  /** The answer being written, for the headers of a refusal (tus's error answers carry only a body). */
+  res?: ServerResponse;
   ip: string;
   key: string | undefined;
   log: FastifyBaseLogger;
@@ -68,9 +70,14 @@ const refusal = (status: number, message: string): TusRefusal => ({
   body: JSON.stringify(apiErrorSchema.parse(apiErrorBody(status, message))),
 });
 
-/** Our errors become the same JSON answers as anywhere else in the API; anything else goes on. */
-function asRefusal(error: unknown): unknown {
-  return error instanceof HttpError ? refusal(error.statusCode, error.message) : error;
+/**
+ * Our errors become the same JSON answers as anywhere else in the API, with their headers (Retry-After)
+ * set on the answer; anything else goes on.
+ */
+function asRefusal(error: unknown, res?: ServerResponse): unknown {
+  if (!(error instanceof HttpError)) return error;
+  for (const [name, value] of Object.entries(error.headers)) res?.setHeader(name, value);
+  return refusal(error.statusCode, error.message);
 }
 
 const isRefusal = (error: unknown): error is TusRefusal =>
@@ -214,7 +221,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     maxSize: () => maxBytes(),
 
     async onUploadCreate(req, upload) {
-      const { user, key } = contextOf(req);
+      const { user, key, res } = contextOf(req);
       try {
         if (!key) throw new HttpError(400, photoUploadsMessages.keyRequired);
         if (upload.sizeIsDeferred || !upload.size) throw new HttpError(400, photoUploadsMessages.lengthRequired);
@@ -247,7 +254,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (registered.refused === 'bytes') throw TooManyRequests(photoUploadsMessages.overBudget, 60);
         return { metadata: upload.metadata };
       } catch (error) {
-        throw asRefusal(error);
+        throw asRefusal(error, res);
       }
     },
 
@@ -326,6 +333,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     const key = request.headers['idempotency-key'];
     contexts.set(request.raw, {
       user,
+      res: reply.raw,
       ip: request.ip,
       key: typeof key === 'string' ? key : undefined,
       log: request.log,
