@@ -32,12 +32,14 @@ import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/data
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
+import { registerGracefulClose } from '#server/platform/http/graceful-close';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import { registerAuth } from '#server/platform/session/session.plugin';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
+import { createDataDisk, type DataDisk, type FreeBytesReader } from '#server/platform/storage/data-disk';
 import { adminRoutes } from './admin.routes';
 import { registerPublicPages } from './public-pages';
 
@@ -47,6 +49,8 @@ declare module 'fastify' {
     db: Db;
     /** Work done inside each vote's and photo's transaction (the Airtable write-back outbox). */
     recordHooks: RecordChangeHooks;
+    /** The data folder's disk: its free space and the floor new uploads must leave. */
+    dataDisk: DataDisk;
   }
 }
 
@@ -59,6 +63,8 @@ export interface BuildOptions {
   airtableWriteback?: AirtableWritebackOverrides;
   /** Bounds, time budget and timers of the nota sanitiser (tests); otherwise its defaults. */
   notaHtml?: NotaHtmlOptions;
+  /** How the data folder's free space is read (tests: a disk as full as they need); otherwise statfs. */
+  freeDiskBytes?: FreeBytesReader;
 }
 
 /** Builds the whole app without listening. The caller owns `listen()` and `close()`. */
@@ -72,6 +78,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // While closing, a request that reaches a connection still open is served (graceful-close.ts).
+    return503OnClosing: false,
     ...serverTimeoutOptions(config.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -100,9 +108,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorate('config', config);
   app.decorate('db', db);
+  app.decorate(
+    'dataDisk',
+    createDataDisk({
+      dir: dataRoot(config.dataDir),
+      minFreeBytes: config.dataDirMinFreeBytes,
+      freeBytes: options.freeDiskBytes,
+    }),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerGracefulClose(app);
   if (ownsDb) app.addHook('onClose', async () => db.close());
 
   // AIRTABLE_WRITEBACK=1: votes and photos of records from Airtable are queued in their own transaction

@@ -41,6 +41,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     auth: { provider: 'local' },
     idempotencyKeyDays: 7,
     resumableUploadHours: 24,
+    resumableUploadBudgetBytes: 200 * 1024 * 1024,
+    // No floor: a test machine's disk may be nearly full; the floor's tests set their own and inject the free space.
+    dataDirMinFreeBytes: 0,
     webRoot: undefined,
     rendererModule: undefined,
     now: () => new Date(),

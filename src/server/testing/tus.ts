@@ -25,6 +25,7 @@ export interface CreatedUpload {
   location: string;
   id: string;
   body: string;
+  headers: Record<string, unknown>;
 }
 
 /** POST: a new tus upload of `size` bytes for a record's photo slot. */
@@ -52,7 +53,13 @@ export async function createTusUpload(
     },
   });
   const location = String(res.headers.location ?? '');
-  return { status: res.statusCode, location, id: location.split('/').pop() ?? '', body: res.body };
+  return {
+    status: res.statusCode,
+    location,
+    id: location.split('/').pop() ?? '',
+    body: res.body,
+    headers: res.headers,
+  };
 }
 
 /** PATCH: bytes from `offset`. */

@@ -40,6 +40,9 @@ export const messages = {
       'El servidor no puede leer sus datos en este momento (la base de datos o el almacenamiento no responde). Intenta de nuevo en unos segundos.',
     unavailableUncertain:
       'Se perdió la conexión con la base de datos justo al guardar: puede que se haya guardado o no. Revisa si el cambio aparece antes de repetirlo.',
+    diskFull:
+      'El servidor se está quedando sin espacio y no recibe fotos nuevas por ahora: no se guardó nada. La foto se enviará de nuevo más tarde.',
+    dataDirFull: 'La carpeta de datos del servidor está llena o no se puede leer: no puede guardar más.',
     requestTimeout:
       'La solicitud tardó demasiado en llegar y no se procesó: no se guardó nada. Revisa tu conexión e intenta de nuevo.',
   },

@@ -15,7 +15,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['sistema'],
-        summary: 'La base de datos responde y puede escribir',
+        summary: 'La base de datos responde y puede escribir, y la carpeta de datos tiene espacio',
         response: { 200: readySchema },
       },
     },
@@ -32,6 +32,13 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         request.log.error({ err: error }, 'database cannot write');
         throw Unavailable(messages.api.cannotWrite);
+      }
+      // Nor is a database that writes: on PostgreSQL the data folder is another disk, and on SQLite a
+      // write into free pages of the file still succeeds while new rows (a vote) and photos fail.
+      const disk = await app.dataDisk.problem();
+      if (disk) {
+        request.log.warn({ reason: disk }, 'data folder cannot take writes');
+        throw Unavailable(messages.api.dataDirFull);
       }
       return { status: 'ok' as const, database: app.db.dialect };
     },

@@ -4,17 +4,27 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '#server/app';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import type { StorageConfig } from '#server/platform/config/config';
+import type { Config, StorageConfig } from '#server/platform/config/config';
+import type { FreeBytesReader } from '#server/platform/storage/data-disk';
 import { createResumableUploads } from '#server/platform/uploads/resumable-uploads';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
-import { fixture } from '#server/testing/photos';
+import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { startS3Local } from '#server/testing/s3-local';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
+import {
+  createTestApp,
+  createTestDb,
+  TEST_ORIGIN,
+  type TestApp,
+  testAppOf,
+  testConfig,
+} from '#server/testing/test-app';
 import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, sendTusPhoto, TUS } from '#server/testing/tus';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
 import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
+import { MAX_OPEN_UPLOADS } from './photo-uploads.routes';
 import { createPhotosRepository } from './photos.repository';
 
 let t: TestApp;
@@ -28,9 +38,13 @@ const HOUR_MS = 60 * 60 * 1000;
 let now = new Date('2026-12-06T12:00:00Z');
 
 async function setup(resumableUploadHours = 24, storage?: StorageConfig) {
+  return setupWith({ resumableUploadHours, ...(storage ? { storage } : {}) });
+}
+
+async function setupWith(overrides: Partial<Config>, options: { freeDiskBytes?: FreeBytesReader } = {}) {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-tus-test-'));
   now = new Date('2026-12-06T12:00:00Z');
-  t = await createTestApp({ dataDir, now: () => now, resumableUploadHours, ...(storage ? { storage } : {}) });
+  t = await createTestApp({ dataDir, now: () => now, ...overrides }, options);
   return signInPeople(t);
 }
 
@@ -58,13 +72,13 @@ async function slotOf(recordId: number) {
 
 /**
  * One photo stored and audited once, with its three files (original, browser copy, thumbnail); of the
- * uploads, only the small info of these is left, their bytes gone.
+ * uploads, nothing is left on disk (their rows answer a retry).
  */
-async function expectOnePhotoStored(uploadIds: string[]): Promise<void> {
+async function expectOnePhotoStored(): Promise<void> {
   expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
   expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(1);
   expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
-  expect(filesUnder(tusDir())).toEqual(uploadIds.map((id) => `${id}.json`).sort());
+  expect(filesUnder(tusDir())).toEqual([]);
 }
 
 /** Waits (real time, polling every 20 ms, at most 10 s: generous for a local socket) until `check` holds. */
@@ -128,8 +142,8 @@ describe('resumable photo uploads (tus)', () => {
     const audit = await listAudit(t.db.kysely, { action: 'photo.upload' });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_email: PEOPLE.validatorA, target: `record:${id}` });
-    // The bytes left the temporary folder; only the upload's small info stays, to answer a lost reply.
-    expect(filesUnder(tusDir())).toEqual([`${created.id}.json`]);
+    // Nothing of the upload stays on disk: its row answers a lost reply.
+    expect(filesUnder(tusDir())).toEqual([]);
   });
 
   it('refuses a hostile file when it completes, and leaves no file, no photo and no audit row', async () => {
@@ -194,7 +208,12 @@ describe('resumable photo uploads (tus)', () => {
     for (const u of [first, second]) {
       expect((await patchTusUpload(t, c.validatorA, u.location, 0, photo.subarray(0, half))).statusCode).toBe(204);
     }
-    const uploads = createResumableUploads(t.db.kysely, { directory: tusDir(), hours: 2, now: () => now });
+    const uploads = createResumableUploads(t.db.kysely, {
+      directory: tusDir(),
+      hours: 2,
+      now: () => now,
+      dialect: t.db.dialect,
+    });
 
     now = new Date(now.getTime() + 2 * HOUR_MS - 1000);
     expect(await uploads.sweep()).toBe(0);
@@ -211,6 +230,34 @@ describe('resumable photo uploads (tus)', () => {
     expect(filesUnder(tusDir())).toEqual([]);
     expect(await t.db.kysely.selectFrom('resumable_uploads').selectAll().execute()).toEqual([]);
     expect((await headTusUpload(t, c.validatorA, first.location)).statusCode).toBe(404);
+  });
+
+  it('sweeps away what a stop left of a stored upload (its bytes, its info file), keeping its row to answer', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg(300, 200);
+    const sent = await sendTusPhoto(
+      t,
+      c.validatorA,
+      { slug: SLUG_A, recordId: id, kind: 'gobernador', key: randomUUID() },
+      photo,
+    );
+    expect(sent.done?.statusCode).toBe(201);
+    // As a stop between the photo's commit and the removal of its files would leave them (or an earlier
+    // version of the server, which kept the info file until the upload expired).
+    fs.writeFileSync(path.join(tusDir(), sent.created.id), photo);
+    fs.writeFileSync(path.join(tusDir(), `${sent.created.id}.json`), '{}');
+    const uploads = createResumableUploads(t.db.kysely, {
+      directory: tusDir(),
+      hours: 24,
+      now: () => now,
+      dialect: t.db.dialect,
+    });
+    expect(await uploads.sweep()).toBe(0);
+    expect(filesUnder(tusDir())).toEqual([]);
+    const head = await headTusUpload(t, c.validatorA, sent.created.location);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['upload-offset']).toBe(String(photo.length));
   });
 
   it('keeps a slot once-only across two concurrent uploads: one photo, one 201, one 409, no stray file', async () => {
@@ -236,9 +283,9 @@ describe('resumable photo uploads (tus)', () => {
     expect(loser?.json().message).toMatch(/^Esta foto ya fue cargada por .+ el .+ a las .+\.$/);
     expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
     expect(await slotOf(id)).toBe(answers[winner]?.json().photo.id);
-    // The winner's original, browser copy and thumbnail; nothing of the loser's; the winner's info only.
+    // The winner's original, browser copy and thumbnail; nothing of the loser's; no upload's files.
     expect(filesUnder(path.join(dataDir, 'photos'))).toHaveLength(3);
-    expect(filesUnder(tusDir())).toEqual([`${created[winner]?.id}.json`]);
+    expect(filesUnder(tusDir())).toEqual([]);
   });
 
   it('answers a finished upload again with its first answer: asked for, or sent again under the same key', async () => {
@@ -364,6 +411,144 @@ describe('resumable photo uploads (tus)', () => {
   });
 });
 
+describe('what unfinished uploads may take of the disk', () => {
+  const SIZE = 5000;
+  const openRows = () =>
+    t.db.kysely.selectFrom('resumable_uploads').select('id').where('stored_at', 'is', null).execute();
+
+  it('counts and creates in one step: 400 creations at once by one person leave exactly the cap', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    // Someone else creates one meanwhile: the burst does not hold them back.
+    const [burst, other] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 400 }, () =>
+          createTusUpload(t, c.validatorA, { slug: SLUG_A, recordId: id, kind: 'gobernador', size: SIZE }),
+        ),
+      ),
+      createTusUpload(t, c.admin, { slug: SLUG_A, recordId: id, kind: 'an', size: SIZE }),
+    ]);
+    expect(other.status).toBe(201);
+    const statuses = burst.map((u) => u.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_OPEN_UPLOADS);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(400 - MAX_OPEN_UPLOADS);
+    expect(burst.find((u) => u.status === 429)?.headers['retry-after']).toBe('60');
+    expect(JSON.parse(burst.find((u) => u.status === 429)?.body ?? '{}').message).toBe(
+      'Tienes demasiadas fotos a medio subir. Espera a que terminen e intenta de nuevo.',
+    );
+    expect(await openRows()).toHaveLength(MAX_OPEN_UPLOADS + 1);
+    // Bytes and info of the accepted ones only (and of the other person's).
+    expect(filesUnder(tusDir())).toHaveLength(2 * MAX_OPEN_UPLOADS + 2);
+  });
+
+  it('keeps one person within a byte budget, counting each upload by the size it declared', async () => {
+    const c = await setupWith({ resumableUploadBudgetBytes: 3 * SIZE, resumableUploadHours: 2 });
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const create = (size: number, cookie = c.validatorA) =>
+      createTusUpload(t, cookie, { slug: SLUG_A, recordId: id, kind: 'gobernador', size });
+
+    const first = await create(SIZE);
+    expect((await create(SIZE)).status).toBe(201);
+    expect((await create(SIZE - 1)).status).toBe(201);
+    // One byte fits; two do not, though not a byte of any upload has arrived.
+    const over = await create(2);
+    expect(over.status).toBe(429);
+    expect(JSON.parse(over.body).message).toBe(
+      'Tus fotos a medio subir ya ocupan todo el espacio que el servidor guarda por persona. Espera a que terminen e intenta de nuevo.',
+    );
+    expect((await create(1)).status).toBe(201);
+    expect((await create(1)).status).toBe(429);
+    // Another person has a budget of their own.
+    expect((await create(SIZE, c.admin)).status).toBe(201);
+
+    // An upload removed by the phone ('Quitar') gives its room back.
+    const removed = await t.request({
+      method: 'DELETE',
+      url: first.location,
+      headers: { cookie: c.validatorA, ...TUS },
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await create(SIZE)).status).toBe(201);
+    expect((await create(1)).status).toBe(429);
+    // So does one past its time, before any sweep removed it.
+    now = new Date(now.getTime() + 2 * HOUR_MS);
+    expect((await create(3 * SIZE)).status).toBe(201);
+  });
+
+  it('refuses a new upload with 507 when it would leave the data folder under its free-space floor', async () => {
+    const FLOOR = 100 * 1024 * 1024;
+    let free = FLOOR + SIZE - 1;
+    const asked: string[] = [];
+    const c = await setupWith(
+      { dataDirMinFreeBytes: FLOOR },
+      {
+        freeDiskBytes: async (dir) => {
+          asked.push(dir);
+          return free;
+        },
+      },
+    );
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const target = { slug: SLUG_A, recordId: id, kind: 'gobernador', size: SIZE };
+
+    const refused = await createTusUpload(t, c.validatorA, target);
+    expect(refused.status).toBe(507);
+    expect(refused.headers['retry-after']).toBe('300');
+    expect(JSON.parse(refused.body).message).toBe(
+      'El servidor se está quedando sin espacio y no recibe fotos nuevas por ahora: no se guardó nada. La foto se enviará de nuevo más tarde.',
+    );
+    expect(await openRows()).toEqual([]);
+    expect(filesUnder(tusDir())).toEqual([]);
+    // The photo sent in one request is refused before a byte is read, too.
+    const oneRequest = await uploadPhoto(
+      t,
+      { slug: SLUG_A, recordId: id, kind: 'an' },
+      { data: fixture('ballot.jpg'), filename: 'boleta.jpg', contentType: 'image/jpeg' },
+      c.validatorA,
+    );
+    expect(oneRequest.statusCode).toBe(507);
+    expect(oneRequest.headers['retry-after']).toBeDefined();
+    expect(fs.readdirSync(path.join(dataDir, 'uploads')).filter((f) => f.endsWith('.part'))).toEqual([]);
+    // The data folder is the one asked about.
+    expect(new Set(asked)).toEqual(new Set([dataDir]));
+
+    free = FLOOR + SIZE;
+    expect((await createTusUpload(t, c.validatorA, target)).status).toBe(201);
+  });
+
+  it('answers a request to join uploads (Upload-Concat) with a plain 400, logged as the client’s mistake', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-tus-test-'));
+    const lines: { level: number; msg: string }[] = [];
+    const testDb = await createTestDb({ migrated: true });
+    const app = await buildApp(testConfig({ ...testDb.options, dataDir }), {
+      db: testDb.db,
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } },
+    });
+    t = testAppOf(app, async () => {
+      await app.close();
+      await testDb.destroy();
+    });
+    const c = await signInPeople(t);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/photo-uploads',
+      headers: {
+        cookie: c.validatorA,
+        ...TUS,
+        'idempotency-key': randomUUID(),
+        'upload-concat': `final;/api/photo-uploads/${'a'.repeat(32)} /api/photo-uploads/${'b'.repeat(32)}`,
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      'Este servidor no une partes de una subida (Upload-Concat): envía cada foto en una sola subida.',
+    );
+    // Nothing at warn (40) or above: it is not the server's failure.
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(lines.some((l) => l.msg === 'tus concatenation asked for')).toBe(true);
+  });
+});
+
 describe('resumable photo uploads with an Idempotency-Key (the photo slot, as the phone sends it)', () => {
   const REUSED = 'Esta clave Idempotency-Key ya se usó para otra solicitud. Cada envío necesita su propia clave.';
   const uploadRows = () => t.db.kysely.selectFrom('resumable_uploads').selectAll().execute();
@@ -388,7 +573,7 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
     });
     for (const u of tries) expect(u.done?.body).toBe(first);
     expect(tries.filter((u) => u.done?.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
-    await expectOnePhotoStored(tries.map((u) => u.created.id));
+    await expectOnePhotoStored();
     expect(await slotOf(id)).toBe(JSON.parse(first).photo.id);
     expect((await uploadRows()).every((row) => row.stored_at !== null)).toBe(true);
 
@@ -433,7 +618,7 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
       // The refused upload is gone, bytes and all.
       expect((await headTusUpload(t, c.validatorA, reuse.created.location)).statusCode).toBe(404);
     }
-    await expectOnePhotoStored([stored.created.id]);
+    await expectOnePhotoStored();
     expect(await listAudit(t.db.kysely, { action: 'photo.replace' })).toHaveLength(0);
     const rows = await t.db.kysely.selectFrom('records').selectAll().where('id', 'in', [id, other]).execute();
     expect(rows.find((r) => r.id === id)).toMatchObject({
@@ -478,7 +663,7 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
     expect(after.status).toBe(409);
     expect(JSON.parse(after.body)).toMatchObject({ statusCode: 409, message: filledBy });
 
-    await expectOnePhotoStored([filled.created.id]);
+    await expectOnePhotoStored();
     expect((await uploadRows()).map((row) => row.id)).toEqual([filled.created.id]);
   });
 });
@@ -497,7 +682,7 @@ describe('resumable photo uploads with remote photo storage', () => {
     expect(filesUnder(tusDir())).toEqual([created.id, `${created.id}.json`].sort());
     const done = await patchTusUpload(t, cookie, created.location, half, photo.subarray(half));
     expect(done.statusCode).toBe(201);
-    expect(filesUnder(tusDir())).toEqual([`${created.id}.json`]);
+    expect(filesUnder(tusDir())).toEqual([]);
     expect(filesUnder(path.join(dataDir, 'photos'))).toEqual([]);
     const kept = await t.request({ url: `/api/photos/${done.json().photo.id}?variant=original`, headers: { cookie } });
     expect(sha256(kept.rawPayload)).toBe(sha256(photo));

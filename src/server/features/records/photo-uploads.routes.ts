@@ -1,9 +1,9 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ServerOptions, Server as TusServer } from '@tus/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorBody, HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
+import { apiErrorBody, BadRequest, HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
 import { type Answer, createIdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { inspectReceivedFile } from '#server/platform/images/receive-upload';
@@ -39,7 +39,10 @@ import { acceptPhoto, slotFilledConflict } from './photos.service';
 import { createRecordsRepository } from './records.repository';
 import { requireValidationDepartment } from './records.service';
 
-/** One person's uploads not yet stored: beyond this, a new one waits (each may be as large as the limit). */
+/**
+ * One person's uploads not yet stored: beyond this, a new one waits. Their bytes together are bounded
+ * too (RESUMABLE_UPLOAD_BUDGET_MB), each counted by the size it declared.
+ */
 export const MAX_OPEN_UPLOADS = 100;
 /** How often expired uploads are looked for. */
 const SWEEP_EVERY_MS = 15 * 60 * 1000;
@@ -47,6 +50,8 @@ const SWEEP_EVERY_MS = 15 * 60 * 1000;
 /** Who sends a tus request: set by the Fastify route before the request is handed to the tus server. */
 interface UploadContext {
   user: SessionUser;
+  /** The answer being written, for the headers of a refusal (tus's error answers carry only a body). */
+  res?: ServerResponse;
   ip: string;
   key: string | undefined;
   log: FastifyBaseLogger;
@@ -65,9 +70,14 @@ const refusal = (status: number, message: string): TusRefusal => ({
   body: JSON.stringify(apiErrorSchema.parse(apiErrorBody(status, message))),
 });
 
-/** Our errors become the same JSON answers as anywhere else in the API; anything else goes on. */
-function asRefusal(error: unknown): unknown {
-  return error instanceof HttpError ? refusal(error.statusCode, error.message) : error;
+/**
+ * Our errors become the same JSON answers as anywhere else in the API, with their headers (Retry-After)
+ * set on the answer; anything else goes on.
+ */
+function asRefusal(error: unknown, res?: ServerResponse): unknown {
+  if (!(error instanceof HttpError)) return error;
+  for (const [name, value] of Object.entries(error.headers)) res?.setHeader(name, value);
+  return refusal(error.statusCode, error.message);
 }
 
 const isRefusal = (error: unknown): error is TusRefusal =>
@@ -95,6 +105,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     directory: resumableUploadDir(uploadTempDir(app.config.dataDir)),
     hours: app.config.resumableUploadHours,
     now: app.config.now,
+    dialect: app.db.dialect,
   });
   const contexts = new WeakMap<IncomingMessage, UploadContext>();
   const maxBytes = async () => parseMaxBytes(await photos.getSetting(PHOTO_MAX_BYTES_SETTING));
@@ -210,7 +221,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     maxSize: () => maxBytes(),
 
     async onUploadCreate(req, upload) {
-      const { user, key } = contextOf(req);
+      const { user, key, res } = contextOf(req);
       try {
         if (!key) throw new HttpError(400, photoUploadsMessages.keyRequired);
         if (upload.sizeIsDeferred || !upload.size) throw new HttpError(400, photoUploadsMessages.lengthRequired);
@@ -225,21 +236,25 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (record[`${kind}_photo_id`] !== null && user.role !== 'admin' && !(await keys.exists(key))) {
           throw await slotFilledConflict(db, recordId, kind);
         }
-        if ((await uploads.openCount(user.email)) >= MAX_OPEN_UPLOADS) {
-          throw TooManyRequests(photoUploadsMessages.tooManyOpen, 60);
-        }
-        await uploads.register({
-          id: upload.id,
-          owner_email: user.email,
-          department_slug: slug,
-          record_id: recordId,
-          kind,
-          idempotency_key: key,
-          size_bytes: upload.size,
-        });
+        // The data folder keeps its floor of free space for votes and the photos already accepted.
+        await app.dataDisk.requireRoom(upload.size);
+        const registered = await uploads.register(
+          {
+            id: upload.id,
+            owner_email: user.email,
+            department_slug: slug,
+            record_id: recordId,
+            kind,
+            idempotency_key: key,
+            size_bytes: upload.size,
+          },
+          { count: MAX_OPEN_UPLOADS, bytes: app.config.resumableUploadBudgetBytes },
+        );
+        if (registered.refused === 'count') throw TooManyRequests(photoUploadsMessages.tooManyOpen, 60);
+        if (registered.refused === 'bytes') throw TooManyRequests(photoUploadsMessages.overBudget, 60);
         return { metadata: upload.metadata };
       } catch (error) {
-        throw asRefusal(error);
+        throw asRefusal(error, res);
       }
     },
 
@@ -309,9 +324,16 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function handOver(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const user = requireUser(request);
+    // Parts sent in parallel and joined (tus's concatenation extension) are not offered: the phone sends
+    // one upload per photo. A client's mistake, answered plainly and not logged as our failure.
+    if (request.headers['upload-concat'] !== undefined) {
+      request.log.info({ uploadConcat: request.headers['upload-concat'] }, 'tus concatenation asked for');
+      throw BadRequest(photoUploadsMessages.noConcatenation);
+    }
     const key = request.headers['idempotency-key'];
     contexts.set(request.raw, {
       user,
+      res: reply.raw,
       ip: request.ip,
       key: typeof key === 'string' ? key : undefined,
       log: request.log,
@@ -323,7 +345,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tusSchema = {
     tags: ['validación'],
     headers: idempotencyHeadersSchema,
-    response: { 401: apiErrorSchema, 403: apiErrorSchema },
+    response: { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
   };
   app.route({
     method: ['POST', 'OPTIONS'],

@@ -80,6 +80,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           413: apiErrorSchema,
           415: apiErrorSchema,
           503: apiErrorSchema,
+          507: apiErrorSchema,
           422: apiErrorSchema,
         },
       },
@@ -101,6 +102,8 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       }
 
       const maxBytes = parseMaxBytes(await photos.getSetting(PHOTO_MAX_BYTES_SETTING));
+      // The data folder keeps its floor of free space for votes and the photos already accepted.
+      await app.dataDisk.requireRoom(maxBytes);
       let part: Awaited<ReturnType<typeof request.file>>;
       try {
         part = await request.file({ limits: { fileSize: maxBytes } });

@@ -1,16 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { addStoredPhoto, photoFilesUnder } from '#server/testing/photos';
-import { addRecords, SLUG_A } from '#server/testing/records';
+import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
 import { freePort, startServerProcess } from '#server/testing/server-process';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
+import { createTusUpload, noisyJpeg, patchTusUpload, sendTusPhoto } from '#server/testing/tus';
 import { CANDIDATE_PHOTOS_PATH } from '#shared/features/candidates/candidates';
-import { runStorageCheck, sweepStorage } from './storage-sweep';
+import { runStorageCheck, sweepStorage, sweepStorageAtStart } from './storage-sweep';
 
 let t: TestApp | undefined;
 let dataDir: string | undefined;
@@ -87,6 +90,35 @@ describe('the storage sweep', () => {
     expect(lines.filter((l) => l.endsWith('\tborrado'))).toHaveLength(3);
     expect(photoFilesUnder(t.config.dataDir)).toEqual(kept);
     expect(await runStorageCheck(['--todo'], t.db.kysely, t.config, io, later)).toBe(2);
+  });
+
+  it('leaves resumable uploads to their own sweep: a start after finished and unfinished ones says nothing', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-sweep-tus-'));
+    t = await createTestApp({ dataDir });
+    const people = await signInPeople(t);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg(300, 200);
+    const target = { slug: SLUG_A, recordId: id, kind: 'gobernador', key: randomUUID() };
+    const finished = await sendTusPhoto(t, people.validatorA, target, photo);
+    expect(finished.done?.statusCode).toBe(201);
+    const unfinished = await createTusUpload(t, people.validatorA, { ...target, kind: 'an', size: photo.length });
+    const half = photo.subarray(0, photo.length / 2);
+    expect((await patchTusUpload(t, people.validatorA, unfinished.location, 0, half)).statusCode).toBe(204);
+    expect(fs.readdirSync(path.join(dataDir, 'uploads', 'tus')).sort()).toEqual(
+      [unfinished.id, `${unfinished.id}.json`].sort(),
+    );
+
+    // Two days on, as at a restart: nothing unknown, nothing a leftover, nothing removed.
+    const later = new Date(Date.now() + 2 * DAY);
+    const report = await sweepStorage(t.db.kysely, t.config, { now: later });
+    expect(report).toEqual({ orphans: [], parts: [], removed: [], unknown: [] });
+    const logged: string[] = [];
+    const log = {
+      warn: (_: unknown, message: string) => logged.push(`warn: ${message}`),
+      error: (_: unknown, message: string) => logged.push(`error: ${message}`),
+    } as unknown as FastifyBaseLogger;
+    await sweepStorageAtStart(t.db.kysely, { ...t.config, now: () => later }, log);
+    expect(logged).toEqual([]);
   });
 
   // The server process runs on SQLite whatever the suite's database; once is enough.

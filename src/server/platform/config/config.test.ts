@@ -188,6 +188,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('gives each person 200 MB of unfinished uploads unless told otherwise, a whole number of megabytes', () => {
+    expect(loadConfig({}).resumableUploadBudgetBytes).toBe(200 * 1024 * 1024);
+    expect(loadConfig({ RESUMABLE_UPLOAD_BUDGET_MB: '50' }).resumableUploadBudgetBytes).toBe(50 * 1024 * 1024);
+    for (const bad of ['0', '2.5', 'mucho', '100001']) {
+      expect(() => loadConfig({ RESUMABLE_UPLOAD_BUDGET_MB: bad })).toThrow(/RESUMABLE_UPLOAD_BUDGET_MB: debe/);
+    }
+  });
+
+  it('keeps 1 GB free in the data folder unless told otherwise (0: no floor), a whole number of megabytes', () => {
+    expect(loadConfig({}).dataDirMinFreeBytes).toBe(1024 * 1024 * 1024);
+    expect(loadConfig({ DATA_DIR_MIN_FREE_MB: '0' }).dataDirMinFreeBytes).toBe(0);
+    expect(loadConfig({ DATA_DIR_MIN_FREE_MB: '500' }).dataDirMinFreeBytes).toBe(500 * 1024 * 1024);
+    for (const bad of ['-1', '1.5', 'un giga']) {
+      expect(() => loadConfig({ DATA_DIR_MIN_FREE_MB: bad })).toThrow(/DATA_DIR_MIN_FREE_MB: debe/);
+    }
+  });
+
   it('refuses a fixed clock in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', COMANDO_NOW: '2026-11-23T03:30:00Z' })).toThrow(/COMANDO_NOW/);
   });

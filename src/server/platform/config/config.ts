@@ -219,6 +219,30 @@ const envSchema = z
           .min(1, 'debe ser al menos 1 hora')
           .max(720, 'debe ser como mucho 720 horas (30 días)'),
       ),
+    RESUMABLE_UPLOAD_BUDGET_MB: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? Number(v) : 200))
+      .pipe(
+        z
+          .number({ message: 'debe ser un número de megabytes, por ejemplo 200' })
+          .int('debe ser un número entero de megabytes')
+          .min(1, 'debe ser al menos 1 MB')
+          .max(100_000, 'debe ser como mucho 100000 MB'),
+      ),
+    DATA_DIR_MIN_FREE_MB: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? Number(v) : 1024))
+      .pipe(
+        z
+          .number({ message: 'debe ser un número de megabytes, por ejemplo 1024' })
+          .int('debe ser un número entero de megabytes')
+          .min(0, 'debe ser 0 (sin mínimo) o más')
+          .max(10_000_000, 'debe ser como mucho 10000000 MB'),
+      ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -328,6 +352,16 @@ export interface Config {
    * phone may continue it within them; then its bytes are removed.
    */
   resumableUploadHours: number;
+  /**
+   * Bytes one person's unfinished resumable uploads may add up to (each counted by the size it declared
+   * at creation, Upload-Length): beyond them, a new upload waits until one finishes or expires.
+   */
+  resumableUploadBudgetBytes: number;
+  /**
+   * Free space the data folder's disk keeps for the database and the photos already accepted: a new
+   * upload that would leave less is refused (507), and `/api/ready` says not ready below it. 0: no floor.
+   */
+  dataDirMinFreeBytes: number;
   /** Where the built SPA lives; absent in API-only tests. */
   webRoot: string | undefined;
   /** The built module that renders the public pages on the server (`npm run build`); absent in API-only tests. */
@@ -433,6 +467,8 @@ export class ConfigError extends Error {
   }
 }
 
+const MB = 1024 * 1024;
+
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|DATABASE_URL/;
 
 /** Parses the environment. Every bad variable is named in one message (ConfigError). */
@@ -498,6 +534,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         : { provider: 'local' },
     idempotencyKeyDays: e.IDEMPOTENCY_KEY_DAYS,
     resumableUploadHours: e.RESUMABLE_UPLOAD_HOURS,
+    resumableUploadBudgetBytes: e.RESUMABLE_UPLOAD_BUDGET_MB * MB,
+    dataDirMinFreeBytes: e.DATA_DIR_MIN_FREE_MB * MB,
     webRoot: path.resolve(cwd, 'dist'),
     rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
     now: makeClock(e.COMANDO_NOW),

@@ -29,6 +29,7 @@ const STATUS_NAMES: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 export const BadRequest = (message: string = messages.api.badRequest) => new HttpError(400, message);

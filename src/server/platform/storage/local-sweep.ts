@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { resumableUploadDir } from '#server/platform/uploads/resumable-uploads';
 import { isStorageKey } from './photo-storage';
 
 /** Leftovers younger than this may belong to an upload still in progress: they are only listed. */
@@ -56,7 +57,7 @@ async function listFiles(root: string): Promise<SweepFile[]> {
  * process died before the row was written) and `.part` files of writes and uploads that never finished,
  * in the photo folder and the uploads folder. Those older than `graceMs` are removed (unless `dryRun`);
  * younger ones may be an upload in progress and are only listed. Files the storage never makes are
- * listed and left alone.
+ * listed and left alone. The resumable uploads' folder is theirs to sweep, and skipped.
  */
 export async function sweepLocalStorage(options: {
   /** The local photo folder; undefined when photos live elsewhere (S3, Dropbox). */
@@ -89,7 +90,11 @@ export async function sweepLocalStorage(options: {
       report.unknown.push(file.name);
     }
   }
+  // Resumable uploads keep their bytes and tus's info files in a folder of their own, which their sweep
+  // looks after with their rows (resumable-uploads.ts): those files are neither unknown nor leftovers here.
+  const resumable = `${path.relative(options.uploadsDir, resumableUploadDir(options.uploadsDir))}/`;
   for (const file of await listFiles(options.uploadsDir)) {
+    if (file.name.startsWith(resumable)) continue;
     const entry = { ...file, name: `uploads/${file.name}` };
     if (file.name.endsWith('.part')) {
       report.parts.push(entry);

@@ -6,15 +6,34 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Upload } from '@tus/server';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Dialect } from '#server/platform/db/dialect';
 import type { Database } from '#server/platform/db/schema';
 import type { ResumableUploadsTable } from '#server/platform/db/schema-uploads';
+import { createLimiter } from '#server/platform/lib/limiter';
 
 export type ResumableUpload = Selectable<ResumableUploadsTable>;
 export type NewResumableUpload = Omit<ResumableUpload, 'sha256' | 'stored_at' | 'created_at' | 'expires_at'>;
 
 type Db = Kysely<Database>;
+type Limiter = ReturnType<typeof createLimiter>;
 const HOUR_MS = 60 * 60 * 1000;
+
+/** The first key of the PostgreSQL advisory locks taken while one person's new upload is counted. */
+const OPEN_UPLOADS_LOCK = 46_001;
+
+/** What one person may have open (unfinished, not expired) at once. */
+export interface OpenUploadLimits {
+  /** Uploads. */
+  count: number;
+  /** Bytes, each upload counted by the size it declared (Upload-Length). */
+  bytes: number;
+}
+
+/** A registration: the new row, or which limit it would pass. */
+export type Registration =
+  | { row: ResumableUpload; refused?: undefined }
+  | { row?: undefined; refused: 'count' | 'bytes' };
 
 /** Where the bytes of tus uploads wait: beside the other uploads, on the server's own disk. */
 export function resumableUploadDir(uploadsDir: string): string {
@@ -26,7 +45,10 @@ export function resumableUploadDir(uploadsDir: string): string {
  * the disk store of its bytes, its row (who, what for, until when) and the sweep that removes what
  * expired. Time is the server's clock (`now`), so expiry is tested without waiting.
  */
-export function createResumableUploads(db: Db, options: { directory: string; hours: number; now: () => Date }) {
+export function createResumableUploads(
+  db: Db,
+  options: { directory: string; hours: number; now: () => Date; dialect: Dialect },
+) {
   const { directory } = options;
   fs.mkdirSync(directory, { recursive: true });
 
@@ -34,6 +56,20 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
     on.selectFrom('resumable_uploads').selectAll().where('id', '=', id).executeTakeFirst();
 
   const fileOf = (id: string) => path.join(directory, id);
+
+  // One registration per person at a time in this process (see register).
+  const turns = new Map<string, Limiter>();
+  function oneAtATime<T>(owner: string, task: () => Promise<T>): Promise<T> {
+    let turn = turns.get(owner);
+    if (!turn) {
+      turn = createLimiter(1);
+      turns.set(owner, turn);
+    }
+    const mine = turn;
+    return mine.run(task).finally(() => {
+      if (mine.active === 0 && mine.waiting === 0 && turns.get(owner) === mine) turns.delete(owner);
+    });
+  }
 
   /** Removes the bytes and the tus info file; what is already gone is not an error. */
   async function removeFiles(id: string): Promise<void> {
@@ -95,8 +131,17 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
     fileOf,
     find,
 
-    /** Registers an upload being created: it expires `hours` after now. */
-    async register(upload: NewResumableUpload): Promise<ResumableUpload> {
+    /**
+     * Registers an upload being created, unless its owner's open uploads (unfinished and not expired)
+     * would then pass `limits`: it expires `hours` after now. Counting and inserting are one step for
+     * parallel creations (docs/decisions/062): on PostgreSQL the transaction first takes an advisory lock
+     * of the owner, so each creation counts what the one before it inserted; on SQLite, Kysely runs one
+     * transaction at a time on its one connection, and a commit by another process in between makes
+     * this one fail (SQLITE_BUSY, a 503) instead of counting stale rows. Within this process one
+     * person's creations also wait their turn before they take a connection, so a burst by one person
+     * holds one connection of the pool, not all of them while they wait for the lock.
+     */
+    async register(upload: NewResumableUpload, limits: OpenUploadLimits): Promise<Registration> {
       const now = options.now();
       const row: ResumableUpload = {
         ...upload,
@@ -105,19 +150,27 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + options.hours * HOUR_MS).toISOString(),
       };
-      await db.insertInto('resumable_uploads').values(row).execute();
-      return row;
-    },
-
-    /** Uploads of one person that were not stored yet (a cap keeps one person from filling the disk). */
-    async openCount(owner: string): Promise<number> {
-      const row = await db
-        .selectFrom('resumable_uploads')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('owner_email', '=', owner)
-        .where('stored_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return oneAtATime(upload.owner_email, () =>
+        db.transaction().execute(async (trx): Promise<Registration> => {
+          if (options.dialect === 'postgres') {
+            await sql`select pg_advisory_xact_lock(${OPEN_UPLOADS_LOCK}, hashtext(${upload.owner_email}))`.execute(trx);
+          }
+          const open = await trx
+            .selectFrom('resumable_uploads')
+            .select((eb) => [
+              eb.fn.countAll<number | string>().as('uploads'),
+              eb.fn.coalesce(eb.fn.sum<number | string>('size_bytes'), eb.lit(0)).as('bytes'),
+            ])
+            .where('owner_email', '=', upload.owner_email)
+            .where('stored_at', 'is', null)
+            .where('expires_at', '>', row.created_at)
+            .executeTakeFirstOrThrow();
+          if (Number(open.uploads) >= limits.count) return { refused: 'count' };
+          if (Number(open.bytes) + upload.size_bytes > limits.bytes) return { refused: 'bytes' };
+          await trx.insertInto('resumable_uploads').values(row).execute();
+          return { row };
+        }),
+      );
     },
 
     isExpired: (row: ResumableUpload): boolean => row.expires_at <= options.now().toISOString(),
@@ -127,18 +180,20 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
       await trx.updateTable('resumable_uploads').set({ sha256, stored_at: at }).where('id', '=', id).execute();
     },
 
-    /** After the photo is stored: its bytes are in the photo storage now; the row stays to answer a retry. */
-    async releaseBytes(id: string): Promise<void> {
-      await fsp.rm(fileOf(id), { force: true });
-    },
+    /**
+     * After the photo is stored: its bytes are in the photo storage now, and tus's info file is not read
+     * again (a stored upload is answered from its row, which stays to answer a retry).
+     */
+    releaseBytes: (id: string): Promise<void> => removeFiles(id),
 
     /** Removes an upload for good: bytes, info and row. */
     remove: (id: string): Promise<void> => datastore.remove(id),
 
     /**
      * Removes every upload past its time, finished or not (a finished one's answer stays with its
-     * Idempotency-Key), and files no row speaks for once they are as old as an upload may be (a crash
-     * between creating a file and its row). Returns how many uploads went.
+     * Idempotency-Key), the files of stored uploads (a stop between the photo's commit and their
+     * removal), and files no row speaks for once they are as old as an upload may be (a crash between
+     * creating a file and its row). Returns how many uploads went.
      */
     async sweep(): Promise<number> {
       const now = options.now();
@@ -152,7 +207,9 @@ export function createResumableUploads(db: Db, options: { directory: string; hou
       const names = await fsp.readdir(directory).catch(() => [] as string[]);
       const ids = new Set(names.map((name) => name.replace(/\.json$/, '')));
       for (const id of ids) {
-        if (await find(id)) continue;
+        const row = await find(id);
+        if (row?.stored_at) await removeFiles(id);
+        if (row) continue;
         const stat = await fsp.stat(fileOf(id)).catch(() => fsp.stat(`${fileOf(id)}.json`).catch(() => undefined));
         if (stat && now.getTime() - stat.mtimeMs >= options.hours * HOUR_MS) await removeFiles(id);
       }

@@ -35,6 +35,9 @@ export const photoUploadsMessages = {
   lengthRequired: 'La subida debe decir el tamaño de la foto (Upload-Length).',
   badMetadata: 'La subida no dice a qué trámite y casilla va la foto.',
   tooManyOpen: 'Tienes demasiadas fotos a medio subir. Espera a que terminen e intenta de nuevo.',
+  overBudget:
+    'Tus fotos a medio subir ya ocupan todo el espacio que el servidor guarda por persona. Espera a que terminen e intenta de nuevo.',
+  noConcatenation: 'Este servidor no une partes de una subida (Upload-Concat): envía cada foto en una sola subida.',
   gone: 'Esta subida ya no está en el servidor (venció o se quitó). La foto se enviará de nuevo.',
   notFinished: 'La foto aún no terminó de subir.',
   alreadyReceived: 'Esta foto ya se recibió completa.',

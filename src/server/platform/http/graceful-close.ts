@@ -1,0 +1,39 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Closing without cutting anyone off (SIGTERM in server.ts, or `app.close()`). Fastify stops accepting
+ * connections, Node closes the keep-alive connections that are idle, and requests in flight finish
+ * before the database closes. What this adds:
+ * - the answers of requests in flight say `Connection: close`, and their connection ends after them:
+ *   told keep-alive, a client would send its next request on a connection about to go, and see it
+ *   reset instead of answered;
+ * - a request that still reaches an open connection (pipelined behind one in flight) is served, with
+ *   `Connection: close`, rather than refused: app.ts turns off Fastify's 503 while closing, which a
+ *   phone would have to retry for nothing (the database is still open until the last answer is out).
+ */
+export function registerGracefulClose(app: FastifyInstance): void {
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+
+  const closeAfter = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+    // Already sent as keep-alive (a long answer, streaming): the connection ends once the answer has.
+    else res.once('finish', () => res.socket?.end());
+  };
+
+  app.addHook('onRequest', async (_request, reply) => {
+    const res = reply.raw;
+    if (closing) {
+      closeAfter(res);
+      return;
+    }
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
+
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const res of inFlight) closeAfter(res);
+  });
+}
