@@ -1,7 +1,10 @@
-// Draws the installed app's icons (public/icons/) from the favicon's design: run after changing it.
+// Draws the installed app's icons (public/icons/) and public/favicon.ico from the favicon's design: run
+// after changing it. favicon.ico is for what asks for that address without reading the page (older
+// browsers, feed readers, bookmarks tools): 16, 32 and 48 px PNGs in one ICO file (ico-endec).
 // `any` icons are the favicon itself; the maskable one has the mark inside the central safe circle
 // (80 % of the width) on a full red square, so a launcher may cut it to any shape.
 import fs from 'node:fs';
+import icoEndec from 'ico-endec';
 import sharp from 'sharp';
 
 const RED = '#A31D1D';
@@ -27,3 +30,10 @@ for (const [file, svg, size] of outputs) {
   await sharp(Buffer.from(svg)).resize(size, size).png({ compressionLevel: 9 }).toFile(file);
   console.log(file);
 }
+
+const icoSizes = [16, 32, 48];
+const pngs = await Promise.all(
+  icoSizes.map((size) => sharp(Buffer.from(any)).resize(size, size).png({ compressionLevel: 9 }).toBuffer()),
+);
+fs.writeFileSync('public/favicon.ico', icoEndec.encode(pngs));
+console.log('public/favicon.ico');

@@ -330,7 +330,7 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
 async function corrections(origin: string): Promise<Record<string, unknown>> {
   const admin = await signIn(origin, ADMIN);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  // The records the streams case voted: each is cleared once.
+  // The records the streams case voted (each vote written once: revision 1): each is cleared once.
   const ids = voteIds.slice(0, CORRECTIONS);
   const sentAt: number[] = [];
   let start = -1;
@@ -375,7 +375,11 @@ async function corrections(origin: string): Promise<Record<string, unknown>> {
         fetch(`${origin}/api/admin/records/${ids[k]}/vote`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json', origin, cookie: admin },
-          body: JSON.stringify({ candidates: null, reason: 'Prueba de rendimiento: voto registrado por error' }),
+          body: JSON.stringify({
+            candidates: null,
+            reason: 'Prueba de rendimiento: voto registrado por error',
+            voteRevision: 1,
+          }),
         }).then(
           async (res) => {
             if (res.status !== 200) failed += 1;

@@ -138,6 +138,40 @@ describe('serving the SPA', () => {
   });
 });
 
+describe('favicon.ico', () => {
+  it('is the project’s icon (16, 32 and 48 px in an ICO file), and a missing file is never the app’s HTML', async () => {
+    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    try {
+      fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+      // What `vite build` copies from public/ into dist/.
+      fs.copyFileSync(path.resolve(import.meta.dirname, '../../public/favicon.ico'), path.join(webRoot, 'favicon.ico'));
+      t = await createTestApp({ webRoot });
+      const res = await t.app.inject({ url: '/favicon.ico' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+      const ico = res.rawPayload;
+      // ICONDIR: reserved 0, type 1 (icon), the number of images; then 16 bytes per image.
+      expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+      const images = Array.from({ length: ico.readUInt16LE(4) }, (_, i) => {
+        const entry = 6 + 16 * i;
+        const offset = ico.readUInt32LE(entry + 12);
+        return { size: ico.readUInt8(entry), png: ico.subarray(offset, offset + 8).toString('latin1') };
+      });
+      expect(images).toEqual([16, 32, 48].map((size) => ({ size, png: '\x89PNG\r\n\x1a\n' })));
+
+      for (const url of ['/apple-touch-icon.png', '/icons/nada.png?v=2', '/manifest.json']) {
+        const missing = await t.app.inject({ url });
+        expect(missing.statusCode, url).toBe(404);
+        expect(missing.headers['content-type']).toBe('text/plain; charset=utf-8');
+      }
+      // The app's routes still get the app.
+      expect((await t.app.inject({ url: '/admin/registros' })).body).toContain('id="root"');
+    } finally {
+      fs.rmSync(webRoot, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('robots.txt', () => {
   it('is a real robots.txt from the server, not the app: public pages allowed, the API and staff pages not', async () => {
     const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));

@@ -475,7 +475,7 @@ const MATRIX: Record<string, Case[]> = {
       request: async (t) => {
         const [id] = await addRecords(t, FIXTURES.slugA, 1);
         await castVote(t, id as number, ['FA']);
-        return { params: { id: String(id) }, body: { candidates: ['LC'], reason: 'Matriz' } };
+        return { params: { id: String(id) }, body: { candidates: ['LC'], reason: 'Matriz', voteRevision: 1 } };
       },
       expect: adminOnly(),
     },

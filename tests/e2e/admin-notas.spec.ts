@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { WORD_LIST_STYLES, WORD_WRITTEN_BULLETS } from '#web/testing/word-clipboard';
 import { type AdminServer, startAdminServer } from './admin-server';
 import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
@@ -295,6 +296,24 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   await expectNoSeriousA11yViolations(visitor);
   await visitorContext.close();
   await removeLeftovers(page);
+});
+
+test('lists copied from Word become lists in Chromium, with none of Word’s bullets left', async ({ page }) => {
+  await signIn(page, notasEditor.email, notasEditor.password);
+  await page.goto('/admin/notas/nueva');
+  // Lists made with Word's list styles (the list named by the paragraph's class).
+  await pasteHtml(page, WORD_LIST_STYLES);
+  await expect(editor(page).locator('ul > li > p')).toHaveText(['Cabimas', 'Plaza Bolívar, 9:00 a. m.', 'Lagunillas']);
+  await expect(editor(page).locator('ul ul > li')).toHaveText('Plaza Bolívar, 9:00 a. m.');
+  expect(await editor(page).innerText()).not.toMatch(/[·§]/);
+
+  // Bullets and numbers written out before the text.
+  await editor(page).press('Control+a');
+  await editor(page).press('Delete');
+  await pasteHtml(page, WORD_WRITTEN_BULLETS);
+  await expect(editor(page).locator('ul > li')).toHaveText(['Agua', 'Gorras']);
+  await expect(editor(page).locator('ol > li')).toHaveText(['Caravana', 'Mitin']);
+  expect(await editor(page).innerText()).not.toMatch(/[·§]|^\d+\./m);
 });
 
 test('Tab leaves the text from inside a table too, without adding rows', async ({ page }) => {

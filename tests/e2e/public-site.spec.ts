@@ -209,6 +209,14 @@ test.describe('shell', () => {
     expect(text).not.toContain('<');
   });
 
+  test('/favicon.ico is the icon, not the app', async ({ request }) => {
+    const res = await request.get('/favicon.ico');
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^image\//);
+    // An ICO file's header: reserved 0, type 1 (icon).
+    expect([...(await res.body()).subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+  });
+
   test('pages load without Content-Security-Policy violations or script errors', async ({ page }) => {
     const problems: string[] = [];
     page.on('console', (m) => {

@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { freePort, startServerProcess } from '#server/testing/server-process';
+import { makePosts, startWordpressContractServer } from '#tests/support/wordpress-contract-server';
 import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { E2E_SERVERS, WORDPRESS_CONTRACT } from './support/servers';
+import { seedE2E } from './support/seed';
+import { E2E_NOW, E2E_SERVERS, WORDPRESS_CONTRACT } from './support/servers';
 
 test.use({ baseURL: E2E_SERVERS.wordpress.url, viewport: { width: 390, height: 844 } });
 
@@ -51,4 +57,46 @@ test('a post shows its picture from another host of the site with no CSP violati
   expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
   expect(refused).toEqual([]);
   await expectNoSeriousA11yViolations(page);
+});
+
+test('started while WordPress takes connections and never answers, the home page shows at once, and the notas come to the open page when WordPress answers', async ({
+  browser,
+}) => {
+  test.slow(); // a server of its own starts
+  const wordpress = await startWordpressContractServer(makePosts(3));
+  // Every answer of WordPress is held until the test lets them go.
+  const release = wordpress.hold();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-wp-held-'));
+  let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  try {
+    await seedE2E(dataDir);
+    server = await startServerProcess({
+      port: await freePort(),
+      dataDir,
+      name: 'con WordPress sin responder',
+      env: { NODE_ENV: 'test', COMANDO_NOW: E2E_NOW, NOTAS_SOURCE: 'wordpress', WORDPRESS_URL: wordpress.url },
+    });
+    await wordpress.whenRequested((p) => p.includes('/wp/v2/posts'));
+    const context = await browser.newContext({ baseURL: server.origin, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await openPage(page, '/');
+    await expect(page.getByText('Desayuno con líderes')).toBeVisible();
+    const notas = page.getByRole('region', { name: 'Últimas notas' });
+    await expect(notas).toContainText(
+      'Las notas todavía no están disponibles: se están cargando y aparecerán aquí en cuanto lleguen.',
+    );
+    // The page came while WordPress still held the first read.
+    expect(wordpress.pending).toBeGreaterThan(0);
+
+    release();
+    // The open page asks again while the notas are loading: they come without a reload.
+    await expect(notas.getByRole('link', { name: 'Entrada 3 “WordPress”' })).toBeVisible({ timeout: 30_000 });
+    await expect(notas).not.toContainText('Las notas todavía no están disponibles');
+    await context.close();
+  } finally {
+    release();
+    await server?.stop();
+    await wordpress.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });

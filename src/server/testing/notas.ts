@@ -1,11 +1,25 @@
 import { createNotasRepository } from '#server/features/notas/notas.repository';
 import type { NotaHtmlTimers } from '#server/features/notas/notas.sanitize';
 import type { WordpressNotasConfig } from '#server/platform/config/config';
+import type { NotasPage } from '#shared/features/notas/notas';
 import type { TestApp } from './test-app';
 
 /** Notas from the WordPress site at `url`, with the defaults of the configuration unless overridden. */
 export function wordpressNotas(url: string, overrides: Partial<WordpressNotasConfig> = {}): WordpressNotasConfig {
   return { source: 'wordpress', url, pageSize: 50, timeoutMs: 30_000, concurrency: 3, imageOrigins: [], ...overrides };
+}
+
+/**
+ * Asks GET /api/notas until the app is done with its first read of WordPress (state no longer
+ * `loading`), and gives that answer. The read runs in the background: a visitor never waits for it.
+ */
+export async function whenNotasRead(t: TestApp, url = '/api/notas'): Promise<NotasPage> {
+  for (;;) {
+    const body = (await t.app.inject({ url })).json() as NotasPage;
+    if (body.state !== 'loading') return body;
+    // Real sockets to the stand-in: let them turn (a pause, not a limit; the test's timeout is the backstop).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** Data builders for the notas tests (not a test file itself). */

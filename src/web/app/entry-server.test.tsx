@@ -25,6 +25,7 @@ const DATA: PublicPageData = {
     pageSize: 3,
     total: 1,
     totalPages: 1,
+    state: 'ready',
   },
 };
 

@@ -1,11 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
-import { type NotasPage, notasMessages, notasPageSchema } from '#shared/features/notas/notas';
+import { type NotasPage, type NotasState, notasMessages, notasPageSchema } from '#shared/features/notas/notas';
 import { plainTextHtml } from './html-text';
 import { createNotasRepository, type NotaRow, publishedNotasAnswers } from './notas.repository';
 import { type NotaHtml, NotaHtmlRefused, notaHtml } from './notas.sanitize';
 import type { WordpressNota } from './wordpress.client';
 import type { WordpressSource } from './wordpress.source';
+
+/** What a page of notas says about where its list stands (nothing when it is complete and current). */
+const notasNotices: Record<NotasState, string | undefined> = {
+  ready: undefined,
+  stale: notasMessages.staleCopy,
+  loading: notasMessages.loading,
+  unavailable: notasMessages.unavailable,
+};
 
 /** A stored post's HTML made safe again, or, past the sanitiser's bounds, its text alone. */
 async function servedHtml(html: NotaHtml, stored: string): Promise<string> {
@@ -38,6 +46,7 @@ async function presentPage(
     pageSize,
     total: listed.total,
     totalPages: Math.max(1, Math.ceil(listed.total / pageSize)),
+    state: 'ready',
   };
 }
 
@@ -56,10 +65,11 @@ export function createPublishedNotasReader(
   // WordPress: one copy of every post serves all pages; each page's answer is kept with that copy.
   const wordpressPages = new WeakMap<WordpressNota[], Map<string, string>>();
 
-  async function fromWordpress(source: WordpressSource, page: number, pageSize: number): Promise<string> {
-    const snap = await source.published();
-    const notice = !snap.available ? notasMessages.unavailable : snap.stale ? notasMessages.staleCopy : undefined;
-    const key = `${page}:${pageSize}:${notice ?? ''}`;
+  /** Never waits for WordPress: the copy there is, or an empty page whose state and notice say why. */
+  function fromWordpress(source: WordpressSource, page: number, pageSize: number): string {
+    const snap = source.published();
+    const notice = notasNotices[snap.state];
+    const key = `${page}:${pageSize}:${snap.state}`;
     let bodies = wordpressPages.get(snap.posts);
     if (!bodies || bodies.size >= 200) {
       bodies = new Map();
@@ -75,6 +85,7 @@ export function createPublishedNotasReader(
         pageSize,
         total,
         totalPages: Math.max(1, Math.ceil(total / pageSize)),
+        state: snap.state,
         ...(notice ? { notice } : {}),
       }),
     );

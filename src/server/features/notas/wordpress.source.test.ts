@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WordpressNotasConfig } from '#server/platform/config/config';
-import { wordpressNotas } from '#server/testing/notas';
+import { addAgendaEvent } from '#server/testing/agenda';
+import { whenNotasRead, wordpressNotas } from '#server/testing/notas';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import {
   type FakePost,
@@ -31,6 +32,7 @@ afterEach(async () => {
 async function appWith(posts: FakePost[], overrides: Partial<WordpressNotasConfig> = {}) {
   wp = await startWordpressContractServer(posts);
   t = await createTestApp({ notas: wordpressNotas(wp.url, overrides) });
+  await whenNotasRead(t);
   return { wp, t };
 }
 
@@ -242,11 +244,10 @@ describe('notas from WordPress', () => {
       wp = await startWordpressContractServer(makePosts(3));
       wp.mode = mode;
       t = await createTestApp({ notas: wordpressNotas(wp.url) });
-      const res = await t.app.inject({ url: '/api/notas' });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({
+      expect(await whenNotasRead(t)).toMatchObject({
         items: [],
         total: 0,
+        state: 'unavailable',
         notice: 'No pudimos cargar las notas en este momento. Intenta de nuevo en unos minutos.',
       });
     },
@@ -306,10 +307,70 @@ describe('notas from WordPress', () => {
   });
 });
 
-describe('images of the notas and the Content-Security-Policy', () => {
-  const imgSrc = (res: { headers: Record<string, unknown> }) =>
-    /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1]?.trim().split(/\s+/);
+describe('a start while WordPress does not answer', () => {
+  const LOADING = 'Las notas todavía no están disponibles: se están cargando y aparecerán aquí en cuanto lleguen.';
 
+  it('answers /, /notas and /api/notas at once, agenda and menu included; the notas and their images come when WordPress answers', async () => {
+    const posts = makePosts(3);
+    posts[2]!.html = '<p>Acto de cierre</p><p><img src="https://cdn.example.org/2026/11/cierre.jpg" alt="Cierre"></p>';
+    wp = await startWordpressContractServer(posts);
+    // WordPress takes the connection and never answers, until the test lets it.
+    const release = wp.hold();
+    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    try {
+      fs.copyFileSync(path.join(REPO, 'index.html'), path.join(webRoot, 'index.html'));
+      t = await createTestApp({
+        notas: wordpressNotas(wp.url),
+        webRoot,
+        rendererModule: RENDERER,
+        now: () => new Date('2026-11-22T15:00:00Z'),
+      });
+      await addAgendaEvent(t, { fecha: '2026-11-22', descripcion: 'Caravana por Cabimas' });
+      await wp.whenRequested((p) => p.includes('/wp/v2/posts'));
+
+      const api = await t.app.inject({ url: '/api/notas' });
+      const home = await t.app.inject({ url: '/' });
+      const notas = await t.app.inject({ url: '/notas' });
+      // All three answered while the first read was still held by WordPress.
+      expect(wp.pending).toBeGreaterThan(0);
+      expect(api.statusCode).toBe(200);
+      expect(api.json()).toEqual({
+        items: [],
+        page: 1,
+        pageSize: 10,
+        total: 0,
+        totalPages: 1,
+        state: 'loading',
+        notice: LOADING,
+      });
+      expect(home.statusCode).toBe(200);
+      expect(home.body).toContain(LOADING);
+      expect(home.body).toContain('Caravana por Cabimas');
+      expect(home.body).toContain('Iniciar sesión');
+      expect(notas.statusCode).toBe(200);
+      expect(notas.body).toContain(LOADING);
+      expect(notas.body).not.toContain('Todavía no hay notas publicadas.');
+      expect(imgSrc(notas)).not.toContain('https://cdn.example.org');
+
+      release();
+      expect(await whenNotasRead(t)).toMatchObject({ state: 'ready', total: 3 });
+      const after = await t.app.inject({ url: '/notas' });
+      expect(after.body).toContain('Entrada 3 “WordPress”');
+      expect(after.body).not.toContain(LOADING);
+      expect(after.body).toContain('src="https://cdn.example.org/2026/11/cierre.jpg"');
+      expect(imgSrc(after)).toContain('https://cdn.example.org');
+      expect((await t.app.inject({ url: '/' })).body).toContain('Entrada 3 “WordPress”');
+    } finally {
+      release();
+      fs.rmSync(webRoot, { recursive: true, force: true });
+    }
+  });
+});
+
+const imgSrc = (res: { headers: Record<string, unknown> }) =>
+  /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1]?.trim().split(/\s+/);
+
+describe('images of the notas and the Content-Security-Policy', () => {
   it('allows images from the site, the configured origins and every origin the posts use', async () => {
     const posts = makePosts(3);
     posts[0]!.html = '<p><img src="https://cdn.example.org/2026/11/a.jpg"></p>';
@@ -327,31 +388,6 @@ describe('images of the notas and the Content-Security-Policy', () => {
       'https://cdn.example.org',
       'https://i0.wp.com',
     ]);
-  });
-
-  it('lets a page that waited for the first copy show its images: its policy names their origin', async () => {
-    const posts = makePosts(3);
-    posts[2]!.html = '<p>Acto de cierre</p><p><img src="https://cdn.example.org/2026/11/cierre.jpg" alt="Cierre"></p>';
-    wp = await startWordpressContractServer(posts);
-    // Just after a start: the first copy is on its way, and the test holds it there.
-    const release = wp.hold();
-    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
-    try {
-      fs.copyFileSync(path.join(REPO, 'index.html'), path.join(webRoot, 'index.html'));
-      t = await createTestApp({ notas: wordpressNotas(wp.url), webRoot, rendererModule: RENDERER });
-      await wp.whenRequested((p) => p.includes('/wp/v2/posts'));
-      const page = t.app.inject({ url: '/notas' });
-      // A request sent after the page's, answered while the copy is still held: written, as the page's
-      // was when it came in, without the CDN.
-      expect(imgSrc(await t.app.inject({ url: '/api/health' }))).not.toContain('https://cdn.example.org');
-      release();
-      const res = await page;
-      expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('src="https://cdn.example.org/2026/11/cierre.jpg"');
-      expect(imgSrc(res)).toContain('https://cdn.example.org');
-    } finally {
-      fs.rmSync(webRoot, { recursive: true, force: true });
-    }
   });
 
   it('allows https images anywhere when the notas are our own (the editor links them by URL)', async () => {

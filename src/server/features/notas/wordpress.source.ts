@@ -26,11 +26,16 @@ export interface NotasSnapshot {
   available: boolean;
 }
 
+/**
+ * Where the served posts stand: `ready` (the current copy), `stale` (the last good copy: the last read
+ * failed), `loading` (no copy yet, a read is under way) or `unavailable` (no copy, the last read failed).
+ */
+export type WordpressNotasState = 'ready' | 'stale' | 'loading' | 'unavailable';
+
 /** What is served: the posts of the last copy that has been sanitised. */
 export interface PublishedWordpressNotas {
   posts: WordpressNota[];
-  stale: boolean;
-  available: boolean;
+  state: WordpressNotasState;
 }
 
 interface Copy {
@@ -39,6 +44,9 @@ interface Copy {
   /** Counts the copies, so an older one sanitised late does not replace a newer one. */
   number: number;
 }
+
+/** The posts while there is no copy: one array, so the answers kept for it are found again. */
+const NO_POSTS: WordpressNota[] = [];
 
 /** Image origins beyond this many are not added to the CSP (a header has to stay small). */
 const MAX_IMAGE_ORIGINS = 40;
@@ -142,6 +150,7 @@ export function createWordpressSource({ config, log, html = notaHtml, freshMs = 
     return inFlight;
   }
 
+  /** The copy as read, reading the site first when there is none yet (tests and tools; visitors never wait). */
   async function snapshot(): Promise<NotasSnapshot> {
     if (!copy) await refresh();
     else if (Date.now() - copy.at >= freshMs) void refresh();
@@ -151,14 +160,16 @@ export function createWordpressSource({ config, log, html = notaHtml, freshMs = 
   return {
     snapshot,
     /**
-     * The posts to serve, sanitised. The first copy is waited for; after that, while a newer copy is
-     * being sanitised, the one before it is served.
+     * The posts to serve, sanitised, at once: a visitor never waits for WordPress nor for the sanitiser.
+     * With no copy yet (a start while the site does not answer) it is an empty list whose state says so,
+     * and a read is started, or joined, in the background; an old copy is served while a newer one is read
+     * and sanitised. The pages show the new copy as soon as it is ready.
      */
-    async published(): Promise<PublishedWordpressNotas> {
-      const { stale } = await snapshot();
-      if (copy && !served) await sanitize(copy);
-      else if (copy) void sanitize(copy);
-      return { posts: served?.posts ?? [], stale, available: served !== undefined };
+    published(): PublishedWordpressNotas {
+      if (!copy || Date.now() - copy.at >= freshMs) void refresh();
+      if (copy) void sanitize(copy);
+      if (served) return { posts: served.posts, state: lastFailed ? 'stale' : 'ready' };
+      return { posts: NO_POSTS, state: lastFailed ? 'unavailable' : 'loading' };
     },
     /** Starts reading the first copy (at start-up, so the first visitor does not wait for it). */
     warmUp(): void {

@@ -42,6 +42,7 @@ export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
     photos: [row.gobernador_photo_id, row.an_photo_id, row.clez_photo_id].filter((p) => p !== null).length,
     validated: row.completed === 1,
     voteCounts: row.vote_counted === 1,
+    voteRevision: row.vote_revision,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -287,12 +288,13 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
     /**
      * Changes a record's vote to other candidates (none is a vote for nobody), or clears it (`codes`
      * null: the record is unvoted and back on the validators' list to vote). The ballot's rows, the result
-     * counters, the progress counts and the audit row (before and after) move in one transaction; the
-     * vote must still be the one read, so two corrections at once never count twice.
+     * counters, the progress counts and the audit row (before and after) move in one transaction. The
+     * vote must still be the one the admin corrected (`voteRevision`): otherwise 409 with the record as it
+     * is now, so of two corrections of the same vote one applies and the other is refused, never both.
      */
     async correctVote(
       id: number,
-      input: { codes: string[] | null; reason: string },
+      input: { codes: string[] | null; reason: string; voteRevision: number },
       actor: RecordsActor,
     ): Promise<{ record: RecordAdmin; cleared: boolean }> {
       const now = clock();
@@ -311,6 +313,10 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
+        // Corrected from another vote than the one the admin saw: refused, with the vote as it is now.
+        if (before.vote_revision !== input.voteRevision) {
+          throw Conflict(recordsAdminMessages.voteChanged, { record: presentRecordAdmin(before) });
+        }
         if (before.status !== 'pendiente') throw Conflict(recordsAdminMessages.voidedCannotCorrect);
         const beforeCodes = codesOf(before);
         if (beforeCodes === null) throw Conflict(recordsAdminMessages.notVoted);
@@ -318,8 +324,13 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         if (afterCodes !== null && afterCodes.join(',') === beforeCodes.join(',')) {
           throw BadRequest(recordsAdminMessages.sameVote);
         }
-        const written = await tx.rewriteVote(id, before.vote_revision, { codes: afterCodes, by: actor.email }, now);
-        if (!written) throw Conflict(recordsAdminMessages.voteChanged);
+        // The check that holds under concurrency: the write matches no row if the vote was written
+        // meanwhile (PostgreSQL re-reads the row after the other transaction's commit; SQLite writes one at
+        // a time).
+        const written = await tx.rewriteVote(id, input.voteRevision, { codes: afterCodes, by: actor.email }, now);
+        if (!written) {
+          throw Conflict(recordsAdminMessages.voteChanged, { record: presentRecordAdmin(await reread(trx, id)) });
+        }
 
         const had = await records.votesOf(id);
         if (chosen === null) {
@@ -339,7 +350,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           recordId: id,
           codes: afterCodes ?? [],
           at,
-          revision: before.vote_revision + 1,
+          revision: input.voteRevision + 1,
         });
         await writeAudit(trx, {
           actorEmail: actor.email,

@@ -70,7 +70,11 @@ describe('records back office: who may use it', () => {
       { method: 'PUT', url: `/api/admin/records/${id}`, payload: { department: 'cabimas', ...MARIA } },
       { method: 'POST', url: `/api/admin/records/${id}/void`, payload: { reason: 'Prueba' } },
       { method: 'POST', url: `/api/admin/records/${id}/restore`, payload: { reason: 'Prueba' } },
-      { method: 'PUT', url: `/api/admin/records/${id}/vote`, payload: { candidates: ['FA'], reason: 'Prueba' } },
+      {
+        method: 'PUT',
+        url: `/api/admin/records/${id}/vote`,
+        payload: { candidates: ['FA'], reason: 'Prueba', voteRevision: 1 },
+      },
       { method: 'POST', url: '/api/admin/records/import?mode=importar', ...file },
       { method: 'GET', url: '/api/admin/records/export.csv?department=cabimas' },
     ] as const;

@@ -27,6 +27,7 @@ import {
   recordsExportQuerySchema,
   restoreRecordBodySchema,
   voidRecordBodySchema,
+  voteCorrectionConflictSchema,
 } from '#shared/features/records/records.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
@@ -207,13 +208,13 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           'Resultados, avance y auditoría (antes y después) cambian en la misma transacción',
         params: recordAdminParamsSchema,
         body: correctVoteBodySchema,
-        response: { 200: recordResultSchema, ...errors },
+        response: { 200: recordResultSchema, ...errors, 409: voteCorrectionConflictSchema },
       },
     },
     async (request) => {
       const { record, cleared } = await service.correctVote(
         request.params.id,
-        { codes: request.body.candidates, reason: request.body.reason },
+        { codes: request.body.candidates, reason: request.body.reason, voteRevision: request.body.voteRevision },
         actorOf(request),
       );
       return { message: cleared ? recordsAdminMessages.voteCleared : recordsAdminMessages.voteCorrected, record };

@@ -63,11 +63,15 @@ describe('vote corrections', () => {
     expect((await vote(cookies.validator, second, ['LC'])).statusCode).toBe(201);
     expect(await votesOf(cookies.admin)).toEqual({ FA: 1, LC: 1, NR: 0 });
 
-    const res = await correct(cookies.admin, first, { candidates: ['nr', 'LC'], reason: 'Marcó LC y NR en la boleta' });
+    const res = await correct(cookies.admin, first, {
+      candidates: ['nr', 'LC'],
+      reason: 'Marcó LC y NR en la boleta',
+      voteRevision: 1,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       message: 'Voto corregido: los resultados ya lo reflejan.',
-      record: { id: first, votes: ['LC', 'NR'], status: 'pendiente', voteCounts: true },
+      record: { id: first, votes: ['LC', 'NR'], status: 'pendiente', voteCounts: true, voteRevision: 2 },
     });
     expect(await votesOf(cookies.admin)).toEqual({ FA: 0, LC: 2, NR: 1 });
     expect((await results(cookies.admin)).ballots).toBe(2);
@@ -75,7 +79,11 @@ describe('vote corrections', () => {
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
 
     // The same correction again changes nothing: nothing is counted twice.
-    const again = await correct(cookies.admin, first, { candidates: ['LC', 'NR'], reason: 'Otra vez' });
+    const again = await correct(cookies.admin, first, {
+      candidates: ['LC', 'NR'],
+      reason: 'Otra vez',
+      voteRevision: 2,
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe('El voto corregido es igual al actual: no hay nada que cambiar.');
     expect(await votesOf(cookies.admin)).toEqual({ FA: 0, LC: 2, NR: 1 });
@@ -94,7 +102,10 @@ describe('vote corrections', () => {
     expect(await cardOf(cookies.validator, second)).toMatchObject({ votes: ['LC'], voteCorrected: false });
 
     // A vote for nobody is a correction too: the ballot stays, its candidates go.
-    expect((await correct(cookies.admin, second, { candidates: [], reason: 'Boleta en blanco' })).statusCode).toBe(200);
+    expect(
+      (await correct(cookies.admin, second, { candidates: [], reason: 'Boleta en blanco', voteRevision: 1 }))
+        .statusCode,
+    ).toBe(200);
     expect(await votesOf(cookies.admin)).toEqual({ FA: 0, LC: 1, NR: 1 });
     expect((await results(cookies.admin)).ballots).toBe(2);
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
@@ -107,7 +118,11 @@ describe('vote corrections', () => {
     for (const kind of ['gobernador', 'an', 'clez'] as const) await addStoredPhoto(t, id, kind);
     expect(await summary('cabimas')).toEqual({ total: 1, voted: 1, validated: 1 });
 
-    const res = await correct(cookies.admin, id, { candidates: null, reason: 'Votó la persona equivocada' });
+    const res = await correct(cookies.admin, id, {
+      candidates: null,
+      reason: 'Votó la persona equivocada',
+      voteRevision: 1,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       message: 'Voto borrado: el trámite vuelve a estar sin votar.',
@@ -125,7 +140,7 @@ describe('vote corrections', () => {
     });
 
     // Cleared twice is refused: there is no vote left to correct.
-    const twice = await correct(cookies.admin, id, { candidates: null, reason: 'Otra vez' });
+    const twice = await correct(cookies.admin, id, { candidates: null, reason: 'Otra vez', voteRevision: 2 });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('Este registro todavía no tiene voto: lo registra un validador desde su lista.');
 
@@ -141,21 +156,25 @@ describe('vote corrections', () => {
     expect((await vote(cookies.validator, id, ['FA'])).statusCode).toBe(201);
     const before = await results(cookies.admin);
 
-    const asValidator = await correct(cookies.validator, id, { candidates: ['LC'], reason: 'Me equivoqué' });
+    const asValidator = await correct(cookies.validator, id, {
+      candidates: ['LC'],
+      reason: 'Me equivoqué',
+      voteRevision: 1,
+    });
     expect(asValidator.statusCode).toBe(404);
     const asVisitor = await t.request({
       method: 'PUT',
       url: `/api/admin/records/${id}/vote`,
-      payload: { candidates: ['LC'], reason: 'x' },
+      payload: { candidates: ['LC'], reason: 'x', voteRevision: 1 },
     });
     expect(asVisitor.statusCode).toBe(401);
     // Voting again through the validator's own route is not a correction either.
     expect((await vote(cookies.validator, id, ['LC'])).statusCode).toBe(409);
 
-    const noReason = await correct(cookies.admin, id, { candidates: ['LC'], reason: '   ' });
+    const noReason = await correct(cookies.admin, id, { candidates: ['LC'], reason: '   ', voteRevision: 1 });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().message).toBe('Escribe el motivo: queda en el registro de auditoría.');
-    const unknown = await correct(cookies.admin, id, { candidates: ['XX'], reason: 'Prueba' });
+    const unknown = await correct(cookies.admin, id, { candidates: ['XX'], reason: 'Prueba', voteRevision: 1 });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toBe('El candidato XX no existe.');
 
@@ -164,19 +183,47 @@ describe('vote corrections', () => {
     expect(await listAudit(t.db.kysely, { action: 'record.vote.correct' })).toEqual([]);
   });
 
-  it('of two corrections sent at once, each is counted once, in the order they were written', async () => {
+  it('of two corrections of the same vote sent at once, one applies and the other is refused with the vote as it is now', async () => {
     const cookies = await setup();
     const [id] = (await addRecords(t, 'cabimas', 1)) as [number];
     expect((await vote(cookies.validator, id, ['FA'])).statusCode).toBe(201);
     const answers = await Promise.all([
-      correct(cookies.admin, id, { candidates: ['LC'], reason: 'Primera' }),
-      correct(cookies.admin, id, { candidates: null, reason: 'Segunda' }),
+      correct(cookies.admin, id, { candidates: ['LC'], reason: 'Primera', voteRevision: 1 }),
+      correct(cookies.admin, id, { candidates: null, reason: 'Segunda', voteRevision: 1 }),
     ]);
-    // Either both apply one after the other, or the one that found the vote changed under it is refused.
-    for (const a of answers) expect([200, 409]).toContain(a.statusCode);
-    const applied = answers.filter((a) => a.statusCode === 200).length;
-    expect(await listAudit(t.db.kysely, { action: 'record.vote.correct' })).toHaveLength(applied);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const [applied, refused] = answers[0]?.statusCode === 200 ? answers : [answers[1], answers[0]];
+    expect(refused?.json()).toMatchObject({
+      message: 'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
+      record: { id, voteRevision: 2, votes: applied?.json().record.votes },
+    });
+    const audit = await listAudit(t.db.kysely, { action: 'record.vote.correct' });
+    expect(audit).toHaveLength(1);
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+  });
+
+  it('refuses a correction of a vote that was written again since it was read, even one after the other', async () => {
+    const cookies = await setup();
+    const [id] = (await addRecords(t, 'cabimas', 1)) as [number];
+    expect((await vote(cookies.validator, id, ['FA'])).statusCode).toBe(201);
+    expect(
+      (await correct(cookies.admin, id, { candidates: ['LC'], reason: 'Primera', voteRevision: 1 })).statusCode,
+    ).toBe(200);
+    // A second admin, who opened the record before the first correction, corrects the validator's vote.
+    const late = await correct(cookies.admin, id, { candidates: ['NR'], reason: 'Segunda', voteRevision: 1 });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({
+      message: 'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
+      record: { id, votes: ['LC'], voteRevision: 2 },
+    });
+    expect(await votesOf(cookies.admin)).toEqual({ FA: 0, LC: 1, NR: 0 });
+    // Without the revision the correction is refused too: it must say which vote it corrects.
+    const unnamed = await correct(cookies.admin, id, { candidates: ['NR'], reason: 'Sin versión' });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json().message).toBe(
+      'Falta la versión del voto que corriges. Vuelve a abrir el registro e intenta de nuevo.',
+    );
+    expect(await listAudit(t.db.kysely, { action: 'record.vote.correct' })).toHaveLength(1);
   });
 
   it('reaches the live results stream', async () => {
@@ -188,7 +235,9 @@ describe('vote corrections', () => {
     const stream = await openSse(`${origin}/api/results/stream`, cookies.admin);
     try {
       expect(votesIn(await stream.next((e) => e.event === 'resultados'), 'FA')).toBe(1);
-      expect((await correct(cookies.admin, id, { candidates: ['NR'], reason: 'Corrección' })).statusCode).toBe(200);
+      expect(
+        (await correct(cookies.admin, id, { candidates: ['NR'], reason: 'Corrección', voteRevision: 1 })).statusCode,
+      ).toBe(200);
       // 5 s: far above the stream's 250 ms poll, so a slow machine does not fail it (timing: e2e).
       const update = await stream.next((e) => votesIn(e, 'NR') === 1, 5_000);
       expect(votesIn(update, 'FA')).toBe(0);
@@ -268,7 +317,7 @@ describe('voiding and restoring', () => {
     expect(await results(cookies.admin)).toEqual(before);
     expect(await summary('cabimas')).toEqual({ total: 0, voted: 0, validated: 0 });
     // A voided record's vote is not corrected: it is restored first.
-    const fix = await correct(cookies.admin, id, { candidates: ['FA'], reason: 'x' });
+    const fix = await correct(cookies.admin, id, { candidates: ['FA'], reason: 'x', voteRevision: 1 });
     expect(fix.statusCode).toBe(409);
     expect(fix.json().message).toBe('Este registro está anulado: restáuralo antes de corregir su voto.');
 

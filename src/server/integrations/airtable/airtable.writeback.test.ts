@@ -165,12 +165,12 @@ describe('Airtable write-back', () => {
     await createUser(t.db, { email: 'jefa@example.org', role: 'admin' });
     const [cookie, admin] = [await sessionCookie(t, VALIDATOR), await sessionCookie(t, 'jefa@example.org')];
     const id = ids[0] as number;
-    const correct = async (candidates: string[] | null) => {
+    const correct = async (candidates: string[] | null, voteRevision: number) => {
       const res = await t.request({
         method: 'PUT',
         url: `/api/admin/records/${id}/vote`,
         headers: { cookie: admin },
-        payload: { candidates, reason: 'Corrección' },
+        payload: { candidates, reason: 'Corrección', voteRevision },
       });
       expect(res.statusCode, res.body).toBe(200);
     };
@@ -178,9 +178,9 @@ describe('Airtable write-back', () => {
 
     await vote(t, cookie, id, ['FA']);
     await waitFor(sent('FA'), 'the vote sent');
-    await correct(['LC']);
+    await correct(['LC'], 1);
     await waitFor(sent('LC'), 'the correction sent');
-    await correct(null);
+    await correct(null, 2);
     await waitFor(sent(''), 'the clear sent');
     await vote(t, cookie, id, ['NR']);
     await waitFor(sent('NR'), 'the new vote sent');

@@ -3,12 +3,16 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { isUnavailable, isUncertainCommit } from '#server/platform/db/failures';
 import { messages } from '#shared/platform/messages';
 
-/** An error whose message is Spanish and safe to show to a person. */
+/**
+ * An error whose message is Spanish and safe to show to a person. `extra`: more fields of its body, which
+ * the route's schema for that status declares (a conflict may carry the thing as it is now).
+ */
 export class HttpError extends Error {
   constructor(
     public readonly statusCode: number,
     message: string,
     public readonly headers: Record<string, string> = {},
+    public readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -36,7 +40,7 @@ export const BadRequest = (message: string = messages.api.badRequest) => new Htt
 export const Unauthorized = (message: string) => new HttpError(401, message);
 export const Forbidden = (message: string) => new HttpError(403, message);
 export const NotFound = (message: string = messages.api.notFound) => new HttpError(404, message);
-export const Conflict = (message: string) => new HttpError(409, message);
+export const Conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, {}, extra);
 export const UnprocessableEntity = (message: string) => new HttpError(422, message);
 export const TooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
@@ -100,7 +104,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error instanceof StorageUnavailableError) {
         request.log.error({ err: error, reason: error.reason }, `photo storage unavailable: ${error.reason}`);
       } else if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
-      return reply.code(error.statusCode).headers(error.headers).send(body(error.statusCode, error.message));
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ ...body(error.statusCode, error.message), ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((v) => ({

@@ -18,9 +18,13 @@ export const ROBOTS_TXT = [
   '',
 ].join('\n');
 
+/** A path whose last segment has an extension (`/favicon.ico`, `/x/y.png`): a file, never a page of the app. */
+const looksLikeFile = (url: string) => /\/[^/?#]*\.[a-z0-9]{1,12}$/i.test(url.split(/[?#]/, 1)[0] ?? '');
+
 /**
- * Serves the built SPA. Hashed assets are cached for a year; index.html never is. Any path that is not
- * an API path or a file falls back to index.html so client routes (and the not-found screen) work.
+ * Serves the built SPA (with public/favicon.ico among its files). Hashed assets are cached for a year;
+ * index.html never is. Any path that is not an API path or a file falls back to index.html so client
+ * routes (and the not-found screen) work; a missing file is a plain 404.
  */
 export async function registerSpa(app: FastifyInstance, webRoot: string | undefined): Promise<void> {
   const indexFile = webRoot ? path.join(webRoot, 'index.html') : undefined;
@@ -58,8 +62,9 @@ export async function registerSpa(app: FastifyInstance, webRoot: string | undefi
         .type('text/plain; charset=utf-8')
         .send('La interfaz web no está compilada. Ejecuta "npm run build" y vuelve a iniciar el servidor.');
     }
-    // A missing hashed asset must not turn into HTML (the browser would try to run it).
-    if (request.url.startsWith('/assets/')) {
+    // A missing file must not turn into HTML: a hashed asset (the browser would try to run it), an icon
+    // (/favicon.ico, /apple-touch-icon.png asked for by address). The app's routes have no extension.
+    if (request.url.startsWith('/assets/') || looksLikeFile(request.url)) {
       return reply.code(404).type('text/plain; charset=utf-8').send('No encontrado');
     }
     reply.header('cache-control', 'no-cache');

@@ -24,12 +24,21 @@ export const notasPageSchema = z.object({
   pageSize: z.number().int(),
   total: z.number().int(),
   totalPages: z.number().int(),
-  /** Set when the list is an older copy because the notas source does not answer. */
+  /**
+   * Where the list stands: `ready` (complete and current), `stale` (an older copy: the notas source does
+   * not answer), `loading` (no copy yet, being read: ask again soon) or `unavailable` (no copy, the source
+   * does not answer). Only notas read from WordPress are ever anything but `ready`.
+   */
+  state: z.enum(['ready', 'stale', 'loading', 'unavailable']),
+  /** What to tell the reader when the list is not `ready`. */
   notice: z.string().optional(),
 });
 export type NotasPage = z.infer<typeof notasPageSchema>;
 
+export type NotasState = NotasPage['state'];
+
 export const notasMessages = {
+  loading: 'Las notas todavía no están disponibles: se están cargando y aparecerán aquí en cuanto lleguen.',
   staleCopy: 'Mostrando la última copia guardada: la fuente de notas no responde en este momento.',
   unavailable: 'No pudimos cargar las notas en este momento. Intenta de nuevo en unos minutos.',
 } as const;

@@ -1,3 +1,4 @@
+import { apiErrorSchema } from '#shared/platform/errors';
 import { formatCount } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 
@@ -38,6 +39,7 @@ export const recordsAdminMessages = {
   sameVote: 'El voto corregido es igual al actual: no hay nada que cambiar.',
   voidedCannotCorrect: 'Este registro está anulado: restáuralo antes de corregir su voto.',
   voteChanged: 'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
+  voteRevisionRequired: 'Falta la versión del voto que corriges. Vuelve a abrir el registro e intenta de nuevo.',
   notVoided: 'Este registro no está anulado.',
   restoredOk: 'Registro restaurado: vuelve a la lista de validación.',
   importDone: (n: number) => (n === 1 ? 'Se importó 1 registro.' : `Se importaron ${formatCount(n)} registros.`),
@@ -73,6 +75,8 @@ export const recordAdminSchema = z.object({
   validated: z.boolean(),
   /** False only for a record voided with "its vote no longer counts": its vote is out of the results. */
   voteCounts: z.boolean(),
+  /** How many times the vote was written (0: never voted); a correction names the one it corrects. */
+  voteRevision: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -208,8 +212,21 @@ export const correctVoteBodySchema = z.object({
     .refine((codes) => new Set(codes).size === codes.length, 'Un candidato aparece más de una vez.')
     .nullable(),
   reason: reasonSchema,
+  /**
+   * The `voteRevision` of the vote as the admin saw it: when the vote was written again meanwhile (another
+   * correction, a clear and a new vote), the correction is refused with 409 instead of silently winning.
+   */
+  voteRevision: z
+    .number({ error: recordsAdminMessages.voteRevisionRequired })
+    .int(recordsAdminMessages.voteRevisionRequired)
+    .min(0, recordsAdminMessages.voteRevisionRequired)
+    .max(2_147_483_647, recordsAdminMessages.voteRevisionRequired),
 });
 export type CorrectVoteBody = z.input<typeof correctVoteBodySchema>;
+
+/** A refused correction: the message and, when the vote changed meanwhile, the record as it is now. */
+export const voteCorrectionConflictSchema = apiErrorSchema.extend({ record: recordAdminSchema.optional() });
+export type VoteCorrectionConflict = z.infer<typeof voteCorrectionConflictSchema>;
 
 export const recordResultSchema = z.object({ message: z.string(), record: recordAdminSchema });
 export type RecordResult = z.infer<typeof recordResultSchema>;

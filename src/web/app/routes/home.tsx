@@ -55,6 +55,8 @@ export function HomePage() {
   const notas = useNotas(HOME_NOTAS);
   const events = agenda.data ? toDisplayEvents(agenda.data) : [];
   const latest = notas.data?.pages[0]?.items ?? [];
+  // No copy of the notas yet (or none to be had): what the server says, instead of "no notas".
+  const notice = notas.data?.pages[0]?.notice;
 
   return (
     <Page>
@@ -123,8 +125,11 @@ export function HomePage() {
           {notas.isPending ? (
             <Spinner label="Cargando notas…" />
           ) : latest.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600">
-              {notas.isError ? notas.error.message : messages.notas.empty}
+            <p
+              className="rounded-xl border border-dashed border-stone-300 bg-white p-4 text-stone-600"
+              role={notice ? 'status' : undefined}
+            >
+              {notas.isError ? notas.error.message : (notice ?? messages.notas.empty)}
             </p>
           ) : (
             <ul className="flex flex-col gap-2">

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORD_LIST_STYLES, WORD_WRITTEN_BULLETS } from '#web/testing/word-clipboard';
 import { cleanPastedHtml, whatsappTextToHtml } from './clean-pasted-html';
 
 /** What Word puts on the clipboard for a title, a bulleted list with a sub-item, and a numbered list. */
@@ -38,6 +39,31 @@ describe('cleanPastedHtml', () => {
         '<ul><li>Cabimas<ul><li>Plaza Bolívar</li></ul></li><li>Lagunillas</li></ul>' +
         '<p></p>' +
         '<ol><li>Agua</li><li>Gorras</li></ol>',
+    );
+  });
+
+  it('turns lists made with Word’s list styles (the list in the class, not the paragraph) into lists', () => {
+    const html = cleanPastedHtml(WORD_LIST_STYLES);
+    expect(outline(html)).toBe(
+      '<p><b><span>Recorrido del sábado</span></b></p>' +
+        '<ul><li>Cabimas<ul><li>Plaza Bolívar, 9:00 a. m.</li></ul></li><li>Lagunillas</li></ul>' +
+        // A paragraph that only starts like a list item stays a paragraph, as typed.
+        '<p><span>o sea, 1. salida a las 8.</span></p>',
+    );
+    expect(html).not.toMatch(/[·§]|mso-list:\s*ignore/i);
+  });
+
+  it('takes out bullets and numbers Word wrote out before the text, and makes the paragraphs lists', () => {
+    const html = cleanPastedHtml(WORD_WRITTEN_BULLETS);
+    expect(outline(html)).toBe(
+      '<ul><li>Agua</li><li>Gorras</li></ul><p><span>Y después:</span></p><ol><li>Caravana</li><li>Mitin</li></ol>',
+    );
+    expect(html).not.toMatch(/[·§]/);
+  });
+
+  it('leaves alone text that starts like a bullet when it does not come from Word', () => {
+    expect(cleanPastedHtml('<p>·\u00a0nota de un sitio</p><p>o\u00a0sea</p>')).toBe(
+      '<p>·&nbsp;nota de un sitio</p><p>o&nbsp;sea</p>',
     );
   });
 

@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
-import type { NotasPage as NotasPageBody } from '#shared/features/notas/notas';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type NotasPage as NotasPageBody, notasMessages } from '#shared/features/notas/notas';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
+import { NOTAS_LOADING_POLL_MS } from '../api/get-notas';
 import { NotasPage } from './notas-page';
 
 function page(n: number, totalPages: number): NotasPageBody {
@@ -14,8 +15,13 @@ function page(n: number, totalPages: number): NotasPageBody {
     pageSize: 1,
     total: totalPages,
     totalPages,
+    state: 'ready',
   };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('NotasPage', () => {
   it('keeps each nota behind a Ver más... disclosure that opens and closes without the app', async () => {
@@ -58,6 +64,7 @@ describe('NotasPage', () => {
         HttpResponse.json({
           ...page(1, 1),
           items: [{ ...page(1, 1).items[0], imageUrl: 'https://wp.example/a.jpg', imageAlt: 'Portada' }],
+          state: 'stale',
           notice: 'Mostrando la última copia guardada: la fuente de notas no responde en este momento.',
         }),
       ),
@@ -69,9 +76,47 @@ describe('NotasPage', () => {
 
   it('says when there are no notas', async () => {
     server.use(
-      http.get('*/api/notas', () => HttpResponse.json({ items: [], page: 1, pageSize: 10, total: 0, totalPages: 1 })),
+      http.get('*/api/notas', () =>
+        HttpResponse.json({ items: [], page: 1, pageSize: 10, total: 0, totalPages: 1, state: 'ready' }),
+      ),
     );
     renderWithProviders(<NotasPage />);
     expect(await screen.findByText('Todavía no hay notas publicadas.')).toBeInTheDocument();
+  });
+
+  it('says the notas are on their way while the server has no copy yet, and shows them when they arrive', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const answers: NotasPageBody[] = [
+      { items: [], page: 1, pageSize: 10, total: 0, totalPages: 1, state: 'loading', notice: notasMessages.loading },
+      page(1, 1),
+    ];
+    let asked = 0;
+    server.use(http.get('*/api/notas', () => HttpResponse.json(answers[Math.min(asked++, answers.length - 1)])));
+    renderWithProviders(<NotasPage />);
+    expect(
+      await screen.findByText(
+        'Las notas todavía no están disponibles: se están cargando y aparecerán aquí en cuanto lleguen.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(screen.queryByText('Todavía no hay notas publicadas.')).not.toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(NOTAS_LOADING_POLL_MS);
+    expect(await screen.findByText('Nota 1')).toBeInTheDocument();
+    expect(screen.queryByText(/Las notas todavía no están disponibles/)).not.toBeInTheDocument();
+    expect(asked).toBe(2);
+  });
+
+  it('stops asking once the list is complete', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let asked = 0;
+    server.use(
+      http.get('*/api/notas', () => {
+        asked++;
+        return HttpResponse.json(page(1, 1));
+      }),
+    );
+    renderWithProviders(<NotasPage />);
+    expect(await screen.findByText('Nota 1')).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(NOTAS_LOADING_POLL_MS * 3);
+    expect(asked).toBe(1);
   });
 });

@@ -23,9 +23,12 @@ export function NotasPage() {
             </p>
           )}
           {notas.data.pages[0]?.total === 0 ? (
-            <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
-              {messages.notas.empty}
-            </p>
+            // With no copy yet, the notice above says so; "no notas" would not be true.
+            notas.data.pages[0].state === 'loading' || notas.data.pages[0].state === 'unavailable' ? null : (
+              <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
+                {messages.notas.empty}
+              </p>
+            )
           ) : (
             <div className="flex flex-col gap-4">
               {notas.data.pages

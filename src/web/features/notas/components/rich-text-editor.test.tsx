@@ -1,6 +1,7 @@
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { WORD_LIST_STYLES, WORD_WRITTEN_BULLETS } from '#web/testing/word-clipboard';
 import { RichTextEditor } from './rich-text-editor';
 import { safeUrl } from './safe-url';
 
@@ -184,6 +185,33 @@ describe('RichTextEditor', { timeout: 30_000 }, () => {
     expect(lastHtml()).toBe(
       '<p>Caravana <strong>mañana</strong> a las <em>8</em></p><p>Lleven <s>sillas</s> y archivo_de_texto.txt</p>',
     );
+  });
+
+  it.each([
+    [
+      'its list styles',
+      WORD_LIST_STYLES,
+      '<p><strong>Recorrido del sábado</strong></p>' +
+        '<ul><li><p>Cabimas</p><ul><li><p>Plaza Bolívar, 9:00&nbsp;a.&nbsp;m.</p></li></ul></li><li><p>Lagunillas</p></li></ul>' +
+        '<p>o sea, 1. salida a las 8.</p>',
+    ],
+    [
+      'bullets written out',
+      WORD_WRITTEN_BULLETS,
+      '<ul><li><p>Agua</p></li><li><p>Gorras</p></li></ul><p>Y después:</p><ol><li><p>Caravana</p></li><li><p>Mitin</p></li></ol>',
+    ],
+  ])('pastes a list copied from Word (%s) as a real list, without Word’s bullets', (_, html, expected) => {
+    const { editor, lastHtml } = renderEditor('<p></p>');
+    const event = new Event('paste', { bubbles: true, cancelable: true });
+    Object.defineProperty(event, 'clipboardData', {
+      value: {
+        types: ['text/html', 'text/plain'],
+        // Word's text/plain keeps the bullets too; the editor reads the HTML.
+        getData: (type: string) => (type === 'text/html' ? html : type === 'text/plain' ? '·\tCabimas' : ''),
+      },
+    });
+    fireEvent(editor, event);
+    expect(lastHtml()).toBe(expected);
   });
 
   it('accepts only web, mail and phone addresses', () => {

@@ -1,6 +1,11 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { type RecordAdmin, restoreRecordBodySchema } from '#shared/features/records/records.admin';
+import {
+  type RecordAdmin,
+  restoreRecordBodySchema,
+  type VoteCorrectionConflict,
+} from '#shared/features/records/records.admin';
+import { ApiError } from '#web/platform/lib/api-client';
 import { TextAreaField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Spinner } from '#web/platform/ui/page';
@@ -53,8 +58,17 @@ export function RecordChangeDialog({ change, onClose }: { change: RecordChange; 
   );
 }
 
+/** The record as it is now, when a correction was refused because its vote changed meanwhile. */
+function freshRecordOf(error: Error): RecordAdmin | undefined {
+  if (!(error instanceof ApiError) || error.status !== 409) return undefined;
+  return (error.body as VoteCorrectionConflict | undefined)?.record;
+}
+
 function ChangeForm({ change, onClose, requests }: { change: Change; onClose: () => void; requests: ChangeRequests }) {
-  const { kind, record } = change;
+  const { kind } = change;
+  // A correction names the vote it corrects; when it changed meanwhile, the dialog shows the vote as it is
+  // now and the next try corrects that one.
+  const [record, setRecord] = useState(change.record);
   // Voiding: the vote no longer counts unless the admin says it still does. Correcting: the new
   // candidates, or clearing the vote.
   const form = useDraftForm(changeReasonSchema, () => ({
@@ -76,13 +90,20 @@ function ChangeForm({ change, onClose, requests }: { change: Change; onClose: ()
         ? voiding.mutateAsync({ id: record.id, reason: why, voteCounts: voted && voteCounts })
         : kind === 'restore'
           ? restoring.mutateAsync({ id: record.id, reason: why })
-          : correcting.mutateAsync({ id: record.id, reason: why, candidates: clear ? null : codes });
+          : correcting.mutateAsync({
+              id: record.id,
+              reason: why,
+              candidates: clear ? null : codes,
+              voteRevision: record.voteRevision,
+            });
     sent.then(
       (result: { message: string }) => {
         toast.success(result.message);
         if (shown.isShowing(sentFrom)) onClose();
       },
       (error: Error) => {
+        const fresh = freshRecordOf(error);
+        if (fresh && shown.isShowing(sentFrom)) setRecord(fresh);
         if (shown.isShowing(sentFrom)) form.showErrors({ form: error.message });
         else toast.error(error.message);
       },

@@ -29,6 +29,7 @@ function record(id: number, overrides: Partial<RecordAdmin> = {}): RecordAdmin {
     photos: 0,
     validated: false,
     voteCounts: true,
+    voteRevision: overrides.votedAt ? 1 : 0,
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:00:00.000Z',
     ...overrides,
@@ -108,10 +109,24 @@ function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-
       return HttpResponse.json({ message: 'Registro restaurado: vuelve a la lista de validación.', record: back });
     }),
     http.put('*/api/admin/records/:id/vote', async ({ request, params }) => {
-      const body = (await request.json()) as { candidates: string[] | null; reason: string };
+      const body = (await request.json()) as { candidates: string[] | null; reason: string; voteRevision: number };
       state.corrections.push({ id: Number(params.id), body });
       const index = state.records.findIndex((r) => r.id === Number(params.id));
-      const fixed = { ...(state.records[index] as RecordAdmin), votes: body.candidates ?? [] };
+      const current = state.records[index] as RecordAdmin;
+      // As the server: a correction of another vote than the current one is refused with the record as it is.
+      if (body.voteRevision !== current.voteRevision) {
+        return HttpResponse.json(
+          {
+            statusCode: 409,
+            error: 'Conflict',
+            message:
+              'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
+            record: current,
+          },
+          { status: 409 },
+        );
+      }
+      const fixed = { ...current, votes: body.candidates ?? [], voteRevision: current.voteRevision + 1 };
       state.records[index] = fixed;
       return HttpResponse.json({ message: 'Voto corregido: los resultados ya lo reflejan.', record: fixed });
     }),
@@ -295,9 +310,37 @@ describe('RecordsAdminPage: the list', () => {
     await user.type(within(dialog).getByLabelText('Motivo'), 'Persona equivocada');
     await user.click(within(dialog).getByRole('button', { name: 'Borrar voto' }));
     await waitFor(() => expect(state.corrections).toHaveLength(2));
+    // Each names the vote it corrects: the first the validator's, the second the first correction.
     expect(state.corrections).toEqual([
-      { id: 2, body: { reason: 'Marcó NR', candidates: ['NR'] } },
-      { id: 2, body: { reason: 'Persona equivocada', candidates: null } },
+      { id: 2, body: { reason: 'Marcó NR', candidates: ['NR'], voteRevision: 1 } },
+      { id: 2, body: { reason: 'Persona equivocada', candidates: null, voteRevision: 2 } },
+    ]);
+  });
+
+  it('when the vote changed meanwhile, says so and shows the vote as it is now; the next try corrects that one', async () => {
+    const state = api();
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    await user.click(await screen.findByRole('button', { name: 'Corregir voto: Persona 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Corregir voto' });
+    expect(dialog).toHaveTextContent('Voto actual de Persona 2: FA.');
+    await user.click(await within(dialog).findByRole('checkbox', { name: 'NR Nelson Rincón' }));
+    await user.type(within(dialog).getByLabelText('Motivo'), 'Marcó NR');
+    // Another admin corrects the same vote first.
+    state.records[1] = { ...(state.records[1] as RecordAdmin), votes: ['LC'], voteRevision: 2 };
+    await user.click(within(dialog).getByRole('button', { name: 'Corregir voto' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'El voto de este registro cambió mientras lo corregías. Revisa el voto actual y vuelve a intentarlo.',
+    );
+    expect(dialog).toHaveTextContent('Voto actual de Persona 2: LC.');
+    expect(screen.queryByText('Voto corregido: los resultados ya lo reflejan.')).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Corregir voto' }));
+    expect(await screen.findByText('Voto corregido: los resultados ya lo reflejan.')).toBeInTheDocument();
+    expect(state.corrections).toEqual([
+      { id: 2, body: { reason: 'Marcó NR', candidates: ['FA', 'NR'], voteRevision: 1 } },
+      { id: 2, body: { reason: 'Marcó NR', candidates: ['FA', 'NR'], voteRevision: 2 } },
     ]);
   });
 });
