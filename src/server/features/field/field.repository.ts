@@ -55,6 +55,15 @@ export function createFieldRepository(db: Kysely<Database>) {
       return { count: row.reports_in_window, windowStartedAt: row.window_started_at };
     },
 
+    /** The person's current count of reports, without counting one. */
+    async reportsWindow(email: string) {
+      return db
+        .selectFrom('field_reporters')
+        .select(['window_started_at', 'reports_in_window'])
+        .where('user_email', '=', email)
+        .executeTakeFirst();
+    },
+
     /**
      * Writes a phone's row. An existing row is only overwritten by the session that wrote it, or once
      * that session has ended (the person signed in again on the same phone). Answers false when another

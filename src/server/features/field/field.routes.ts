@@ -45,6 +45,10 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/field/reports',
     {
       bodyLimit: REPORT_BODY_LIMIT,
+      // Runs before the body is read (the session is known by then).
+      onRequest: async (request) => {
+        await field.refuseIfOverLimit(requireUser(request));
+      },
       schema: {
         tags: ['validación'],
         summary: 'Un teléfono informa de su cola: qué envíos esperan, desde cuándo, su último éxito y error',

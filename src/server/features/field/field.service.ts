@@ -56,7 +56,24 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
   const repo = createFieldRepository(db);
   const stuckBefore = (now: Date) => new Date(now.getTime() - FIELD_STUCK_MINUTES * MINUTE_MS).toISOString();
 
+  /** 429 once the person's reports of the current minute are used up, with the seconds left of it. */
+  const refuseOverLimit = (count: number, windowStartedAt: string, now: Date) => {
+    if (count < FIELD_REPORTS_PER_MINUTE) return;
+    const windowEnds = new Date(windowStartedAt).getTime() + MINUTE_MS;
+    if (windowEnds <= now.getTime()) return;
+    throw TooManyRequests(fieldMessages.tooManyReports, (windowEnds - now.getTime()) / 1000);
+  };
+
   return {
+    /**
+     * Before a report's body is read: a person whose reports of this minute are used up is refused at
+     * once, so that a flood costs a lookup, not the reading and checking of every body.
+     */
+    async refuseIfOverLimit(user: SessionUser): Promise<void> {
+      const window = await repo.reportsWindow(user.email);
+      if (window) refuseOverLimit(window.reports_in_window, window.window_started_at, clock());
+    },
+
     /**
      * Keeps a phone's report: its row (only for the session that wrote it, or after that session ended)
      * and its waiting items, within the person's reports a minute and phones.
@@ -88,11 +105,9 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
       });
       await db.transaction().execute(async (trx) => {
         const windowStartedBefore = new Date(now.getTime() - MINUTE_MS).toISOString();
+        // Counted again here, atomically: reports sent at once all passed the early check.
         const counted = await repo.countReport(trx, user.email, nowIso, windowStartedBefore);
-        if (counted.count > FIELD_REPORTS_PER_MINUTE) {
-          const windowEnds = new Date(counted.windowStartedAt).getTime() + MINUTE_MS;
-          throw TooManyRequests(fieldMessages.tooManyReports, (windowEnds - now.getTime()) / 1000);
-        }
+        refuseOverLimit(counted.count - 1, counted.windowStartedAt, now);
         const saved = await repo.saveDevice(
           trx,
           {
