@@ -241,6 +241,5 @@ export function createFieldRepository(db: Kysely<Database>) {
       }
       return query.execute();
     },
-
   };
 }

@@ -94,7 +94,12 @@ describe('field view', () => {
     const seen = await view(c.coordinadora);
     expect(seen.statusCode).toBe(200);
     const body = seen.json();
-    expect(body).toMatchObject({ slug: 'cabimas', title: 'Cabimas', generatedAt: now.toISOString(), stuckAfterMinutes: 10 });
+    expect(body).toMatchObject({
+      slug: 'cabimas',
+      title: 'Cabimas',
+      generatedAt: now.toISOString(),
+      stuckAfterMinutes: 10,
+    });
     expect(body.validators).toEqual([
       {
         email: PEOPLE.ana,
@@ -121,7 +126,11 @@ describe('field view', () => {
 
     // Two minutes later, nothing arrived and the phone said nothing more.
     now = new Date(now.getTime() + 2 * MINUTE);
-    expect((await view(c.coordinadora)).json().validators[0]).toMatchObject({ email: PEOPLE.beto, waiting: 2, stuck: true });
+    expect((await view(c.coordinadora)).json().validators[0]).toMatchObject({
+      email: PEOPLE.beto,
+      waiting: 2,
+      stuck: true,
+    });
 
     await report(c.beto, { deviceId: phone, lastSuccessAt: now.toISOString(), items: [] });
     expect(await lineOf(c.coordinadora, PEOPLE.beto)).toMatchObject({
@@ -213,17 +222,29 @@ describe('what the server received since', () => {
       deviceId: randomUUID(),
       items: [item(voted, 20), item(photographed, 15, 'gobernador'), item(pending, 12, 'clez')],
     });
-    expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({ waiting: 3, stuck: true, oldestWaitingAt: ago(20) });
+    expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({
+      waiting: 3,
+      stuck: true,
+      oldestWaitingAt: ago(20),
+    });
 
     // The vote and the photo arrive; the phone is closed before it says so.
     await castVote(t, voted, ['FA'], PEOPLE.ana);
     await addStoredPhoto(t, photographed, 'gobernador');
-    expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({ waiting: 1, stuck: true, oldestWaitingAt: ago(12) });
+    expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({
+      waiting: 1,
+      stuck: true,
+      oldestWaitingAt: ago(12),
+    });
 
     // The last one arrives too: nothing waits, nobody is stuck, the green all-clear is true.
     await addStoredPhoto(t, pending, 'clez');
     expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({ waiting: 0, stuck: false, oldestWaitingAt: null });
-    expect((await overview(c.coordinadora)).json().departments[0]).toMatchObject({ slug: 'cabimas', stuck: 0, waiting: 0 });
+    expect((await overview(c.coordinadora)).json().departments[0]).toMatchObject({
+      slug: 'cabimas',
+      stuck: 0,
+      waiting: 0,
+    });
   });
 
   it('counts an item only for a record of its department (a made-up record is nobody’s)', async () => {
@@ -332,7 +353,11 @@ describe('bounded reports', () => {
     expect([...answers.keys()].sort()).toEqual([200, 429]);
     expect(answers.get(200)).toBeLessThanOrEqual(FIELD_REPORTS_PER_MINUTE * 51);
 
-    const devices = await t.db.kysely.selectFrom('field_devices').selectAll().where('user_email', '=', PEOPLE.ana).execute();
+    const devices = await t.db.kysely
+      .selectFrom('field_devices')
+      .selectAll()
+      .where('user_email', '=', PEOPLE.ana)
+      .execute();
     expect(devices).toHaveLength(FIELD_DEVICES_PER_PERSON);
     // The phones kept are the last ones heard from.
     expect(devices.map((d) => d.device_id).sort()).toEqual(
@@ -346,7 +371,9 @@ describe('bounded reports', () => {
 
     const line = await lineOf(c.coordinadora, PEOPLE.ana);
     expect(line).toMatchObject({ waiting: FIELD_DEVICES_PER_PERSON * 5, devices: FIELD_DEVICES_PER_PERSON });
-    expect((await overview(c.coordinadora)).json().departments[0]).toMatchObject({ waiting: FIELD_DEVICES_PER_PERSON * 5 });
+    expect((await overview(c.coordinadora)).json().departments[0]).toMatchObject({
+      waiting: FIELD_DEVICES_PER_PERSON * 5,
+    });
   }, 300_000);
 
   it('refuses, past the reports a minute of a person, with 429 and when to try again; the next minute is open again', async () => {

@@ -84,7 +84,8 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
       // The phone's times on the server's clock: a phone set to the wrong hour must not look stuck (or fine).
       const skew = now.getTime() - new Date(report.deviceNow).getTime();
       const shift = Math.abs(skew) > CLOCK_TOLERANCE_MS ? skew : 0;
-      const onServerClock = (at: string) => new Date(Math.min(now.getTime(), new Date(at).getTime() + shift)).toISOString();
+      const onServerClock = (at: string) =>
+        new Date(Math.min(now.getTime(), new Date(at).getTime() + shift)).toISOString();
       const orNull = (at: string | null) => (at === null ? null : onServerClock(at));
       // Items of a department that is not a municipality or parish cannot be anyone's: left out.
       const departments = await repo.municipalityIds([...new Set(report.items.map((i) => i.slug))]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emailFieldSchema } from '#shared/platform/email';
 import { PHOTO_KINDS } from '#shared/platform/constants';
+import { emailFieldSchema } from '#shared/platform/email';
 
 /** Items waiting longer than this on a phone make its validator stand out in the field view. */
 export const FIELD_STUCK_MINUTES = 10;

@@ -82,7 +82,13 @@ describe('field report', () => {
     const { outbox, reports } = setup();
     outbox.connect(ANA);
     for (let i = 0; i < FIELD_REPORT_MAX_ITEMS + 3; i++) {
-      await outbox.addVote({ owner: ANA, slug: 'cabimas', recordId: i + 1, recordName: `Persona ${i}`, candidates: [] });
+      await outbox.addVote({
+        owner: ANA,
+        slug: 'cabimas',
+        recordId: i + 1,
+        recordName: `Persona ${i}`,
+        candidates: [],
+      });
       await vi.advanceTimersByTimeAsync(1);
     }
     await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
