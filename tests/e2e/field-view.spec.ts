@@ -86,7 +86,7 @@ test('Campo opens on every department, the stuck first, says all is clear only w
     page.getByText(/validador(es)? tienen? envíos esperando hace más de 10 min en 1 municipio o parroquia\./),
   ).toBeVisible();
   await expect(page.getByText('Nadie tiene envíos atascados.')).toHaveCount(0);
-  const departments = page.getByRole('table', { name: 'Municipios y parroquias' });
+  const departments = page.getByRole('table', { name: 'Municipios y parroquias', exact: true });
   await expect(departments.getByRole('row').nth(1).getByRole('rowheader')).toHaveText(stuck.title);
   await expect(departments.getByRole('rowheader')).toHaveCount(3);
   await expect(departments.getByRole('link', { name: clear.title })).toBeVisible();
@@ -102,7 +102,9 @@ test('Campo opens on every department, the stuck first, says all is clear only w
   // That phone went quiet for good: after asking, the coordinator clears it, and all is clear everywhere.
   await page.getByRole('button', { name: `Quitar aviso de ${stuck.email} en ${stuck.title}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Quitar aviso' });
-  await expect(dialog).toContainText(`el teléfono de ${stuck.email} dijo tener por enviar en ${stuck.title}`);
+  await expect(dialog).toContainText(
+    `¿Quitar el envío que el teléfono de ${stuck.email} dijo tener por enviar en ${stuck.title}?`,
+  );
   await dialog.getByRole('button', { name: 'Quitar aviso' }).click();
   await expect(page.getByText(`Aviso de ${stuck.email} quitado.`)).toBeVisible();
   await expect(page.getByText('Nadie tiene envíos atascados.')).toBeVisible();

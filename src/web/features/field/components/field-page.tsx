@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+// biome-ignore-all lint/a11y/noRedundantRoles: on a phone the tables are shown as cards (CSS display), and some browsers drop a table's semantics then unless its roles are explicit.
+import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { FieldOverview, FieldValidator, FieldView } from '#shared/features/field/field';
 import { formatCount } from '#shared/platform/format';
@@ -31,6 +32,21 @@ function When({ iso, from, empty }: { iso: string | null; from: string; empty: s
   );
 }
 
+/**
+ * On a phone the tables become one card per row, with each cell's column name above it: no sideways
+ * scrolling. The table roles are given explicitly so that a screen reader keeps the table once the CSS
+ * turns its parts into blocks; the header row stays for it, out of sight.
+ */
+const phone = {
+  table: 'w-full border-collapse text-sm max-sm:block',
+  head: 'bg-stone-100 text-left text-stone-800 max-sm:sr-only',
+  body: 'divide-y divide-stone-200 text-stone-900 max-sm:block',
+  row: 'max-sm:grid max-sm:gap-x-3 max-sm:gap-y-2 max-sm:p-3',
+  rowHeader: 'px-3 py-2 text-left font-semibold break-all max-sm:col-span-2 max-sm:p-0',
+  cell: 'px-3 py-2 max-sm:p-0 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:text-stone-600 max-sm:before:content-[attr(data-label)]',
+  wide: 'max-sm:col-span-2',
+} as const;
+
 /** Whose waiting items a coordinator is about to clear, and where. */
 interface ClearTarget {
   email: string;
@@ -52,8 +68,8 @@ function ValidatorRow({
   onClear: (() => void) | null;
 }) {
   return (
-    <tr className={v.stuck ? 'bg-red-50' : 'bg-white'}>
-      <th scope="row" className="px-3 py-2 text-left font-semibold break-all text-stone-900">
+    <tr role="row" className={`${v.stuck ? 'bg-red-50' : 'bg-white'} ${phone.row} max-sm:grid-cols-2`}>
+      <th role="rowheader" scope="row" className={`${phone.rowHeader} text-stone-900`}>
         {v.email}
         {v.stuck && (
           <span className="ml-2 inline-block rounded-full bg-red-800 px-2 py-0.5 text-xs font-bold whitespace-nowrap text-white">
@@ -62,22 +78,26 @@ function ValidatorRow({
         )}
       </th>
       {department && (
-        <td className="px-3 py-2">
+        <td role="cell" data-label="Municipio o parroquia" className={`${phone.cell} ${phone.wide}`}>
           <Link to={paths.field(department.slug)} className="font-semibold text-brand underline">
             {department.title}
           </Link>
         </td>
       )}
-      <td className="px-3 py-2">
+      <td role="cell" data-label="Última conexión" className={phone.cell}>
         <When iso={v.lastSeenAt} from={from} empty="Nunca" />
       </td>
-      <td className={`px-3 py-2 text-right tabular-nums ${v.waiting > 0 ? 'font-bold' : ''}`}>
+      <td
+        role="cell"
+        data-label="Por enviar"
+        className={`${phone.cell} text-right tabular-nums max-sm:text-left ${v.waiting > 0 ? 'font-bold' : ''}`}
+      >
         {formatCount(v.waiting)}
       </td>
-      <td className={`px-3 py-2 ${v.stuck ? 'font-bold text-red-900' : ''}`}>
+      <td role="cell" data-label="Más antiguo" className={`${phone.cell} ${v.stuck ? 'font-bold text-red-900' : ''}`}>
         <When iso={v.oldestWaitingAt} from={from} empty="—" />
       </td>
-      <td className="px-3 py-2">
+      <td role="cell" data-label="Último error" className={phone.cell}>
         {v.lastError ? (
           <>
             {v.lastError.message} <When iso={v.lastError.at} from={from} empty="" />
@@ -86,7 +106,7 @@ function ValidatorRow({
           <span className="text-stone-600">—</span>
         )}
       </td>
-      <td className="px-3 py-2">
+      <td role="cell" className={`${phone.cell} ${phone.wide} max-sm:empty:hidden`}>
         {onClear && (
           <button
             type="button"
@@ -99,6 +119,14 @@ function ValidatorRow({
         )}
       </td>
     </tr>
+  );
+}
+
+function ColumnHeader({ children, right = false }: { children: ReactNode; right?: boolean }) {
+  return (
+    <th role="columnheader" scope="col" className={`px-3 py-2 ${right ? 'text-right' : ''}`}>
+      {children}
+    </th>
   );
 }
 
@@ -118,36 +146,22 @@ function ValidatorsTable({
   return (
     // No sideways scrolling on a phone: cells wrap (addresses break anywhere).
     <div className="mt-4 rounded-xl border border-stone-200">
-      <table className="w-full border-collapse text-sm">
+      <table role="table" className={phone.table}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-stone-100 text-left text-stone-800">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              Validador
-            </th>
-            {withDepartment && (
-              <th scope="col" className="px-3 py-2">
-                Municipio o parroquia
-              </th>
-            )}
-            <th scope="col" className="px-3 py-2">
-              Última conexión
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              Por enviar
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Más antiguo
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Último error
-            </th>
-            <th scope="col" className="px-3 py-2">
+        <thead role="rowgroup" className={phone.head}>
+          <tr role="row">
+            <ColumnHeader>Validador</ColumnHeader>
+            {withDepartment && <ColumnHeader>Municipio o parroquia</ColumnHeader>}
+            <ColumnHeader>Última conexión</ColumnHeader>
+            <ColumnHeader right>Por enviar</ColumnHeader>
+            <ColumnHeader>Más antiguo</ColumnHeader>
+            <ColumnHeader>Último error</ColumnHeader>
+            <ColumnHeader>
               <span className="sr-only">Acciones</span>
-            </th>
+            </ColumnHeader>
           </tr>
         </thead>
-        <tbody className="divide-y divide-stone-200 text-stone-900">
+        <tbody role="rowgroup" className={phone.body}>
           {rows.map(({ v, slug, title }) => (
             <ValidatorRow
               key={`${slug} ${v.email}`}
@@ -201,9 +215,9 @@ function ClearDialog({ target, onClose }: { target: ClearTarget | null; onClose:
       message={
         target ? (
           <>
-            ¿Quitar los {formatCount(target.waiting)} envíos que el teléfono de {target.email} dijo tener por enviar en{' '}
-            {target.title}? Hazlo solo si esa persona confirmó que su teléfono ya no los tiene. Si el teléfono vuelve a
-            informar, aparecerán de nuevo. Queda registrado en la auditoría.
+            ¿Quitar {target.waiting === 1 ? 'el envío' : `los ${formatCount(target.waiting)} envíos`} que el teléfono de{' '}
+            {target.email} dijo tener por enviar en {target.title}? Hazlo solo si esa persona confirmó que su teléfono
+            ya no los tiene. Si el teléfono vuelve a informar, aparecerán de nuevo. Queda registrado en la auditoría.
           </>
         ) : null
       }
@@ -281,37 +295,47 @@ function AllDepartments({ overview, onClear }: { overview: FieldOverview; onClea
       )}
       <h2 className="mt-6 text-xl font-bold text-stone-900">Por municipio o parroquia</h2>
       <div className="mt-4 rounded-xl border border-stone-200">
-        <table className="w-full border-collapse text-sm">
+        <table role="table" className={phone.table}>
           <caption className="sr-only">Municipios y parroquias</caption>
-          <thead className="bg-stone-100 text-left text-stone-800">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Municipio o parroquia
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Validadores
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Por enviar
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Atascados
-              </th>
+          <thead role="rowgroup" className={phone.head}>
+            <tr role="row">
+              <ColumnHeader>Municipio o parroquia</ColumnHeader>
+              <ColumnHeader right>Validadores</ColumnHeader>
+              <ColumnHeader right>Por enviar</ColumnHeader>
+              <ColumnHeader right>Atascados</ColumnHeader>
             </tr>
           </thead>
-          <tbody className="divide-y divide-stone-200 text-stone-900">
+          <tbody role="rowgroup" className={phone.body}>
             {overview.departments.map((d) => (
-              <tr key={d.slug} className={d.stuck ? 'bg-red-50' : 'bg-white'}>
-                <th scope="row" className="px-3 py-2 text-left font-semibold">
+              <tr
+                role="row"
+                key={d.slug}
+                className={`${d.stuck ? 'bg-red-50' : 'bg-white'} ${phone.row} max-sm:grid-cols-3`}
+              >
+                <th role="rowheader" scope="row" className={`${phone.rowHeader} max-sm:col-span-3`}>
                   <Link to={paths.field(d.slug)} className="text-brand underline">
                     {d.title}
                   </Link>
                 </th>
-                <td className="px-3 py-2 text-right tabular-nums">{formatCount(d.validators)}</td>
-                <td className={`px-3 py-2 text-right tabular-nums ${d.waiting > 0 ? 'font-bold' : ''}`}>
+                <td
+                  role="cell"
+                  data-label="Validadores"
+                  className={`${phone.cell} text-right tabular-nums max-sm:text-left`}
+                >
+                  {formatCount(d.validators)}
+                </td>
+                <td
+                  role="cell"
+                  data-label="Por enviar"
+                  className={`${phone.cell} text-right tabular-nums max-sm:text-left ${d.waiting > 0 ? 'font-bold' : ''}`}
+                >
                   {formatCount(d.waiting)}
                 </td>
-                <td className={`px-3 py-2 text-right tabular-nums ${d.stuck ? 'font-bold text-red-900' : ''}`}>
+                <td
+                  role="cell"
+                  data-label="Atascados"
+                  className={`${phone.cell} text-right tabular-nums max-sm:text-left ${d.stuck ? 'font-bold text-red-900' : ''}`}
+                >
                   {formatCount(d.stuck)}
                 </td>
               </tr>
