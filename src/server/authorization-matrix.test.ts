@@ -240,11 +240,9 @@ const MATRIX: Record<string, Case[]> = {
         body: {
           deviceId: crypto.randomUUID(),
           deviceNow: new Date().toISOString(),
-          waiting: 0,
-          oldestWaitingAt: null,
           lastSuccessAt: null,
           lastError: null,
-          departments: [],
+          items: [],
         },
       }),
       expect: { ...everyone(200), anonymous: 401 },
@@ -255,6 +253,13 @@ const MATRIX: Record<string, Case[]> = {
     {
       name: 'municipality A (admins see every one)',
       request: () => ({ params: { slug: FIXTURES.slugA } }),
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 200 },
+    },
+  ],
+  'POST /api/field/{slug}/clear': [
+    {
+      name: 'municipality A',
+      request: () => ({ params: { slug: FIXTURES.slugA }, body: { email: 'nadie@example.org' } }),
       expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 200 },
     },
   ],

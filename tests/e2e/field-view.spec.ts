@@ -2,11 +2,11 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
-import { FIELD_COORDINATOR, OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
+import { FIELD_COORDINATOR, FIELD_OVERVIEW, OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/ballot.jpg');
 
-test("the coordinator's field view shows a validator's waiting photo, and clears when it arrives", async ({
+test("the coordinator's field view shows a validator's waiting photo, and clears when it arrives even if the phone never says so", async ({
   browser,
 }) => {
   // Two people, a photo held back and let go, and a view that asks again every 10 s: about a minute.
@@ -42,16 +42,73 @@ test("the coordinator's field view shows a validator's waiting photo, and clears
   await expect(cells.nth(3)).toContainText('No hay conexión con el servidor.');
   await expectNoSeriousA11yViolations(coordinator);
 
-  // The network lets the photo through; the phone notices it is back and sends it.
+  // From now on the phone's reports never get through (it is closed right after its last send): its
+  // last word stays '1 por enviar'.
+  let reportsLost = 0;
+  await validator.route('**/api/field/reports', (route) => {
+    reportsLost++;
+    return route.abort('connectionreset');
+  });
+  // The network lets the photo through; the phone notices it is back and sends it, and is closed.
   await validator.unroute('**/api/photo-uploads**');
   await phone.setOffline(true);
   await phone.setOffline(false);
   await expect(state).toHaveText(['Enviado'], { timeout: 30_000 });
-  // The view asks again by itself: nothing waits on that phone any more.
+  await phone.close();
+  // The view asks again by itself: the server has the photo, so nothing waits on that phone any more.
   await expect(cells.nth(1)).toHaveText('0', { timeout: 30_000 });
   await expect(cells.nth(2)).toHaveText('—');
   await expect(row.getByText('Atascado')).toHaveCount(0);
+  expect(reportsLost).toBeGreaterThan(0);
 
-  await phone.close();
+  await office.close();
+});
+
+test('Campo opens on every department, the stuck first, says all is clear only when it is, and a ghost can be cleared', async ({
+  browser,
+}) => {
+  const { coordinator, stuck, clear } = FIELD_OVERVIEW;
+  const office = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const page = await office.newPage();
+  await signIn(page, coordinator, OUTBOX_PASSWORD);
+  await page.goto('/campo');
+  await expect(page.getByRole('heading', { level: 1, name: 'Campo' })).toBeVisible();
+  await expect(page.getByLabel('Municipio o parroquia')).toHaveValue('');
+
+  // The stuck validator of Machiques de Perijá comes first, though it is not the first department of the list.
+  const waiting = page.getByRole('table', {
+    name: 'Validadores con envíos por enviar, de todos los municipios y parroquias',
+  });
+  const first = waiting.getByRole('row').nth(1);
+  await expect(first.getByRole('rowheader')).toHaveText(`${stuck.email}Atascado`);
+  await expect(first.getByRole('link', { name: stuck.title })).toBeVisible();
+  await expect(
+    page.getByText(/validador(es)? tienen? envíos esperando hace más de 10 min en 1 municipio o parroquia\./),
+  ).toBeVisible();
+  await expect(page.getByText('Nadie tiene envíos atascados.')).toHaveCount(0);
+  const departments = page.getByRole('table', { name: 'Municipios y parroquias', exact: true });
+  await expect(departments.getByRole('row').nth(1).getByRole('rowheader')).toHaveText(stuck.title);
+  await expect(departments.getByRole('rowheader')).toHaveCount(3);
+  await expect(departments.getByRole('link', { name: clear.title })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // The single department stays one choice away.
+  await page.getByLabel('Municipio o parroquia').selectOption(stuck.slug);
+  await expect(page).toHaveURL(new RegExp(`/campo/${stuck.slug}$`));
+  await expect(page.getByRole('table', { name: `Validadores de ${stuck.title}` })).toBeVisible();
+  await page.getByLabel('Municipio o parroquia').selectOption('');
+  await expect(page).toHaveURL(/\/campo$/);
+
+  // That phone went quiet for good: after asking, the coordinator clears it, and all is clear everywhere.
+  await page.getByRole('button', { name: `Quitar aviso de ${stuck.email} en ${stuck.title}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Quitar aviso' });
+  await expect(dialog).toContainText(
+    `¿Quitar el envío que el teléfono de ${stuck.email} dijo tener por enviar en ${stuck.title}?`,
+  );
+  await dialog.getByRole('button', { name: 'Quitar aviso' }).click();
+  await expect(page.getByText(`Aviso de ${stuck.email} quitado.`)).toBeVisible();
+  await expect(page.getByText('Nadie tiene envíos atascados.')).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(stuck.email.replace(/\./g, '\\.')) })).toHaveCount(0);
+
   await office.close();
 });

@@ -1,3 +1,4 @@
+import { createFieldService } from '#server/features/field/field.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { grantDepartment } from '#server/platform/access/access.service';
@@ -23,6 +24,17 @@ export const OUTBOX_ACCOUNTS = {
 
 /** A member of the field validator's department list: sees its field view (docs/decisions/048). */
 export const FIELD_COORDINATOR = { email: 'coordinacion.campo@e2e.example', slug: 'santa-lucia' } as const;
+
+/**
+ * The view of every department: a coordinator on three lists. In Machiques de Perijá a validator's
+ * phone said, 25 minutes before the server's clock starts, that a vote waited on it (never arrived):
+ * stuck. Francisco Javier Pulgar has nobody with anything waiting.
+ */
+export const FIELD_OVERVIEW = {
+  coordinator: 'coordinacion.general@e2e.example',
+  stuck: { email: 'envios.atascados@e2e.example', slug: 'machiques-de-perija', title: 'Machiques de Perijá' },
+  clear: { slug: 'francisco-javier-pulgar', title: 'Francisco Javier Pulgar' },
+} as const;
 
 /** Records per department: enough for a dozen runs of every test of the spec. */
 export const OUTBOX_RECORDS_PER_DEPARTMENT = 60;
@@ -53,4 +65,44 @@ export async function seedOutboxFixtures(db: Db, now: Date): Promise<void> {
   }
   await auth.createUser({ email: FIELD_COORDINATOR.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
   await grantDepartment(db.kysely, FIELD_COORDINATOR.email, FIELD_COORDINATOR.slug, actor, now);
+
+  const { coordinator, stuck, clear } = FIELD_OVERVIEW;
+  await auth.createUser({ email: coordinator, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
+  for (const slug of [FIELD_COORDINATOR.slug, stuck.slug, clear.slug]) {
+    await grantDepartment(db.kysely, coordinator, slug, actor, now);
+  }
+  const stuckUser = await auth.createUser({ email: stuck.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
+  await grantDepartment(db.kysely, stuck.email, stuck.slug, actor, now);
+  const [recordId] = await records.insertMany(
+    [
+      {
+        departmentId: departments.get(stuck.slug) ?? 0,
+        comunidad: 'Sector 1',
+        nombre: 'Votante atascado',
+        ubch: 'UBCH 1',
+        telefono: '0414-0000001',
+      },
+    ],
+    now,
+  );
+  const savedAt = new Date(now.getTime() - 25 * 60_000).toISOString();
+  await createFieldService(db.kysely, () => now).receiveReport(
+    { id: stuckUser.id, email: stuck.email, role: 'staff' },
+    'sesion-de-la-semilla',
+    {
+      deviceId: '6f1d2c3b-4a59-4e68-8f70-9a1b2c3d4e5f',
+      deviceNow: now.toISOString(),
+      lastSuccessAt: null,
+      lastError: { message: 'No hay conexión con el servidor.', at: savedAt },
+      items: [
+        {
+          key: '0c8e2f4a-1b3d-4c5e-9f60-718293a4b5c6',
+          slug: stuck.slug,
+          recordId: recordId ?? 0,
+          kind: 'vote',
+          savedAt,
+        },
+      ],
+    },
+  );
 }

@@ -1,23 +1,40 @@
-/** Tables of field validation, part 2 (migration 012-field-validation). */
+/** Tables of field validation (migrations 012-field-validation and 014-field-reports). */
 export interface FieldTables {
   resumable_uploads: ResumableUploadsTable;
-  device_reports: DeviceReportsTable;
+  field_reporters: FieldReportersTable;
+  field_devices: FieldDevicesTable;
+  field_items: FieldItemsTable;
 }
 
-/** The last report of one phone about its outbox (docs/decisions/048). Times are the server's. */
-export interface DeviceReportsTable {
+/** Per person, the field reports counted in the current minute (docs/decisions/060). */
+export interface FieldReportersTable {
+  user_email: string;
+  window_started_at: string;
+  reports_in_window: number;
+}
+
+/** The last report of one person's phone about its outbox (docs/decisions/060). Times are the server's. */
+export interface FieldDevicesTable {
+  user_email: string;
   /** A UUID the phone made once and keeps. */
   device_id: string;
-  /** Who was signed in on it when it reported; the counts are that person's items only. */
-  user_email: string;
+  /** sha256 of the session that wrote the row: another live session cannot write it. */
+  session_hash: string;
   reported_at: string;
-  waiting: number;
-  oldest_waiting_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
-  /** JSON: [{ slug, waiting, oldestWaitingAt }] for each department with items waiting. */
-  departments: string;
+}
+
+/** One item a phone said was waiting: its Idempotency-Key, record and slot ('vote' or a photo kind). */
+export interface FieldItemsTable {
+  user_email: string;
+  device_id: string;
+  item_key: string;
+  department_id: number;
+  record_id: number;
+  kind: 'vote' | 'gobernador' | 'an' | 'clez';
+  waiting_since: string;
 }
 
 /** A ballot photo on its way through the tus protocol (docs/decisions/046). */

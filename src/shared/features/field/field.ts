@@ -1,7 +1,24 @@
 import { z } from 'zod';
+import { PHOTO_KINDS } from '#shared/platform/constants';
+import { emailFieldSchema } from '#shared/platform/email';
 
 /** Items waiting longer than this on a phone make its validator stand out in the field view. */
 export const FIELD_STUCK_MINUTES = 10;
+
+/**
+ * The bounds of field reports (docs/decisions/060): a phone lists at most this many of its waiting
+ * items (its oldest), a person has at most this many phones on record (a new one replaces the one heard
+ * from longest ago), and a person's phones send at most this many reports a minute between them.
+ */
+export const FIELD_REPORT_MAX_ITEMS = 500;
+export const FIELD_DEVICES_PER_PERSON = 5;
+export const FIELD_REPORTS_PER_MINUTE = 40;
+
+/** What the field routes answer when they refuse. */
+export const fieldMessages = {
+  tooManyReports: 'Demasiados informes de este teléfono. El siguiente saldrá en un momento.',
+  deviceTaken: 'Otra sesión abierta ya informa con este identificador de teléfono.',
+} as const;
 
 const instant = z.iso.datetime({ offset: true });
 const slug = z
@@ -9,20 +26,37 @@ const slug = z
   .max(100)
   .regex(/^[a-z0-9-]+$/);
 
+/** What waits: the record's vote, or one of its ballot photos. */
+export const fieldItemKindSchema = z.enum(['vote', ...PHOTO_KINDS]);
+export type FieldItemKind = z.infer<typeof fieldItemKindSchema>;
+
+export const fieldItemSchema = z.object({
+  /** The item's Idempotency-Key. */
+  key: z.uuid(),
+  slug,
+  recordId: z.number().int().positive().max(2_147_483_647),
+  kind: fieldItemKindSchema,
+  /** When the person saved it on the phone (the phone's clock). */
+  savedAt: instant,
+});
+export type FieldItem = z.infer<typeof fieldItemSchema>;
+
 /**
- * What a signed-in phone says about its outbox (docs/decisions/048): only the signed-in person's items.
- * Times are the phone's clock; `deviceNow` lets the server put them on its own.
+ * What a signed-in phone says about its outbox (docs/decisions/048, 060): the signed-in person's items
+ * waiting (saved or sending), each named, so that the server can leave out those that have arrived
+ * since. Times are the phone's clock; `deviceNow` lets the server put them on its own.
  */
 export const deviceReportSchema = z.object({
   deviceId: z.uuid(),
   deviceNow: instant,
-  waiting: z.number().int().min(0).max(100_000),
-  oldestWaitingAt: instant.nullable(),
   lastSuccessAt: instant.nullable(),
   lastError: z.object({ message: z.string().max(500), at: instant }).nullable(),
-  departments: z
-    .array(z.object({ slug, waiting: z.number().int().min(0).max(100_000), oldestWaitingAt: instant.nullable() }))
-    .max(200),
+  items: z
+    .array(fieldItemSchema)
+    .max(FIELD_REPORT_MAX_ITEMS)
+    .refine((items) => new Set(items.map((i) => i.key)).size === items.length, {
+      message: 'Cada envío debe aparecer una sola vez.',
+    }),
 });
 export type DeviceReport = z.infer<typeof deviceReportSchema>;
 
@@ -32,7 +66,7 @@ export const fieldValidatorSchema = z.object({
   email: z.string(),
   /** The last report of any of this person's phones (null: never reported). */
   lastSeenAt: z.string().nullable(),
-  /** Items waiting on their phones for this department. */
+  /** Items for this department waiting on their phones that the server has not received. */
   waiting: z.number().int(),
   oldestWaitingAt: z.string().nullable(),
   lastSuccessAt: z.string().nullable(),
@@ -53,9 +87,33 @@ export const fieldViewSchema = z.object({
 });
 export type FieldView = z.infer<typeof fieldViewSchema>;
 
-export const fieldDepartmentsSchema = z.object({
-  departments: z.array(z.object({ slug: z.string(), title: z.string() })),
+/** One department in the view of all of them: how many on its list, items waiting, validators stuck. */
+export const fieldDepartmentSummarySchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  validators: z.number().int(),
+  /** Validators with something waiting. */
+  withWaiting: z.number().int(),
+  waiting: z.number().int(),
+  stuck: z.number().int(),
 });
-export type FieldDepartments = z.infer<typeof fieldDepartmentsSchema>;
+export type FieldDepartmentSummary = z.infer<typeof fieldDepartmentSummarySchema>;
+
+/**
+ * Every department a person may see at once: each one's summary (those with someone stuck first), and
+ * every validator with something waiting, in any of them (the stuck first).
+ */
+export const fieldOverviewSchema = z.object({
+  generatedAt: z.string(),
+  stuckAfterMinutes: z.number().int(),
+  departments: z.array(fieldDepartmentSummarySchema),
+  validators: z.array(fieldValidatorSchema.extend({ slug: z.string(), title: z.string() })),
+});
+export type FieldOverview = z.infer<typeof fieldOverviewSchema>;
+export type FieldOverviewValidator = FieldOverview['validators'][number];
 
 export const fieldParamsSchema = z.object({ slug });
+
+/** A coordinator clears what a person's phones said was waiting in a department (a phone gone quiet). */
+export const fieldClearBodySchema = z.object({ email: emailFieldSchema });
+export const fieldClearAnswerSchema = z.object({ cleared: z.number().int() });

@@ -13,6 +13,7 @@ import { readyProbeMigration } from './010-ready-probe';
 import { notaExcerptsMigration } from './011-nota-excerpts';
 import { fieldValidationMigration } from './012-field-validation';
 import { trustedDevicesMigration } from './013-trusted-devices';
+import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './016-one-time-password-expiry';
 
 /** Every migration, in order. Names never change once released. */
@@ -31,6 +32,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '011-nota-excerpts': notaExcerptsMigration(),
     '012-field-validation': fieldValidationMigration(),
     '013-trusted-devices': trustedDevicesMigration(),
+    '014-field-reports': fieldReportsMigration(),
     '016-one-time-password-expiry': oneTimePasswordExpiryMigration(),
   };
   return { getMigrations: async () => migrations };

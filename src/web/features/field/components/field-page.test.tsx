@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes, useParams } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FieldView } from '#shared/features/field/field';
+import type { FieldOverview, FieldValidator, FieldView } from '#shared/features/field/field';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { FIELD_REFRESH_MS } from '../api/get-field';
@@ -55,23 +55,51 @@ function view(overrides: Partial<FieldView> = {}): FieldView {
   };
 }
 
-function api(answers: FieldView[]) {
+function overview(overrides: Partial<FieldOverview> = {}): FieldOverview {
+  const [beto, ana] = view().validators as [FieldValidator, FieldValidator];
+  return {
+    generatedAt: AT,
+    stuckAfterMinutes: 10,
+    // As the server sorts them: those with someone stuck first.
+    departments: [
+      { slug: 'lagunillas', title: 'Lagunillas', validators: 4, withWaiting: 1, waiting: 1_234, stuck: 1 },
+      { slug: 'cabimas', title: 'Cabimas', validators: 3, withWaiting: 1, waiting: 1, stuck: 0 },
+      { slug: 'baralt', title: 'Baralt', validators: 2, withWaiting: 0, waiting: 0, stuck: 0 },
+    ],
+    validators: [
+      { ...beto, slug: 'lagunillas', title: 'Lagunillas' },
+      { ...ana, slug: 'cabimas', title: 'Cabimas' },
+    ],
+    ...overrides,
+  };
+}
+
+const allClear = (): FieldOverview =>
+  overview({
+    departments: overview().departments.map((d) => ({ ...d, withWaiting: 0, waiting: 0, stuck: 0 })),
+    validators: [],
+  });
+
+function api(answers: FieldView[], overviews: FieldOverview[] = [overview()]) {
   const asked: string[] = [];
+  const cleared: { slug: string; body: unknown }[] = [];
   server.use(
-    http.get('*/api/field', () =>
-      HttpResponse.json({
-        departments: [
-          { slug: 'cabimas', title: 'Cabimas' },
-          { slug: 'lagunillas', title: 'Lagunillas' },
-        ],
-      }),
-    ),
+    http.get('*/api/field', () => {
+      asked.push('todos');
+      const n = asked.filter((a) => a === 'todos').length;
+      return HttpResponse.json(overviews[Math.min(n - 1, overviews.length - 1)]);
+    }),
     http.get('*/api/field/:slug', ({ params }) => {
       asked.push(String(params.slug));
-      return HttpResponse.json(answers[Math.min(asked.length - 1, answers.length - 1)]);
+      const n = asked.filter((a) => a !== 'todos').length;
+      return HttpResponse.json(answers[Math.min(n - 1, answers.length - 1)]);
+    }),
+    http.post('*/api/field/:slug/clear', async ({ params, request }) => {
+      cleared.push({ slug: String(params.slug), body: await request.json() });
+      return HttpResponse.json({ cleared: 2 });
     }),
   );
-  return asked;
+  return { asked, cleared, departments: () => asked.filter((a) => a !== 'todos') };
 }
 
 const renderAt = (route: string) =>
@@ -90,10 +118,86 @@ function RoutedFieldPage() {
 
 afterEach(() => vi.useRealTimers());
 
-describe('FieldPage', () => {
-  it('shows per validator the last report, what waits, the oldest and the last error; the stuck first and marked', async () => {
+describe('FieldPage, every department', () => {
+  it('opens on every department: the stuck validators first, wherever they are, and no all-clear while anyone is stuck', async () => {
     api([view()]);
     renderAt('/campo');
+    const table = await screen.findByRole('table', {
+      name: 'Validadores con envíos por enviar, de todos los municipios y parroquias',
+    });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+      'beto@example.orgAtascado',
+      'ana@example.org',
+    ]);
+    expect(within(rows[0] as HTMLElement).getByRole('link', { name: 'Lagunillas' })).toHaveAttribute(
+      'href',
+      '/campo/lagunillas',
+    );
+    expect(
+      screen.getByText(/1 validador tiene envíos esperando hace más de 10 min en 1 municipio o parroquia\./),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Nadie tiene envíos atascados/)).not.toBeInTheDocument();
+
+    const departments = screen.getByRole('table', { name: 'Municipios y parroquias' });
+    expect(
+      within(departments)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => [
+          within(r).getByRole('rowheader').textContent,
+          ...within(r)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        ]),
+    ).toEqual([
+      ['Lagunillas', '4', '1.234', '1'],
+      ['Cabimas', '3', '1', '0'],
+      ['Baralt', '2', '0', '0'],
+    ]);
+    expect(screen.getByLabelText('Municipio o parroquia')).toHaveValue('');
+  });
+
+  it('says all is clear only when it is in every department', async () => {
+    api([view()], [allClear()]);
+    renderAt('/campo');
+    expect(await screen.findByText(/Nadie tiene envíos atascados\./)).toBeInTheDocument();
+    expect(screen.getByText('Ningún teléfono tiene envíos por enviar.')).toBeInTheDocument();
+  });
+
+  it('goes to one department from the list and back to all of them', async () => {
+    const calls = api([view()]);
+    renderAt('/campo');
+    await screen.findByRole('table', { name: 'Municipios y parroquias' });
+    await userEvent.selectOptions(screen.getByLabelText('Municipio o parroquia'), 'cabimas');
+    expect(await screen.findByRole('table', { name: 'Validadores de Cabimas' })).toBeInTheDocument();
+    expect(calls.departments()).toEqual(['cabimas']);
+    await userEvent.selectOptions(screen.getByLabelText('Municipio o parroquia'), 'Todos');
+    expect(await screen.findByRole('table', { name: 'Municipios y parroquias' })).toBeInTheDocument();
+  });
+
+  it('clears a phone that went quiet after asking, and says so', async () => {
+    const calls = api([view()], [overview(), allClear()]);
+    renderAt('/campo');
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Quitar aviso de beto@example.org en Lagunillas' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Quitar aviso' });
+    expect(dialog).toHaveTextContent(
+      '¿Quitar los 1.234 envíos que el teléfono de beto@example.org dijo tener por enviar en Lagunillas?',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Quitar aviso' }));
+    expect(await screen.findByText('Aviso de beto@example.org quitado.')).toBeInTheDocument();
+    expect(calls.cleared).toEqual([{ slug: 'lagunillas', body: { email: 'beto@example.org' } }]);
+    // Asked again at once: the all-clear is now true.
+    expect(await screen.findByText(/Nadie tiene envíos atascados\./)).toBeInTheDocument();
+  });
+});
+
+describe('FieldPage, one department', () => {
+  it('shows per validator the last report, what waits, the oldest and the last error; the stuck first and marked', async () => {
+    api([view()]);
+    renderAt('/campo/cabimas');
     const table = await screen.findByRole('table', { name: 'Validadores de Cabimas' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
@@ -105,12 +209,12 @@ describe('FieldPage', () => {
       within(rows[0] as HTMLElement)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['hace 1 min', '1.234', 'hace 25 min', 'No hay conexión con el servidor. hace 2 min']);
+    ).toEqual(['hace 1 min', '1.234', 'hace 25 min', 'No hay conexión con el servidor. hace 2 min', 'Quitar aviso']);
     expect(
       within(rows[2] as HTMLElement)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['Nunca', '0', '—', '—']);
+    ).toEqual(['Nunca', '0', '—', '—', '']);
     expect(screen.getByText(/1 validador tiene envíos esperando hace más de 10 min\./)).toBeInTheDocument();
     // The time ends with its own period ('a. m.'): the sentence adds none.
     expect(screen.getByText(/^Actualizado a las/).textContent).toMatch(/^Actualizado a las 10:00:00\sa\.\sm\.$/);
@@ -119,7 +223,7 @@ describe('FieldPage', () => {
 
   it('asks again by itself, and the row clears when the items have arrived', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const asked = api([
+    const calls = api([
       view(),
       view({
         validators: view().validators.map((v) => ({ ...v, waiting: 0, oldestWaitingAt: null, stuck: false })),
@@ -129,16 +233,16 @@ describe('FieldPage', () => {
     expect(await screen.findByText('Atascado')).toBeInTheDocument();
     await vi.advanceTimersByTimeAsync(FIELD_REFRESH_MS);
     await waitFor(() => expect(screen.queryByText('Atascado')).not.toBeInTheDocument());
-    expect(asked).toEqual(['cabimas', 'cabimas']);
+    expect(calls.departments()).toEqual(['cabimas', 'cabimas']);
     expect(screen.getByText(/Nadie tiene envíos atascados\./)).toBeInTheDocument();
   });
 
   it('changes department from the list', async () => {
-    const asked = api([view(), view({ slug: 'lagunillas', title: 'Lagunillas', validators: [] })]);
+    const calls = api([view(), view({ slug: 'lagunillas', title: 'Lagunillas', validators: [] })]);
     renderAt('/campo/cabimas');
     await screen.findByRole('table', { name: 'Validadores de Cabimas' });
     await userEvent.selectOptions(screen.getByLabelText('Municipio o parroquia'), 'lagunillas');
     expect(await screen.findByText('Nadie está en la lista de este municipio.')).toBeInTheDocument();
-    expect(asked).toEqual(['cabimas', 'lagunillas']);
+    expect(calls.departments()).toEqual(['cabimas', 'lagunillas']);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeviceReport } from '#shared/features/field/field';
+import { type DeviceReport, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
 import { ApiError } from '#web/platform/lib/api-client';
 import { memoryDeviceStore } from './device-store';
 import { createFieldReporter, FIELD_REPORT } from './field-report';
@@ -44,30 +44,58 @@ function setup(options: { online?: () => boolean; transport?: Transport } = {}) 
 }
 
 describe('field report', () => {
-  it('says, shortly after a change, how many of the signed-in person’s items wait, per department, since when', async () => {
+  it('names, shortly after a change, each of the signed-in person’s items waiting: key, department, record, slot, since when', async () => {
     const { outbox, reports } = setup();
     outbox.connect(ANA);
     await outbox.addPhoto(photo(1));
     await vi.advanceTimersByTimeAsync(60_000);
-    await outbox.addPhoto(photo(2, 'lagunillas'));
+    await outbox.addVote({ owner: ANA, slug: 'lagunillas', recordId: 2, recordName: 'Persona 2', candidates: ['FA'] });
     // Someone else's item on the same phone is not Ana's to report.
     await outbox.addPhoto(photo(3, 'cabimas', 'beto@example.org'));
     reports.length = 0;
     await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
+    const keys = outbox
+      .getSnapshot()
+      .items.filter((i) => i.owner === ANA)
+      .map((i) => i.key);
     expect(reports).toEqual([
       {
         deviceId: DEVICE,
         deviceNow: new Date(START.getTime() + 60_000 + FIELD_REPORT.settleMs).toISOString(),
-        waiting: 2,
-        oldestWaitingAt: START.toISOString(),
         lastSuccessAt: null,
         lastError: null,
-        departments: [
-          { slug: 'cabimas', waiting: 1, oldestWaitingAt: START.toISOString() },
-          { slug: 'lagunillas', waiting: 1, oldestWaitingAt: new Date(START.getTime() + 60_000).toISOString() },
+        items: [
+          { key: keys[0], slug: 'cabimas', recordId: 1, kind: 'gobernador', savedAt: START.toISOString() },
+          {
+            key: keys[1],
+            slug: 'lagunillas',
+            recordId: 2,
+            kind: 'vote',
+            savedAt: new Date(START.getTime() + 60_000).toISOString(),
+          },
         ],
       },
     ]);
+  });
+
+  it('names at most the oldest FIELD_REPORT_MAX_ITEMS items', async () => {
+    const { outbox, reports } = setup();
+    outbox.connect(ANA);
+    for (let i = 0; i < FIELD_REPORT_MAX_ITEMS + 3; i++) {
+      await outbox.addVote({
+        owner: ANA,
+        slug: 'cabimas',
+        recordId: i + 1,
+        recordName: `Persona ${i}`,
+        candidates: [],
+      });
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
+    const items = reports.at(-1)?.items ?? [];
+    expect(items).toHaveLength(FIELD_REPORT_MAX_ITEMS);
+    expect(items[0]).toMatchObject({ recordId: 1, savedAt: START.toISOString() });
+    expect(items.at(-1)).toMatchObject({ recordId: FIELD_REPORT_MAX_ITEMS });
   });
 
   it('keeps the last error and the last success of the sends, and reports them', async () => {
@@ -82,7 +110,7 @@ describe('field report', () => {
     await outbox.addPhoto(photo(1));
     await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
     expect(reports.at(-1)).toMatchObject({
-      waiting: 1,
+      items: [{ recordId: 1, kind: 'gobernador' }],
       // The last of the tries so far (the outbox retries after a backoff).
       lastError: { message: 'No hay conexión con el servidor.', at: expect.any(String) },
       lastSuccessAt: null,
@@ -90,7 +118,7 @@ describe('field report', () => {
     answer = 'ok';
     await outbox.online();
     await vi.advanceTimersByTimeAsync(FIELD_REPORT.settleMs);
-    expect(reports.at(-1)).toMatchObject({ waiting: 0, departments: [], lastSuccessAt: expect.any(String) });
+    expect(reports.at(-1)).toMatchObject({ items: [], lastSuccessAt: expect.any(String) });
     expect(reports.at(-1)?.lastError?.message).toBe('No hay conexión con el servidor.');
   });
 
@@ -113,7 +141,7 @@ describe('field report', () => {
     expect(reports).toHaveLength(2);
     online = true;
     await reporter.reportNow();
-    expect(reports.at(-1)).toMatchObject({ waiting: 1 });
+    expect(reports.at(-1)?.items).toHaveLength(1);
     reporter.stop();
   });
 });

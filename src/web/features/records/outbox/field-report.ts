@@ -1,4 +1,4 @@
-import type { DeviceReport } from '#shared/features/field/field';
+import { type DeviceReport, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { AttemptOutcome, Outbox } from './outbox';
 import type { OutboxItem } from './outbox-item';
@@ -28,7 +28,11 @@ export const FIELD_REPORT = { settleMs: 3_000, heartbeatMs: 60_000 } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const waitingNow = (item: OutboxItem) => item.state === 'saved' || item.state === 'sending';
 
-/** The report of one person's items on this phone, as the field view wants it. */
+/**
+ * The report of one person's items on this phone, as the field view wants it: each waiting item named
+ * by its key, record and slot, so that the server can leave out those that arrive after this report
+ * (docs/decisions/060). At most FIELD_REPORT_MAX_ITEMS, the oldest (those that make a validator stuck).
+ */
 export function buildReport(
   items: readonly OutboxItem[],
   person: string,
@@ -36,26 +40,25 @@ export function buildReport(
   deviceId: string,
   now: number,
 ): DeviceReport {
-  const mine = items.filter((i) => i.owner === person && waitingNow(i));
-  const bySlug = new Map<string, { waiting: number; oldest: number }>();
-  for (const item of mine) {
-    const entry = bySlug.get(item.slug) ?? { waiting: 0, oldest: item.createdAt };
-    entry.waiting += 1;
-    entry.oldest = Math.min(entry.oldest, item.createdAt);
-    bySlug.set(item.slug, entry);
-  }
-  const oldest = mine.length ? Math.min(...mine.map((i) => i.createdAt)) : null;
+  const mine = items
+    .filter((i) => i.owner === person && waitingNow(i))
+    .sort((a, b) => a.createdAt - b.createdAt)
+    .slice(0, FIELD_REPORT_MAX_ITEMS);
   return {
     deviceId,
     deviceNow: new Date(now).toISOString(),
-    waiting: mine.length,
-    oldestWaitingAt: iso(oldest),
     lastSuccessAt: iso(history.lastSuccessAt),
     lastError: history.lastError && {
       message: history.lastError.message.slice(0, 500),
       at: new Date(history.lastError.at).toISOString(),
     },
-    departments: [...bySlug].map(([slug, e]) => ({ slug, waiting: e.waiting, oldestWaitingAt: iso(e.oldest) })),
+    items: mine.map((i) => ({
+      key: i.key,
+      slug: i.slug,
+      recordId: i.recordId,
+      kind: i.kind === 'vote' ? 'vote' : i.photoKind,
+      savedAt: new Date(i.createdAt).toISOString(),
+    })),
   };
 }
 

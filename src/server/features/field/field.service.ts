@@ -1,0 +1,215 @@
+import type { Kysely } from 'kysely';
+import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Database } from '#server/platform/db/schema';
+import { Conflict, TooManyRequests } from '#server/platform/http/errors';
+import type { Actor, SessionUser } from '#server/platform/session/identity';
+import {
+  type DeviceReport,
+  FIELD_DEVICES_PER_PERSON,
+  FIELD_REPORTS_PER_MINUTE,
+  FIELD_STUCK_MINUTES,
+  type FieldOverview,
+  type FieldValidator,
+  type FieldView,
+  fieldMessages,
+} from '#shared/features/field/field';
+import { createFieldRepository, type DevicesRow, type WaitingRow } from './field.repository';
+
+const MINUTE_MS = 60_000;
+/** A phone's clock is trusted within this much of the server's; beyond it, its times are shifted. */
+const CLOCK_TOLERANCE_MS = 2 * MINUTE_MS;
+
+type Department = { id: number; slug: string; title: string };
+
+/** One validator's line for one department: what their phones say waits there, and the phones themselves. */
+function validatorLine(
+  email: string,
+  waiting: WaitingRow | undefined,
+  devices: DevicesRow | undefined,
+  stuckBefore: string,
+): FieldValidator {
+  const count = Number(waiting?.waiting ?? 0);
+  const oldest = count > 0 ? (waiting?.oldest ?? null) : null;
+  return {
+    email,
+    lastSeenAt: devices?.last_seen_at ?? null,
+    waiting: count,
+    oldestWaitingAt: oldest,
+    lastSuccessAt: devices?.last_success_at ?? null,
+    lastError:
+      devices?.last_error && devices.last_error_at ? { message: devices.last_error, at: devices.last_error_at } : null,
+    stuck: oldest !== null && oldest <= stuckBefore,
+    devices: Number(devices?.devices ?? 0),
+  };
+}
+
+/** Those stuck first, then those with most waiting; then by address. */
+const byUrgency = (a: FieldValidator, b: FieldValidator) =>
+  Number(b.stuck) - Number(a.stuck) || b.waiting - a.waiting || a.email.localeCompare(b.email);
+
+/**
+ * Field reports and the coordinators' view of them (docs/decisions/048, 060): each signed-in phone says
+ * which of its person's items wait on it; the database keeps one bounded row per person and phone and
+ * sums what waits, leaving out what the server has received since.
+ */
+export function createFieldService(db: Kysely<Database>, clock: () => Date) {
+  const repo = createFieldRepository(db);
+  const stuckBefore = (now: Date) => new Date(now.getTime() - FIELD_STUCK_MINUTES * MINUTE_MS).toISOString();
+
+  /** 429 once the person's reports of the current minute are used up, with the seconds left of it. */
+  const refuseOverLimit = (count: number, windowStartedAt: string, now: Date) => {
+    if (count < FIELD_REPORTS_PER_MINUTE) return;
+    const windowEnds = new Date(windowStartedAt).getTime() + MINUTE_MS;
+    if (windowEnds <= now.getTime()) return;
+    throw TooManyRequests(fieldMessages.tooManyReports, (windowEnds - now.getTime()) / 1000);
+  };
+
+  return {
+    /**
+     * Before a report's body is read: a person whose reports of this minute are used up is refused at
+     * once, so that a flood costs a lookup, not the reading and checking of every body.
+     */
+    async refuseIfOverLimit(user: SessionUser): Promise<void> {
+      const window = await repo.reportsWindow(user.email);
+      if (window) refuseOverLimit(window.reports_in_window, window.window_started_at, clock());
+    },
+
+    /**
+     * Keeps a phone's report: its row (only for the session that wrote it, or after that session ended)
+     * and its waiting items, within the person's reports a minute and phones.
+     */
+    async receiveReport(user: SessionUser, sessionHash: string, report: DeviceReport): Promise<{ receivedAt: string }> {
+      const now = clock();
+      const nowIso = now.toISOString();
+      // The phone's times on the server's clock: a phone set to the wrong hour must not look stuck (or fine).
+      const skew = now.getTime() - new Date(report.deviceNow).getTime();
+      const shift = Math.abs(skew) > CLOCK_TOLERANCE_MS ? skew : 0;
+      const onServerClock = (at: string) =>
+        new Date(Math.min(now.getTime(), new Date(at).getTime() + shift)).toISOString();
+      const orNull = (at: string | null) => (at === null ? null : onServerClock(at));
+      // Items of a department that is not a municipality or parish cannot be anyone's: left out.
+      const departments = await repo.municipalityIds([...new Set(report.items.map((i) => i.slug))]);
+      const items = report.items.flatMap((i) => {
+        const departmentId = departments.get(i.slug);
+        if (departmentId === undefined) return [];
+        return [
+          {
+            user_email: user.email,
+            device_id: report.deviceId,
+            item_key: i.key,
+            department_id: departmentId,
+            record_id: i.recordId,
+            kind: i.kind,
+            waiting_since: onServerClock(i.savedAt),
+          },
+        ];
+      });
+      await db.transaction().execute(async (trx) => {
+        const windowStartedBefore = new Date(now.getTime() - MINUTE_MS).toISOString();
+        // Counted again here, atomically: reports sent at once all passed the early check.
+        const counted = await repo.countReport(trx, user.email, nowIso, windowStartedBefore);
+        refuseOverLimit(counted.count - 1, counted.windowStartedAt, now);
+        const saved = await repo.saveDevice(
+          trx,
+          {
+            user_email: user.email,
+            device_id: report.deviceId,
+            session_hash: sessionHash,
+            reported_at: nowIso,
+            last_success_at: orNull(report.lastSuccessAt),
+            last_error: report.lastError?.message ?? null,
+            last_error_at: orNull(report.lastError?.at ?? null),
+          },
+          nowIso,
+        );
+        if (!saved) throw Conflict(fieldMessages.deviceTaken);
+        await repo.replaceItems(trx, user.email, report.deviceId, items);
+        await repo.trimDevices(trx, user.email, FIELD_DEVICES_PER_PERSON);
+      });
+      return { receivedAt: nowIso };
+    },
+
+    /** One department: every member of its list, with what waits on their phones for it. */
+    async departmentView(department: Department, members: string[]): Promise<FieldView> {
+      const now = clock();
+      const [waiting, devices] = await Promise.all([repo.waiting([department.id]), repo.devicesOf(members)]);
+      const waitingOf = new Map(waiting.map((w) => [w.user_email, w]));
+      const devicesOf = new Map(devices.map((d) => [d.user_email, d]));
+      const before = stuckBefore(now);
+      return {
+        slug: department.slug,
+        title: department.title,
+        generatedAt: now.toISOString(),
+        stuckAfterMinutes: FIELD_STUCK_MINUTES,
+        validators: members
+          .map((email) => validatorLine(email, waitingOf.get(email), devicesOf.get(email), before))
+          .sort(byUrgency),
+      };
+    },
+
+    /**
+     * Every department a person may see: admins all, others those on their lists. Each one's summary,
+     * those with someone stuck first (then those with most waiting, then menu order), and every validator
+     * with something waiting, the stuck first.
+     */
+    async overview(user: SessionUser): Promise<FieldOverview> {
+      const now = clock();
+      const departments = await repo.municipalities(user.role === 'admin' ? null : user.email);
+      const ids = departments.map((d) => d.id);
+      const [waiting, members] = await Promise.all([repo.waiting(ids), repo.memberCounts(ids)]);
+      const devices = await repo.devicesOf([...new Set(waiting.map((w) => w.user_email))]);
+      const devicesOf = new Map(devices.map((d) => [d.user_email, d]));
+      const before = stuckBefore(now);
+      const byId = new Map(departments.map((d) => [d.id, d]));
+      const validators = waiting
+        .flatMap((w) => {
+          const department = byId.get(w.department_id);
+          if (!department) return [];
+          const line = validatorLine(w.user_email, w, devicesOf.get(w.user_email), before);
+          return line.waiting > 0 ? [{ ...line, slug: department.slug, title: department.title }] : [];
+        })
+        .sort((a, b) => byUrgency(a, b) || a.title.localeCompare(b.title, 'es'));
+      const summaries = departments.map((d, position) => {
+        const here = validators.filter((v) => v.slug === d.slug);
+        return {
+          position,
+          slug: d.slug,
+          title: d.title,
+          validators: members.get(d.id) ?? 0,
+          withWaiting: here.length,
+          waiting: here.reduce((sum, v) => sum + v.waiting, 0),
+          stuck: here.filter((v) => v.stuck).length,
+        };
+      });
+      summaries.sort((a, b) => b.stuck - a.stuck || b.waiting - a.waiting || a.position - b.position);
+      return {
+        generatedAt: now.toISOString(),
+        stuckAfterMinutes: FIELD_STUCK_MINUTES,
+        departments: summaries.map(({ position: _position, ...summary }) => summary),
+        validators,
+      };
+    },
+
+    /**
+     * A coordinator forgets what a person's phones said waits in a department: a phone that went quiet
+     * (lost, wiped, its items deleted) would otherwise show them for ever. Audited. A phone that still
+     * holds them says so again in its next report.
+     */
+    async clear(actor: Actor, department: Department, email: string): Promise<{ cleared: number }> {
+      const now = clock();
+      return db.transaction().execute(async (trx) => {
+        const cleared = await repo.clearItems(trx, email, department.id);
+        await writeAudit(trx, {
+          actorEmail: actor.email,
+          action: 'field.clear',
+          departmentSlug: department.slug,
+          target: email,
+          ip: actor.ip,
+          details: { items: cleared },
+          at: now,
+        });
+        return { cleared };
+      });
+    },
+  };
+}
