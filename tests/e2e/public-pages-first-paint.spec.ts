@@ -155,3 +155,23 @@ test.describe('with JavaScript', { tag: '@publica' }, () => {
     }
   });
 });
+
+test.describe('someone who needs the app', () => {
+  test.use({ viewport: PHONE });
+
+  test('a phone with votes or photos still waiting gets the app on a public page (its navbar counts them)', async ({
+    page,
+  }) => {
+    // What the outbox leaves in localStorage while items wait (features/records/outbox/device-hints.ts).
+    await page.addInitScript(() => localStorage.setItem('comando-envios-pendientes', '2'));
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await openPage(page, '/agenda');
+    await expect(page.locator('html[data-app="ready"]')).toHaveCount(1);
+    await expect(page.locator('html[data-public-page]')).toHaveCount(0);
+    expect(asked.filter((p) => p.startsWith('/assets/index-'))).toHaveLength(1);
+    // The app runs the page: its copy button answers, with its own toast.
+    await page.getByRole('button', { name: 'Copiar agenda' }).click();
+    await expect(page.getByText(/Agenda copiada con éxito|Error al copiar agenda/)).toBeVisible();
+  });
+});
