@@ -11,7 +11,7 @@ const quiet = { reuseExistingServer: false, timeout: 30_000, stdout: 'ignore' as
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export default defineConfig({
+export default defineConfig<{ withoutAppCode: boolean }>({
   testDir: 'tests/e2e',
   // Backstops for a hang, never a speed check (speed lives in `npm run bench`): CI's 2-core machine may
   // be busy, and there a test with two browsers took 31 s and a page's first code load 7 s.
@@ -46,6 +46,14 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium' },
+    // The public pages' tests (@publica) again with every request for the app's code failing: the pages'
+    // own script does all they need (docs/decisions/065).
+    {
+      name: 'chromium-sin-app',
+      testMatch: /(public-site|public-pages-first-paint|wordpress-notas)\.spec\.ts$/,
+      grep: /@publica/,
+      use: { withoutAppCode: true },
+    },
     // The validation tests that store photos (@fotos), unchanged, with the photos in an S3-compatible
     // bucket and in Dropbox. The others (search, the long list) never reach the storage.
     {

@@ -6,7 +6,15 @@ import path from 'node:path';
 const built = 'dist/index.html';
 // The public pages' server rendering module comes from the same `npm run build`.
 const rendering = 'dist-ssr/entry-server.js';
-const sources = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const sources = [
+  'src/web',
+  'src/shared',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'vite.public.config.ts',
+  'package-lock.json',
+];
 
 function newest(p) {
   if (!fs.existsSync(p)) return 0;

@@ -20,6 +20,15 @@ export interface LighthouseFigures {
   lcpMs: number;
   cls: number;
   tbtMs: number;
+  /** The scripts the page ran (Lighthouse's network requests of type Script), by address. */
+  scripts: string[];
+  /** Other JavaScript it downloaded without running it (prefetched for later). */
+  prefetched: string[];
+}
+
+interface NetworkRequest {
+  url: string;
+  resourceType?: string;
 }
 
 const median = (values: number[]) => {
@@ -36,7 +45,12 @@ async function runOnce(url: string, port: number, tries = 3): Promise<Lighthouse
     if (tries > 1) return runOnce(url, port, tries - 1);
     throw new Error(`Lighthouse falló en ${url}: ${lhr.runtimeError.message}`);
   }
+  const requests = ((lhr.audits['network-requests']?.details as { items?: NetworkRequest[] } | undefined)?.items ??
+    []) as NetworkRequest[];
+  const javascript = requests.filter((r) => /\.m?js(\?|$)/.test(r.url));
   return {
+    scripts: javascript.filter((r) => r.resourceType === 'Script').map((r) => r.url),
+    prefetched: javascript.filter((r) => r.resourceType !== 'Script').map((r) => r.url),
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
     cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
@@ -57,7 +71,15 @@ export async function lighthouseMedians(urls: string[], runs: number): Promise<M
     for (const url of urls) {
       const each: LighthouseFigures[] = [];
       for (let i = 0; i < runs; i++) each.push(await runOnce(url, chrome.port));
+      for (const [i, r] of each.entries()) {
+        console.log(
+          `Lighthouse ${url} #${i + 1}: ${r.score}, LCP ${Math.round(r.lcpMs)} ms, TBT ${Math.round(r.tbtMs)} ms`,
+        );
+      }
       out.set(url, {
+        // The same page each run: the scripts of the last one.
+        scripts: each.at(-1)?.scripts ?? [],
+        prefetched: each.at(-1)?.prefetched ?? [],
         score: median(each.map((r) => r.score)),
         lcpMs: median(each.map((r) => r.lcpMs)),
         cls: median(each.map((r) => r.cls)),

@@ -3,7 +3,8 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'react-toastify/dist/ReactToastify.css';
 import './styles.css';
 import { App } from '#web/app/app';
-import { readPublicData, seedQueryCache } from '#web/app/public-data';
+import { readPublicData } from '#web/app/public/page-data';
+import { seedQueryCache } from '#web/app/public-data';
 import { createQueryClient } from '#web/platform/provider';
 
 const root = document.getElementById('root');

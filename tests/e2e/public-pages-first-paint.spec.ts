@@ -1,9 +1,12 @@
-import { expect, type Page, test } from '@playwright/test';
+import zlib from 'node:zlib';
+import { expect, type Page, type Response } from '@playwright/test';
+import { blockAppCode, isAppCode, test } from './support/app-code';
 import { openPage } from './support/app-ready';
 import { XSS_NOTA_TITLE } from './support/seed';
 import { E2E_SERVERS } from './support/servers';
 
-// The public pages come rendered by the server with the answers they show; the app takes them over.
+// The public pages come rendered by the server with the answers they show; their own small script makes
+// them work, without the app (docs/decisions/065).
 // (axe needs JavaScript in the page: the same markup is checked with it in public-site.spec.ts.)
 const PHONE = { width: 390, height: 844 };
 const PAGES = ['/', '/agenda', '/notas'];
@@ -54,11 +57,12 @@ test.describe('without JavaScript', () => {
 /** The markup of the page's main landmark. */
 const mainHtml = (page: Page) => page.locator('main').evaluate((main) => main.outerHTML);
 
-test.describe('with JavaScript', () => {
+test.describe('with JavaScript', { tag: '@publica' }, () => {
   test.use({ viewport: PHONE });
 
-  test('the app takes the pages over without asking again for what they hold, without an error or a change', async ({
+  test('their own script takes the pages over without asking again for what they hold, without an error or a change, and without the app', async ({
     browser,
+    withoutAppCode,
   }) => {
     // What the server sent, as a browser without JavaScript lays it out.
     const still = await browser.newPage({ baseURL: E2E_SERVERS.main.url, javaScriptEnabled: false, viewport: PHONE });
@@ -70,6 +74,7 @@ test.describe('with JavaScript', () => {
     await still.close();
 
     const context = await browser.newContext({ baseURL: E2E_SERVERS.main.url, viewport: PHONE });
+    if (withoutAppCode) await blockAppCode(context);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: E2E_SERVERS.main.url });
     const page = await context.newPage();
     const asked: string[] = [];
@@ -79,18 +84,24 @@ test.describe('with JavaScript', () => {
       if (pathname.startsWith('/api/')) asked.push(pathname);
     });
     page.on('console', (m) => {
+      // Without the app, the failed download of its code (asked for when the phone is idle) is no problem.
+      if (withoutAppCode && isAppCode(m.location().url || 'http://x/')) return;
       if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
     });
     page.on('pageerror', (e) => problems.push(e.message));
 
     for (const path of PAGES) {
       asked.length = 0;
-      await page.goto(path);
-      // The app has started once it asked who is signed in (the one thing the page cannot hold).
-      await expect.poll(() => asked).toContain('/api/auth/session');
+      await openPage(page, path);
       await page.waitForLoadState('networkidle');
-      expect(asked.filter((p) => p !== '/api/auth/session')).toEqual([]);
+      // Who is signed in is the one thing the page cannot hold; the rest it carries.
+      expect(asked).toEqual(['/api/auth/session']);
       expect(await mainHtml(page)).toBe(served.get(path));
+      // A visitor gets the login icon, from the page's script, not the app.
+      await expect(
+        page.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Iniciar sesión' }),
+      ).toBeVisible();
+      await expect(page.locator('html[data-app]')).toHaveCount(0);
     }
     expect(problems).toEqual([]);
 
@@ -100,5 +111,67 @@ test.describe('with JavaScript', () => {
     await expect(page.getByText('Agenda copiada con éxito')).toBeVisible();
     expect(asked.filter((p) => p !== '/api/auth/session')).toEqual([]);
     await context.close();
+  });
+
+  test('a public page runs at most 30 KB of JavaScript (gzip) before any interaction; the app is only downloaded when idle, never run', async ({
+    browser,
+    withoutAppCode,
+  }) => {
+    const BUDGET_BYTES = 30 * 1024;
+    for (const path of PAGES) {
+      // A browser that has nothing of the site yet, as a phone on its first visit.
+      const context = await browser.newContext({ baseURL: E2E_SERVERS.main.url, viewport: PHONE });
+      if (withoutAppCode) await blockAppCode(context);
+      const page = await context.newPage();
+      const run: { url: string; gzip: number }[] = [];
+      const prefetched: string[] = [];
+      const counting = async (response: Response) => {
+        const request = response.request();
+        if (!/\.m?js$/.test(new URL(request.url()).pathname)) return;
+        // A download asked for when idle (<link rel=prefetch>) is kept for later, not run.
+        if ((await request.allHeaders())['sec-purpose']?.startsWith('prefetch')) {
+          prefetched.push(request.url());
+          return;
+        }
+        run.push({ url: request.url(), gzip: zlib.gzipSync(await response.body(), { level: 9 }).length });
+      };
+      page.on('response', counting);
+      await openPage(page, path);
+      await page.waitForLoadState('networkidle');
+      // Once the page has loaded and the browser is idle, the app's code is downloaded for later.
+      if (!withoutAppCode) await expect.poll(() => prefetched.length, path).toBeGreaterThan(0);
+      page.off('response', counting);
+
+      const total = run.reduce((sum, r) => sum + r.gzip, 0);
+      expect(
+        run.map((r) => new URL(r.url).pathname),
+        path,
+      ).toEqual([expect.stringMatching(/^\/assets\/pagina-publica-/)]);
+      expect(total, path).toBeLessThan(BUDGET_BYTES);
+      // Whatever of the app came, came as an idle download (or failed, without it), and nothing ran it.
+      expect(prefetched.every(isAppCode), path).toBe(true);
+      await expect(page.locator('html[data-app]'), path).toHaveCount(0);
+      await context.close();
+    }
+  });
+});
+
+test.describe('someone who needs the app', () => {
+  test.use({ viewport: PHONE });
+
+  test('a phone with votes or photos still waiting gets the app on a public page (its navbar counts them)', async ({
+    page,
+  }) => {
+    // What the outbox leaves in localStorage while items wait (features/records/outbox/device-hints.ts).
+    await page.addInitScript(() => localStorage.setItem('comando-envios-pendientes', '2'));
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await openPage(page, '/agenda');
+    await expect(page.locator('html[data-app="ready"]')).toHaveCount(1);
+    await expect(page.locator('html[data-public-page]')).toHaveCount(0);
+    expect(asked.filter((p) => p.startsWith('/assets/index-'))).toHaveLength(1);
+    // The app runs the page: its copy button answers, with its own toast.
+    await page.getByRole('button', { name: 'Copiar agenda' }).click();
+    await expect(page.getByText(/Agenda copiada con éxito|Error al copiar agenda/)).toBeVisible();
   });
 });

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { freePort, startServerProcess } from '#server/testing/server-process';
 import { makePosts, startWordpressContractServer } from '#tests/support/wordpress-contract-server';
+import { test } from './support/app-code';
 import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { seedE2E } from './support/seed';
@@ -11,7 +12,9 @@ import { E2E_NOW, E2E_SERVERS, WORDPRESS_CONTRACT } from './support/servers';
 
 test.use({ baseURL: E2E_SERVERS.wordpress.url, viewport: { width: 390, height: 844 } });
 
-test('a WordPress with 250 posts shows all 250 in /notas, and the browser never calls WordPress', async ({ page }) => {
+test('a WordPress with 250 posts shows all 250 in /notas, and the browser never calls WordPress', {
+  tag: '@publica',
+}, async ({ page }) => {
   const wordpressCalls: string[] = [];
   page.on('request', (r) => {
     if (r.url().startsWith(WORDPRESS_CONTRACT.url)) wordpressCalls.push(r.url());
@@ -30,9 +33,9 @@ test('a WordPress with 250 posts shows all 250 in /notas, and the browser never 
   expect(wordpressCalls).toEqual([]);
 });
 
-test('a post shows its picture from another host of the site with no CSP violation; an embedded video becomes a link', async ({
-  page,
-}) => {
+test('a post shows its picture from another host of the site with no CSP violation; an embedded video becomes a link', {
+  tag: '@publica',
+}, async ({ page }) => {
   const refused: string[] = [];
   page.on('console', (m) => {
     if (/Content Security Policy/i.test(m.text())) refused.push(m.text());

@@ -23,6 +23,12 @@ export const PUBLIC_DATA_ELEMENT_ID = 'datos-de-la-pagina';
 
 /** What the server rendering module (src/web/app/entry-server.tsx, built to dist-ssr/) exports. */
 export interface PublicPageRenderer {
-  /** The page's markup (what goes inside #root) and its document title. */
-  render(path: PublicPagePath, data: Partial<Record<PublicDataName, unknown>>): { html: string; title: string };
+  /**
+   * The page's markup (what goes inside #root), its document title, and the <template> elements its own
+   * script clones (written after the root).
+   */
+  render(
+    path: PublicPagePath,
+    data: Partial<Record<PublicDataName, unknown>>,
+  ): { html: string; title: string; templates: string };
 }

@@ -7,7 +7,8 @@ import { createQueryClient } from '#web/platform/provider';
 import { server } from '#web/testing/msw-server';
 import { App } from './app';
 import { render } from './entry-server';
-import { type PublicPageData, readPublicData, seedQueryCache } from './public-data';
+import { type PublicPageData, readPublicData } from './public/page-data';
+import { seedQueryCache } from './public-data';
 
 const DATA: PublicPageData = {
   site: { campaignName: 'Comando Zulia', leaderName: 'Gabriela Urdaneta', today: '2026-11-22' },

@@ -1,13 +1,15 @@
 // The public pages rendered on the server (`vite build --ssr`, into dist-ssr/): the same components and
 // the same query cache contents the browser starts from, so hydration changes nothing on screen.
 import { type ReactNode, StrictMode } from 'react';
-import { renderToString } from 'react-dom/server';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import type { PublicPageRenderer } from '#shared/platform/public-pages';
 import { DocumentTitleSink, documentTitle } from '#web/platform/lib/use-document-title';
 import { createQueryClient } from '#web/platform/provider';
 import { App } from './app';
-import { type PublicPageData, seedQueryCache } from './public-data';
+import { PublicTemplates } from './public/public-templates';
+import type { PublicPageData } from './public/page-data';
+import { seedQueryCache } from './public-data';
 
 export const render: PublicPageRenderer['render'] = (path, data) => {
   const queryClient = createQueryClient();
@@ -23,5 +25,11 @@ export const render: PublicPageRenderer['render'] = (path, data) => {
     </StrictMode>,
   );
   queryClient.clear();
-  return { html, title: title.title ?? documentTitle('', site) };
+  // What the page's own script clones (the menu, the login icon, a nota): outside the app's root.
+  const templates = renderToStaticMarkup(
+    <AtPath>
+      <PublicTemplates path={path} />
+    </AtPath>,
+  );
+  return { html, title: title.title ?? documentTitle('', site), templates };
 };

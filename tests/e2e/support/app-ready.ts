@@ -1,11 +1,12 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Opens a page and waits until the app has taken it over. A rendered public page (/, /agenda, /notas) is
- * on screen and `load` has fired before its code is even asked for (after the first paint): until the
- * app marks the page, its buttons do nothing.
+ * Opens a page and waits until its buttons answer: a rendered public page (/, /agenda, /notas) is on
+ * screen before its script has run, and that script marks the page (`data-public-page="ready"`) once it
+ * knows nobody is signed in, or hands the page to the app, which marks it (`data-app="ready"`) as it does
+ * every other page.
  */
 export async function openPage(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await expect(page.locator('html[data-app="ready"]')).toHaveCount(1);
+  await expect(page.locator('html[data-app="ready"], html[data-public-page="ready"]')).toHaveCount(1);
 }

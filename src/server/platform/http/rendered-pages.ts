@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_DATA_ELEMENT_ID, type PublicPagePath, type PublicPageRenderer } from '#shared/platform/public-pages';
-import { codeAfterFirstPaint } from './take-over';
+import { publicScriptInstead, publicScriptOf } from './public-script';
 
 /** The API answers a page holds, by name, each as the JSON text its endpoint sends. */
 export type PageAnswers = Record<string, string>;
@@ -103,11 +103,17 @@ export async function registerRenderedPages(app: FastifyInstance, options: Rende
     app.log.warn('the public pages are served without server rendering: run "npm run build"');
     return;
   }
+  const publicScript = publicScriptOf(options.webRoot!);
+  if (!publicScript) {
+    app.log.warn('the public pages are served without server rendering: their script is missing, run "npm run build"');
+    return;
+  }
   const renderer = (await import(options.rendererModule)) as PublicPageRenderer;
   // The message for browsers without JavaScript is for the shell; these pages can be read without it.
-  // The content is in the HTML and the app's code only takes over: it is asked for after the first paint.
-  const template = codeAfterFirstPaint(
+  // The content is in the HTML; the page's own small script makes it work, not the app (decision 065).
+  const template = publicScriptInstead(
     inlineStylesheet(shell.replace(/<noscript>[\s\S]*?<\/noscript>\s*/, ''), options.webRoot!),
+    publicScript,
   );
 
   for (const [pagePath, load] of Object.entries(options.pages) as [PublicPagePath, () => Promise<PageAnswers>][]) {
@@ -121,14 +127,14 @@ export async function registerRenderedPages(app: FastifyInstance, options: Rende
         const answers = await load();
         if (!last || !sameAnswers(last.answers, answers)) {
           const data = Object.fromEntries(Object.entries(answers).map(([name, json]) => [name, JSON.parse(json)]));
-          const { html, title } = renderer.render(pagePath, data);
+          const { html, title, templates } = renderer.render(pagePath, data);
           const page = template
             .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
             // Functions, not strings: a `$&` in the content must stay as it is.
             .replace(
               ROOT,
               () =>
-                `<div id="root">${html}</div><script type="application/json" id="${PUBLIC_DATA_ELEMENT_ID}">${embeddedJson(answers)}</script>`,
+                `<div id="root">${html}</div><script type="application/json" id="${PUBLIC_DATA_ELEMENT_ID}">${embeddedJson(answers)}</script>${templates}`,
             );
           last = compressed(answers, page);
         }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import helmet, { contentSecurityPolicy } from 'helmet';
 import type { Config } from '#server/platform/config/config';
-import { TAKE_OVER_SCRIPT_HASH } from './take-over';
 
 /**
  * Where the Firebase Auth SDK sends its requests from the browser: Google's sign-in and token services,
@@ -35,8 +34,8 @@ export const PERMISSIONS_POLICY = [
 ].join(', ');
 
 /**
- * Security headers with a strict Content-Security-Policy: scripts only from our own origin (and
- * the take-over script of the rendered pages, allowed by its hash). Helmet's
+ * Security headers with a strict Content-Security-Policy: scripts only from our own origin, none inline
+ * (the rendered public pages too: their own script is a file, decision 065). Helmet's
  * middleware is built once: the Fastify wrapper rebuilt it, and parsed the policy again, on every request.
  */
 export async function registerSecurityHeaders(
@@ -56,8 +55,8 @@ export async function registerSecurityHeaders(
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      // Our own files, and the one inline script of the rendered public pages, by its hash.
-      scriptSrc: ["'self'", TAKE_OVER_SCRIPT_HASH],
+      // Our own files only.
+      scriptSrc: ["'self'"],
       // Toasts and Headless UI set style attributes at run time; scripts stay locked down.
       styleSrc: ["'self'", "'unsafe-inline'"],
       // Notas show images from where their WordPress posts take them (the site, its CDN or media host:

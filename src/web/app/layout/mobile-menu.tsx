@@ -1,8 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
-import { NavLink } from 'react-router';
 import type { MenuEntry } from '#shared/platform/session';
-import { paths } from '#web/platform/paths';
-import { CloseIcon } from './icons';
+import { MENU_BACKDROP_CLASS, MENU_PANEL_CLASS, MENU_TITLE_CLASS, MenuHeader, MenuLinks } from './menu-parts';
 
 export interface MobileMenuProps {
   open: boolean;
@@ -27,47 +25,11 @@ export default function MobileMenu({
 }: MobileMenuProps) {
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
-      <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
+      <div className={MENU_BACKDROP_CLASS} aria-hidden="true" />
       <div className="fixed inset-0 flex justify-end">
-        <DialogPanel className="flex h-full w-80 max-w-[85vw] flex-col bg-white shadow-xl" data-testid="mobile-menu">
-          <div className="flex h-16 items-center justify-between border-b border-stone-200 px-4">
-            <DialogTitle className="text-lg font-bold text-brand">Menú</DialogTitle>
-            <button
-              type="button"
-              onClick={onClose}
-              className="rounded-md p-2 text-stone-700 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
-              aria-label="Cerrar menú"
-            >
-              <CloseIcon />
-            </button>
-          </div>
-          <nav aria-label="Menú" className="flex-1 overflow-y-auto p-2">
-            <ul className="flex flex-col gap-1">
-              {entries.map((entry) => (
-                <li key={entry.path}>
-                  <NavLink
-                    to={entry.path}
-                    end
-                    onClick={onClose}
-                    className="block rounded-md px-4 py-3 text-lg font-medium text-stone-800 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
-                  >
-                    {entry.title}
-                  </NavLink>
-                </li>
-              ))}
-              {showLogin && (
-                <li>
-                  <NavLink
-                    to={paths.login}
-                    onClick={onClose}
-                    className="block rounded-md px-4 py-3 text-lg font-medium text-stone-800 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
-                  >
-                    Iniciar sesión
-                  </NavLink>
-                </li>
-              )}
-            </ul>
-          </nav>
+        <DialogPanel className={MENU_PANEL_CLASS} data-testid="mobile-menu">
+          <MenuHeader title={<DialogTitle className={MENU_TITLE_CLASS}>Menú</DialogTitle>} onClose={onClose} />
+          <MenuLinks entries={entries} showLogin={showLogin} onNavigate={onClose} />
           {(signedInAs || onLogout) && (
             <div className="border-t border-stone-200 p-4">
               {signedInAs && (

@@ -85,9 +85,8 @@ export function Navbar({
   return (
     <header
       data-scrolled={scrolled ? 'true' : 'false'}
-      className={`sticky top-0 z-40 w-full transition-shadow ${
-        scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white'
-      } border-b border-stone-200`}
+      // The style follows the attribute, so a public page's own script changes it without the app.
+      className="sticky top-0 z-40 w-full border-b border-stone-200 bg-white transition-shadow data-[scrolled=true]:bg-white/95 data-[scrolled=true]:shadow-md data-[scrolled=true]:backdrop-blur"
     >
       <a
         href="#contenido"
@@ -149,6 +148,7 @@ function MenuButton({ ref, open, onOpen }: { ref: Ref<HTMLButtonElement>; open: 
       ref={ref}
       type="button"
       onClick={onOpen}
+      data-action="open-menu"
       className="rounded-md p-2 text-stone-700 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
       aria-label="Abrir menú"
       aria-haspopup="dialog"
@@ -159,7 +159,8 @@ function MenuButton({ ref, open, onOpen }: { ref: Ref<HTMLButtonElement>; open: 
   );
 }
 
-function LoginLink() {
+/** The spec's login icon link (also written into the public pages for their own script to show). */
+export function LoginLink() {
   return (
     <Link
       to={paths.login}

@@ -52,6 +52,8 @@ export function AgendaPage() {
           <button
             type="button"
             onClick={copy}
+            // Without the app, a public page's own script answers this button (app/public/copy-agenda.ts).
+            data-action="copy-agenda"
             className="rounded-lg bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
           >
             Copiar agenda

@@ -30,7 +30,7 @@ export function NotasPage() {
               </p>
             )
           ) : (
-            <div className="flex flex-col gap-4">
+            <div className="flex flex-col gap-4" data-notas-list="">
               {notas.data.pages
                 .flatMap((p) => p.items)
                 .map((nota) => (
@@ -43,6 +43,8 @@ export function NotasPage() {
               <button
                 type="button"
                 onClick={() => notas.fetchNextPage()}
+                // Without the app, a public page's own script answers this button (app/public/more-notas.ts).
+                data-action="more-notas"
                 disabled={notas.isFetchingNextPage}
                 className="rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white disabled:border-stone-400 disabled:text-stone-700 focus-visible:outline-2 focus-visible:outline-brand"
               >
