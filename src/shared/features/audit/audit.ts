@@ -130,6 +130,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'nota.delete': 'Nota borrada',
   'audit.export': 'Exportación de auditoría',
   'airtable.import': 'Importación desde Airtable',
+  'field.clear': 'Aviso de envíos atascados quitado',
 };
 
 /** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
@@ -205,6 +206,7 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   descripcion: 'Descripción',
   lugar: 'Lugar',
   copied: 'Copiados',
+  items: 'Envíos quitados',
   skipped: 'Omitidos',
   sessionsEnded: 'Sesiones cerradas',
   sessionsRevoked: 'Sesiones cerradas',

@@ -23,6 +23,7 @@ const page = (n: number, items: Nota[], totalPages: number): NotasPage => ({
   pageSize: items.length,
   total: totalPages * items.length,
   totalPages,
+  state: 'ready',
 });
 /** A nota as React renders it on the server, once the browser has parsed it. */
 function card(n: Nota): string {
