@@ -13,6 +13,7 @@ import { readyProbeMigration } from './010-ready-probe';
 import { notaExcerptsMigration } from './011-nota-excerpts';
 import { fieldValidationMigration } from './012-field-validation';
 import { trustedDevicesMigration } from './013-trusted-devices';
+import { validatedByMigration } from './020-validated-by';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -30,6 +31,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '011-nota-excerpts': notaExcerptsMigration(),
     '012-field-validation': fieldValidationMigration(),
     '013-trusted-devices': trustedDevicesMigration(),
+    '020-validated-by': validatedByMigration(),
   };
   return { getMigrations: async () => migrations };
 }
