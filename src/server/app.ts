@@ -34,6 +34,7 @@ import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerGracefulClose } from '#server/platform/http/graceful-close';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
+import { RequestLogController, requestLogLevel } from '#server/platform/http/request-log';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
@@ -59,6 +60,8 @@ export interface BuildOptions {
   db?: Db;
   /** Pino options or false; defaults to JSON logs at the configured level. */
   logger?: boolean | object;
+  /** Where the demo's lines go (its accounts and passwords); the console by default. */
+  announce?: (line: string) => void;
   /** Timings of the Airtable write-back worker (tests: short polls and backoff). */
   airtableWriteback?: AirtableWritebackOverrides;
   /** Bounds, time budget and timers of the nota sanitiser (tests); otherwise its defaults. */
@@ -74,7 +77,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // Outside production the log goes through process.stdout, written at once like console.log: the
+      // start-up block (server.ts) then comes after 'Server listening…', not before it. Production
+      // keeps pino's own asynchronous writer.
+      ...(config.env === 'production' ? {} : { stream: process.stdout }),
     },
+    // Request lines at debug outside production (LOG_LEVEL=debug shows them), at info in production.
+    logController: new RequestLogController(requestLogLevel(config.env)),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
@@ -98,7 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   try {
     await migrateToLatest(db);
     await seedReferenceData(db, config.now(), config.campaignName);
-    if (config.demo) await loadDemoData(db, config.now());
+    if (config.demo) await loadDemoData(db, config.now(), options.announce);
     // Demo photo rows (demo data, end-to-end seeds) become real files in the configured storage, once.
     await materializeDemoPhotos(db.kysely, createPhotoStorage(config));
   } catch (error) {

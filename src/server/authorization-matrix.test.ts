@@ -445,7 +445,10 @@ const MATRIX: Record<string, Case[]> = {
 
   // --- records back office (admins only) ----------------------------------------------------------------
   'GET /api/admin/records/departments': [{ expect: adminOnly() }],
-  'GET /api/admin/records': [{ request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() }],
+  'GET /api/admin/records': [
+    { name: 'one municipality', request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
+    { name: 'every municipality, with a search', request: () => ({ query: { q: 'persona' } }), expect: adminOnly() },
+  ],
   'POST /api/admin/records': [{ request: () => ({ body: newRecordBody(FIXTURES.slugB) }), expect: adminOnly(201) }],
   'PUT /api/admin/records/{id}': [
     {

@@ -2,12 +2,15 @@ import { sweepStorageAtStart } from '#server/integrations/storage-migrate/storag
 import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError } from '#server/platform/db/database';
 import { buildApp } from './app';
+import { addressToOpen, startupMessage } from './startup-message';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await buildApp(config);
+  // The demo's accounts and passwords wait for the start-up block, where the logs do not bury them.
+  const demoLines: string[] = [];
+  const app = await buildApp(config, { announce: (line) => demoLines.push(line) });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -32,6 +35,9 @@ async function main(): Promise<void> {
 
   try {
     await app.listen({ port: config.port, host: config.host });
+    const bound = app.server.address();
+    const port = typeof bound === 'object' && bound ? bound.port : config.port;
+    console.log(startupMessage({ address: addressToOpen(config, port), demoLines }));
     // What a crash left in photo storage goes now, in the background (storage-sweep.ts).
     void sweepStorageAtStart(app.db.kysely, config, app.log);
   } catch (error) {

@@ -66,6 +66,10 @@ test('a validator votes, uploads a JPEG and a HEIC, and sees buttons disable and
   await expect(voted).toBeDisabled();
   await expect(voted).toContainText('FA, NR');
   await expect(page.getByText('1 votado', { exact: false })).toBeVisible();
+  // The card names who voted it: this validator.
+  const who = mariaCard.getByTestId('quien-marco');
+  await expect(who.getByRole('term')).toHaveText(['Votado por']);
+  await expect(who.getByRole('definition')).toHaveText([RECORDS_ACCOUNTS.miranda.email]);
   // Dimmed, yet readable in sunlight: each line of the voted button keeps 4.5:1 (axe skips disabled controls).
   for (const line of await voted.locator('span').all()) expect(await textContrast(line)).toBeGreaterThanOrEqual(4.5);
 
@@ -75,7 +79,13 @@ test('a validator votes, uploads a JPEG and a HEIC, and sees buttons disable and
   await expect(page.getByText(`0 de ${MIRANDA_RECORDS.length} validados`)).toBeVisible();
   await uploadPhoto(page, maria.nombre, 'CLEZ', 'rotated-exif6.jpg');
   await expect(page.getByText(`1 de ${MIRANDA_RECORDS.length} validados`)).toBeVisible();
-  await expect(mariaCard.getByText('Validado')).toBeVisible();
+  await expect(mariaCard.getByText('Validado', { exact: true })).toBeVisible();
+  // And who validated it: the one whose photo completed it.
+  await expect(who.getByRole('term')).toHaveText(['Votado por', 'Validado por']);
+  await expect(who.getByRole('definition')).toHaveText([
+    RECORDS_ACCOUNTS.miranda.email,
+    RECORDS_ACCOUNTS.miranda.email,
+  ]);
 
   // The thumbnail opens the browser copy of the photo (the HEIC as a JPEG).
   const [popup] = await Promise.all([

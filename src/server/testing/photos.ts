@@ -69,7 +69,7 @@ export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKi
     uploaded_by: 'pruebas',
     uploaded_at: new Date().toISOString(),
   });
-  await repo.fillSlot(recordId, kind, id, null, new Date().toISOString());
+  await repo.fillSlot(recordId, kind, id, null, new Date().toISOString(), 'pruebas');
   await createRecordsRepository(t.db.kysely).recountProgress();
   return id;
 }

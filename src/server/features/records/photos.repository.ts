@@ -24,7 +24,7 @@ export function createPhotosRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Points the record's slot at the photo. With `expectCurrent` null the slot must still be empty (a
+     * Points the record's slot at the photo, uploaded by `by`. With `expectCurrent` null the slot must still be empty (a
      * validator's upload); with an id it must still hold that photo (an admin's replacement). Undefined
      * when someone else got there first; otherwise the record's department and whether it is now
      * complete.
@@ -35,12 +35,22 @@ export function createPhotosRepository(db: Kysely<Database>) {
       photoId: number,
       expectCurrent: number | null,
       at: string,
+      by: string,
     ): Promise<{ department_id: number; completed: number } | undefined> {
       const column = slotColumn(kind);
+      const completed = completedAfterFilling(kind);
       return (
         db
           .updateTable('records')
-          .set({ [column]: photoId, completed: completedAfterFilling(kind), updated_at: at })
+          .set({
+            [column]: photoId,
+            completed,
+            // The photo that completes the record names who validated it; a replacement changes nothing.
+            validated_by: sql<
+              string | null
+            >`case when completed = 0 and ${completed} = 1 then ${by} else validated_by end`,
+            updated_at: at,
+          })
           .where('id', '=', recordId)
           // A record voided while its photo was being processed takes no photo (and its counts stay right).
           .where('status', '=', 'pendiente')

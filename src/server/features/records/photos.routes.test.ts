@@ -5,6 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, multipart, photoFilesUnder, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
@@ -339,6 +340,60 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
     await createRecordsRepository(t.db.kysely).recountProgress();
     expect(await summary()).toEqual({ total: 2, voted: 2, validated: 2 });
+  });
+
+  it('names on the record who of the team voted it and whose step validated it, for validators and admins', async () => {
+    const c = await setup();
+    const teammate = 'companera@example.org';
+    await createUser(t.db, { email: teammate, role: 'staff', departments: [SLUG_A] });
+    const other = await sessionCookie(t, teammate);
+    const [photosLast, voteLast] = (await addRecords(t, SLUG_A, 2)) as [number, number];
+    const vote = (id: number, cookie: string) =>
+      t.request({
+        method: 'POST',
+        url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+        headers: { cookie },
+        payload: { candidates: ['FA'] },
+      });
+    const card = async (id: number, cookie = c.validatorA) =>
+      (await get(`/api/validation/${SLUG_A}/records?validated=1`, cookie))
+        .json()
+        .items.find((r: { id: number }) => r.id === id);
+    const adminCard = async (id: number) =>
+      (await get(`/api/admin/records?department=${SLUG_A}`, c.admin))
+        .json()
+        .items.find((r: { id: number }) => r.id === id);
+
+    expect(await card(photosLast)).toMatchObject({ votedBy: null, validatedBy: null });
+    await upload(SLUG_A, photosLast, 'gobernador', jpeg(), c.validatorA);
+    await upload(SLUG_A, photosLast, 'an', jpeg(), c.validatorA);
+    expect((await vote(photosLast, other)).json().record).toMatchObject({ votedBy: teammate, validatedBy: null });
+    const last = await upload(SLUG_A, photosLast, 'clez', jpeg(), c.validatorA);
+    expect(last.json().record).toMatchObject({ validated: true, votedBy: teammate, validatedBy: PEOPLE.validatorA });
+    // An admin's replacement of a photo does not change who validated it.
+    expect((await upload(SLUG_A, photosLast, 'clez', jpeg(), c.admin)).statusCode).toBe(201);
+    expect(await card(photosLast, other)).toMatchObject({ votedBy: teammate, validatedBy: PEOPLE.validatorA });
+    expect(await adminCard(photosLast)).toMatchObject({ votedBy: teammate, validatedBy: PEOPLE.validatorA });
+
+    // Photos first, the vote last: the voter validated it.
+    for (const kind of ['gobernador', 'an', 'clez']) await upload(SLUG_A, voteLast, kind, jpeg(), other);
+    expect((await vote(voteLast, c.validatorA)).json().record).toMatchObject({
+      validated: true,
+      votedBy: PEOPLE.validatorA,
+      validatedBy: PEOPLE.validatorA,
+    });
+
+    // The vote cleared by an admin: nobody voted or validated it any more.
+    const cleared = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${photosLast}/vote`,
+      headers: { cookie: c.admin },
+      payload: { candidates: null, reason: 'Voto en el trámite equivocado' },
+    });
+    expect(cleared.json().record).toMatchObject({ validated: false, votedBy: null, validatedBy: null });
+    expect(await card(photosLast)).toMatchObject({ votedBy: null, validatedBy: null });
+    // Voted again: the new voter completes it.
+    expect((await vote(photosLast, other)).json().record).toMatchObject({ votedBy: teammate, validatedBy: teammate });
   });
 
   it('shows a new photo in the validators’ list at once, right after they read the page', async () => {

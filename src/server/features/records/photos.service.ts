@@ -138,7 +138,7 @@ export async function storePhoto(
     const answer = await db.transaction().execute(async (trx) => {
       const tx = createPhotosRepository(trx);
       const id = await tx.insert({ ...row });
-      const filled = await tx.fillSlot(record.id, kind, id, input.current, at);
+      const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
       if (!filled) throw new SlotTaken();
       if (input.current !== null) {
         await tx.markReplaced(input.current, user.email, at);

@@ -41,6 +41,8 @@ export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
     votes: row.vote_codes ? row.vote_codes.split(',').filter(Boolean) : [],
     photos: [row.gobernador_photo_id, row.an_photo_id, row.clez_photo_id].filter((p) => p !== null).length,
     validated: row.completed === 1,
+    votedBy: row.voted_at === null ? null : row.voted_by,
+    validatedBy: row.completed === 1 ? row.validated_by : null,
     voteCounts: row.vote_counted === 1,
     voteRevision: row.vote_revision,
     createdAt: row.created_at,

@@ -66,6 +66,7 @@ describe('records back office: who may use it', () => {
     const routes = [
       { method: 'GET', url: '/api/admin/records/departments' },
       { method: 'GET', url: '/api/admin/records?department=cabimas' },
+      { method: 'GET', url: '/api/admin/records?q=maria' },
       { method: 'POST', url: '/api/admin/records', payload: { department: 'cabimas', ...MARIA } },
       { method: 'PUT', url: `/api/admin/records/${id}`, payload: { department: 'cabimas', ...MARIA } },
       { method: 'POST', url: `/api/admin/records/${id}/void`, payload: { reason: 'Prueba' } },
@@ -342,6 +343,56 @@ describe('records back office: listing and exporting', () => {
       voided: 0,
     });
     expect(departments.items.some((d: { slug: string }) => d.slug === 'resultados')).toBe(false);
+  });
+
+  it('searches every municipality and parish without one chosen: accents and case folded, by pages, each hit with its own', async () => {
+    const cookies = await setup();
+    await addRecords(t, 'cabimas', [
+      { ...MARIA, nombre: 'MARÍA PÉREZ GONZÁLEZ' },
+      { nombre: 'Luis Finol', telefono: '0424-5550001', comunidad: 'Barrio Ziruma', ubch: 'UBCH 110100099' },
+    ]);
+    await addRecords(t, 'lagunillas', [MARIA, { nombre: 'Maria Perez', telefono: '0416-7770000', status: 'anulado' }]);
+    await addRecords(t, 'bolivar', 30);
+    const hits = async (query: string) =>
+      (await list(cookies.admin, query)).items.map((r: { nombre: string; departmentTitle: string }) => [
+        r.nombre,
+        r.departmentTitle,
+      ]);
+
+    expect(await hits('q=maria perez')).toEqual([
+      ['MARÍA PÉREZ GONZÁLEZ', 'Cabimas'],
+      ['María Pérez', 'Lagunillas'],
+    ]);
+    expect(await hits('q=maria perez&status=todos')).toEqual([
+      ['MARÍA PÉREZ GONZÁLEZ', 'Cabimas'],
+      ['María Pérez', 'Lagunillas'],
+      ['Maria Perez', 'Lagunillas'],
+    ]);
+    expect(await hits('q=Maria Perez&status=anulado')).toEqual([['Maria Perez', 'Lagunillas']]);
+    // Phone as typed or as digits, community and UBCH.
+    expect(await hits('q=0424 555 0001')).toEqual([['Luis Finol', 'Cabimas']]);
+    expect(await hits('q=ziruma')).toEqual([['Luis Finol', 'Cabimas']]);
+    expect(await hits('q=110100099')).toEqual([['Luis Finol', 'Cabimas']]);
+    expect(await hits('q=nadie se llama asi')).toEqual([]);
+    // A LIKE wildcard typed is looked for as itself.
+    expect(await hits('q=%')).toEqual([]);
+
+    // Without a search: every municipality's records not voided (34 less one), by pages that never
+    // repeat or skip one.
+    const seen: number[] = [];
+    let after: number | null | undefined;
+    do {
+      const page = await list(cookies.admin, `limit=7${after ? `&after=${after}` : ''}`);
+      expect(page.items.length).toBeLessThanOrEqual(7);
+      seen.push(...page.items.map((r: { id: number }) => r.id));
+      after = page.nextCursor;
+    } while (after);
+    expect(seen).toHaveLength(33);
+    expect(new Set(seen).size).toBe(33);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const first = (await list(cookies.admin, 'q=persona&limit=10')).items;
+    expect(first).toHaveLength(10);
+    expect(first.every((r: { departmentSlug: string }) => r.departmentSlug === 'bolivar')).toBe(true);
   });
 
   it('exports a municipality as UTF-8 CSV with BOM, escaped and formula-safe, that imports back as duplicates', async () => {

@@ -115,15 +115,17 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['registros'],
-        summary: 'Registros de un municipio (sin anular, anulados o todos), con búsqueda, de 50 en 50',
+        summary:
+          'Registros de un municipio, o de todos sin department (cada uno con su municipio), sin anular, anulados o todos, ' +
+          'con búsqueda por nombre, teléfono, comunidad o UBCH, de 50 en 50',
         querystring: recordsAdminQuerySchema,
         response: { 200: recordsAdminPageSchema, ...errors },
       },
     },
     async (request) => {
       const { department, q, status, after, limit } = request.query;
-      const found = await requireMunicipality(repo, department);
-      const page = await repo.listPage(found.id, { status, pattern: searchPattern(q), after, limit });
+      const found = department === undefined ? undefined : await requireMunicipality(repo, department);
+      const page = await repo.listPage(found?.id, { status, pattern: searchPattern(q), after, limit });
       return { items: page.rows.map(presentRecordAdmin), nextCursor: page.nextCursor };
     },
   );

@@ -14,11 +14,13 @@ export const RECORD_COLUMNS = [
   'telefono',
   'status',
   'voted_at',
+  'voted_by',
   'vote_codes',
   'gobernador_photo_id',
   'an_photo_id',
   'clez_photo_id',
   'completed',
+  'validated_by',
   'vote_revision',
 ] as const satisfies readonly (keyof RecordsTable)[];
 export type RecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]>;
@@ -61,6 +63,8 @@ const candidatesQuery = compiledQuery((db: Db) =>
   db.selectFrom('candidates').select(CANDIDATE_COLUMNS).orderBy('position').orderBy('id'),
 );
 
+const allPhotos = sql<boolean>`gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null`;
+
 const markVotedQuery = compiledQuery(
   (db: Db, departmentId: number, recordId: number, codes: string, by: string, at: string) =>
     db
@@ -71,7 +75,9 @@ const markVotedQuery = compiledQuery(
         vote_codes: codes,
         vote_revision: sql<number>`vote_revision + 1`,
         updated_at: at,
-        completed: sql<number>`case when gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null then 1 else 0 end`,
+        completed: sql<number>`case when ${allPhotos} then 1 else 0 end`,
+        // A vote that comes after the three photos is the step that validates the record.
+        validated_by: sql<string | null>`case when ${allPhotos} then ${by} else null end`,
       })
       .where('id', '=', recordId)
       .where('department_id', '=', departmentId)
@@ -329,7 +335,15 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await db
         .updateTable('records')
         .set({
-          completed: sql<number>`case when voted_at is not null and gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null then 1 else 0 end`,
+          completed: sql<number>`case when voted_at is not null and ${allPhotos} then 1 else 0 end`,
+          // Whoever's step came last: the newest of the three photos, or the vote when it came later.
+          validated_by: sql<string | null>`case when voted_at is not null and ${allPhotos} then (
+            select case when records.voted_at > p.uploaded_at then records.voted_by else p.uploaded_by end
+            from photos p
+            where p.id in (records.gobernador_photo_id, records.an_photo_id, records.clez_photo_id)
+            order by p.uploaded_at desc, p.id desc
+            limit 1
+          ) else null end`,
         })
         .where((eb) =>
           eb.exists(eb.selectFrom('photos').select('photos.id').whereRef('photos.record_id', '=', 'records.id')),

@@ -72,6 +72,8 @@ describe('GET /api/validation/:slug/records', () => {
       votes: [],
       photos: { gobernador: null, an: null, clez: null },
       validated: false,
+      votedBy: null,
+      validatedBy: null,
       voteCorrected: false,
     });
   });

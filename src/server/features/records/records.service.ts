@@ -51,6 +51,8 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
       clez: photoSlot(row.clez_photo_id),
     },
     validated: row.completed === 1,
+    votedBy: row.voted_by,
+    validatedBy: row.completed === 1 ? row.validated_by : null,
     voteCorrected: row.voted_at !== null && row.vote_revision > 1,
   };
 }

@@ -48,6 +48,17 @@ describe('demo records', () => {
     expect(Number(voted.n)).toBeGreaterThan(37 * 20);
     expect(Number(completed.n)).toBeGreaterThan(37 * 5);
     expect(Number(completed.n)).toBeLessThan(Number(voted.n));
+    // Each validated record names who validated it (the demo's validator), and only those.
+    const validatedBy = await db
+      .selectFrom('records')
+      .select(['completed', 'validated_by', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['completed', 'validated_by'])
+      .orderBy('completed')
+      .execute();
+    expect(validatedBy.map((r) => [r.completed, r.validated_by, Number(r.n)])).toEqual([
+      [0, null, expect.any(Number)],
+      [1, expect.stringMatching(/@/), Number(completed.n)],
+    ]);
 
     // The counters agree with the ballots.
     const ballots = await db

@@ -41,6 +41,11 @@ export interface RecordsTable {
   /** 1 once the record has a vote and its three photos; kept in the same transaction as those. */
   completed: number;
   /**
+   * Who made it validated (the vote or the photo that completed it), set with `completed`; null while
+   * it is not validated (migration 020).
+   */
+  validated_by: Generated<string | null>;
+  /**
    * 1 while the vote (if any) is in the result counters; 0 only for a record voided with "its vote no
    * longer counts" (migration 007). A pending record always has 1.
    */

@@ -73,6 +73,10 @@ export const recordAdminSchema = z.object({
   /** How many of the three ballot photos it has. */
   photos: z.number().int(),
   validated: z.boolean(),
+  /** The e-mail of who voted it (kept through corrections); null without a vote. */
+  votedBy: z.string().nullable(),
+  /** The e-mail of who validated it (the vote or the photo that completed it); null until validated. */
+  validatedBy: z.string().nullable(),
   /** False only for a record voided with "its vote no longer counts": its vote is out of the results. */
   voteCounts: z.boolean(),
   /** How many times the vote was written (0: never voted); a correction names the one it corrects. */
@@ -93,8 +97,9 @@ export const recordsAdminFilterSchema = z.enum(['pendiente', 'anulado', 'todos']
 export type RecordsAdminFilter = z.infer<typeof recordsAdminFilterSchema>;
 
 export const recordsAdminQuerySchema = z.object({
-  department: slugSchema,
-  /** Search in name, phone, community and UBCH. */
+  /** One municipality or parish; without it, every one of them (each record names its own). */
+  department: slugSchema.optional(),
+  /** Search in name, phone, community and UBCH (accents and case do not matter). */
   q: z.string().trim().max(100).optional(),
   status: recordsAdminFilterSchema.default('pendiente'),
   /** Keyset cursor: the last id of the previous page. */

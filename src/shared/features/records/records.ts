@@ -63,6 +63,10 @@ export const recordSchema = z.object({
   }),
   /** Voted and with its three photos. */
   validated: z.boolean(),
+  /** The e-mail of who voted it; null before the vote. */
+  votedBy: z.string().nullable(),
+  /** The e-mail of who validated it (the vote or the photo that completed it); null until validated. */
+  validatedBy: z.string().nullable(),
   /** The vote was written again since it was cast: an admin corrected it (or cleared it and it was voted again). */
   voteCorrected: z.boolean(),
 });

@@ -15,6 +15,7 @@ import { fieldValidationMigration } from './012-field-validation';
 import { trustedDevicesMigration } from './013-trusted-devices';
 import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './016-one-time-password-expiry';
+import { validatedByMigration } from './020-validated-by';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '013-trusted-devices': trustedDevicesMigration(),
     '014-field-reports': fieldReportsMigration(),
     '016-one-time-password-expiry': oneTimePasswordExpiryMigration(),
+    '020-validated-by': validatedByMigration(),
   };
   return { getMigrations: async () => migrations };
 }

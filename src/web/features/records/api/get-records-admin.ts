@@ -4,7 +4,9 @@ import { apiFetch } from '#web/platform/lib/api-client';
 import { type RecordsAdminFilters, recordsAdminKeys } from './records-admin-keys';
 
 export const getRecordsAdmin = (filters: RecordsAdminFilters, after?: number) => {
-  const params = new URLSearchParams({ department: filters.department, status: filters.status });
+  // Without a department: every municipality and parish.
+  const params = new URLSearchParams({ status: filters.status });
+  if (filters.department) params.set('department', filters.department);
   if (filters.q.trim()) params.set('q', filters.q.trim());
   if (after !== undefined) params.set('after', String(after));
   return apiFetch<RecordsAdminPage>(`/api/admin/records?${params}`);
@@ -18,10 +20,6 @@ export const getRecordsAdminQueryOptions = (filters: RecordsAdminFilters) =>
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-/** A municipality's records, 50 at a time, with search and status. */
+/** A municipality's records (every one's with department ''), 50 at a time, with search and status. */
 export const useRecordsAdmin = (filters: RecordsAdminFilters) =>
-  useInfiniteQuery({
-    ...getRecordsAdminQueryOptions(filters),
-    enabled: filters.department !== '',
-    placeholderData: keepPreviousData,
-  });
+  useInfiniteQuery({ ...getRecordsAdminQueryOptions(filters), placeholderData: keepPreviousData });

@@ -1,6 +1,7 @@
 import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
 
 export interface RecordsAdminFilters {
+  /** A municipality's slug, or '' for every municipality and parish. */
   department: string;
   q: string;
   status: RecordsAdminFilter;

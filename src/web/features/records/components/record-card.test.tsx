@@ -16,6 +16,8 @@ const record: ProcedureRecord = {
   votes: [],
   photos: { gobernador: null, an: null, clez: null },
   validated: false,
+  votedBy: null,
+  validatedBy: null,
   voteCorrected: false,
 };
 
@@ -40,5 +42,26 @@ describe('RecordCard', () => {
     expect(within(first as HTMLElement).getByTestId('foto-reducida')).toHaveTextContent('3,8 MB -> 610 kB');
     expect(within(first as HTMLElement).getByText('Foto reducida de 3,8 MB a 610 kB')).toHaveClass('sr-only');
     expect(within(second as HTMLElement).queryByTestId('foto-reducida')).not.toBeInTheDocument();
+  });
+
+  it('says who of the team voted the record and who validated it, and nothing before the vote', async () => {
+    const done: ProcedureRecord = {
+      ...record,
+      votedAt: '2026-11-21T10:00:00.000Z',
+      votes: ['FA'],
+      validated: true,
+      votedBy: 'ana@example.org',
+      validatedBy: 'luis@example.org',
+    };
+    const { unmount } = renderWithProviders(
+      <RecordCard slug="cabimas" record={done} onVote={() => {}} onUpload={() => {}} />,
+    );
+    const who = await screen.findByTestId('quien-marco');
+    expect(within(who).getByText('Votado por').nextSibling).toHaveTextContent('ana@example.org');
+    expect(within(who).getByText('Validado por').nextSibling).toHaveTextContent('luis@example.org');
+    unmount();
+    renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
+    await screen.findByRole('article', { name: 'Persona 1' });
+    expect(screen.queryByTestId('quien-marco')).not.toBeInTheDocument();
   });
 });

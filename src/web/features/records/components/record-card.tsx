@@ -220,12 +220,34 @@ function OutboxStatus({ items, progress }: { items: OutboxItem[]; progress: numb
   );
 }
 
+/** Who of the team voted the record and who validated it, as the server has them. */
+function WhoMarkedIt({ record }: { record: ProcedureRecord }) {
+  // A copy kept on the phone from before the server said who may lack these fields.
+  if (!record.votedBy && !record.validatedBy) return null;
+  return (
+    <dl className="mt-1 text-sm text-stone-700" data-testid="quien-marco">
+      {record.votedBy && (
+        <div className="flex flex-wrap gap-x-1">
+          <dt>Votado por</dt>
+          <dd className="min-w-0 font-medium break-all text-stone-900">{record.votedBy}</dd>
+        </div>
+      )}
+      {record.validatedBy && (
+        <div className="flex flex-wrap gap-x-1">
+          <dt>Validado por</dt>
+          <dd className="min-w-0 font-medium break-all text-stone-900">{record.validatedBy}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
 const latest = <T extends OutboxItem>(items: OutboxItem[], match: (i: OutboxItem) => i is T): T | undefined =>
   items.filter(match).at(-1);
 
 /**
- * One procedure record: who (community, UBCH, name, phone), the vote and the three ballot photos, and
- * what of it waits on the phone or is on its way.
+ * One procedure record: who (community, UBCH, name, phone), the vote and the three ballot photos, who
+ * of the team voted and validated it, and what of it waits on the phone or is on its way.
  */
 export const RecordCard = memo(function RecordCard({
   slug,
@@ -260,6 +282,7 @@ export const RecordCard = memo(function RecordCard({
             {record.telefono}
           </a>
         </p>
+        <WhoMarkedIt record={record} />
         {record.validated && (
           <p className="mt-1 inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2 py-0.5 text-sm font-semibold text-emerald-900">
             <CheckIcon /> Validado

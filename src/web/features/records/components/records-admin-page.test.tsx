@@ -28,6 +28,8 @@ function record(id: number, overrides: Partial<RecordAdmin> = {}): RecordAdmin {
     votes: [],
     photos: 0,
     validated: false,
+    votedBy: null,
+    validatedBy: null,
     voteCounts: true,
     voteRevision: overrides.votedAt ? 1 : 0,
     createdAt: '2026-11-20T10:00:00.000Z',
@@ -76,14 +78,21 @@ function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-
     restores: [] as unknown[],
     corrections: [] as unknown[],
     imports: [] as URLSearchParams[],
+    lists: [] as URLSearchParams[],
   };
   server.use(
     http.get('*/api/admin/records/departments', () => HttpResponse.json({ items: DEPARTMENTS })),
     http.get('*/api/admin/records', ({ request }) => {
       const params = new URL(request.url).searchParams;
+      state.lists.push(params);
       const status = params.get('status');
+      const department = params.get('department');
+      const q = params.get('q')?.toLowerCase();
       const items = state.records.filter(
-        (r) => r.departmentSlug === params.get('department') && (status === 'todos' || r.status === status),
+        (r) =>
+          (!department || r.departmentSlug === department) &&
+          (status === 'todos' || r.status === status) &&
+          (!q || r.nombre.toLowerCase().includes(q)),
       );
       return HttpResponse.json({ items, nextCursor: null });
     }),
@@ -155,7 +164,7 @@ describe('RecordsAdminPage: the list', () => {
   it('lists the municipality’s records with their state, and links the export to it', async () => {
     const voted = { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] };
     api([record(1), record(2, voted), record(3, { ...voted, photos: 3, validated: true })]);
-    renderAt('/admin/registros');
+    renderAt('/admin/registros?municipio=cabimas');
     const first = await screen.findByRole('article', { name: 'Persona 1' });
     expect(within(first).getByText('0414-1000001')).toBeInTheDocument();
     expect(within(screen.getByRole('article', { name: 'Persona 2' })).getByText('Votado: FA')).toBeInTheDocument();
@@ -169,6 +178,58 @@ describe('RecordsAdminPage: the list', () => {
       'href',
       '/api/admin/records/export.csv?department=cabimas&status=pendiente',
     );
+  });
+
+  it('opens on every municipality and parish: a search finds a person anywhere, each card naming where', async () => {
+    const state = api([
+      record(1, { nombre: 'Ana Finol' }),
+      record(2, { nombre: 'Ana Paz', departmentSlug: 'lagunillas', departmentTitle: 'Lagunillas' }),
+      record(3, { nombre: 'Luis Rincón' }),
+    ]);
+    const user = userEvent.setup();
+    renderAt('/admin/registros');
+    await screen.findByRole('article', { name: 'Luis Rincón' });
+    expect(screen.getByLabelText('Municipio o parroquia')).toHaveValue('todos');
+    expect(screen.getByRole('option', { name: 'Todos los municipios y parroquias (2)' })).toBeInTheDocument();
+    expect(screen.getByTestId('registros-resumen')).toHaveTextContent(
+      'Todos los municipios y parroquias: 2 trámites en la lista de validación (1 sin votar, 1 votado sin las tres fotos, 0 validados) y 0 anulados.',
+    );
+    // One municipality's export only: nothing to export for all of them at once.
+    expect(screen.queryByRole('link', { name: 'Exportar CSV' })).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Buscar'), 'ana');
+    const list = screen.getByRole('list', { name: 'Registros de todos los municipios y parroquias' });
+    await waitFor(() => expect(within(list).getAllByRole('article')).toHaveLength(2));
+    expect(within(screen.getByRole('article', { name: 'Ana Paz' })).getByText('Lagunillas')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Ana Finol' })).getByText('Cabimas')).toBeInTheDocument();
+    const last = state.lists.at(-1);
+    expect(last?.get('q')).toBe('ana');
+    expect(last?.has('department')).toBe(false);
+
+    // Choosing a municipality narrows the same search to it, and its cards no longer repeat its name.
+    await user.selectOptions(screen.getByLabelText('Municipio o parroquia'), 'lagunillas');
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Ana Finol' })).not.toBeInTheDocument());
+    expect(within(screen.getByRole('article', { name: 'Ana Paz' })).queryByText('Lagunillas')).not.toBeInTheDocument();
+    expect(state.lists.at(-1)?.get('department')).toBe('lagunillas');
+  });
+
+  it('says on the card who voted the record and who validated it', async () => {
+    api([
+      record(1, {
+        votedAt: '2026-11-21T10:00:00.000Z',
+        votes: ['FA'],
+        photos: 3,
+        validated: true,
+        votedBy: 'ana@example.org',
+        validatedBy: 'luis@example.org',
+      }),
+      record(2),
+    ]);
+    renderAt('/admin/registros');
+    const card = await screen.findByRole('article', { name: 'Persona 1' });
+    expect(within(card).getByText('Votado por').nextSibling).toHaveTextContent('ana@example.org');
+    expect(within(card).getByText('Validado por').nextSibling).toHaveTextContent('luis@example.org');
+    expect(within(screen.getByRole('article', { name: 'Persona 2' })).queryByText(/por$/)).not.toBeInTheDocument();
   });
 
   it('checks a new record in the form, then adds it', async () => {

@@ -29,6 +29,9 @@ const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
   { value: 'anulado', label: 'Anulados' },
   { value: 'todos', label: 'Todos' },
 ];
+/** The `municipio` of the address for every municipality and parish at once (the default). */
+const ALL = 'todos';
+const ALL_TITLE = 'Todos los municipios y parroquias';
 const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
@@ -44,7 +47,10 @@ function summaryText(d: RecordsDepartment): string {
   return `${d.title}: ${count(d.total, 'trámite', 'trámites')} en la lista de validación (${parts.join(', ')}) y ${count(d.voided, 'anulado', 'anulados')}.`;
 }
 
-/** The records back office: a municipality's records (add, edit, void, export) and the CSV import. */
+/**
+ * The records back office: the records of every municipality and parish, or of one, with a search
+ * (add, edit, void, export one municipality) and the CSV import.
+ */
 export default function RecordsAdminPage() {
   useDocumentTitle('Registros · Administración');
   const departments = useRecordsDepartments();
@@ -65,9 +71,25 @@ type Dialog =
   | { kind: 'edit'; record: RecordAdmin | null }
   | { kind: 'void' | 'restore' | 'vote'; record: RecordAdmin };
 
+/** Every municipality's counts added up, for the summary line of all of them. */
+function allDepartments(departments: RecordsDepartment[]): RecordsDepartment {
+  const sum = (key: 'total' | 'voted' | 'validated' | 'voided') => departments.reduce((n, d) => n + d[key], 0);
+  return {
+    slug: ALL,
+    title: ALL_TITLE,
+    total: sum('total'),
+    voted: sum('voted'),
+    validated: sum('validated'),
+    voided: sum('voided'),
+  };
+}
+
 function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const [params, setParams] = useSearchParams();
-  const department = params.get('municipio') ?? (departments.find((d) => d.total > 0) ?? departments[0])?.slug ?? '';
+  // The search looks in every municipality and parish until one is chosen.
+  const chosen = departments.find((d) => d.slug === params.get('municipio'));
+  const department = chosen?.slug ?? '';
+  const firstWithRecords = (departments.find((d) => d.total > 0) ?? departments[0])?.slug ?? '';
   const status = (STATUSES.find((s) => s.value === params.get('estado'))?.value ?? 'pendiente') as RecordsAdminFilter;
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
@@ -76,7 +98,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const create = useCreateRecord();
   const update = useUpdateRecord();
   const editDialog = useDialogOpening(dialog.kind === 'edit');
-  const current = departments.find((d) => d.slug === department);
+  const current = chosen ?? allDepartments(departments);
   const items = records.data?.pages.flatMap((p) => p.items) ?? [];
 
   const setParam = (key: string, value: string) => {
@@ -96,7 +118,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
       toast.success(result.message);
       if (!editDialog.isShowing(sentFrom)) return;
       close();
-      if (result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
+      if (chosen && result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
     };
     const failed = (error: Error) => {
       if (editDialog.isShowing(sentFrom)) setServerError(error.message);
@@ -126,9 +148,11 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           <Link to={`${BASE}/importar`} className={buttonClass.secondary}>
             Importar CSV
           </Link>
-          <a href={recordsExportUrl(department, status)} download className={buttonClass.secondary}>
-            Exportar CSV
-          </a>
+          {chosen && (
+            <a href={recordsExportUrl(chosen.slug, status)} download className={buttonClass.secondary}>
+              Exportar CSV
+            </a>
+          )}
         </div>
       </div>
 
@@ -142,9 +166,12 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           <select
             id="registros-municipio"
             className={inputClass}
-            value={department}
+            value={department || ALL}
             onChange={(e) => setParam('municipio', e.target.value)}
           >
+            <option value={ALL}>
+              {ALL_TITLE} ({formatCount(allDepartments(departments).total)})
+            </option>
             {departments.map((d) => (
               <option key={d.slug} value={d.slug}>
                 {d.title} ({formatCount(d.total)})
@@ -189,11 +216,9 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
         </div>
       </div>
 
-      {current && (
-        <p className="text-stone-700" data-testid="registros-resumen">
-          {summaryText(current)}
-        </p>
-      )}
+      <p className="text-stone-700" data-testid="registros-resumen">
+        {summaryText(current)}
+      </p>
 
       {records.isPending ? (
         <Spinner label="Cargando los registros…" />
@@ -204,11 +229,15 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           {q ? 'Ningún registro coincide con la búsqueda.' : 'No hay registros con este estado.'}
         </p>
       ) : (
-        <ul className="grid gap-3 md:grid-cols-2" aria-label={`Registros de ${current?.title ?? department}`}>
+        <ul
+          className="grid gap-3 md:grid-cols-2"
+          aria-label={chosen ? `Registros de ${chosen.title}` : 'Registros de todos los municipios y parroquias'}
+        >
           {items.map((record) => (
             <li key={record.id}>
               <RecordCard
                 record={record}
+                showDepartment={!chosen}
                 onEdit={() => setDialog({ kind: 'edit', record })}
                 onChange={(kind) => setDialog({ kind, record })}
               />
@@ -230,7 +259,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
       <RecordDialog
         open={dialog.kind === 'edit'}
         record={dialog.kind === 'edit' ? dialog.record : null}
-        department={department}
+        department={department || firstWithRecords}
         departments={departments}
         pending={create.isPending || update.isPending}
         serverError={serverError}
@@ -247,10 +276,13 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
 
 function RecordCard({
   record,
+  showDepartment,
   onEdit,
   onChange,
 }: {
   record: RecordAdmin;
+  /** In a list of every municipality, each record says which one it is in. */
+  showDepartment: boolean;
   onEdit: () => void;
   onChange: (kind: 'void' | 'restore' | 'vote') => void;
 }) {
@@ -272,6 +304,12 @@ function RecordCard({
         </div>
       </div>
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm">
+        {showDepartment && (
+          <>
+            <dt className="text-stone-600">Municipio o parroquia</dt>
+            <dd className="break-words text-stone-900">{record.departmentTitle}</dd>
+          </>
+        )}
         <dt className="text-stone-600">Teléfono</dt>
         <dd className="break-words text-stone-900">{record.telefono}</dd>
         <dt className="text-stone-600">Comunidad</dt>
@@ -285,6 +323,18 @@ function RecordCard({
         </dd>
         <dt className="text-stone-600">Fotos</dt>
         <dd className="text-stone-900">{record.photos} de 3</dd>
+        {record.votedBy && (
+          <>
+            <dt className="text-stone-600">Votado por</dt>
+            <dd className="break-all text-stone-900">{record.votedBy}</dd>
+          </>
+        )}
+        {record.validatedBy && (
+          <>
+            <dt className="text-stone-600">Validado por</dt>
+            <dd className="break-all text-stone-900">{record.validatedBy}</dd>
+          </>
+        )}
       </dl>
       <div className="mt-auto flex flex-wrap gap-2 pt-1">
         {voided ? (

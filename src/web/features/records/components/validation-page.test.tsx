@@ -38,6 +38,8 @@ function record(id: number, overrides: Partial<ProcedureRecord> = {}): Procedure
     votes: [],
     photos: { gobernador: null, an: null, clez: null },
     validated: false,
+    votedBy: null,
+    validatedBy: null,
     voteCorrected: false,
     ...overrides,
   };

@@ -22,6 +22,8 @@ const RECORD: ProcedureRecord = {
   votes: [],
   photos: { gobernador: null, an: null, clez: null },
   validated: false,
+  votedBy: null,
+  validatedBy: null,
   voteCorrected: false,
 };
 

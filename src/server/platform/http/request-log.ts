@@ -1,0 +1,37 @@
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+
+type RequestLogLevel = 'info' | 'debug';
+
+/**
+ * The level of Fastify's two lines per request ('incoming request', 'request completed'): `info` in
+ * production, where they are the JSON a log store keeps; `debug` elsewhere, so a developer's terminal
+ * shows only what matters unless they ask for them with LOG_LEVEL=debug. A request that failed is
+ * logged at `error` either way, and the error handler logs what went wrong.
+ */
+export function requestLogLevel(env: 'development' | 'production' | 'test'): RequestLogLevel {
+  return env === 'production' ? 'info' : 'debug';
+}
+
+/** Fastify's own request lines, through its public LogController, at the level given. */
+export class RequestLogController extends LogController {
+  readonly level: RequestLogLevel;
+
+  constructor(level: RequestLogLevel) {
+    super();
+    this.level = level;
+  }
+
+  override incomingRequest(request: FastifyRequest, _reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    request.log[this.level]({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    if (this.isLogDisabled(request)) return;
+    reply.log[this.level]({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
