@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
+import { runChange } from '#server/platform/change/change';
 import type { AgendaEventsTable, Database } from '#server/platform/db/schema';
 
 /** What every query of an event reads and returns. */
@@ -12,6 +13,12 @@ const EVENT_COLUMNS = [
 ] as const satisfies readonly (keyof AgendaEventsTable)[];
 export type AgendaEventRow = Pick<Selectable<AgendaEventsTable>, (typeof EVENT_COLUMNS)[number]>;
 
+/** An event another system brought (the Airtable import's), found by its id there (never null here). */
+export type SourcedAgendaRow = AgendaEventRow & { source_id: string };
+
+/** Ids per IN (…): well under SQLite's and PostgreSQL's bound-parameter limits. */
+const LOOKUP_BATCH = 500;
+
 export interface NewAgendaEvent {
   fecha: string;
   hora24h: string | null;
@@ -21,7 +28,8 @@ export interface NewAgendaEvent {
 
 /**
  * GET /api/agenda/today as sent, per day and leader's name: read far more than it is written (see
- * cache.ts for the trade-off). Every write goes through `transaction`, which forgets it after the commit.
+ * cache.ts for the trade-off). Every write runs through the platform's change helper, which forgets it
+ * after the commit (agenda.service.ts).
  */
 export const agendaTodayAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 200 });
 
@@ -31,10 +39,36 @@ export function createAgendaRepository(db: Kysely<Database>) {
       return db.selectFrom('agenda_events').select(EVENT_COLUMNS).where('fecha', '=', fecha).orderBy('id').execute();
     },
 
-    /** A new event in a transaction of its own (so the public agenda shows it at once); its id. */
+    /**
+     * Test data, seeds and benchmarks only (no audit row: the product's changes are agenda.service.ts's):
+     * a new event in a change of its own, so the public agenda shows it at once; its id.
+     */
     async insert(event: NewAgendaEvent, now: Date): Promise<number> {
-      const row = await this.transaction((trx) => createAgendaRepository(trx).create(event, now));
+      const row = await runChange(db, ({ trx }) => createAgendaRepository(trx).create(event, now), {
+        forget: [agendaTodayAnswers],
+      });
       return row.id;
+    },
+
+    async findBySource(sourceIds: string[]): Promise<SourcedAgendaRow[]> {
+      const rows: SourcedAgendaRow[] = [];
+      for (let i = 0; i < sourceIds.length; i += LOOKUP_BATCH) {
+        const found = await db
+          .selectFrom('agenda_events')
+          .select([...EVENT_COLUMNS, 'source_id'])
+          .where('source_id', 'in', sourceIds.slice(i, i + LOOKUP_BATCH))
+          .execute();
+        rows.push(...(found as SourcedAgendaRow[]));
+      }
+      return rows;
+    },
+
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('agenda_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     /** Events from one day to another (both included), by day and then in the order they were added. */
@@ -54,11 +88,13 @@ export function createAgendaRepository(db: Kysely<Database>) {
       return db.selectFrom('agenda_events').select(EVENT_COLUMNS).where('id', '=', id).executeTakeFirst();
     },
 
-    async create(event: NewAgendaEvent, now: Date): Promise<AgendaEventRow> {
+    /** A new event; `sourceId` for one another system keeps (its id there). */
+    async create(event: NewAgendaEvent, now: Date, sourceId?: string): Promise<AgendaEventRow> {
       const at = now.toISOString();
       return db
         .insertInto('agenda_events')
         .values({
+          ...(sourceId === undefined ? {} : { source_id: sourceId }),
           fecha: event.fecha,
           hora_24h: event.hora24h,
           descripcion: event.descripcion,
@@ -89,18 +125,6 @@ export function createAgendaRepository(db: Kysely<Database>) {
     /** The deleted event, or undefined when there was none. */
     async remove(id: number): Promise<AgendaEventRow | undefined> {
       return db.deleteFrom('agenda_events').where('id', '=', id).returning(EVENT_COLUMNS).executeTakeFirst();
-    },
-
-    /**
-     * Runs `work` in one transaction (a change and its audit row land together) and forgets the public
-     * agenda's answers once it committed, so /api/agenda/today shows the change at once.
-     */
-    async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-      try {
-        return await db.transaction().execute(work);
-      } finally {
-        agendaTodayAnswers(db).forget();
-      }
     },
   };
 }

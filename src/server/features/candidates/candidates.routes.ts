@@ -1,54 +1,44 @@
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { writeAudit } from '#server/platform/audit/audit.repository';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { BadRequest, NotFound } from '#server/platform/http/errors';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
+import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { requireAdmin } from '#server/platform/session/session.plugin';
-import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
   adminCandidateSchema,
   adminCandidatesSchema,
   CANDIDATE_PHOTOS_PATH,
-  CANDIDATE_PLACEHOLDER_PHOTO,
   candidateIdParamsSchema,
-  candidatesMessages,
   createCandidateBodySchema,
   updateCandidateBodySchema,
 } from '#shared/features/candidates/candidates';
-import { PHOTO_MAX_BYTES_SETTING, photosMessages } from '#shared/features/records/photos';
+import { photosMessages } from '#shared/features/records/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createAdminCandidatesRepository } from './candidates.repository';
-import { presentCandidate, storageKeyOfPhotoUrl, storeCandidatePhoto } from './candidates.service';
+import { createCandidatesService } from './candidates.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
 export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const repo = createAdminCandidatesRepository(db);
-  const storage = createPhotoStorage(app.config);
-  const images = createImagePipeline({ concurrency: 1 });
+  const candidates = createCandidatesService({
+    db: app.db.kysely,
+    dialect: app.db.dialect,
+    clock: app.config.now,
+    storage: createPhotoStorage(app.config),
+    images: createImagePipeline({ concurrency: 1 }),
+  });
   const tempDir = uploadTempDir(app.config.dataDir);
-  const settings = createSettingsRepository(db);
+  const actor = (request: FastifyRequest, admin: SessionUser): Actor => ({ email: admin.email, ip: request.ip });
 
   // Only this plugin's photo route takes multipart bodies: one file, its byte limit set per request.
   await app.register(multipart, {
     limits: { files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 50 },
     throwFileSizeLimit: false,
   });
-
-  async function candidateOrThrow(id: number) {
-    const c = await repo.find(id);
-    if (!c) throw NotFound(candidatesMessages.candidateNotFound);
-    return c;
-  }
-
-  async function codeIsFree(code: string, exceptId?: number) {
-    const other = await repo.findByCode(code);
-    if (other && other.id !== exceptId) throw Conflict(candidatesMessages.candidateCodeTaken(code));
-  }
 
   app.get(
     '/api/admin/candidates',
@@ -61,7 +51,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       requireAdmin(request);
-      return { items: (await repo.list()).map(presentCandidate) };
+      return { items: await candidates.list() };
     },
   );
 
@@ -77,26 +67,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
-      const body = request.body;
-      await codeIsFree(body.code);
-      const now = app.config.now();
-      const id = await db.transaction().execute(async (trx) => {
-        const newId = await createAdminCandidatesRepository(trx).insert({
-          ...body,
-          photoUrl: CANDIDATE_PLACEHOLDER_PHOTO,
-        });
-        await writeAudit(trx, {
-          actorEmail: admin.email,
-          action: 'candidate.create',
-          target: body.code,
-          ip: request.ip,
-          details: { name: body.name, colour: body.colour },
-          at: now,
-        });
-        return newId;
-      });
-      await repo.notifyResults(app.db.dialect);
-      return reply.code(201).send(presentCandidate(await candidateOrThrow(id)));
+      return reply.code(201).send(await candidates.create(request.body, actor(request, admin)));
     },
   );
 
@@ -113,45 +84,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const before = await candidateOrThrow(request.params.id);
-      const { code, name, colour, position } = request.body;
-      const changes: Record<string, { from: unknown; to: unknown }> = {};
-      if (code !== undefined && code !== before.code) {
-        // Votes keep the candidates' codes: a code already on ballots stays as it is.
-        if (await repo.hasBallots(before.id)) throw Conflict(candidatesMessages.candidateHasVotes);
-        await codeIsFree(code, before.id);
-        changes.code = { from: before.code, to: code };
-      }
-      if (name !== undefined && name !== before.name) changes.name = { from: before.name, to: name };
-      if (colour !== undefined && colour !== before.colour) changes.colour = { from: before.colour, to: colour };
-      let order: number[] | undefined;
-      if (position !== undefined && position !== before.position + 1) {
-        const ids = (await repo.list()).map((c) => c.id).filter((id) => id !== before.id);
-        ids.splice(Math.min(position - 1, ids.length), 0, before.id);
-        order = ids;
-        changes.position = { from: before.position + 1, to: Math.min(position, ids.length) };
-      }
-      if (Object.keys(changes).length > 0) {
-        await db.transaction().execute(async (trx) => {
-          const tx = createAdminCandidatesRepository(trx);
-          await tx.update(before.id, {
-            code: changes.code ? code : undefined,
-            name: changes.name ? name : undefined,
-            colour: changes.colour ? colour : undefined,
-          });
-          if (order) await tx.reorder(order);
-          await writeAudit(trx, {
-            actorEmail: admin.email,
-            action: 'candidate.update',
-            target: code ?? before.code,
-            ip: request.ip,
-            details: changes,
-            at: app.config.now(),
-          });
-        });
-        await repo.notifyResults(app.db.dialect);
-      }
-      return presentCandidate(await candidateOrThrow(before.id));
+      return candidates.update(request.params.id, request.body, actor(request, admin));
     },
   );
 
@@ -167,25 +100,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const c = await candidateOrThrow(request.params.id);
-      if (await repo.hasBallots(c.id)) throw Conflict(candidatesMessages.candidateHasVotes);
-      await db.transaction().execute(async (trx) => {
-        const tx = createAdminCandidatesRepository(trx);
-        await tx.delete(c.id);
-        await tx.reorder((await tx.list()).map((x) => x.id));
-        await writeAudit(trx, {
-          actorEmail: admin.email,
-          action: 'candidate.delete',
-          target: c.code,
-          ip: request.ip,
-          details: { name: c.name },
-          at: app.config.now(),
-        });
-      });
-      const oldKey = storageKeyOfPhotoUrl(c.photo_url);
-      if (oldKey) await storage.delete(oldKey).catch(() => {});
-      await repo.notifyResults(app.db.dialect);
-      return { items: (await repo.list()).map(presentCandidate) };
+      return { items: await candidates.remove(request.params.id, actor(request, admin)) };
     },
   );
 
@@ -203,8 +118,9 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const c = await candidateOrThrow(request.params.id);
-      const maxBytes = parseMaxBytes(await settings.get(PHOTO_MAX_BYTES_SETTING));
+      // An unknown candidate is a 404 before the body is read.
+      const c = await candidates.find(request.params.id);
+      const maxBytes = await candidates.photoMaxBytes();
       let part: Awaited<ReturnType<typeof request.file>>;
       try {
         part = await request.file({ limits: { fileSize: maxBytes } });
@@ -213,40 +129,12 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
         throw BadRequest(photosMessages.missingFile);
       }
       if (!part) throw BadRequest(photosMessages.missingFile);
-
       const upload = await receiveUpload(part.file, { maxBytes, tempDir });
-      let stored: Awaited<ReturnType<typeof storeCandidatePhoto>> | undefined;
       try {
-        stored = await storeCandidatePhoto({ storage, images }, upload);
-        const photo = stored;
-        await db.transaction().execute(async (trx) => {
-          await createAdminCandidatesRepository(trx).update(c.id, { photo_url: photo.url });
-          await writeAudit(trx, {
-            actorEmail: admin.email,
-            action: 'candidate.photo',
-            target: c.code,
-            ip: request.ip,
-            details: {
-              sha256: upload.sha256,
-              sizeBytes: upload.size,
-              contentType: upload.type === 'heic' ? 'image/heic' : 'image/jpeg',
-              width: photo.width,
-              height: photo.height,
-            },
-            at: app.config.now(),
-          });
-        });
-      } catch (error) {
-        if (stored) await storage.delete(stored.key).catch(() => {});
-        throw error;
+        return await candidates.setPhoto(c.id, upload, actor(request, admin));
       } finally {
         await upload.discard();
       }
-      // The old picture is no longer anyone's: it goes (pictures of the public folder stay).
-      const oldKey = storageKeyOfPhotoUrl(c.photo_url);
-      if (oldKey) await storage.delete(oldKey).catch(() => {});
-      await repo.notifyResults(app.db.dialect);
-      return presentCandidate(await candidateOrThrow(c.id));
     },
   );
 };

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { Conflict } from '#server/platform/http/errors';
+import type { Actor } from '#server/platform/session/identity';
 import {
-  type NotaAdmin,
   notaCreateBodySchema,
   notaDeleteResultSchema,
   notaParamsSchema,
@@ -15,62 +14,19 @@ import {
   notaUpdateBodySchema,
 } from '#shared/features/notas/notas.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createNotasRepository, type NotaAdminRow } from './notas.repository';
-import { type NotaHtml, NotaHtmlRefused, notaHtml, type PreparedNota, prepareNota } from './notas.sanitize';
-
-/** The Notas page's allow-list also opens its editor (admins are its base group). */
-export const NOTAS_DEPARTMENT = 'notas';
+import { type NotaHtml, notaHtml } from './notas.sanitize';
+import { createNotasService, NOTAS_DEPARTMENT } from './notas.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-const presentSummary = (r: Omit<NotaAdminRow, 'content_html'>): Omit<NotaAdmin, 'contentHtml'> => ({
-  id: r.id,
-  title: r.title,
-  status: r.published_at ? 'publicada' : 'borrador',
-  publishedAt: r.published_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const present = (r: NotaAdminRow): NotaAdmin => ({ ...presentSummary(r), contentHtml: r.content_html });
-
-const refusalMessage = (error: NotaHtmlRefused): string => {
-  switch (error.reason) {
-    case 'depth':
-      return notasAdminMessages.tooDeep(error.limits.maxDepth);
-    case 'elements':
-      return notasAdminMessages.tooManyElements(error.limits.maxElements);
-    case 'size':
-      return notasAdminMessages.contentTooLong;
-    case 'time':
-      return notasAdminMessages.tooComplex;
-  }
-};
-
-/** What the editor sent, sanitised and checked before any transaction starts; a 400 in Spanish otherwise. */
-async function prepareOrRefuse(html: NotaHtml, post: { title: string; html: string }): Promise<PreparedNota> {
-  let nota: PreparedNota;
-  try {
-    nota = await prepareNota(html, post);
-  } catch (error) {
-    if (error instanceof NotaHtmlRefused) throw BadRequest(refusalMessage(error));
-    throw error;
-  }
-  if (!nota.hasContent) throw BadRequest(notasAdminMessages.contentRequired);
-  if (!nota.title) throw BadRequest(notasAdminMessages.titleRequired);
-  return nota;
-}
-
 /**
- * The notas editor under /api/admin/notas: for admins and the e-mails on the Notas list. HTML is
- * sanitised on the server before it is stored, on a worker thread with bounds and a time budget
- * (notas.sanitize.ts); drafts never reach /api/notas. When notas come from WordPress, nothing is
- * edited here: every change is refused with a message saying so.
+ * The notas editor under /api/admin/notas: for admins and the e-mails on the Notas list. Each write is
+ * one of the notas' use cases (notas.service.ts); drafts never reach /api/notas. When notas come from
+ * WordPress, nothing is edited here: every change is refused with a message saying so.
  */
 export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = async (app, options) => {
   const db = app.db.kysely;
-  const html = options.html ?? notaHtml;
-  const notas = createNotasRepository(db, html);
+  const notas = createNotasService(db, app.config.now, options.html ?? notaHtml);
   const fromWordpress = app.config.notas.source === 'wordpress';
 
   // Before the body is read: a visitor gets 401 and anyone off the list the unknown-resource 404.
@@ -84,17 +40,8 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
   app.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
-
   // The hook above let only signed-in editors through.
-  const audit = (request: FastifyRequest, action: string, nota: NotaAdmin, now: Date) => ({
-    actorEmail: request.user?.email ?? null,
-    departmentSlug: NOTAS_DEPARTMENT,
-    ip: request.ip,
-    action,
-    target: `nota:${nota.id}`,
-    details: { title: nota.title, status: nota.status },
-    at: now,
-  });
+  const actor = (request: FastifyRequest): Actor => ({ email: request.user?.email ?? null, ip: request.ip });
 
   app.get(
     '/api/admin/notas',
@@ -119,10 +66,10 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
           totalPages: 1,
         };
       }
-      const { rows, total } = await notas.listAdmin({ page, pageSize, status, q: q || undefined });
+      const { items, total } = await notas.listAdmin({ page, pageSize, status, q: q || undefined });
       return {
         source: 'local' as const,
-        items: rows.map((r) => ({ ...presentSummary(r), excerpt: r.excerpt })),
+        items,
         page,
         pageSize,
         total,
@@ -143,9 +90,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request) => {
       if (fromWordpress) throw Conflict(notasAdminMessages.managedInWordpress);
-      const row = await notas.findById(request.params.id);
-      if (!row) throw NotFound(notasAdminMessages.notaNotFound);
-      return present(row);
+      return notas.find(request.params.id);
     },
   );
 
@@ -161,14 +106,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request, reply) => {
       const { title, contentHtml, publish } = request.body;
-      const prepared = await prepareOrRefuse(html, { title, html: contentHtml });
-      const now = app.config.now();
-      const nota = await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx, html).create(prepared, publish ? now.toISOString() : null, now);
-        const created = present(row);
-        await writeAudit(trx, audit(request, 'nota.create', created, now));
-        return created;
-      });
+      const nota = await notas.create({ title, html: contentHtml, publish }, actor(request));
       const message = publish ? notasAdminMessages.createdPublished : notasAdminMessages.created;
       return reply.code(201).send({ message, nota });
     },
@@ -187,15 +125,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request) => {
       const { title, contentHtml } = request.body;
-      const prepared = await prepareOrRefuse(html, { title, html: contentHtml });
-      const now = app.config.now();
-      const nota = await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx, html).updateContent(request.params.id, prepared, now);
-        if (!row) throw NotFound(notasAdminMessages.notaNotFound);
-        const updated = present(row);
-        await writeAudit(trx, audit(request, 'nota.update', updated, now));
-        return updated;
-      });
+      const nota = await notas.update(request.params.id, { title, html: contentHtml }, actor(request));
       return { message: notasAdminMessages.updated, nota };
     },
   );
@@ -217,20 +147,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
         },
       },
       async (request) => {
-        const now = app.config.now();
-        const nota = await notas.transaction(async (trx) => {
-          const repo = createNotasRepository(trx, html);
-          const current = await repo.findById(request.params.id);
-          if (!current) throw NotFound(notasAdminMessages.notaNotFound);
-          // Publishing a published nota keeps its date; it is not "news" again.
-          const publishedAt = publish ? (current.published_at ?? now.toISOString()) : null;
-          if (publishedAt === current.published_at) return present(current);
-          const row = await repo.setPublishedAt(current.id, publishedAt, now);
-          if (!row) throw NotFound(notasAdminMessages.notaNotFound);
-          const changed = present(row);
-          await writeAudit(trx, audit(request, publish ? 'nota.publish' : 'nota.unpublish', changed, now));
-          return changed;
-        });
+        const nota = await notas.setPublished(request.params.id, publish, actor(request));
         return { message: publish ? notasAdminMessages.published : notasAdminMessages.unpublished, nota };
       },
     );
@@ -247,12 +164,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
       },
     },
     async (request) => {
-      const now = app.config.now();
-      await notas.transaction(async (trx) => {
-        const row = await createNotasRepository(trx, html).remove(request.params.id);
-        if (!row) throw NotFound(notasAdminMessages.notaNotFound);
-        await writeAudit(trx, audit(request, 'nota.delete', present(row), now));
-      });
+      await notas.remove(request.params.id, actor(request));
       return { message: notasAdminMessages.deleted };
     },
   );

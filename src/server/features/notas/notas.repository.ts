@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
+import { runChange } from '#server/platform/change/change';
 import type { Database, PostsTable } from '#server/platform/db/schema';
 import { stripTags } from './html-text';
 import {
@@ -45,7 +46,7 @@ export type NotaSummaryRow = StoredNotaSummary & { excerpt: string };
 
 /**
  * GET /api/notas as sent, per page: read far more than it is written (see cache.ts for the trade-off).
- * Every write goes through `transaction`, which forgets it after the commit.
+ * Every write runs through the platform's change helper, which forgets it after the commit (notas.service.ts).
  */
 export const publishedNotasAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 200 });
 
@@ -75,12 +76,18 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
     },
 
     /**
-     * Stores a post (the demo, seeds, tests): prepared, then written in a transaction of its own (so
-     * /api/notas shows it at once); its id.
+     * Test data, seeds and benchmarks only (no audit row: the product's changes are notas.service.ts's): a
+     * post prepared, then written in a change of its own (so /api/notas shows it at once); its id.
      */
     async insert(post: { title: string; html: string; publishedAt: string | null }, now: Date): Promise<number> {
       const nota = await prepareNota(html, post);
-      const row = await this.transaction((trx) => createNotasRepository(trx, html).create(nota, post.publishedAt, now));
+      const row = await runChange(
+        db,
+        ({ trx }) => createNotasRepository(trx, html).create(nota, post.publishedAt, now),
+        {
+          forget: [publishedNotasAnswers],
+        },
+      );
       return row.id;
     },
 
@@ -178,18 +185,6 @@ export function createNotasRepository(db: Kysely<Database>, html: NotaHtml = not
 
     async remove(id: number): Promise<NotaAdminRow | undefined> {
       return db.deleteFrom('posts').where('id', '=', id).returning(ADMIN_COLUMNS).executeTakeFirst();
-    },
-
-    /**
-     * Runs `work` in one transaction (a change and its audit row land together) and forgets the public
-     * list's answers once it committed, so /api/notas shows the change at once.
-     */
-    async transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-      try {
-        return await db.transaction().execute(work);
-      } finally {
-        publishedNotasAnswers(db).forget();
-      }
     },
 
     async count(): Promise<number> {

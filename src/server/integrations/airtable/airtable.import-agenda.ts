@@ -2,17 +2,28 @@
 import type { Kysely } from 'kysely';
 import { createAgendaService } from '#server/features/agenda/agenda.service';
 import type { Database } from '#server/platform/db/schema';
+import type { Actor } from '#server/platform/session/identity';
 import type { AirtableRecord } from './airtable.client';
 import { type ImportProgress, labelOf, type TableReport } from './airtable.import-report';
 import { type AirtableAgendaRow, mapAgendaRow } from './airtable.mapping';
-import { createAirtableRepository } from './airtable.repository';
 
-/** Agenda events follow Airtable: new ones are added, changed ones updated, the rest left as they are. */
+/**
+ * Agenda events follow Airtable: new ones are added, changed ones updated, the rest left as they are.
+ * Through the agenda's own use case: one transaction, one audit row per event changed, as the editor writes.
+ */
 export async function importAgenda(
-  run: { db: Kysely<Database>; now: () => Date; progress: ImportProgress; report: TableReport; table: string },
+  run: {
+    db: Kysely<Database>;
+    now: () => Date;
+    actor: Actor;
+    progress: ImportProgress;
+    report: TableReport;
+    table: string;
+  },
   agendaRows: AirtableRecord[],
 ): Promise<void> {
-  const { db, now, progress, report } = run;
+  const { progress, report } = run;
+  const agenda = createAgendaService(run.db, run.now);
   const events: AirtableAgendaRow[] = [];
   const seenEvents = new Set<string>();
   for (const record of agendaRows) {
@@ -29,9 +40,7 @@ export async function importAgenda(
       });
     }
   }
-  const knownEvents = new Map(
-    (await createAirtableRepository(db).agendaBySource(events.map((e) => e.sourceId))).map((e) => [e.source_id, e]),
-  );
+  const knownEvents = new Map((await agenda.findBySource(events.map((e) => e.sourceId))).map((e) => [e.source_id, e]));
   const eventChanges = events.filter((e) => {
     const local = knownEvents.get(e.sourceId);
     return (
@@ -46,21 +55,15 @@ export async function importAgenda(
   if (eventChanges.length === 0) return;
   progress.phase('Agenda', eventChanges.length);
   try {
-    // The agenda's own transaction: the public agenda's cache forgets the old events.
-    await createAgendaService(db).transaction(async (trx) => {
-      const tx = createAirtableRepository(trx);
-      for (const event of eventChanges) {
-        const local = knownEvents.get(event.sourceId);
-        if (local) {
-          await tx.updateAgenda(local.id, event, now());
-          report.updated++;
-        } else {
-          await tx.insertAgenda(event.sourceId, event, now());
-          report.created++;
-        }
-        progress.advance();
-      }
-    });
+    await agenda.saveFromSource(
+      eventChanges.map((event) => ({ ...event, localId: knownEvents.get(event.sourceId)?.id })),
+      run.actor,
+    );
+    for (const event of eventChanges) {
+      if (knownEvents.has(event.sourceId)) report.updated++;
+      else report.created++;
+    }
+    progress.advance(eventChanges.length);
   } finally {
     progress.end();
   }

@@ -82,7 +82,10 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
   report.records.updated = run.changed.size;
   report.records.unchanged += targets.length - report.records.created - run.changed.size;
 
-  await importAgenda({ db, now, progress, report: report.agenda, table: tables.agenda }, agendaRows);
+  await importAgenda(
+    { db, now, actor: { email: options.actor, ip: null }, progress, report: report.agenda, table: tables.agenda },
+    agendaRows,
+  );
 
   await writeAudit(db, {
     actorEmail: options.actor,

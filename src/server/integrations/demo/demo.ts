@@ -1,5 +1,6 @@
 import { createAgendaService } from '#server/features/agenda/agenda.service';
 import { createNotasService } from '#server/features/notas/notas.service';
+import { createSettingsService } from '#server/features/settings/settings.service';
 import type { Db } from '#server/platform/db/database';
 import { addDays, dateInTimeZone } from '#shared/platform/format';
 import { authDemoStep } from './auth.demo';
@@ -7,27 +8,33 @@ import { DEMO_AGENDA, DEMO_NOTAS } from './demo.data';
 import type { DemoContext, DemoStep } from './demo-step';
 import { recordsDemoStep } from './records.demo';
 
+/** The setting that says the demo was loaded here once: it is never loaded again. */
+const DEMO_MARKER = 'demo_loaded_at';
+
+/** Who the demo's changes are by, in the audit log. */
+const DEMO_ACTOR = { email: 'demo', ip: null };
+
 const agendaStep: DemoStep = async ({ db, now, today }) => {
-  const agenda = createAgendaService(db.kysely);
+  const agenda = createAgendaService(db.kysely, () => now);
   for (const event of DEMO_AGENDA) {
-    await agenda.add(
+    await agenda.create(
       {
         fecha: addDays(today, event.dayOffset),
         hora24h: event.hora,
         descripcion: event.descripcion,
         lugar: event.lugar,
       },
-      now,
+      DEMO_ACTOR,
     );
   }
 };
 
 const notasStep: DemoStep = async ({ db, now }) => {
-  const notas = createNotasService(db.kysely);
+  const notas = createNotasService(db.kysely, () => now);
   // Oldest first, one a day back from today, so the newest demo nota is today's.
   for (const [index, nota] of DEMO_NOTAS.entries()) {
     const publishedAt = new Date(now.getTime() - (DEMO_NOTAS.length - 1 - index) * 86_400_000).toISOString();
-    await notas.add({ title: nota.title, html: nota.html, publishedAt }, now);
+    await notas.create({ title: nota.title, html: nota.html, publish: true, publishedAt }, DEMO_ACTOR);
   }
 };
 
@@ -43,29 +50,16 @@ export async function loadDemoData(
   now: Date,
   announce: (line: string) => void = console.log,
 ): Promise<boolean> {
-  const marker = await db.kysely
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', 'demo_loaded_at')
-    .executeTakeFirst();
-  if (marker) return false;
+  const settings = createSettingsService(db.kysely, () => now);
+  if ((await settings.readValue(DEMO_MARKER)) !== undefined) return false;
   const [posts, events] = await Promise.all([
-    db.kysely
-      .selectFrom('posts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    db.kysely
-      .selectFrom('agenda_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
+    createNotasService(db.kysely, () => now).count(),
+    createAgendaService(db.kysely, () => now).count(),
   ]);
-  if (Number(posts.n) > 0 || Number(events.n) > 0) return false;
+  if (posts > 0 || events > 0) return false;
 
   const ctx: DemoContext = { db, now, today: dateInTimeZone(now), announce };
   for (const step of demoSteps) await step(ctx);
-  await db.kysely
-    .insertInto('settings')
-    .values({ key: 'demo_loaded_at', value: now.toISOString(), updated_at: now.toISOString() })
-    .execute();
+  await settings.storeValue(DEMO_MARKER, now.toISOString(), DEMO_ACTOR);
   return true;
 }

@@ -15,7 +15,8 @@ export interface Settings {
 
 // Settings are read on hot public paths and change rarely. Each process keeps them for a moment
 // (cache.ts); a change made here is seen at once, one made by another instance within two seconds.
-const settingsAnswers = timedAnswers<Settings>({ ttlMs: 2_000, maxEntries: 1 });
+// A change of the settings names them to the change helper, which forgets them after its commit.
+export const settingsAnswers = timedAnswers<Settings>({ ttlMs: 2_000, maxEntries: 1 });
 
 /** The upload limit in bytes: the `photo_max_bytes` setting, or 20 MB. */
 export function parseMaxBytes(value: string | undefined): number {
@@ -49,7 +50,10 @@ export function createSettingsRepository(db: Kysely<Database>) {
       };
     },
 
-    /** Stores one setting (its own statement, committed at once) and forgets the kept settings. */
+    /**
+     * Stores one setting. In a transaction (a change of the settings feature) the change helper forgets
+     * the kept settings after the commit; outside one (tests, seeds) they are forgotten at once.
+     */
     async set(key: string, value: string, now: Date): Promise<void> {
       try {
         await db
@@ -58,7 +62,7 @@ export function createSettingsRepository(db: Kysely<Database>) {
           .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
           .execute();
       } finally {
-        settingsAnswers(db).forget();
+        if (!db.isTransaction) settingsAnswers(db).forget();
       }
     },
   };
