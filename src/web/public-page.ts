@@ -1,7 +1,7 @@
 // The script of the public pages rendered by the server (/, /agenda, /notas): the page is already on
 // screen and readable ('Ver más...' is a native <details>); this makes the rest of it work without the
-// app (docs/decisions/065): the menu, 'Copiar agenda' and its toasts, 'Cargar más notas', the navbar's
-// scrolled style and the login icon. Someone signed in (or with votes waiting on this phone) gets the
+// app (docs/decisions/065): the menu, 'Copiar agenda' and its toasts, 'Cargar más notas', the notas
+// that were still loading when the page was rendered, the navbar's scrolled style and the login icon. Someone signed in (or with votes waiting on this phone) gets the
 // app itself, which takes the page over. A visitor's phone only downloads the app's code when idle.
 import { SCROLL_THRESHOLD_PX } from '#shared/platform/constants';
 import type { Session } from '#shared/platform/session';
@@ -9,6 +9,7 @@ import { appCodeOf, fetchAppWhenIdle, startApp } from '#web/app/public/app-code'
 import { wireCopyAgenda } from '#web/app/public/copy-agenda';
 import { wireMenu } from '#web/app/public/menu';
 import { wireMoreNotas } from '#web/app/public/more-notas';
+import { showNotasWhenTheyArrive } from '#web/app/public/notas-arrival';
 import { readPublicData } from '#web/app/public/page-data';
 import { PUBLIC_TEMPLATES } from '#web/app/public/template-ids';
 import { hasUnsentHint } from '#web/features/records/outbox/device-hints';
@@ -32,6 +33,7 @@ const copyButton = document.querySelector<HTMLButtonElement>('button[data-action
 if (copyButton && data?.agendaToday) wireCopyAgenda(copyButton, data.agendaToday, signal);
 const moreButton = document.querySelector<HTMLButtonElement>('button[data-action="more-notas"]');
 if (moreButton && data?.notas) wireMoreNotas(moreButton, data.notas, signal);
+if (data?.notas) showNotasWhenTheyArrive(data.notas, signal);
 
 /** Whether the server knows someone on this browser (a failed answer counts as nobody, as in the app). */
 async function someoneSignedIn(): Promise<boolean> {

@@ -169,7 +169,8 @@ test.describe('someone who needs the app', () => {
     await openPage(page, '/agenda');
     await expect(page.locator('html[data-app="ready"]')).toHaveCount(1);
     await expect(page.locator('html[data-public-page]')).toHaveCount(0);
-    expect(asked.filter((p) => p.startsWith('/assets/index-'))).toHaveLength(1);
+    // The app's entry script, once (its style sheet shares the name).
+    expect(asked.filter((p) => p.startsWith('/assets/index-') && p.endsWith('.js'))).toHaveLength(1);
     // The app runs the page: its copy button answers, with its own toast.
     await page.getByRole('button', { name: 'Copiar agenda' }).click();
     await expect(page.getByText(/Agenda copiada con éxito|Error al copiar agenda/)).toBeVisible();
