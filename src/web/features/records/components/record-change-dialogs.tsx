@@ -66,7 +66,8 @@ function ChangeForm({ change, onClose, requests }: { change: Change; onClose: ()
   const { draft, errors, set } = form;
   const { reason, voteCounts, clear, codes } = draft;
   const { voiding, restoring, correcting, shown } = requests;
-  const pending = voiding.isPending || restoring.isPending || correcting.isPending;
+  // The requests outlive this form (closed and opened again, it is a new one): theirs counts too.
+  const pending = form.sending || voiding.isPending || restoring.isPending || correcting.isPending;
   const voted = record.votedAt !== null;
 
   const confirm = form.submit(({ reason: why }) => {
@@ -77,7 +78,7 @@ function ChangeForm({ change, onClose, requests }: { change: Change; onClose: ()
         : kind === 'restore'
           ? restoring.mutateAsync({ id: record.id, reason: why })
           : correcting.mutateAsync({ id: record.id, reason: why, candidates: clear ? null : codes });
-    sent.then(
+    return sent.then(
       (result: { message: string }) => {
         toast.success(result.message);
         if (shown.isShowing(sentFrom)) onClose();
