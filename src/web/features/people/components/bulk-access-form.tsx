@@ -126,12 +126,7 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
         </div>
       </fieldset>
       <div className="flex flex-col gap-3 sm:flex-row">
-        <SubmitButton
-          type="button"
-          sending={form.sending}
-          className={buttonClass.secondary}
-          onClick={() => run(true)}
-        >
+        <SubmitButton type="button" sending={form.sending} className={buttonClass.secondary} onClick={() => run(true)}>
           Revisar
         </SubmitButton>
         <SubmitButton type="button" sending={form.sending} onClick={() => run(false)}>
