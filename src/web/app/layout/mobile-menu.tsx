@@ -8,6 +8,10 @@ export interface MobileMenuProps {
   open: boolean;
   onClose: () => void;
   entries: MenuEntry[];
+  /** The entry of the page being shown: named, not linked (the spec hides the link to the current page). */
+  current?: MenuEntry | undefined;
+  /** The link to Envíos, the items this phone still has to send. */
+  showOutbox?: boolean;
   showLogin: boolean;
   onLogout?: (() => void) | undefined;
   onLogoutEverywhere?: (() => void) | undefined;
@@ -20,6 +24,8 @@ export default function MobileMenu({
   open,
   onClose,
   entries,
+  current,
+  showOutbox = false,
   showLogin,
   onLogout,
   onLogoutEverywhere,
@@ -42,6 +48,11 @@ export default function MobileMenu({
             </button>
           </div>
           <nav aria-label="Menú" className="flex-1 overflow-y-auto p-2">
+            {current && (
+              <p className="px-4 pt-2 pb-3 text-stone-700" data-testid="menu-aqui">
+                Estás en <strong className="text-stone-900">{current.title}</strong>
+              </p>
+            )}
             <ul className="flex flex-col gap-1">
               {entries.map((entry) => (
                 <li key={entry.path}>
@@ -55,6 +66,17 @@ export default function MobileMenu({
                   </NavLink>
                 </li>
               ))}
+              {showOutbox && (
+                <li>
+                  <NavLink
+                    to={paths.outbox}
+                    onClick={onClose}
+                    className="block rounded-md px-4 py-3 text-lg font-medium text-stone-800 hover:bg-brand-light hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
+                  >
+                    Envíos
+                  </NavLink>
+                </li>
+              )}
               {showLogin && (
                 <li>
                   <NavLink

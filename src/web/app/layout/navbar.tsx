@@ -47,6 +47,8 @@ export function Navbar({
   const location = useLocation();
   // Staff menus hide the link to the page being shown; the login link is not offered on /login itself.
   const visible = entries.filter((e) => e.path !== location.pathname);
+  // The menu still says where one is: a validator with one department would otherwise open an empty sheet.
+  const current = entries.find((e) => e.path === location.pathname);
   const showLogin = loginWanted && location.pathname !== paths.login;
 
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -132,6 +134,9 @@ export function Navbar({
             open={open}
             onClose={closeMenu}
             entries={visible}
+            current={current}
+            // The phone's outbox, for whoever is signed in (items wait here after a sign-out too).
+            showOutbox={onLogout !== undefined && location.pathname !== paths.outbox}
             onLogout={onLogout}
             onLogoutEverywhere={onLogoutEverywhere}
             showLogin={showLogin}
