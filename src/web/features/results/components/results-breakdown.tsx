@@ -28,8 +28,8 @@ const linkButton =
   'inline-flex items-center rounded-md border border-brand px-3 py-2 text-sm font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand';
 
 /** Per municipality: records, voted, validated, percent complete and votes per candidate; sortable. */
-export function ResultsBreakdown() {
-  const breakdown = useResultsBreakdown();
+export function ResultsBreakdown({ live, pollMs }: { live: boolean; pollMs?: number | undefined }) {
+  const breakdown = useResultsBreakdown({ live, ...(pollMs ? { pollMs } : {}) });
   const [sort, setSort] = useState<Sort | null>(null);
   const rows = useMemo(() => sortRows(breakdown.data?.rows ?? [], sort), [breakdown.data, sort]);
 

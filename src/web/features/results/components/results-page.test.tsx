@@ -169,6 +169,35 @@ describe('ResultsPage', () => {
     expect(calls.results).toBe(before);
   });
 
+  it('updates the per-municipality table with every event of the live stream, as the cards', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    let breakdown = BREAKDOWN;
+    let asked = 0;
+    serve(() => results([1234, 2345, 345]));
+    server.use(
+      http.get('*/api/results/breakdown', () => {
+        asked += 1;
+        return HttpResponse.json(breakdown);
+      }),
+    );
+    renderWithProviders(<ResultsPage />);
+    const table = await screen.findByRole('table');
+    expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5001.200');
+    act(() => FakeEventSource.last.emit('resultados', results([1234, 2345, 345])));
+    await waitFor(() => expect(asked).toBe(2));
+
+    // A vote in Cabimas: the next event brings the cards and the table together.
+    breakdown = {
+      ...BREAKDOWN,
+      rows: BREAKDOWN.rows.map((r) => (r.slug === 'cabimas' ? { ...r, voted: 1501, votes: { ...r.votes, FA: 701 } } : r)),
+    };
+    act(() => FakeEventSource.last.emit('resultados', results([1235, 2345, 345])));
+    expect(within(card('FA')).getByTestId('votos')).toHaveTextContent('1.235 votos');
+    await waitFor(() =>
+      expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5011.200'),
+    );
+  });
+
   it('polls when the stream fails and opens a new stream by itself', async () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     let votes: [number, number, number] = [10, 20, 30];

@@ -74,7 +74,7 @@ export function ResultsPage({ pollMs, stream: streamOptions }: ResultsPageProps)
         )}
       </div>
 
-      <ResultsBreakdown />
+      <ResultsBreakdown live={stream.status === 'live'} pollMs={pollMs} />
 
       {projector && results.data && (
         <ProjectorView results={results.data} status={stream.status} updatedAt={updatedAt} onLeave={leaveProjector} />
