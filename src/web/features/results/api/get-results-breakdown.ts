@@ -11,7 +11,13 @@ export const getResultsBreakdown = () => apiFetch<Breakdown>('/api/results/break
  * page, each of its events asks for the table again (useResultsStream); without it, the table is asked
  * for as often as the totals (the spec's 5 s).
  */
-export const getResultsBreakdownQueryOptions = ({ live, pollMs = RESULTS_POLL_MS }: { live: boolean; pollMs?: number }) =>
+export const getResultsBreakdownQueryOptions = ({
+  live,
+  pollMs = RESULTS_POLL_MS,
+}: {
+  live: boolean;
+  pollMs?: number;
+}) =>
   queryOptions({
     queryKey: resultsKeys.breakdown,
     queryFn: getResultsBreakdown,
