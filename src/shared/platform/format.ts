@@ -102,6 +102,18 @@ export function formatShortDate(isoDateTime: string, timeZone: string = TIME_ZON
   return `${Number(m[3])} ${MONTHS_SHORT[Number(m[2]) - 1]} ${m[1]}`;
 }
 
+const MONTHS_LONG = [
+  'enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio',
+  'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre',
+] as const;
+
+/** '27 de noviembre de 2026' for an instant, in the campaign's time zone (what a printed page says). */
+export function formatLongDate(instant: Date, timeZone: string = TIME_ZONE): string {
+  const m = ISO_DATE.exec(dateInTimeZone(instant, timeZone));
+  if (!m) return '';
+  return `${Number(m[3])} de ${MONTHS_LONG[Number(m[2]) - 1]} de ${m[1]}`;
+}
+
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 const timeFormatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -19,6 +19,11 @@ export const resultsMessages = {
   downloadBreakdown: 'Descargar tabla (CSV)',
   downloadValidated: 'Descargar trámites validados (CSV)',
   refresh: 'Actualizar',
+  /** The printed page's header: campaign, page, and when it was printed. */
+  printedTitle: (campaign: string) => `${campaign} · Resultados`,
+  printedAt: (day: string, time: string) => `Impreso el ${day} ${atTime(time)} (hora de Caracas)`,
+  print: 'Imprimir',
+  scrollHint: (columns: number) => `La tabla tiene ${columns} columnas: deslízala hacia la izquierda para ver las demás.`,
   streamOnly: 'Esta dirección solo envía un flujo de eventos (Accept: text/event-stream).',
 } as const;
 

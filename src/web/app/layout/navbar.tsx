@@ -87,7 +87,7 @@ export function Navbar({
   return (
     <header
       data-scrolled={scrolled ? 'true' : 'false'}
-      className={`sticky top-0 z-40 w-full transition-shadow ${
+      className={`sticky top-0 z-40 w-full transition-shadow print:hidden ${
         scrolled ? 'bg-white/95 shadow-md backdrop-blur' : 'bg-white'
       } border-b border-stone-200`}
     >

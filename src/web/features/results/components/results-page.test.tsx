@@ -312,4 +312,60 @@ describe('ResultsPage', () => {
       '/api/results/validated.csv',
     );
   });
+
+  it('prints with a header of its own: the campaign, the page, the day and the time of printing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-23T17:05:00Z'));
+    serve(() => results([1, 2, 3]));
+    renderWithProviders(<ResultsPage campaignName="Comando Zulia" />);
+    const header = screen.getByTestId('cabecera-impresa');
+    // Only on paper (print:block), and before anything else on it.
+    expect(header).toHaveClass('hidden', 'print:block');
+    expect(header).toHaveTextContent('Comando Zulia · Resultados');
+    expect(header).toHaveTextContent('Impreso el 23 de noviembre de 2026 a la 1:05 p. m. (hora de Caracas)');
+    // The dialog opens later: the time is the printing's.
+    vi.setSystemTime(new Date('2026-11-23T18:40:00Z'));
+    act(() => {
+      window.dispatchEvent(new Event('beforeprint'));
+    });
+    expect(header).toHaveTextContent('Impreso el 23 de noviembre de 2026 a las 2:40 p. m. (hora de Caracas)');
+    await screen.findByRole('table');
+    // What only works on screen stays off the paper.
+    expect(screen.getByRole('button', { name: 'Modo proyector' }).parentElement).toHaveClass('print:hidden');
+    expect(screen.getByTestId('estado-en-vivo').parentElement).toHaveClass('print:hidden');
+  });
+
+  it('says on a narrow screen that the table scrolls, with a shadow on the edge until its last column', async () => {
+    const box = (el: Element) => el instanceof HTMLDivElement && el.className.includes('overflow-x-auto');
+    const widths = { scroll: 900, client: 390 };
+    const scrollWidth = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return box(this) ? widths.scroll : 0;
+    });
+    const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return box(this) ? widths.client : 0;
+    });
+    try {
+      serve(() => results([1, 2, 3]));
+      renderWithProviders(<ResultsPage />);
+      const table = await screen.findByRole('table');
+      expect(screen.getByTestId('tabla-desliza')).toHaveTextContent(
+        'La tabla tiene 8 columnas: deslízala hacia la izquierda para ver las demás.',
+      );
+      expect(screen.getByTestId('tabla-sombra')).toBeInTheDocument();
+      const scroller = table.parentElement as HTMLDivElement;
+      scroller.scrollLeft = 510;
+      act(() => {
+        scroller.dispatchEvent(new Event('scroll'));
+      });
+      expect(screen.queryByTestId('tabla-sombra')).not.toBeInTheDocument();
+      expect(screen.getByTestId('tabla-desliza')).toBeInTheDocument();
+    } finally {
+      scrollWidth.mockRestore();
+      clientWidth.mockRestore();
+    }
+  });
 });
