@@ -103,8 +103,18 @@ export function formatShortDate(isoDateTime: string, timeZone: string = TIME_ZON
 }
 
 const MONTHS_LONG = [
-  'enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio',
-  'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre',
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
 ] as const;
 
 /** '27 de noviembre de 2026' for an instant, in the campaign's time zone (what a printed page says). */

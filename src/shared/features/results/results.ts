@@ -23,7 +23,8 @@ export const resultsMessages = {
   printedTitle: (campaign: string) => `${campaign} · Resultados`,
   printedAt: (day: string, time: string) => `Impreso el ${day} ${atTime(time)} (hora de Caracas)`,
   print: 'Imprimir',
-  scrollHint: (columns: number) => `La tabla tiene ${columns} columnas: deslízala hacia la izquierda para ver las demás.`,
+  scrollHint: (columns: number) =>
+    `La tabla tiene ${columns} columnas: deslízala hacia la izquierda para ver las demás.`,
   streamOnly: 'Esta dirección solo envía un flujo de eventos (Accept: text/event-stream).',
 } as const;
 

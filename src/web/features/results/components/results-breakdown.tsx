@@ -123,7 +123,7 @@ export function ResultsBreakdown({ live, pollMs }: { live: boolean; pollMs?: num
                         key={col.key}
                         scope="col"
                         aria-sort={sort?.key === col.key ? sort.direction : undefined}
-                        className={`px-3 py-2 font-semibold whitespace-nowrap ${col.numeric ? 'text-right' : 'sticky left-0 z-10 bg-stone-100'}`}
+                        className={`px-3 py-2 font-semibold whitespace-nowrap print:px-1.5 print:whitespace-normal ${col.numeric ? 'text-right' : 'sticky left-0 z-10 bg-stone-100'}`}
                       >
                         <button
                           type="button"
@@ -144,7 +144,7 @@ export function ResultsBreakdown({ live, pollMs }: { live: boolean; pollMs?: num
                     <tr key={row.slug} className="border-t border-stone-200">
                       <th
                         scope="row"
-                        className="sticky left-0 bg-white px-3 py-2 text-left font-medium whitespace-nowrap"
+                        className="sticky left-0 bg-white px-3 py-2 text-left font-medium whitespace-nowrap print:px-1.5 print:whitespace-normal"
                       >
                         {row.title}
                       </th>
