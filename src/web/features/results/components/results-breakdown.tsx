@@ -131,7 +131,7 @@ export function ResultsBreakdown({ live, pollMs }: { live: boolean; pollMs?: num
                           className="inline-flex items-center gap-1 rounded hover:text-brand focus-visible:outline-2 focus-visible:outline-brand"
                         >
                           {col.label}
-                          <span aria-hidden="true" className="text-xs text-stone-500">
+                          <span aria-hidden="true" className="text-xs text-stone-500 print:hidden">
                             {sort?.key === col.key ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
                           </span>
                         </button>
