@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import { createDepartmentBodySchema, slugFromTitle } from '#shared/features/departments/departments';
+import {
+  createDepartmentBodySchema,
+  departmentsMessages,
+  slugFromTitle,
+} from '#shared/features/departments/departments';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
@@ -38,7 +42,7 @@ export function CreateDepartmentDialog({ open, onClose, onCreated }: CreateDepar
     const sentFrom = shown.opening;
     return create.mutateAsync(body).then(
       (department) => {
-        toast.success(`Departamento creado: ${department.title}.`);
+        toast.success(departmentsMessages.created(department.title));
         if (!shown.isShowing(sentFrom)) return;
         onClose();
         onCreated?.(department.slug);
