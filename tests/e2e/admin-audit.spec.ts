@@ -44,7 +44,9 @@ test('an admin filters the log by person, action and dates, and downloads those 
   const bytes = fs.readFileSync((await file.path()) as string);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.toString('utf8').slice(1).split('\r\n').filter(Boolean);
-  expect(lines[0]).toBe('Fecha y hora (hora de Caracas);Persona;Acción;Descripción;Departamento;Objetivo;IP;Detalles');
+  expect(lines[0]).toBe(
+    'Fecha y hora (hora de Caracas, UTC-04:00);Persona;Acción;Descripción;Departamento;Objetivo;IP;Detalles',
+  );
   expect(lines).toHaveLength(2);
   expect(lines[1]).toMatch(
     /^2026-11-22 23:\d\d:\d\d;e2e;access\.grant;Acceso concedido;cabimas;Persona validador\.cabimas@e2e\.example;;$/,

@@ -181,7 +181,9 @@ test('adds, edits and voids a record by hand, and exports the municipality as CS
   const bytes = fs.readFileSync(file);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const text = bytes.toString('utf8');
-  expect(text).toContain('Comunidades;Nombre;UBCH;Telefono;Departamento;Estado;Votos;Votado el;ID');
+  expect(text).toContain(
+    'Comunidades;Nombre;UBCH;Telefono;Departamento;Estado;Votos;Votado el (hora de Caracas, UTC-04:00);ID',
+  );
   expect(text).toContain("'=SUMA(A1);Xiomara Prueba;UBCH 110123099;0414-7500001;colon;anulado;");
   expect(text).toContain('José Añez Semprún');
 });

@@ -138,7 +138,7 @@ test.describe('Resultados', () => {
     await expect(photo).toBeVisible();
     await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
-    await expect(page.getByTestId('actualizado')).toContainText('Actualizado a las');
+    await expect(page.getByTestId('actualizado')).toContainText(/Actualizado a las? /);
     // The breakdown: Sucre holds a third of the known ballots.
     const sucre = page.getByRole('row', { name: /^Sucre/ });
     await expect(sucre).toContainText('1.171');
@@ -160,9 +160,17 @@ test.describe('Resultados', () => {
       (window as unknown as { sinRecargar: boolean }).sinRecargar = true;
     });
 
+    // The per-municipality table follows the same stream as the cards.
+    const votedIn = page
+      .getByRole('row', { name: /^Cabimas/ })
+      .getByRole('cell')
+      .nth(1);
+    const votedBefore = Number((await votedIn.textContent())?.replace(/\D/g, ''));
+
     const polls = countPolls(page);
     await voteFromSecondBrowser(voter.page, ['FA', 'NR']);
     await expect(fa).toHaveText(`${(before + 1).toLocaleString('da-DK')} votos`);
+    await expect(votedIn).toHaveText((votedBefore + 1).toLocaleString('da-DK'));
     // Not read again: the stream brought it.
     expect(polls()).toBe(0);
     await expect(card(page, 'NR').getByTestId('votos')).toHaveText(/^\d[\d.]* votos$/);
@@ -338,7 +346,56 @@ test.describe('Resultados', () => {
       )
       .toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The table is wider than the phone: it says so, with a shadow on the edge until its last column.
+    await expect(page.getByTestId('tabla-desliza')).toHaveText(
+      'La tabla tiene 8 columnas: deslízala hacia la izquierda para ver las demás. →',
+    );
+    await expect(page.getByTestId('tabla-sombra')).toBeVisible();
+    await page.getByRole('table').evaluate((table) => {
+      const box = table.parentElement as HTMLElement;
+      box.scrollLeft = box.scrollWidth;
+    });
+    await expect(page.getByTestId('tabla-sombra')).toBeHidden();
     await expectNoSeriousA11yViolations(page);
+  });
+
+  test('prints with the campaign, the day and the time, the whole table and nothing that only works on screen', async ({
+    browser,
+  }) => {
+    for (const width of [390, 1920]) {
+      admin = await signedIn(browser, ADMIN, { width, height: 900 });
+      const page = admin.page;
+      await page.goto('/resultados');
+      await expect(page.getByRole('row', { name: /^Sucre/ })).toBeVisible();
+      // On screen the printed header is not there, and the table says it scrolls only where it does.
+      await expect(page.getByTestId('cabecera-impresa')).toBeHidden();
+      await expect(page.getByTestId('tabla-desliza')).toHaveCount(width === 390 ? 1 : 0);
+
+      await page.emulateMedia({ media: 'print' });
+      const header = page.getByTestId('cabecera-impresa');
+      await expect(header).toBeVisible();
+      await expect(header).toContainText('Comando Zulia · Resultados');
+      await expect(header.getByText(/^Impreso el/)).toHaveText(
+        /^Impreso el \d{1,2} de [a-z]+ de \d{4} a las? \d{1,2}:\d{2} [ap]\. m\. \(hora de Caracas\)$/,
+      );
+      await expect(page.getByRole('navigation', { name: 'Principal' })).toBeHidden();
+      await expect(page.getByRole('button', { name: 'Modo proyector' })).toBeHidden();
+      await expect(page.getByRole('button', { name: 'Imprimir' })).toBeHidden();
+      await expect(page.getByTestId('estado-en-vivo')).toBeHidden();
+      await expect(page.getByRole('link', { name: 'Descargar tabla (CSV)' })).toBeHidden();
+      // The whole table on an A4 sheet (about 700 px inside its margins): nothing hidden behind a scroll.
+      await page.setViewportSize({ width: 700, height: 900 });
+      const cut = await page.getByRole('table').evaluate((table) => {
+        const box = table.parentElement as HTMLElement;
+        return box.scrollWidth - box.clientWidth;
+      });
+      expect(cut).toBeLessThanOrEqual(1);
+      // Chromium prints it: a PDF comes out.
+      await page.emulateMedia({ media: 'screen' });
+      const pdf = await page.pdf({ format: 'A4', printBackground: true });
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      await admin.context.close();
+    }
   });
 
   test('downloads the breakdown as CSV for Excel', async ({ browser }) => {

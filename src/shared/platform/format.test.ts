@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  atTime,
   dateInTimeZone,
   dayAndTime,
   formatBytes,
@@ -82,11 +83,20 @@ describe('numbers', () => {
   });
 });
 
+describe('atTime', () => {
+  it('says one o’clock in the singular', () => {
+    expect(atTime('1:05 a. m.')).toBe('a la 1:05 a. m.');
+    expect(atTime('11:31 p. m.')).toBe('a las 11:31 p. m.');
+    expect(atTime('10:00:00 a. m.')).toBe('a las 10:00:00 a. m.');
+  });
+});
+
 describe('dayAndTime', () => {
   it('gives the day and the 24-hour time in Caracas, whatever the zone of the instant', () => {
-    expect(dayAndTime('2026-11-23T03:31:00Z')).toEqual({ day: '22 nov', time: '23:31' });
-    expect(dayAndTime('2026-01-05T12:05:00-04:00')).toEqual({ day: '5 ene', time: '12:05' });
-    expect(dayAndTime('2026-06-01T04:00:00Z')).toEqual({ day: '1 jun', time: '00:00' });
+    expect(dayAndTime('2026-11-23T03:31:00Z')).toEqual({ day: '22 nov', time: '11:31 p. m.' });
+    expect(dayAndTime('2026-01-05T12:05:00-04:00')).toEqual({ day: '5 ene', time: '12:05 p. m.' });
+    expect(dayAndTime('2026-06-01T04:00:00Z')).toEqual({ day: '1 jun', time: '12:00 a. m.' });
+    expect(dayAndTime('2026-06-01T05:15:00Z')).toEqual({ day: '1 jun', time: '1:15 a. m.' });
     expect(dayAndTime('no es una fecha')).toEqual({ day: '', time: '' });
   });
 });

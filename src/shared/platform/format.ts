@@ -102,21 +102,55 @@ export function formatShortDate(isoDateTime: string, timeZone: string = TIME_ZON
   return `${Number(m[3])} ${MONTHS_SHORT[Number(m[2]) - 1]} ${m[1]}`;
 }
 
-const dayTimeFormatters = new Map<string, Intl.DateTimeFormat>();
+const MONTHS_LONG = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+] as const;
 
-/** { day: '22 nov', time: '23:31' } for an instant, in the campaign's time zone (24-hour clock). */
-export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): { day: string; time: string } {
-  let formatter = dayTimeFormatters.get(timeZone);
+/** '27 de noviembre de 2026' for an instant, in the campaign's time zone (what a printed page says). */
+export function formatLongDate(instant: Date, timeZone: string = TIME_ZONE): string {
+  const m = ISO_DATE.exec(dateInTimeZone(instant, timeZone));
+  if (!m) return '';
+  return `${Number(m[3])} de ${MONTHS_LONG[Number(m[2]) - 1]} de ${m[1]}`;
+}
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+const timeFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A time of day as the interface writes every one: the 12-hour clock with 'a. m.' / 'p. m.', in the
+ * campaign's time zone ('11:31 p. m.'). The agenda's events keep the spec's own 'PM' (formatHour12).
+ */
+export function formatTime(instant: Date, timeZone: string = TIME_ZONE): string {
+  let formatter = timeFormatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      day: 'numeric',
-      month: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    dayTimeFormatters.set(timeZone, formatter);
+    formatter = new Intl.DateTimeFormat('es-VE', { timeZone, hour: 'numeric', minute: '2-digit', hour12: true });
+    timeFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(instant);
+}
+
+/** 'a las 11:31 p. m.', but 'a la 1:05 a. m.': Spanish says one o'clock in the singular. */
+export function atTime(time: string): string {
+  return `${/^1:/.test(time) ? 'a la' : 'a las'} ${time}`;
+}
+
+/** { day: '22 nov', time: '11:31 p. m.' } for an instant, in the campaign's time zone. */
+export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): { day: string; time: string } {
+  let formatter = dayFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'numeric' });
+    dayFormatters.set(timeZone, formatter);
   }
   const instant = new Date(isoDateTime);
   if (Number.isNaN(instant.getTime())) return { day: '', time: '' };
@@ -124,7 +158,7 @@ export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): {
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return {
     day: `${Number(get('day'))} ${MONTHS_SHORT[Number(get('month')) - 1]}`,
-    time: `${get('hour')}:${get('minute')}`,
+    time: formatTime(instant, timeZone),
   };
 }
 

@@ -134,7 +134,7 @@ describe('GET /api/admin/audit.csv', () => {
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const text = res.body.replace(/^\uFEFF/, '');
     expect(text.split('\r\n')[0]).toBe(
-      'Fecha y hora (hora de Caracas);Persona;Acción;Descripción;Departamento;Objetivo;IP;Detalles',
+      'Fecha y hora (hora de Caracas, UTC-04:00);Persona;Acción;Descripción;Departamento;Objetivo;IP;Detalles',
     );
     expect(text).toContain('2025-06-14 23:59:59;ana@example.org;record.vote;Voto registrado;cabimas;Trámite 1;;\r\n');
     expect(text).toContain(

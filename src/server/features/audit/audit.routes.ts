@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type AuditRow, writeAudit } from '#server/platform/audit/audit.repository';
-import { CSV_BOM, csvDateTime, csvLine, csvLines } from '#server/platform/lib/csv';
+import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
@@ -89,7 +89,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
       async function* lines(): AsyncGenerator<string> {
         yield CSV_BOM +
           csvLine([
-            'Fecha y hora (hora de Caracas)',
+            `Fecha y hora (${csvZoneLabel(now)})`,
             'Persona',
             'Acción',
             'Descripción',

@@ -68,6 +68,31 @@ export function createAdminDepartmentsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Adds a department at the end of the menu; its id. */
+    async insert(d: {
+      slug: string;
+      title: string;
+      kind: 'page' | 'municipality';
+      createdAt: string;
+    }): Promise<number> {
+      const last = await db
+        .selectFrom('departments')
+        .select((eb) => eb.fn.max('position').as('position'))
+        .executeTakeFirst();
+      const row = await db
+        .insertInto('departments')
+        .values({
+          slug: d.slug,
+          title: d.title,
+          kind: d.kind,
+          position: Number(last?.position ?? -1) + 1,
+          created_at: d.createdAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+
     async setTitle(departmentId: number, title: string): Promise<void> {
       await db.updateTable('departments').set({ title }).where('id', '=', departmentId).execute();
     },

@@ -126,3 +126,126 @@ describe('PATCH /api/admin/departments/:slug', () => {
     }
   });
 });
+
+describe('POST /api/admin/departments', () => {
+  const create = (payload: object, cookie = admin) =>
+    t.request({ method: 'POST', url: '/api/admin/departments', headers: { cookie }, payload });
+  const slugs = async () =>
+    (await t.request({ url: '/api/admin/departments', headers: { cookie: admin } }))
+      .json()
+      .items.map((d: { slug: string }) => d.slug);
+
+  it('adds a municipality at the end of the menu (audited); lists, menus and results show it at once', async () => {
+    // Read first, so that anything kept from these answers would have to be forgotten.
+    const breakdownBefore = (await t.request({ url: '/api/results/breakdown', headers: { cookie: admin } })).json();
+    expect(breakdownBefore.rows.map((r: { slug: string }) => r.slug)).not.toContain('valmore-rodriguez');
+    expect((await t.request({ url: '/api/auth/session', headers: { cookie: validator } })).statusCode).toBe(200);
+
+    const res = await create({ title: '  Valmore Rodríguez ', slug: 'valmore-rodriguez', kind: 'municipality' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({
+      slug: 'valmore-rodriguez',
+      title: 'Valmore Rodríguez',
+      kind: 'municipality',
+      path: '/validation/valmore-rodriguez',
+      members: 0,
+      total: 0,
+      voted: 0,
+      validated: 0,
+      emails: [],
+    });
+    expect((await slugs()).at(-1)).toBe('valmore-rodriguez');
+    const [audit] = await listAudit(t.db.kysely, { action: 'department.create', limit: 1 });
+    expect(audit).toMatchObject({
+      actor_email: 'jefa@example.org',
+      department_slug: 'valmore-rodriguez',
+      target: 'valmore-rodriguez',
+      ip: '127.0.0.1',
+    });
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ title: 'Valmore Rodríguez', kind: 'municipality' });
+
+    const breakdown = (await t.request({ url: '/api/results/breakdown', headers: { cookie: admin } })).json();
+    expect(breakdown.rows.map((r: { slug: string }) => r.slug)).toContain('valmore-rodriguez');
+
+    // Given to a validator, it is in their menu on their next request.
+    const grant = await t.request({
+      method: 'POST',
+      url: '/api/access/departments/valmore-rodriguez/members',
+      headers: { cookie: admin },
+      payload: { email: 'val@example.org' },
+    });
+    expect(grant.statusCode).toBeLessThan(300);
+    const menu = (await t.request({ url: '/api/auth/session', headers: { cookie: validator } })).json().menu;
+    expect(menu).toContainEqual({ title: 'Valmore Rodríguez', path: '/validation/valmore-rodriguez' });
+  });
+
+  it('refuses a slug that exists, one of the wrong shape and a page the app does not have, writing nothing', async () => {
+    const before = await slugs();
+    const audits = (await listAudit(t.db.kysely, { action: 'department.create' })).length;
+    for (const [payload, status, message] of [
+      [
+        { title: 'Otra Cabimas', slug: 'cabimas' },
+        409,
+        'Ya existe un departamento con el identificador cabimas: Cabimas (Costa Oriental).',
+      ],
+      [
+        { title: 'Agenda 2', slug: 'agenda', kind: 'page' },
+        409,
+        'Ya existe un departamento con el identificador agenda: Agenda.',
+      ],
+      [
+        { title: 'Tilde', slug: 'valmore-rodríguez' },
+        400,
+        'El identificador solo lleva minúsculas sin tildes, números y guiones entre palabras, por ejemplo valmore-rodriguez.',
+      ],
+      [
+        { title: 'Mayúsculas', slug: 'Valmore' },
+        400,
+        'El identificador solo lleva minúsculas sin tildes, números y guiones entre palabras, por ejemplo valmore-rodriguez.',
+      ],
+      [
+        { title: 'Guiones', slug: '-valmore--rodriguez-' },
+        400,
+        'El identificador solo lleva minúsculas sin tildes, números y guiones entre palabras, por ejemplo valmore-rodriguez.',
+      ],
+      [{ title: 'Sin identificador', slug: '  ' }, 400, 'Indica el identificador de la dirección.'],
+      [{ title: '', slug: 'sin-titulo' }, 400, 'Indica el título.'],
+      [{ title: 'Largo', slug: 'x'.repeat(101) }, 400, 'El identificador no puede tener más de 100 caracteres.'],
+      [
+        { title: 'Otra página', slug: 'campo', kind: 'page' },
+        400,
+        'Una página solo puede ser una de las que la aplicación tiene (resultados, notas, agenda), y todas existen ya. Lo nuevo es un municipio o parroquia.',
+      ],
+      [{ title: 'Rara', slug: 'rara', kind: 'region' }, 400, undefined],
+    ] as const) {
+      const res = await create(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      if (message) expect(res.json().message).toBe(message);
+    }
+    expect(await slugs()).toEqual(before);
+    expect(await listAudit(t.db.kysely, { action: 'department.create' })).toHaveLength(audits);
+  });
+
+  it('is for admins only', async () => {
+    expect((await create({ title: 'Nueva', slug: 'nueva' }, validator)).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/admin/departments', payload: { title: 'N', slug: 'n' } }))
+        .statusCode,
+    ).toBe(401);
+    expect(await slugs()).not.toContain('nueva');
+  });
+
+  it('adds one department when the same one is sent twice at once: the other is told it exists', async () => {
+    const answers = await Promise.all([
+      create({ title: 'Misión Sucre', slug: 'mision-sucre' }),
+      create({ title: 'Misión Sucre', slug: 'mision-sucre' }),
+    ]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.statusCode === 409)?.json().message).toBe(
+      'Ya existe un departamento con el identificador mision-sucre: Misión Sucre.',
+    );
+    expect((await slugs()).filter((s: string) => s === 'mision-sucre')).toHaveLength(1);
+    const created = await listAudit(t.db.kysely, { action: 'department.create' });
+    expect(created.filter((a) => a.target === 'mision-sucre')).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { departmentPath } from '#server/platform/access/access.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { NotFound } from '#server/platform/http/errors';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
@@ -8,12 +8,16 @@ import {
   type AdminDepartmentDetail,
   adminDepartmentDetailSchema,
   adminDepartmentsSchema,
+  createDepartmentBodySchema,
   departmentsMessages,
   updateDepartmentBodySchema,
 } from '#shared/features/departments/departments';
 import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { type AdminDepartmentRow, createAdminDepartmentsRepository } from './departments.repository';
+import { createDepartment, renameDepartment } from './departments.service';
+
+const actorOf = (admin: { email: string }, request: FastifyRequest) => ({ email: admin.email, ip: request.ip });
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
@@ -92,25 +96,25 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const d = await repo.find(request.params.slug);
-      if (!d) throw NotFound(departmentsMessages.departmentNotFound);
-      const { title } = request.body;
-      if (title !== d.title) {
-        const now = app.config.now();
-        await db.transaction().execute(async (trx) => {
-          await createAdminDepartmentsRepository(trx).setTitle(d.id, title);
-          await writeAudit(trx, {
-            actorEmail: admin.email,
-            action: 'department.update',
-            departmentSlug: d.slug,
-            target: d.slug,
-            ip: request.ip,
-            details: { title: { from: d.title, to: title } },
-            at: now,
-          });
-        });
-      }
-      return detail(d.slug);
+      await renameDepartment(db, request.params.slug, request.body.title, actorOf(admin, request), app.config.now());
+      return detail(request.params.slug);
+    },
+  );
+
+  app.post(
+    '/api/admin/departments',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Agrega un departamento (municipio o parroquia) al final del menú, con su identificador',
+        body: createDepartmentBodySchema,
+        response: { 201: adminDepartmentDetailSchema, ...errors, 409: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const slug = await createDepartment(db, request.body, actorOf(admin, request), app.config.now());
+      return reply.code(201).send(await detail(slug));
     },
   );
 };

@@ -633,7 +633,7 @@ describe('resumable photo uploads with an Idempotency-Key (the photo slot, as th
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
     const photo = fixture('ballot.jpg');
-    const filledBy = `Esta foto ya fue cargada por ${PEOPLE.admin} el 6 dic a las 08:00.`;
+    const filledBy = `Esta foto ya fue cargada por ${PEOPLE.admin} el 6 dic a las 8:00 a. m.`;
     // Started while the slot was empty; the admin's photo arrives first.
     const early = await createTusUpload(t, c.validatorA, {
       slug: SLUG_A,

@@ -299,7 +299,7 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     expect([first.statusCode, second.statusCode].sort()).toEqual([201, 409]);
     const loser = first.statusCode === 409 ? first : second;
     expect(loser.json().message).toMatch(
-      /^Esta foto ya fue cargada por validadora\.a@example\.org el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\.$/,
+      /^Esta foto ya fue cargada por validadora\.a@example\.org el \d{1,2} [a-z]{3} a las? \d{1,2}:\d{2} [ap]\. m\.$/,
     );
     expect(filesOnDisk()).toHaveLength(3);
     expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
@@ -559,7 +559,7 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind with an Idempotenc
     expect((await uploadWithKey(id, 'clez', jpeg(), c.admin)).statusCode).toBe(201);
     const res = await uploadWithKey(id, 'clez', jpeg(), c.validatorA, crypto.randomUUID());
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(`Esta foto ya fue cargada por ${PEOPLE.admin} el 22 nov a las 21:05.`);
+    expect(res.json().message).toBe(`Esta foto ya fue cargada por ${PEOPLE.admin} el 22 nov a las 9:05 p. m.`);
     expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(1);
     expect(filesOnDisk().filter((f) => f.startsWith('photos'))).toHaveLength(3);
   });

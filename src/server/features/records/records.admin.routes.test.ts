@@ -395,6 +395,24 @@ describe('records back office: listing and exporting', () => {
     expect(first.every((r: { departmentSlug: string }) => r.departmentSlug === 'bolivar')).toBe(true);
   });
 
+  it('writes when a record was voted in Caracas time, as every export does, and says so with the offset', async () => {
+    const cookies = await setup();
+    const [id] = await addRecords(t, 'cabimas', [MARIA]);
+    await t.db.kysely
+      .updateTable('records')
+      .set({ voted_at: '2026-11-23T03:30:05.000Z' })
+      .where('id', '=', id as number)
+      .execute();
+    const res = await t.request({
+      url: '/api/admin/records/export.csv?department=cabimas',
+      headers: { cookie: cookies.admin },
+    });
+    const rows: string[][] = [];
+    for await (const { fields } of readCsv([res.body.replace(/^\uFEFF/, '')], { maxRowChars: 10_000 })) rows.push(fields);
+    expect(rows[0]?.[7]).toBe('Votado el (hora de Caracas, UTC-04:00)');
+    expect(rows[1]?.[7]).toBe('2026-11-22 23:30:05');
+  });
+
   it('exports a municipality as UTF-8 CSV with BOM, escaped and formula-safe, that imports back as duplicates', async () => {
     const cookies = await setup();
     await addRecords(t, 'cabimas', [
@@ -429,7 +447,7 @@ describe('records back office: listing and exporting', () => {
       'Departamento',
       'Estado',
       'Votos',
-      'Votado el',
+      'Votado el (hora de Caracas, UTC-04:00)',
       'ID',
     ]);
     expect(rows).toHaveLength(4);

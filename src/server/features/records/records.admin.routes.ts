@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { BadRequest, HttpError } from '#server/platform/http/errors';
-import { CSV_BOM, csvLine, csvLines } from '#server/platform/lib/csv';
+import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 import {
@@ -328,7 +328,17 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       // Written page by page as the client reads: a big municipality never sits in memory at once.
       async function* lines(): AsyncGenerator<string> {
         yield CSV_BOM +
-          csvLine(['Comunidades', 'Nombre', 'UBCH', 'Telefono', 'Departamento', 'Estado', 'Votos', 'Votado el', 'ID']);
+          csvLine([
+            'Comunidades',
+            'Nombre',
+            'UBCH',
+            'Telefono',
+            'Departamento',
+            'Estado',
+            'Votos',
+            `Votado el (${csvZoneLabel(now)})`,
+            'ID',
+          ]);
         for (let after = 0; ; ) {
           const page = await repo.exportPage(found.id, status, after, EXPORT_PAGE);
           const chunk = csvLines(
@@ -340,7 +350,7 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
               r.department_slug,
               r.status,
               r.voted_at === null ? '' : r.vote_codes ? r.vote_codes.split(',').join(' ') : 'Ninguno',
-              r.voted_at ?? '',
+              csvDateTime(r.voted_at),
               r.id,
             ]),
           );

@@ -223,7 +223,7 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(
       new RegExp(
-        `^Este trámite ya fue votado por ${PEOPLE.validatorA.replace('.', '\\.')} el \\d{1,2} [a-z]{3} a las \\d{2}:\\d{2}\\.$`,
+        `^Este trámite ya fue votado por ${PEOPLE.validatorA.replace('.', '\\.')} el \\d{1,2} [a-z]{3} a las? \\d{1,2}:\\d{2} [ap]\\. m\\.$`,
       ),
     );
     expect(await totals()).toEqual({ ballots: 1, FA: 1, NR: 1 });
@@ -405,7 +405,7 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     expect((await voteWithKey(id, ['FA'], c.admin)).statusCode).toBe(201);
     const res = await voteWithKey(id, ['FA'], c.validatorA, crypto.randomUUID());
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(`Este trámite ya fue votado por ${PEOPLE.admin} el 22 nov a las 23:31.`);
+    expect(res.json().message).toBe(`Este trámite ya fue votado por ${PEOPLE.admin} el 22 nov a las 11:31 p. m.`);
     expect(await totals()).toEqual({ ballots: 1, FA: 1 });
   });
 

@@ -393,7 +393,7 @@ describe('breakdown and downloads', () => {
     expect(res.body.startsWith('\uFEFF')).toBe(true);
     const lines = res.body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'ID;Municipio;Comunidad;UBCH;Persona;Candidatos;Fotos presentes;Completo (voto y 3 fotos);Validado por;Validado el (hora de Caracas)',
+      'ID;Municipio;Comunidad;UBCH;Persona;Candidatos;Fotos presentes;Completo (voto y 3 fotos);Validado por;Validado el (hora de Caracas, UTC-04:00)',
     );
     const check = await checkTotals(t.db.kysely);
     expect(lines).toHaveLength(1 + check.ballots);

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { accessVersionOf } from '#server/platform/cache/cache';
 import { HttpError } from '#server/platform/http/errors';
-import { CSV_BOM, csvDateTime, csvLine, csvLines, csvPercent } from '#server/platform/lib/csv';
+import { CSV_BOM, csvDateTime, csvLine, csvLines, csvPercent, csvZoneLabel } from '#server/platform/lib/csv';
 import { readSessionToken, sessionUserNow } from '#server/platform/session/session.plugin';
 import {
   breakdownSchema,
@@ -203,7 +203,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
             'Fotos presentes',
             'Completo (voto y 3 fotos)',
             'Validado por',
-            'Validado el (hora de Caracas)',
+            `Validado el (${csvZoneLabel(now)})`,
           ]);
         let after = 0;
         for (;;) {

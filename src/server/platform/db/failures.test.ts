@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '#server/platform/http/errors';
-import { isUnavailable, isUncertainCommit, noteCommitFailure } from './failures';
+import { createTestApp } from '#server/testing/test-app';
+import { isUnavailable, isUncertainCommit, isUniqueViolation, noteCommitFailure } from './failures';
 
 const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
 
@@ -74,5 +75,40 @@ describe('telling an unavailable database or disk from a bug', () => {
     expect(bug.statusCode).toBe(500);
     expect(bug.headers['retry-after']).toBeUndefined();
     await app.close();
+  });
+});
+
+describe('telling a unique constraint from other refusals', () => {
+  it('knows SQLite’s and PostgreSQL’s codes for it, also wrapped, and nothing else', () => {
+    expect(isUniqueViolation(coded('SQLITE_CONSTRAINT_UNIQUE'))).toBe(true);
+    expect(isUniqueViolation(coded('SQLITE_CONSTRAINT_PRIMARYKEY'))).toBe(true);
+    expect(isUniqueViolation(coded('23505'))).toBe(true);
+    expect(isUniqueViolation(new Error('insert failed', { cause: coded('23505') }))).toBe(true);
+    for (const error of [coded('SQLITE_CONSTRAINT_FOREIGNKEY'), coded('23503'), coded('SQLITE_FULL'), new Error('x')]) {
+      expect(isUniqueViolation(error)).toBe(false);
+    }
+  });
+
+  it('recognises what the database really throws for a repeated slug', async () => {
+    const t = await createTestApp();
+    try {
+      const again = t.db.kysely
+        .insertInto('departments')
+        .values({
+          slug: 'cabimas',
+          title: 'Otra',
+          kind: 'municipality',
+          position: 99,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const error = await again.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isUniqueViolation(error)).toBe(true);
+    } finally {
+      await t.close();
+    }
   });
 });

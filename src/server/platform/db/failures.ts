@@ -71,3 +71,14 @@ export function noteCommitFailure(error: unknown): void {
 export function isUncertainCommit(error: unknown): boolean {
   return Boolean(error && typeof error === 'object' && uncertain.has(error));
 }
+
+/**
+ * A write refused by a unique constraint (SQLite's SQLITE_CONSTRAINT_UNIQUE or PRIMARYKEY, PostgreSQL's
+ * 23505): two requests that wanted the same name at the same time, the second told apart from a bug.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  return causes(error).some((e) => {
+    const code = (e as { code?: unknown }).code;
+    return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+  });
+}

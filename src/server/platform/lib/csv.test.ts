@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvDateTime, csvLine, csvPercent } from './csv';
+import { csvCell, csvDateTime, csvLine, csvPercent, csvZoneLabel } from './csv';
 
 describe('CSV for Excel', () => {
   it('quotes separators, quotes and line breaks, and leaves plain text alone', () => {
@@ -27,5 +27,11 @@ describe('CSV for Excel', () => {
   it('shows instants in Caracas time', () => {
     expect(csvDateTime('2026-11-23T03:30:05.000Z')).toBe('2026-11-22 23:30:05');
     expect(csvDateTime(null)).toBe('');
+  });
+
+  it('names the zone of those times with its offset, for the column headers', () => {
+    expect(csvZoneLabel(new Date('2026-11-23T03:30:05.000Z'))).toBe('hora de Caracas, UTC-04:00');
+    // Before May 2016 Venezuela was four and a half hours behind UTC.
+    expect(csvZoneLabel(new Date('2015-06-01T12:00:00.000Z'))).toBe('hora de Caracas, UTC-04:30');
   });
 });

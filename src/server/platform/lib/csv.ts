@@ -66,6 +66,18 @@ export function csvDateTime(iso: string | null): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+const zoneOffset = new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, timeZoneName: 'longOffset' });
+
+/**
+ * What the times of an export are, for its column header: 'hora de Caracas, UTC-04:00'. Every export
+ * writes Caracas time (csvDateTime) and says so with the offset, so a file read elsewhere, or after a
+ * change of the country's offset, still tells the instant.
+ */
+export function csvZoneLabel(at: Date): string {
+  const offset = zoneOffset.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  return `hora de Caracas, ${offset === 'GMT' ? 'UTC+00:00' : offset.replace('GMT', 'UTC')}`;
+}
+
 /** Undoes csvCell's formula guard on import, so an exported file imports back unchanged. */
 export function unguardCell(value: string): string {
   return value.length > 1 && value[0] === "'" && GUARDED.test(value.slice(1)) ? value.slice(1) : value;

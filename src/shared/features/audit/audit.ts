@@ -102,6 +102,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.sessions_end': 'Sesiones cerradas en todos los dispositivos',
   'access.grant': 'Acceso concedido',
   'access.revoke': 'Acceso retirado',
+  'department.create': 'Departamento creado',
   'department.update': 'Departamento editado',
   'candidate.create': 'Candidato creado',
   'candidate.update': 'Candidato editado',

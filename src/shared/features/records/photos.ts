@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dayAndTime } from '#shared/platform/format';
+import { atTime, dayAndTime } from '#shared/platform/format';
 import { photoKindSchema, recordSchema } from './records';
 
 export const DEFAULT_PHOTO_MAX_BYTES = 20 * 1024 * 1024;
@@ -18,7 +18,7 @@ export const photosMessages = {
   /** The 409 of a second photo for a slot: who filled it and when, in Caracas time. */
   slotFilledBy: (by: string, at: string) => {
     const { day, time } = dayAndTime(at);
-    return `Esta foto ya fue cargada por ${by} el ${day} a las ${time}.`;
+    return `Esta foto ya fue cargada por ${by} el ${day} ${atTime(time)}`;
   },
   duplicate: 'Atención: esta misma imagen ya se usó en otro trámite.',
   uploaded: 'Foto cargada con éxito',

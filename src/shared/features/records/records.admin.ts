@@ -336,5 +336,5 @@ export type ImportEvent = z.infer<typeof importEventSchema>;
 export const recordsCsvSchema = z
   .string()
   .describe(
-    'Archivo CSV (UTF-8 con BOM, separado por punto y coma): Comunidades, Nombre, UBCH, Telefono, Departamento, Estado, Votos, Votado el, ID',
+    'Archivo CSV (UTF-8 con BOM, separado por punto y coma): Comunidades, Nombre, UBCH, Telefono, Departamento, Estado, Votos, Votado el (hora de Caracas), ID',
   );

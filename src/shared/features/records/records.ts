@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { departmentParamsSchema } from '#shared/platform/access';
 import { PHOTO_KINDS, RECORDS_PAGE_SIZE } from '#shared/platform/constants';
-import { dayAndTime } from '#shared/platform/format';
+import { atTime, dayAndTime } from '#shared/platform/format';
 import { idParamsSchema } from '#shared/platform/query';
 
 /** Sentences of the validation screen, shared by the API and the web. */
@@ -10,7 +10,7 @@ export const recordsMessages = {
   /** The 409 of a second vote: who voted and when, in Caracas time. */
   alreadyVotedBy: (by: string, at: string) => {
     const { day, time } = dayAndTime(at);
-    return `Este trámite ya fue votado por ${by} el ${day} a las ${time}.`;
+    return `Este trámite ya fue votado por ${by} el ${day} ${atTime(time)}`;
   },
   voteSuccess: 'Votaste con éxito',
   unknownCandidates: (codes: string[]) =>

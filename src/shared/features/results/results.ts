@@ -1,3 +1,4 @@
+import { atTime } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 
 /** Sentences of the Resultados page and its downloads, shared by the API and the web. */
@@ -6,7 +7,7 @@ export const resultsMessages = {
   live: 'En vivo',
   connecting: 'Conectando…',
   polling: 'Sin conexión en vivo: se actualiza cada 5 segundos',
-  updatedAt: (time: string) => `Actualizado a las ${time}`,
+  updatedAt: (time: string) => `Actualizado ${atTime(time)}`,
   denominator: (count: string) => `Porcentajes sobre ${count} electores`,
   ballots: (count: string) => `${count} trámites votados`,
   votes: (count: string) => `${count} votos`,
@@ -18,6 +19,12 @@ export const resultsMessages = {
   downloadBreakdown: 'Descargar tabla (CSV)',
   downloadValidated: 'Descargar trámites validados (CSV)',
   refresh: 'Actualizar',
+  /** The printed page's header: campaign, page, and when it was printed. */
+  printedTitle: (campaign: string) => `${campaign} · Resultados`,
+  printedAt: (day: string, time: string) => `Impreso el ${day} ${atTime(time)} (hora de Caracas)`,
+  print: 'Imprimir',
+  scrollHint: (columns: number) =>
+    `La tabla tiene ${columns} columnas: deslízala hacia la izquierda para ver las demás.`,
   streamOnly: 'Esta dirección solo envía un flujo de eventos (Accept: text/event-stream).',
 } as const;
 

@@ -31,18 +31,30 @@ export function MenuHeader({ title, onClose }: { title: ReactNode; onClose?: () 
   );
 }
 
-/** The menu's links: the entries, then 'Iniciar sesión' when it is offered. */
+/**
+ * The menu's links: where the person is (named, not linked), the entries, Envíos when the phone has
+ * items of its own, then 'Iniciar sesión' when it is offered.
+ */
 export function MenuLinks({
   entries,
+  current,
+  showOutbox = false,
   showLogin,
   onNavigate,
 }: {
   entries: MenuEntry[];
+  current?: MenuEntry | undefined;
+  showOutbox?: boolean;
   showLogin: boolean;
   onNavigate?: () => void;
 }) {
   return (
     <nav aria-label="Menú" className="flex-1 overflow-y-auto p-2">
+      {current && (
+        <p className="px-4 pt-2 pb-3 text-stone-700" data-testid="menu-aqui">
+          Estás en <strong className="text-stone-900">{current.title}</strong>
+        </p>
+      )}
       <ul className="flex flex-col gap-1">
         {entries.map((entry) => (
           <li key={entry.path}>
@@ -51,6 +63,13 @@ export function MenuLinks({
             </NavLink>
           </li>
         ))}
+        {showOutbox && (
+          <li>
+            <NavLink to={paths.outbox} onClick={onNavigate} className={LINK_CLASS}>
+              Envíos
+            </NavLink>
+          </li>
+        )}
         {showLogin && (
           <li>
             <NavLink to={paths.login} onClick={onNavigate} className={LINK_CLASS}>

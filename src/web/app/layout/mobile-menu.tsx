@@ -6,6 +6,10 @@ export interface MobileMenuProps {
   open: boolean;
   onClose: () => void;
   entries: MenuEntry[];
+  /** The entry of the page being shown: named, not linked (the spec hides the link to the current page). */
+  current?: MenuEntry | undefined;
+  /** The link to Envíos, the items this phone still has to send. */
+  showOutbox?: boolean;
   showLogin: boolean;
   onLogout?: (() => void) | undefined;
   onLogoutEverywhere?: (() => void) | undefined;
@@ -18,6 +22,8 @@ export default function MobileMenu({
   open,
   onClose,
   entries,
+  current,
+  showOutbox = false,
   showLogin,
   onLogout,
   onLogoutEverywhere,
@@ -29,7 +35,13 @@ export default function MobileMenu({
       <div className="fixed inset-0 flex justify-end">
         <DialogPanel className={MENU_PANEL_CLASS} data-testid="mobile-menu">
           <MenuHeader title={<DialogTitle className={MENU_TITLE_CLASS}>Menú</DialogTitle>} onClose={onClose} />
-          <MenuLinks entries={entries} showLogin={showLogin} onNavigate={onClose} />
+          <MenuLinks
+            entries={entries}
+            current={current}
+            showOutbox={showOutbox}
+            showLogin={showLogin}
+            onNavigate={onClose}
+          />
           {(signedInAs || onLogout) && (
             <div className="border-t border-stone-200 p-4">
               {signedInAs && (

@@ -47,6 +47,8 @@ export function Navbar({
   const location = useLocation();
   // Staff menus hide the link to the page being shown; the login link is not offered on /login itself.
   const visible = entries.filter((e) => e.path !== location.pathname);
+  // The menu still says where one is: a validator with one department would otherwise open an empty sheet.
+  const current = entries.find((e) => e.path === location.pathname);
   const showLogin = loginWanted && location.pathname !== paths.login;
 
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -86,7 +88,7 @@ export function Navbar({
     <header
       data-scrolled={scrolled ? 'true' : 'false'}
       // The style follows the attribute, so a public page's own script changes it without the app.
-      className="sticky top-0 z-40 w-full border-b border-stone-200 bg-white transition-shadow data-[scrolled=true]:bg-white/95 data-[scrolled=true]:shadow-md data-[scrolled=true]:backdrop-blur"
+      className="sticky top-0 z-40 w-full print:hidden border-b border-stone-200 bg-white transition-shadow data-[scrolled=true]:bg-white/95 data-[scrolled=true]:shadow-md data-[scrolled=true]:backdrop-blur"
     >
       <a
         href="#contenido"
@@ -131,6 +133,9 @@ export function Navbar({
             open={open}
             onClose={closeMenu}
             entries={visible}
+            current={current}
+            // The phone's outbox, for whoever is signed in (items wait here after a sign-out too).
+            showOutbox={onLogout !== undefined && location.pathname !== paths.outbox}
             onLogout={onLogout}
             onLogoutEverywhere={onLogoutEverywhere}
             showLogin={showLogin}

@@ -117,6 +117,32 @@ describe('navbar fed by the session', () => {
     expect(within(menu).getByTestId('sesion-de')).toHaveTextContent('Sesión iniciada como jefa@example.org');
   });
 
+  it('gives a validator with one department a menu with something in it: where they are, Envíos, Cerrar sesión', async () => {
+    const user = userEvent.setup();
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 390 });
+    renderLayout('/validation/cabimas', {
+      user: { email: 'val@example.org', role: 'staff', mustChangePassword: false },
+      menu: [{ title: 'Cabimas', path: '/validation/cabimas' }],
+      home: '/validation/cabimas',
+      logoutRoute: '/',
+    });
+    await user.click(await within(nav()).findByRole('button', { name: 'Abrir menú' }));
+    const menu = await screen.findByTestId('mobile-menu');
+    // Their department is named, not linked: the spec hides the link to the page being shown.
+    expect(within(menu).getByTestId('menu-aqui')).toHaveTextContent('Estás en Cabimas');
+    expect(within(menu).queryByRole('link', { name: 'Cabimas' })).not.toBeInTheDocument();
+    expect(within(menu).getByRole('link', { name: 'Envíos' })).toHaveAttribute('href', '/envios');
+    expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+
+    // Envíos leads back to their department, by name.
+    await user.click(within(menu).getByRole('link', { name: 'Envíos' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/envios'));
+    await user.click(within(nav()).getByRole('button', { name: 'Abrir menú' }));
+    const again = await screen.findByTestId('mobile-menu');
+    expect(within(again).getByRole('link', { name: 'Cabimas' })).toHaveAttribute('href', '/validation/cabimas');
+    expect(within(again).queryByRole('link', { name: 'Envíos' })).not.toBeInTheDocument();
+  });
+
   it('signs out on every device from the menu, after asking; cancelling changes nothing', async () => {
     const user = userEvent.setup();
     const calls: string[] = [];

@@ -1,5 +1,6 @@
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { ResultsPage } from '#web/features/results/components/results-page';
+import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { Page } from '#web/platform/ui/page';
@@ -7,9 +8,10 @@ import { NotFoundScreen } from './not-found';
 
 function ResultadosShell() {
   useDocumentTitle('Resultados');
+  const site = useSiteInfo();
   return (
     <Page wide>
-      <ResultsPage />
+      <ResultsPage campaignName={site.data?.campaignName} />
     </Page>
   );
 }

@@ -1,6 +1,7 @@
 import { Description, Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import type { ReactNode } from 'react';
 import { buttonClass } from './back-office';
+import { SubmitButton } from './submit-button';
 
 export interface ModalProps {
   open: boolean;
@@ -73,14 +74,14 @@ export function ConfirmDialog({
         <button type="button" className={buttonClass.secondary} onClick={onCancel}>
           Cancelar
         </button>
-        <button
+        <SubmitButton
           type="button"
+          sending={pending ?? false}
           className={danger ? buttonClass.danger : buttonClass.primary}
           onClick={onConfirm}
-          disabled={pending}
         >
           {confirmLabel}
-        </button>
+        </SubmitButton>
       </div>
     </Modal>
   );

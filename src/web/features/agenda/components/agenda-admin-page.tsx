@@ -9,6 +9,7 @@ import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCopyAgendaDay } from '../api/copy-agenda-day';
 import { useCreateAgendaEvent } from '../api/create-agenda-event';
@@ -153,7 +154,6 @@ export default function AgendaAdminPage() {
         open={dialog.kind === 'event'}
         event={dialog.kind === 'event' ? dialog.event : null}
         day={day}
-        pending={create.isPending || update.isPending}
         serverError={serverError}
         onClose={close}
         onSave={(body) => {
@@ -171,8 +171,9 @@ export default function AgendaAdminPage() {
               else toast.error(error.message);
             },
           };
-          if (editing) update.mutateAsync({ id: editing.id, ...body }).then(done.onSuccess, done.onError);
-          else create.mutateAsync(body).then(done.onSuccess, done.onError);
+          return editing
+            ? update.mutateAsync({ id: editing.id, ...body }).then(done.onSuccess, done.onError)
+            : create.mutateAsync(body).then(done.onSuccess, done.onError);
         }}
       />
 
@@ -311,7 +312,7 @@ function CopyDayDialog({
   const error = errors.to ?? Object.values(errors)[0];
   const submit = form.submit((body) => {
     const sentFrom = shown.opening;
-    copy.mutateAsync(body).then(
+    return copy.mutateAsync(body).then(
       (result) => {
         toast.success(result.message);
         if (shown.isShowing(sentFrom)) onCopied(body.to);
@@ -335,9 +336,9 @@ function CopyDayDialog({
           <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
-          <button type="submit" className={buttonClass.primary} disabled={copy.isPending}>
-            {copy.isPending ? 'Copiando…' : 'Copiar eventos'}
-          </button>
+          <SubmitButton sending={form.sending} sendingLabel="Copiando…">
+            Copiar eventos
+          </SubmitButton>
         </div>
       </form>
     </Modal>

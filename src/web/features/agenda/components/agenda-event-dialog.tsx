@@ -4,6 +4,7 @@ import { agendaEventBodySchema } from '#shared/features/agenda/agenda.admin';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { TextAreaField, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 
 export interface AgendaEventDraft {
@@ -18,11 +19,10 @@ export interface AgendaEventDialogProps {
   /** The event being edited, or null to create one on `day`. */
   event: AgendaEvent | null;
   day: string;
-  /** Its request is on the network: saving waits (nothing is sent twice); closing does not. */
-  pending: boolean;
   /** A message from the server to show in the form. */
   serverError?: string;
-  onSave: (draft: ReturnType<typeof agendaEventBodySchema.parse>) => void;
+  /** Sends the event; the dialog sends nothing else until the returned promise settles. */
+  onSave: (draft: ReturnType<typeof agendaEventBodySchema.parse>) => Promise<unknown>;
   onClose: () => void;
 }
 
@@ -34,7 +34,7 @@ const draftOf = (event: AgendaEvent | null, day: string): AgendaEventDraft => ({
 });
 
 /** Creates or edits an event: date, 24-hour time, description and place. */
-export function AgendaEventDialog({ open, event, day, pending, serverError, onSave, onClose }: AgendaEventDialogProps) {
+export function AgendaEventDialog({ open, event, day, serverError, onSave, onClose }: AgendaEventDialogProps) {
   const form = useDraftForm(agendaEventBodySchema, () => draftOf(event, day));
   const { reset, field } = form;
   useEffect(() => {
@@ -70,9 +70,9 @@ export function AgendaEventDialog({ open, event, day, pending, serverError, onSa
           <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
-          <button type="submit" className={buttonClass.primary} disabled={pending}>
-            {pending ? 'Guardando…' : event ? 'Guardar cambios' : 'Crear evento'}
-          </button>
+          <SubmitButton sending={form.sending} sendingLabel="Guardando…">
+            {event ? 'Guardar cambios' : 'Crear evento'}
+          </SubmitButton>
         </div>
       </form>
     </Modal>

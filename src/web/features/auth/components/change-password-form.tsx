@@ -1,9 +1,9 @@
-import type { FormEvent } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { changePasswordBodySchema } from '#shared/features/auth/auth';
 import { NEW_PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
 import { authMessages } from '#shared/platform/session';
 import { Page } from '#web/platform/ui/page';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useChangePassword } from '../api/change-password';
 import { useLogout } from '../api/logout';
@@ -29,15 +29,11 @@ export function ChangePasswordForm({ email }: { email: string }) {
   const set = (field: Field) => (value: string) => setValue(field, value);
 
   const submit = form.submit((body) =>
-    change.mutate(body, {
-      onSuccess: () => toast.success(authMessages.passwordChanged),
-      onError: (error) => form.showErrors({ form: error.message }),
-    }),
+    change.mutateAsync(body).then(
+      () => toast.success(authMessages.passwordChanged),
+      (error: Error) => form.showErrors({ form: error.message }),
+    ),
   );
-  const onSubmit = (event: FormEvent) => {
-    if (change.isPending) event.preventDefault();
-    else submit(event);
-  };
 
   const hint = (field: Field) =>
     errors[field] ? (
@@ -57,7 +53,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
         <p id="password-rule" className="mt-2 text-sm text-stone-700">
           Al menos {NEW_PASSWORD_MIN_LENGTH} caracteres, y que no sea de las más usadas (como 1234567890 o password123).
         </p>
-        <form onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-4" aria-label="Elige tu contraseña">
+        <form onSubmit={submit} noValidate className="mt-6 flex flex-col gap-4" aria-label="Elige tu contraseña">
           <div className="flex flex-col gap-1">
             <PasswordField
               id="password-new"
@@ -87,14 +83,12 @@ export function ChangePasswordForm({ email }: { email: string }) {
               {serverError}
             </p>
           )}
-          <button
-            type="submit"
-            disabled={change.isPending}
-            aria-busy={change.isPending || undefined}
+          <SubmitButton
+            sending={form.sending}
             className="mt-1 rounded-lg bg-brand px-5 py-3 text-lg font-bold text-white shadow-sm hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900"
           >
             Guardar contraseña
-          </button>
+          </SubmitButton>
           <button
             type="button"
             onClick={() => signOut.mutate({}, { onError: (error) => toast.error(error.message) })}

@@ -13,6 +13,7 @@ import { formatDecimal } from '#shared/platform/format';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateCandidate } from '../api/create-candidate';
@@ -43,7 +44,6 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
   const id = useId();
   const create = useCreateCandidate();
   const update = useUpdateCandidate();
-  const pending = create.isPending || update.isPending;
   const codeLocked = (candidate?.votes ?? 0) > 0;
   const form = useDraftForm(
     candidate ? updateCandidateBodySchema : createCandidateBodySchema,
@@ -70,7 +70,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
     const sent = candidate
       ? update.mutateAsync({ id: candidate.id, ...(body as UpdateCandidateBody) })
       : create.mutateAsync(body as CreateCandidateBody);
-    sent.then(
+    return sent.then(
       (c) => {
         toast.success(`Candidato ${c.code} ${candidate ? 'guardado' : 'añadido'}`);
         if (opening.isShowing(sentFrom)) onClose();
@@ -191,9 +191,9 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
           <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
-          <button type="submit" className={buttonClass.primary} disabled={pending}>
+          <SubmitButton sending={form.sending} sendingLabel="Guardando…">
             {candidate ? 'Guardar' : 'Añadir candidato'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </Modal>

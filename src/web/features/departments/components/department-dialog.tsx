@@ -7,6 +7,7 @@ import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { type DialogOpening, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useDepartment } from '../api/get-department';
 import { useRemoveDepartmentMember } from '../api/remove-department-member';
@@ -68,7 +69,7 @@ function DepartmentEditor({
   // closed meanwhile (closing never waits for the network).
   const saveTitle = form.submit(({ title }) => {
     const sentFrom = shown.opening;
-    update.mutateAsync({ slug: department.slug, title }).then(
+    return update.mutateAsync({ slug: department.slug, title }).then(
       (d) => toast.success(`Título guardado: ${d.title}`),
       (e: Error) => {
         if (shown.isShowing(sentFrom)) form.showErrors({ title: e.message });
@@ -89,9 +90,9 @@ function DepartmentEditor({
         <div className="flex-1">
           <TextField label="Título" maxLength={200} {...field('title')} />
         </div>
-        <button type="submit" className={`${buttonClass.primary} sm:mt-8`} disabled={update.isPending}>
+        <SubmitButton sending={form.sending} className={`${buttonClass.primary} sm:mt-8`}>
           Guardar título
-        </button>
+        </SubmitButton>
       </form>
 
       <section aria-labelledby="lista-acceso-titulo">

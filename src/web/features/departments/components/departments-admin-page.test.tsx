@@ -60,4 +60,66 @@ describe('DepartmentsAdminPage', () => {
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Editar: Cabimas' }));
     expect(await screen.findByRole('heading', { name: 'Lista de acceso (1.000)' })).toBeInTheDocument();
   });
+
+  it('adds a department: the identifier follows the name until it is written, the server’s refusal shows in the form, the new one opens', async () => {
+    const sent: unknown[] = [];
+    const valmore = department({ slug: 'valmore-rodriguez', title: 'Valmore Rodríguez' });
+    server.use(
+      http.get('*/api/admin/departments', () => HttpResponse.json({ items: DEPARTMENTS })),
+      http.post('*/api/admin/departments', async ({ request }) => {
+        const body = (await request.json()) as { slug: string };
+        sent.push(body);
+        if (body.slug === 'cabimas')
+          return HttpResponse.json(
+            {
+              statusCode: 409,
+              error: 'Conflict',
+              message: 'Ya existe un departamento con el identificador cabimas: Cabimas.',
+            },
+            { status: 409 },
+          );
+        return HttpResponse.json({ ...valmore, emails: [] }, { status: 201 });
+      }),
+      http.get('*/api/admin/departments/valmore-rodriguez', () => HttpResponse.json({ ...valmore, emails: [] })),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<DepartmentsAdminPage bulkAccess={() => null} />);
+    await user.click(await screen.findByRole('button', { name: 'Nuevo departamento' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nuevo departamento' });
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar departamento' }));
+    expect(within(dialog).getByLabelText('Nombre')).toHaveAccessibleDescription('Indica el título.');
+    expect(sent).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Nombre'), 'Valmore Rodríguez');
+    const slug = within(dialog).getByLabelText('Identificador');
+    expect(slug).toHaveValue('valmore-rodriguez');
+    expect(within(dialog).getByText('/validation/valmore-rodriguez')).toBeInTheDocument();
+
+    // Written by hand, it no longer follows the name.
+    await user.clear(slug);
+    await user.type(slug, 'cabimas');
+    await user.type(within(dialog).getByLabelText('Nombre'), ' ');
+    expect(slug).toHaveValue('cabimas');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar departamento' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Ya existe un departamento con el identificador cabimas: Cabimas.',
+    );
+
+    await user.clear(slug);
+    await user.type(slug, 'Valmore Rodríguez');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar departamento' }));
+    expect(slug).toHaveAccessibleDescription(/El identificador solo lleva minúsculas sin tildes/);
+    await user.clear(slug);
+    await user.type(slug, 'valmore-rodriguez');
+    await user.click(within(dialog).getByRole('button', { name: 'Agregar departamento' }));
+    expect(await screen.findByText('Departamento creado: Valmore Rodríguez.')).toBeInTheDocument();
+    expect(sent).toEqual([
+      { title: 'Valmore Rodríguez', slug: 'cabimas', kind: 'municipality' },
+      { title: 'Valmore Rodríguez', slug: 'valmore-rodriguez', kind: 'municipality' },
+    ]);
+    // It opens, to give it its access list.
+    expect(await screen.findByRole('dialog', { name: 'Valmore Rodríguez' })).toHaveAccessibleDescription(
+      'Ruta /validation/valmore-rodriguez',
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useDepartments } from '../api/get-departments';
+import { CreateDepartmentDialog } from './create-department-dialog';
 import { DepartmentDialog, type DepartmentDialogProps } from './department-dialog';
 
 const fold = (text: string) =>
@@ -32,6 +33,7 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
   const departments = useDepartments();
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
 
   if (departments.isPending) return <Spinner />;
   if (departments.isError) {
@@ -41,9 +43,14 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
 
   return (
     <section aria-labelledby="departamentos-titulo" className="flex flex-col gap-4">
-      <h2 id="departamentos-titulo" className="text-2xl font-bold text-stone-900">
-        Departamentos
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="departamentos-titulo" className="text-2xl font-bold text-stone-900">
+          Departamentos
+        </h2>
+        <button type="button" className={buttonClass.primary} onClick={() => setAdding(true)}>
+          Nuevo departamento
+        </button>
+      </div>
       <div className="flex max-w-md flex-col gap-1.5">
         <label htmlFor="departamentos-filtro" className={labelClass}>
           Buscar departamento
@@ -109,6 +116,7 @@ export default function DepartmentsAdminPage({ bulkAccess }: Pick<DepartmentDial
         })}
       </ul>
       <DepartmentDialog slug={open} onClose={() => setOpen(null)} bulkAccess={bulkAccess} />
+      <CreateDepartmentDialog open={adding} onClose={() => setAdding(false)} onCreated={setOpen} />
     </section>
   );
 }

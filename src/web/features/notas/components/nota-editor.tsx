@@ -8,6 +8,7 @@ import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office
 import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Spinner } from '#web/platform/ui/page';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateNota } from '../api/create-nota';
 import { useDeleteNota } from '../api/delete-nota';
@@ -67,37 +68,21 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
 
   // Checked with the shared schema first (form.submit); the server checks (and cleans) it again.
   const save = (andPublish: boolean) => form.submit((body) => send(body, andPublish))();
-  const send = (body: { title: string; contentHtml: string }, andPublish: boolean) => {
+  // The promise the form waits for before it sends anything again: the save, and the publishing after it.
+  const send = (body: { title: string; contentHtml: string }, andPublish: boolean): Promise<unknown> => {
     if (!nota) {
-      create.mutate(
-        { ...body, publish: andPublish },
-        {
-          onSuccess: (result) => {
-            toast.success(result.message);
-            navigate(`${NOTAS_ADMIN_PATH}/${result.nota.id}`, { replace: true });
-          },
-          onError: fail,
-        },
-      );
-      return;
+      return create.mutateAsync({ ...body, publish: andPublish }).then((result) => {
+        toast.success(result.message);
+        navigate(`${NOTAS_ADMIN_PATH}/${result.nota.id}`, { replace: true });
+      }, fail);
     }
-    update.mutate(
-      { id: nota.id, ...body },
-      {
-        onSuccess: (result) => {
-          loaded(result.nota);
-          if (andPublish && result.nota.status !== 'publicada') {
-            publish.mutate(nota.id, {
-              onSuccess: (published) => toast.success(published.message),
-              onError: fail,
-            });
-          } else {
-            toast.success(result.message);
-          }
-        },
-        onError: fail,
-      },
-    );
+    return update.mutateAsync({ id: nota.id, ...body }).then((result) => {
+      loaded(result.nota);
+      if (andPublish && result.nota.status !== 'publicada') {
+        return publish.mutateAsync(nota.id).then((published) => toast.success(published.message), fail);
+      }
+      toast.success(result.message);
+    }, fail);
   };
 
   return (
@@ -205,13 +190,17 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
               Volver a borrador
             </button>
           )}
-          <button type="submit" className={published ? buttonClass.primary : buttonClass.secondary} disabled={busy}>
+          <SubmitButton
+            sending={form.sending}
+            className={published ? buttonClass.primary : buttonClass.secondary}
+            disabled={busy}
+          >
             {nota ? 'Guardar cambios' : 'Guardar borrador'}
-          </button>
+          </SubmitButton>
           {!published && (
-            <button type="button" className={buttonClass.primary} disabled={busy} onClick={() => save(true)}>
+            <SubmitButton type="button" sending={form.sending} disabled={busy} onClick={() => save(true)}>
               {nota ? 'Guardar y publicar' : 'Publicar'}
-            </button>
+            </SubmitButton>
           )}
         </div>
       </form>

@@ -3,6 +3,7 @@ import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type BulkAccessResult, type BulkLineStatus, bulkAccessBodySchema } from '#shared/features/people/people';
 import { badgeClass, buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useBulkAccess } from '../api/bulk-access';
 
@@ -125,12 +126,12 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
         </div>
       </fieldset>
       <div className="flex flex-col gap-3 sm:flex-row">
-        <button type="button" className={buttonClass.secondary} disabled={bulk.isPending} onClick={() => run(true)}>
+        <SubmitButton type="button" sending={form.sending} className={buttonClass.secondary} onClick={() => run(true)}>
           Revisar
-        </button>
-        <button type="button" className={buttonClass.primary} disabled={bulk.isPending} onClick={() => run(false)}>
+        </SubmitButton>
+        <SubmitButton type="button" sending={form.sending} onClick={() => run(false)}>
           Aplicar
-        </button>
+        </SubmitButton>
       </div>
       {report && <BulkReport report={report} />}
     </div>

@@ -7,6 +7,7 @@ import { buttonClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateUser } from '../api/create-user';
 import { DepartmentChecklist } from './department-checklist';
@@ -62,7 +63,7 @@ export function CreateUserDialog({
 
   const submit = form.submit((body) => {
     const sentFrom = shown.opening;
-    create.mutateAsync(body).then(
+    return create.mutateAsync(body).then(
       (result) => {
         toast.success(`Cuenta creada para ${result.user.email}`);
         reset(empty());
@@ -164,9 +165,9 @@ export function CreateUserDialog({
           <button type="button" className={buttonClass.secondary} onClick={close}>
             Cancelar
           </button>
-          <button type="submit" className={buttonClass.primary} disabled={create.isPending}>
+          <SubmitButton sending={form.sending} sendingLabel="Creando…">
             Crear cuenta
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </Modal>

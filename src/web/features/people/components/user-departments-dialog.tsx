@@ -5,6 +5,7 @@ import { type AdminUser, setUserDepartmentsBodySchema } from '#shared/features/p
 import { buttonClass } from '#web/platform/ui/back-office';
 import { Modal } from '#web/platform/ui/modal';
 import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useSetUserDepartments } from '../api/set-user-departments';
 import { DepartmentChecklist } from './department-checklist';
@@ -30,7 +31,7 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
   const submit = form.submit(({ departments }) => {
     if (!user) return;
     const sentFrom = shown.opening;
-    save.mutateAsync({ id: user.id, departments }).then(
+    return save.mutateAsync({ id: user.id, departments }).then(
       (updated) => {
         toast.success(`Departamentos de ${updated.email} guardados`);
         if (shown.isShowing(sentFrom)) onClose();
@@ -67,9 +68,9 @@ export function UserDepartmentsDialog({ user, departments, onClose }: UserDepart
           <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
-          <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+          <SubmitButton sending={form.sending} sendingLabel="Guardando…">
             Guardar departamentos
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </Modal>

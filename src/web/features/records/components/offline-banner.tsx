@@ -1,4 +1,4 @@
-import { dayAndTime } from '#shared/platform/format';
+import { atTime, dayAndTime } from '#shared/platform/format';
 
 /**
  * Says the phone has no connection: the list is the copy kept on the phone (and since when), and what
@@ -10,7 +10,7 @@ export function OfflineBanner({ savedAt }: { savedAt: number | undefined }) {
     <div role="status" className="mt-3 rounded-lg border-2 border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">
       <p className="font-bold">Sin conexión</p>
       <p className="text-sm">
-        {saved ? `Lista guardada en el teléfono el ${saved.day} a las ${saved.time}. ` : ''}
+        {saved ? `Lista guardada en el teléfono el ${saved.day} ${atTime(saved.time)} ` : ''}
         Lo que votes o fotografíes queda guardado en el teléfono y se envía solo cuando vuelva la conexión.
       </p>
     </div>

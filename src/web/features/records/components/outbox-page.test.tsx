@@ -28,7 +28,7 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
               {
                 statusCode: 409,
                 error: 'Conflict',
-                message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.',
+                message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 11:31 p. m.',
               },
               { status: 409 },
             )
@@ -55,7 +55,7 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
     const refused = await screen.findByRole('heading', { name: 'Rechazados (1)' });
     expect(refused).toBeInTheDocument();
     expect(
-      screen.getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.'),
+      screen.getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 11:31 p. m.'),
     ).toBeInTheDocument();
     answer = 201;
     await user.click(screen.getByRole('button', { name: 'Reintentar: Voto (FA) de Persona 2' }));

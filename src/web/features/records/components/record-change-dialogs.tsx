@@ -80,7 +80,8 @@ function ChangeForm({ change, onClose, requests }: { change: Change; onClose: ()
   const { draft, errors, set } = form;
   const { reason, voteCounts, clear, codes } = draft;
   const { voiding, restoring, correcting, shown } = requests;
-  const pending = voiding.isPending || restoring.isPending || correcting.isPending;
+  // The requests outlive this form (closed and opened again, it is a new one): theirs counts too.
+  const pending = form.sending || voiding.isPending || restoring.isPending || correcting.isPending;
   const voted = record.votedAt !== null;
 
   const confirm = form.submit(({ reason: why }) => {
@@ -96,7 +97,7 @@ function ChangeForm({ change, onClose, requests }: { change: Change; onClose: ()
               candidates: clear ? null : codes,
               voteRevision: record.voteRevision,
             });
-    sent.then(
+    return sent.then(
       (result: { message: string }) => {
         toast.success(result.message);
         if (shown.isShowing(sentFrom)) onClose();

@@ -9,6 +9,7 @@ import {
 import { buttonClass } from '#web/platform/ui/back-office';
 import { SelectField, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 
 type Draft = { department: string; comunidad: string; nombre: string; ubch: string; telefono: string };
@@ -27,10 +28,9 @@ export interface RecordDialogProps {
   record: RecordAdmin | null;
   department: string;
   departments: RecordsDepartment[];
-  /** Its request is on the network: saving waits (nothing is sent twice); closing does not. */
-  pending: boolean;
   serverError?: string;
-  onSave: (body: RecordBody) => void;
+  /** Sends the record; the dialog sends nothing else until the returned promise settles. */
+  onSave: (body: RecordBody) => Promise<unknown>;
   onClose: () => void;
 }
 
@@ -40,7 +40,6 @@ export function RecordDialog({
   record,
   department,
   departments,
-  pending,
   serverError,
   onSave,
   onClose,
@@ -104,9 +103,9 @@ export function RecordDialog({
           <button type="button" className={buttonClass.secondary} onClick={onClose}>
             Cancelar
           </button>
-          <button type="submit" className={buttonClass.primary} disabled={pending}>
-            {pending ? 'Guardando…' : record ? 'Guardar cambios' : 'Agregar registro'}
-          </button>
+          <SubmitButton sending={form.sending} sendingLabel="Guardando…">
+            {record ? 'Guardar cambios' : 'Agregar registro'}
+          </SubmitButton>
         </div>
       </form>
     </Modal>

@@ -124,8 +124,9 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
       if (editDialog.isShowing(sentFrom)) setServerError(error.message);
       else toast.error(error.message);
     };
-    if (editing) update.mutateAsync({ id: editing.id, ...body }).then(saved, failed);
-    else create.mutateAsync(body).then(saved, failed);
+    return editing
+      ? update.mutateAsync({ id: editing.id, ...body }).then(saved, failed)
+      : create.mutateAsync(body).then(saved, failed);
   };
 
   return (
@@ -261,7 +262,6 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
         record={dialog.kind === 'edit' ? dialog.record : null}
         department={department || firstWithRecords}
         departments={departments}
-        pending={create.isPending || update.isPending}
         serverError={serverError}
         onSave={save}
         onClose={close}

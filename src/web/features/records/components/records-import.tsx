@@ -5,6 +5,8 @@ import { IMPORT_MAX_BYTES, type RecordsDepartment } from '#shared/features/recor
 import { formatCount, formatPercent } from '#shared/platform/format';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { SelectField } from '#web/platform/ui/fields';
+import { SubmitButton } from '#web/platform/ui/submit-button';
+import { useSendOnce } from '#web/platform/ui/use-draft-form';
 import { type ImportAnswer, type ImportProgress, useImportRecords } from '../api/import-records';
 import { ImportReportView } from './import-report';
 
@@ -65,6 +67,7 @@ export function RecordsImport({ departments, backTo }: { departments: RecordsDep
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
   const [error, setError] = useState<string>();
   const run = useImportRecords(setProgress);
+  const once = useSendOnce();
   const busy = stage === 'revisando' || stage === 'importando';
 
   const start = (mode: 'simulacion' | 'importar', omitInvalid = false) => {
@@ -76,24 +79,24 @@ export function RecordsImport({ departments, backTo }: { departments: RecordsDep
       setError(`El archivo supera el máximo de ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Divídelo en partes más pequeñas.`);
       return;
     }
-    setError(undefined);
-    setProgress(null);
-    setStage(mode === 'simulacion' ? 'revisando' : 'importando');
-    run.mutate(
-      { file, mode, department: department || undefined, omitInvalid },
-      {
-        onSuccess: (result) => {
+    // One file at a time: a second click while it travels is ignored (decision 066).
+    once.send(() => {
+      setError(undefined);
+      setProgress(null);
+      setStage(mode === 'simulacion' ? 'revisando' : 'importando');
+      return run.mutateAsync({ file, mode, department: department || undefined, omitInvalid }).then(
+        (result) => {
           setAnswer(result);
           const applied = result.body.report.applied;
           setStage(applied ? 'importado' : 'revisado');
           if (applied) toast.success(result.body.message);
         },
-        onError: (e) => {
+        (e: Error) => {
           setError(e.message);
           setStage(answer ? 'revisado' : 'elegir');
         },
-      },
-    );
+      );
+    });
   };
 
   const reset = () => {
@@ -196,9 +199,9 @@ export function RecordsImport({ departments, backTo }: { departments: RecordsDep
               Elegir otro archivo
             </button>
           )}
-          <button type="submit" className={buttonClass.primary} disabled={busy || !file}>
+          <SubmitButton sending={busy} disabled={!file}>
             {stage === 'revisando' ? 'Revisando…' : 'Revisar el archivo'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
 
@@ -235,18 +238,13 @@ export function RecordsImport({ departments, backTo }: { departments: RecordsDep
                 </p>
               )}
               <div className="flex flex-col gap-3 sm:flex-row sm:justify-end">
-                <button
-                  type="button"
-                  className={buttonClass.primary}
-                  disabled={busy}
-                  onClick={() => start('importar', report.invalid > 0)}
-                >
+                <SubmitButton type="button" sending={busy} onClick={() => start('importar', report.invalid > 0)}>
                   {report.invalid > 0
                     ? report.valid === 1
                       ? 'Importar solo la fila válida'
                       : `Importar solo las ${number(report.valid)} filas válidas`
                     : `Importar ${number(report.valid)} ${report.valid === 1 ? 'registro' : 'registros'}`}
-                </button>
+                </SubmitButton>
               </div>
             </div>
           )}

@@ -255,7 +255,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
           {
             statusCode: 409,
             error: 'Conflict',
-            message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.',
+            message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 11:31 p. m.',
           },
           { status: 409 },
         ),
@@ -269,7 +269,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Rechazado']));
     const card = screen.getByRole('article', { name: 'Persona 1' });
     expect(
-      within(card).getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.'),
+      within(card).getByText('Este trámite ya fue votado por luis@example.org el 22 nov a las 11:31 p. m.'),
     ).toBeInTheDocument();
   });
 
@@ -511,7 +511,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     expect(await screen.findByText('María Pérez')).toBeInTheDocument();
     expect(screen.getByText('Sin conexión')).toBeInTheDocument();
     expect(
-      screen.getByText(/^Lista guardada en el teléfono el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\./),
+      screen.getByText(/^Lista guardada en el teléfono el \d{1,2} [a-z]{3} a las? \d{1,2}:\d{2} [ap]\. m\. /),
     ).toBeInTheDocument();
     // Searching works on the copy too.
     await user.type(screen.getByLabelText('Buscar'), 'jose');

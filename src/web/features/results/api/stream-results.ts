@@ -24,7 +24,8 @@ export interface ResultsStreamOptions {
  * Keeps the results in the query cache up to date from the server's event stream, and says whether it
  * is live. The browser's EventSource already reconnects after a dropped connection; this also starts
  * over when the server refused it (restart, proxy error), when it went silent, or when the network
- * comes back. While not live, the page falls back to polling.
+ * comes back. While not live, the page falls back to polling. Each event also refreshes the
+ * per-municipality table, so it never lags the cards.
  */
 export function useResultsStream({
   reconnectMs = 2_000,
@@ -43,6 +44,24 @@ export function useResultsStream({
     let failures = 0;
     let lastHeard = Date.now();
     let stopped = false;
+    // The per-municipality table follows the same events as the totals: each one asks for it again,
+    // one request at a time (an event that comes while it is on the way asks once more when it is back).
+    let refreshing = false;
+    let again = false;
+    const refreshBreakdown = () => {
+      if (refreshing) {
+        again = true;
+        return;
+      }
+      refreshing = true;
+      void queryClient.refetchQueries({ queryKey: resultsKeys.breakdown, type: 'active' }).finally(() => {
+        refreshing = false;
+        if (again && !stopped) {
+          again = false;
+          refreshBreakdown();
+        }
+      });
+    };
 
     const heard = () => {
       lastHeard = Date.now();
@@ -73,6 +92,7 @@ export function useResultsStream({
         failures = 0;
         heard();
         setStatus('live');
+        refreshBreakdown();
       });
       es.addEventListener(RESULTS_PING_EVENT, heard);
       es.onerror = () => {

@@ -140,7 +140,7 @@ describe('ResultsPage', () => {
     expect(screen.getByText(/3\.456 trámites votados/)).toBeInTheDocument();
     // No EventSource in this browser: the page says it polls, and when it last updated.
     expect(screen.getByTestId('estado-en-vivo')).toHaveTextContent('se actualiza cada 5 segundos');
-    expect(screen.getByTestId('actualizado')).toHaveTextContent(/^Actualizado a las /);
+    expect(screen.getByTestId('actualizado')).toHaveTextContent(/^Actualizado a las? /);
   });
 
   it('caps the bar at 100% when the votes pass the denominator', async () => {
@@ -167,6 +167,37 @@ describe('ResultsPage', () => {
     const before = calls.results;
     await new Promise((r) => setTimeout(r, 200));
     expect(calls.results).toBe(before);
+  });
+
+  it('updates the per-municipality table with every event of the live stream, as the cards', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    let breakdown = BREAKDOWN;
+    let asked = 0;
+    serve(() => results([1234, 2345, 345]));
+    server.use(
+      http.get('*/api/results/breakdown', () => {
+        asked += 1;
+        return HttpResponse.json(breakdown);
+      }),
+    );
+    renderWithProviders(<ResultsPage />);
+    const table = await screen.findByRole('table');
+    expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5001.200');
+    act(() => FakeEventSource.last.emit('resultados', results([1234, 2345, 345])));
+    await waitFor(() => expect(asked).toBe(2));
+
+    // A vote in Cabimas: the next event brings the cards and the table together.
+    breakdown = {
+      ...BREAKDOWN,
+      rows: BREAKDOWN.rows.map((r) =>
+        r.slug === 'cabimas' ? { ...r, voted: 1501, votes: { ...r.votes, FA: 701 } } : r,
+      ),
+    };
+    act(() => FakeEventSource.last.emit('resultados', results([1235, 2345, 345])));
+    expect(within(card('FA')).getByTestId('votos')).toHaveTextContent('1.235 votos');
+    await waitFor(() =>
+      expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5011.200'),
+    );
   });
 
   it('polls when the stream fails and opens a new stream by itself', async () => {
@@ -280,5 +311,61 @@ describe('ResultsPage', () => {
       'href',
       '/api/results/validated.csv',
     );
+  });
+
+  it('prints with a header of its own: the campaign, the page, the day and the time of printing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-23T17:05:00Z'));
+    serve(() => results([1, 2, 3]));
+    renderWithProviders(<ResultsPage campaignName="Comando Zulia" />);
+    const header = screen.getByTestId('cabecera-impresa');
+    // Only on paper (print:block), and before anything else on it.
+    expect(header).toHaveClass('hidden', 'print:block');
+    expect(header).toHaveTextContent('Comando Zulia · Resultados');
+    expect(header).toHaveTextContent('Impreso el 23 de noviembre de 2026 a la 1:05 p. m. (hora de Caracas)');
+    // The dialog opens later: the time is the printing's.
+    vi.setSystemTime(new Date('2026-11-23T18:40:00Z'));
+    act(() => {
+      window.dispatchEvent(new Event('beforeprint'));
+    });
+    expect(header).toHaveTextContent('Impreso el 23 de noviembre de 2026 a las 2:40 p. m. (hora de Caracas)');
+    await screen.findByRole('table');
+    // What only works on screen stays off the paper.
+    expect(screen.getByRole('button', { name: 'Modo proyector' }).parentElement).toHaveClass('print:hidden');
+    expect(screen.getByTestId('estado-en-vivo').parentElement).toHaveClass('print:hidden');
+  });
+
+  it('says on a narrow screen that the table scrolls, with a shadow on the edge until its last column', async () => {
+    const box = (el: Element) => el instanceof HTMLDivElement && el.className.includes('overflow-x-auto');
+    const widths = { scroll: 900, client: 390 };
+    const scrollWidth = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return box(this) ? widths.scroll : 0;
+    });
+    const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return box(this) ? widths.client : 0;
+    });
+    try {
+      serve(() => results([1, 2, 3]));
+      renderWithProviders(<ResultsPage />);
+      const table = await screen.findByRole('table');
+      expect(screen.getByTestId('tabla-desliza')).toHaveTextContent(
+        'La tabla tiene 8 columnas: deslízala hacia la izquierda para ver las demás.',
+      );
+      expect(screen.getByTestId('tabla-sombra')).toBeInTheDocument();
+      const scroller = table.parentElement as HTMLDivElement;
+      scroller.scrollLeft = 510;
+      act(() => {
+        scroller.dispatchEvent(new Event('scroll'));
+      });
+      expect(screen.queryByTestId('tabla-sombra')).not.toBeInTheDocument();
+      expect(screen.getByTestId('tabla-desliza')).toBeInTheDocument();
+    } finally {
+      scrollWidth.mockRestore();
+      clientWidth.mockRestore();
+    }
   });
 });

@@ -1,6 +1,7 @@
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { resultsMessages } from '#shared/features/results/results';
-import { formatCount } from '#shared/platform/format';
+import { formatCount, formatLongDate, formatTime } from '#shared/platform/format';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useResults } from '../api/get-results';
 import { type ResultsStreamOptions, useResultsStream } from '../api/stream-results';
@@ -10,13 +11,15 @@ import { exitFullscreen, PROJECTOR_PARAM, ProjectorView, requestFullscreen } fro
 import { ResultsBreakdown } from './results-breakdown';
 
 export interface ResultsPageProps {
+  /** The campaign's name, for the printed page's header. */
+  campaignName?: string | undefined;
   /** How often to ask while the live stream is down (the spec's 5 s; shorter in tests). */
   pollMs?: number;
   stream?: ResultsStreamOptions;
 }
 
 /** The Resultados page: live totals per candidate, projector mode, and the breakdown with downloads. */
-export function ResultsPage({ pollMs, stream: streamOptions }: ResultsPageProps) {
+export function ResultsPage({ campaignName, pollMs, stream: streamOptions }: ResultsPageProps) {
   const stream = useResultsStream(streamOptions);
   const results = useResults({ live: stream.status === 'live', pollMs });
   const [params, setParams] = useSearchParams();
@@ -46,17 +49,27 @@ export function ResultsPage({ pollMs, stream: streamOptions }: ResultsPageProps)
 
   return (
     <>
+      <PrintedHeader campaignName={campaignName} />
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-3xl font-black tracking-tight text-brand">{resultsMessages.title}</h1>
-        <button
-          type="button"
-          onClick={enterProjector}
-          className="rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
-        >
-          {resultsMessages.projectorEnter}
-        </button>
+        <h1 className="text-3xl font-black tracking-tight text-brand print:text-2xl">{resultsMessages.title}</h1>
+        <div className="flex flex-wrap gap-2 print:hidden">
+          <button
+            type="button"
+            onClick={() => window.print()}
+            className="rounded-md border-2 border-brand px-4 py-2 font-semibold text-brand hover:bg-brand-light focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+          >
+            {resultsMessages.print}
+          </button>
+          <button
+            type="button"
+            onClick={enterProjector}
+            className="rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+          >
+            {resultsMessages.projectorEnter}
+          </button>
+        </div>
       </div>
-      <LiveStatus status={stream.status} updatedAt={updatedAt} className="mt-3 text-sm text-stone-700" />
+      <LiveStatus status={stream.status} updatedAt={updatedAt} className="mt-3 text-sm text-stone-700 print:hidden" />
 
       <div className="mt-6">
         {results.isPending ? (
@@ -74,11 +87,30 @@ export function ResultsPage({ pollMs, stream: streamOptions }: ResultsPageProps)
         )}
       </div>
 
-      <ResultsBreakdown />
+      <ResultsBreakdown live={stream.status === 'live'} pollMs={pollMs} />
 
       {projector && results.data && (
         <ProjectorView results={results.data} status={stream.status} updatedAt={updatedAt} onLeave={leaveProjector} />
       )}
     </>
+  );
+}
+
+/**
+ * Only on paper: the campaign, the page, and the day and time it was printed (the moment the print
+ * dialog opens; until then, when the page was drawn).
+ */
+function PrintedHeader({ campaignName }: { campaignName: string | undefined }) {
+  const [printedAt, setPrintedAt] = useState(() => new Date());
+  useEffect(() => {
+    const now = () => setPrintedAt(new Date());
+    window.addEventListener('beforeprint', now);
+    return () => window.removeEventListener('beforeprint', now);
+  }, []);
+  return (
+    <header className="mb-4 hidden border-b-2 border-stone-900 pb-2 print:block" data-testid="cabecera-impresa">
+      <p className="text-lg font-bold text-stone-900">{resultsMessages.printedTitle(campaignName ?? 'Comando')}</p>
+      <p className="text-stone-900">{resultsMessages.printedAt(formatLongDate(printedAt), formatTime(printedAt))}</p>
+    </header>
   );
 }

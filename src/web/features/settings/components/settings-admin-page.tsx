@@ -2,9 +2,10 @@ import { useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { buttonClass, cardClass } from '#web/platform/ui/back-office';
+import { cardClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
@@ -45,10 +46,10 @@ function SettingsForm({ current }: { current: AdminSettings }) {
   useEffect(() => reset(toDraft(current)), [current, reset]);
 
   const submit = form.submit((body) =>
-    save.mutate(body, {
-      onSuccess: () => toast.success('Ajustes guardados'),
-      onError: (e) => form.showErrors({ form: e.message }),
-    }),
+    save.mutateAsync(body).then(
+      () => toast.success('Ajustes guardados'),
+      (e: Error) => form.showErrors({ form: e.message }),
+    ),
   );
 
   return (
@@ -113,9 +114,9 @@ function SettingsForm({ current }: { current: AdminSettings }) {
           </p>
         )}
         <div>
-          <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+          <SubmitButton sending={form.sending} sendingLabel="Guardando…">
             Guardar ajustes
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </section>

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminDepartmentDetail, CreateDepartmentBody } from '#shared/features/departments/departments';
+import { apiFetch } from '#web/platform/lib/api-client';
+import { adminKeys } from '#web/platform/lib/query-keys';
+
+export const createDepartment = (body: CreateDepartmentBody) =>
+  apiFetch<AdminDepartmentDetail>('/api/admin/departments', { method: 'POST', body: JSON.stringify(body) });
+
+export function useCreateDepartment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createDepartment,
+    onSuccess: (department) => {
+      queryClient.setQueryData(adminKeys.department(department.slug), department);
+      // Every list of departments: this page, the people's and the records' choices, the menu.
+      void queryClient.invalidateQueries({ queryKey: adminKeys.departments() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.users() });
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+}
