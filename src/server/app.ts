@@ -33,6 +33,7 @@ import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
+import { registerPrivateAnswers } from '#server/platform/http/private-answers';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSecurityHeaders(app, config, { imageOrigins: wordpress?.imageOrigins });
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
+  registerPrivateAnswers(app);
   registerBodyTimeout(app, config.timeouts);
   await registerAuth(app);
   registerPasswordChangeGate(app);

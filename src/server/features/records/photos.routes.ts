@@ -182,7 +182,6 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', contentType)
         .header('content-length', String(file.size))
         .header('content-disposition', contentDisposition(download ? 'attachment' : 'inline', name))
-        .header('cache-control', 'private, max-age=86400')
         .send(file.stream);
     },
   );
