@@ -134,6 +134,7 @@ test('signing out with items waiting keeps them unless a second question is answ
     const page = await context.newPage();
     await signIn(page, email, SHARED_PHONE_PASSWORD);
     await expect(card(page, refused)).toBeVisible();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
     // One vote refused for good (voided meanwhile), one that cannot get through (no answer).
     expect(
       (await admin.post(`/api/admin/records/${recordIdOf(refused)}/void`, { data: { reason: 'Duplicado' } })).status(),
@@ -160,6 +161,14 @@ test('signing out with items waiting keeps them unless a second question is answ
     await expect(
       page.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Iniciar sesión' }),
     ).toBeVisible();
+
+    // Clear-Site-Data wiped the HTTP cache only: offline, the app still opens from the service worker's
+    // files, and the kept vote is still on the phone (someone else's now, so counted, not shown).
+    await context.setOffline(true);
+    await page.goto('/envios');
+    await expect(page.getByRole('heading', { name: 'Por enviar (0)' })).toBeVisible();
+    await expect(page.getByTestId('envios-de-otra-cuenta')).toContainText('1 voto o foto de otra cuenta');
+    await context.setOffline(false);
 
     // Back, the vote was kept and goes once the link works.
     await page.unroute('**/api/validation/*/records/*/vote');

@@ -8,7 +8,7 @@ import { buttonClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Page, Spinner } from '#web/platform/ui/page';
 import { deviceOutbox } from '../outbox/device-outbox';
-import { isUnsent, mayRetryRefusal, type OutboxItem } from '../outbox/outbox-item';
+import { isUnsent, isWaiting, mayRetryRefusal, type OutboxItem } from '../outbox/outbox-item';
 import { itemLabel, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useOutbox, useOutboxViewer } from '../outbox/use-outbox';
 
@@ -100,7 +100,7 @@ export function OutboxPage() {
   const viewer = useOutboxViewer();
   const { progress, loaded } = snapshot;
   const items = snapshot.items.filter((i) => i.owner === viewer);
-  const othersWaiting = snapshot.items.filter((i) => i.owner !== viewer && isUnsent(i)).length;
+  const othersWaiting = snapshot.items.filter((i) => i.owner !== viewer && isWaiting(i)).length;
   const [removing, setRemoving] = useState<OutboxItem | null>(null);
   const waiting = items.filter((i) => isUnsent(i) && i.state !== 'rejected');
   const rejected = items.filter((i) => i.state === 'rejected');
