@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
+import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createTusUpload } from '#server/testing/tus';
 import { recordsMessages } from '#shared/features/records/records';
 import { createRecordsRepository } from './records.repository';
 
@@ -307,6 +309,23 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(res.json().message).toMatch(/^La coordinación anuló este trámite el 22 nov a las /);
     expect(res.json().message).toBe(recordsMessages.voidedMeanwhile(voidedAt.toISOString()));
     expect(await totals()).toEqual({ ballots: 0 });
+
+    // A ballot photo for it says the same, sent in one request or as a resumable upload.
+    const photo = await uploadPhoto(
+      t,
+      { slug: SLUG_A, recordId: id, kind: 'gobernador' },
+      { data: fixture('ballot.jpg'), filename: 'boleta.jpg', contentType: 'image/jpeg' },
+      c.validatorA,
+    );
+    const resumable = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'an',
+      size: fixture('ballot.jpg').length,
+    });
+    expect([photo.statusCode, resumable.status]).toEqual([409, 409]);
+    expect(photo.json().message).toBe(res.json().message);
+    expect(JSON.parse(resumable.body).message).toBe(res.json().message);
   });
 
   it('lets exactly one of 50 concurrent votes on a record win; the other 49 get 409', async () => {
