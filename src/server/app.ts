@@ -34,6 +34,7 @@ import { registerApiDocs } from '#server/platform/http/api-docs';
 import { registerErrorHandling } from '#server/platform/http/errors';
 import { registerGracefulClose } from '#server/platform/http/graceful-close';
 import { registerOriginCheck } from '#server/platform/http/origin-check';
+import { registerPrivateAnswers } from '#server/platform/http/private-answers';
 import { RequestLogController, requestLogLevel } from '#server/platform/http/request-log';
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
@@ -160,6 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerSecurityHeaders(app, config, { imageOrigins: wordpress?.imageOrigins });
   await app.register(compress, { threshold: 1024 });
   registerOriginCheck(app, config);
+  registerPrivateAnswers(app);
   registerBodyTimeout(app, config.timeouts);
   await registerAuth(app);
   registerPasswordChangeGate(app);

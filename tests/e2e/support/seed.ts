@@ -5,6 +5,7 @@ import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { seedAuthFixtures } from './seed-auth';
 import { seedOutboxFixtures } from './seed-outbox';
 import { seedRecordsFixtures } from './seed-records';
+import { seedSharedPhoneFixtures } from './seed-shared-phone';
 import { E2E_NOW, E2E_TODAY } from './servers';
 
 /** Known agenda for the e2e "today", in insertion order unlike time order, with broken values. */
@@ -46,5 +47,6 @@ export async function seedE2E(dataDir: string): Promise<void> {
   await seedAuthFixtures(db, now);
   await seedRecordsFixtures(db, now);
   await seedOutboxFixtures(db, now);
+  await seedSharedPhoneFixtures(db, now);
   await db.close();
 }

@@ -152,6 +152,8 @@ export const candidatePhotoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${CANDIDATE_PHOTOS_PATH}/:dir/:file`,
     {
+      // Campaign material, the same for everyone: browsers keep it (a new photo gets a new address).
+      config: { publicAnswer: true },
       schema: {
         tags: ['candidatos'],
         summary: 'La foto actual de un candidato (JPEG); pública, como material de campaña',

@@ -30,14 +30,14 @@ import {
   photosMessages,
   photoUploadResultSchema,
 } from '#shared/features/records/photos';
-import { photoKindSchema, recordsMessages } from '#shared/features/records/records';
+import { photoKindSchema } from '#shared/features/records/records';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { messages } from '#shared/platform/messages';
 import { createPhotosRepository } from './photos.repository';
 import { acceptPhoto, slotFilledConflict } from './photos.service';
 import { createRecordsRepository } from './records.repository';
-import { requireValidationDepartment } from './records.service';
+import { notPendingRefusal, requireValidationDepartment } from './records.service';
 
 /**
  * One person's uploads not yet stored: beyond this, a new one waits. Their bytes together are bounded
@@ -230,7 +230,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
         const { slug, recordId, kind } = meta.data;
         const department = await requireValidationDepartment(db, user, slug);
         const record = await records.findInDepartment(department.id, recordId);
-        if (record?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+        if (record?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, recordId);
         // As for a photo sent in one request: a filled slot is refused before the bytes travel, unless
         // this may be a retry of the photo that filled it (its key is known).
         if (record[`${kind}_photo_id`] !== null && user.role !== 'admin' && !(await keys.exists(key))) {

@@ -84,7 +84,7 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
     const shown = await get(slot.url, c.validatorA);
     expect(shown.statusCode).toBe(200);
     expect(shown.headers['content-type']).toBe('image/jpeg');
-    expect(shown.headers['cache-control']).toContain('private');
+    expect(shown.headers['cache-control']).toBe('no-store');
     expect(shown.headers['content-disposition']).toContain(
       "filename*=UTF-8''Cabimas%20-%20Gobernador%20-%20Mar%C3%ADa%20P%C3%A9rez.jpg",
     );

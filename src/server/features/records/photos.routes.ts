@@ -19,14 +19,13 @@ import {
   photoUploadParamsSchema,
   photoUploadResultSchema,
 } from '#shared/features/records/photos';
-import { recordsMessages } from '#shared/features/records/records';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { contentDisposition, photoDownloadName } from './photo-names';
 import { createPhotosRepository } from './photos.repository';
 import { acceptPhoto, slotFilledConflict } from './photos.service';
 import { createRecordsRepository } from './records.repository';
-import { requireValidationDepartment } from './records.service';
+import { notPendingRefusal, requireValidationDepartment } from './records.service';
 
 /** Uploads older than this in the temporary folder are leftovers of a crash. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -91,7 +90,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = request.headers['idempotency-key'];
       const department = await requireValidationDepartment(db, user, slug);
       const found = await records.findInDepartment(department.id, id);
-      if (found?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+      if (found?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, id);
       if (key) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
       // Validators fill a slot once; admins may replace, and the old photo stays as evidence. A filled
       // slot is refused before the file travels, unless the request may be a retry of the upload that
@@ -185,7 +184,6 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-type', contentType)
         .header('content-length', String(file.size))
         .header('content-disposition', contentDisposition(download ? 'attachment' : 'inline', name))
-        .header('cache-control', 'private, max-age=86400')
         .send(file.stream);
     },
   );

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Conflict, type HttpError } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -15,12 +15,11 @@ import type { ReceivedUpload } from '#server/platform/images/receive-upload';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { type PhotoInfo, type PhotoUploadResult, photosMessages } from '#shared/features/records/photos';
-import { recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
 import { createRecordsRepository } from './records.repository';
-import { presentRecord, type RecordChangeHooks, recordListAnswers } from './records.service';
+import { notPendingRefusal, presentRecord, type RecordChangeHooks, recordListAnswers } from './records.service';
 
 export function presentPhoto(photo: PhotoRow, departmentTitle: string, recordName: string): PhotoInfo {
   const ext = photo.content_type === 'image/heic' ? 'heic' : 'jpg';
@@ -225,7 +224,7 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
     }
     // As it is now: the slot may have been filled while the file travelled.
     const record = await createRecordsRepository(db).findInDepartment(department.id, id);
-    if (record?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+    if (record?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, id);
     const current = record[`${kind}_photo_id`];
     if (current !== null && user.role !== 'admin') throw await slotFilledConflict(db, id, kind);
     try {

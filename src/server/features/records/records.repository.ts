@@ -188,6 +188,21 @@ export function createRecordsRepository(db: Kysely<Database>) {
     },
 
     /** Who voted a record of the department and when (for the 409 of a second vote). */
+    /**
+     * When a record of the department was voided, or undefined when it is not voided (or not there).
+     * Nothing changes a voided record (every write asks for a pending one), so its last change is its voiding.
+     */
+    async voidedAt(departmentId: number, recordId: number): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('records')
+        .select('updated_at')
+        .where('id', '=', recordId)
+        .where('department_id', '=', departmentId)
+        .where('status', '=', 'anulado')
+        .executeTakeFirst();
+      return row?.updated_at;
+    },
+
     async findVoteInDepartment(
       departmentId: number,
       recordId: number,

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
+import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createTusUpload } from '#server/testing/tus';
+import { recordsMessages } from '#shared/features/records/records';
 import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
@@ -272,13 +275,14 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     const c = await setup();
     const [idA] = (await addRecords(t, SLUG_A, 1)) as [number];
     const [idB] = (await addRecords(t, SLUG_B, 1)) as [number];
-    const [annulled] = (await addRecords(t, SLUG_A, [{ status: 'anulado' }])) as [number];
     const unknown = await vote(SLUG_A, 999_999, ['FA'], c.validatorA);
     const otherRecord = await vote(SLUG_A, idB, ['FA'], c.validatorA);
     const otherDepartment = await vote(SLUG_B, idB, ['FA'], c.validatorA);
     const wrongSlugForRecord = await vote(SLUG_B, idA, ['FA'], c.validatorB);
-    const annulledRes = await vote(SLUG_A, annulled, ['FA'], c.validatorA);
-    for (const res of [unknown, otherRecord, annulledRes]) {
+    // Another department's voided record says nothing about it either.
+    const [annulledB] = (await addRecords(t, SLUG_B, [{ status: 'anulado' }])) as [number];
+    const annulledElsewhere = await vote(SLUG_A, annulledB, ['FA'], c.validatorA);
+    for (const res of [unknown, otherRecord, annulledElsewhere]) {
       expect(res.statusCode).toBe(404);
       expect(res.body).toBe(unknown.body);
     }
@@ -286,6 +290,44 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(wrongSlugForRecord.statusCode).toBe(404);
     expect((await vote(SLUG_A, idA, ['FA'])).statusCode).toBe(401);
     expect(await totals()).toEqual({ ballots: 0 });
+  });
+
+  it('refuses a vote on a record the coordination voided meanwhile, saying when (Caracas time), not that it does not exist', async () => {
+    // The server's clock: 23:31 of 22 November in Caracas (03:31 UTC the next day).
+    const voidedAt = new Date('2026-11-23T03:31:00Z');
+    t = await createTestApp({ now: () => voidedAt });
+    const c = await signInPeople(t);
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const voided = await t.request({
+      method: 'POST',
+      url: `/api/admin/records/${id}/void`,
+      headers: { cookie: c.admin },
+      payload: { reason: 'Duplicado' },
+    });
+    expect(voided.statusCode).toBe(200);
+
+    const res = await vote(SLUG_A, id, ['FA'], c.validatorA);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^La coordinación anuló este trámite el 22 nov a las /);
+    expect(res.json().message).toBe(recordsMessages.voidedMeanwhile(voidedAt.toISOString()));
+    expect(await totals()).toEqual({ ballots: 0 });
+
+    // A ballot photo for it says the same, sent in one request or as a resumable upload.
+    const photo = await uploadPhoto(
+      t,
+      { slug: SLUG_A, recordId: id, kind: 'gobernador' },
+      { data: fixture('ballot.jpg'), filename: 'boleta.jpg', contentType: 'image/jpeg' },
+      c.validatorA,
+    );
+    const resumable = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'an',
+      size: fixture('ballot.jpg').length,
+    });
+    expect([photo.statusCode, resumable.status]).toEqual([409, 409]);
+    expect(photo.json().message).toBe(res.json().message);
+    expect(JSON.parse(resumable.body).message).toBe(res.json().message);
   });
 
   it('lets exactly one of 50 concurrent votes on a record win; the other 49 get 409', async () => {

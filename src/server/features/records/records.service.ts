@@ -250,7 +250,7 @@ export function createVoteWriter(
       const byKey = await earlierAnswer(input);
       if (byKey) return byKey;
       const existing = await repo.findVoteInDepartment(input.department.id, input.recordId);
-      if (existing?.status !== 'pendiente') throw NotFound(recordsMessages.recordNotFound);
+      if (existing?.status !== 'pendiente') throw await notPendingRefusal(db, input.department.id, input.recordId);
       throw Conflict(
         existing.voted_by && existing.voted_at
           ? recordsMessages.alreadyVotedBy(existing.voted_by, existing.voted_at)
@@ -260,6 +260,16 @@ export function createVoteWriter(
   };
 }
 export type VoteWriter = ReturnType<typeof createVoteWriter>;
+
+/**
+ * Why a vote or photo for a record that is not pending is refused: voided by the coordination (409,
+ * saying when: a retry can never succeed), or not in the department at all (the 404 of any unknown
+ * record).
+ */
+export async function notPendingRefusal(db: Kysely<Database>, departmentId: number, recordId: number) {
+  const voidedAt = await createRecordsRepository(db).voidedAt(departmentId, recordId);
+  return voidedAt ? Conflict(recordsMessages.voidedMeanwhile(voidedAt)) : NotFound(recordsMessages.recordNotFound);
+}
 
 /**
  * The municipality or parish a validator works on. Staff pages (Resultados, Notas, Agenda) hold no

@@ -41,9 +41,18 @@ export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: 
   });
 }
 
+/**
+ * What a sign-out asks the browser to forget: its HTTP cache for this site. Not "storage" (the outbox of
+ * unsent votes and photos lives in IndexedDB, the app's offline files in the service worker's cache) and
+ * not "cookies" (the device cookie that keeps sign-in limits off a known browser): docs/decisions/061.
+ */
+export const SIGN_OUT_CLEAR_SITE_DATA = '"cache"';
+
+/** Ends the session in the browser: the cookie goes, and so does anything the HTTP cache kept. */
 export function clearSessionCookie(reply: FastifyReply): void {
   const app = reply.server;
   reply.clearCookie(sessionCookieName(app), { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps(app) });
+  reply.header('clear-site-data', SIGN_OUT_CLEAR_SITE_DATA);
 }
 
 /**

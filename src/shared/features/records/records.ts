@@ -20,6 +20,11 @@ export const recordsMessages = {
   noMatches: 'Ningún trámite coincide con la búsqueda.',
   completed: 'Municipio / Parroquia Completada',
   recordNotFound: 'El trámite no existe.',
+  /** A vote or photo for a record the coordination voided after the validator saw it (Caracas time). */
+  voidedMeanwhile: (at: string) => {
+    const { day, time } = dayAndTime(at);
+    return `La coordinación anuló este trámite el ${day} a las ${time}.`;
+  },
   voteNotSaved: 'No se pudo guardar el voto en el teléfono. Intenta de nuevo.',
 } as const;
 

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
+import { rememberedOwner, rememberOwner } from '#web/features/records/outbox/device-hints';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider } from '#web/platform/provider';
@@ -254,7 +255,9 @@ describe('navbar fed by the session', () => {
     expect(await within(nav()).findByRole('link', { name: '1 envío pendiente' })).toHaveAttribute('href', '/envios');
     await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
     const dialog = await screen.findByRole('dialog', { name: 'Hay envíos sin terminar' });
-    expect(dialog).toHaveTextContent('1 voto o foto de esta cuenta está guardado en este teléfono');
+    expect(dialog).toHaveTextContent('1 voto o foto de esta cuenta espera en este teléfono');
+    // The safe answer is the one in focus: Enter keeps the items.
+    expect(within(dialog).getByRole('button', { name: 'Cerrar sesión y conservarlos' })).toHaveFocus();
     // Asked, and still signed in until the person answers.
     expect(screen.getByTestId('where')).toHaveTextContent('/resultados');
     await user.click(within(dialog).getByRole('button', { name: 'Cerrar sesión y conservarlos' }));
@@ -265,5 +268,124 @@ describe('navbar fed by the session', () => {
         .unsent()
         .map((i) => i.key),
     ).toEqual([kept.key]);
+  });
+
+  it('deletes waiting items only after a second question that names them; refused items are not counted', async () => {
+    const user = userEvent.setup();
+    const email = ADMIN.user?.email ?? '';
+    server.use(
+      http.post('*/api/validation/cabimas/records/7/vote', () => HttpResponse.error()),
+      http.post('*/api/validation/cabimas/records/8/vote', () =>
+        HttpResponse.json(
+          { statusCode: 409, error: 'Conflict', message: 'Este trámite ya fue votado.' },
+          { status: 409 },
+        ),
+      ),
+    );
+    // Record 8's vote is refused (for good); record 7's waits for a connection.
+    await deviceOutbox().addVote({
+      owner: email,
+      slug: 'cabimas',
+      recordId: 8,
+      recordName: 'Persona 8',
+      candidates: [],
+    });
+    deviceOutbox().connect(email);
+    await waitFor(() =>
+      expect(
+        deviceOutbox()
+          .unsent(email)
+          .map((i) => i.state),
+      ).toEqual(['rejected']),
+    );
+    deviceOutbox().connect(null);
+    await deviceOutbox().addVote({
+      owner: email,
+      slug: 'cabimas',
+      recordId: 7,
+      recordName: 'Persona 7',
+      candidates: ['FA'],
+    });
+
+    renderLayout('/resultados', ADMIN);
+    // The refusal can never succeed: the badge counts only what waits.
+    expect(await within(nav()).findByRole('link', { name: '1 envío pendiente' })).toBeInTheDocument();
+    await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hay envíos sin terminar' });
+    expect(dialog).toHaveTextContent('1 voto o foto de esta cuenta espera en este teléfono');
+    // No one-tap deletion: the first step only offers to think about it.
+    expect(within(dialog).queryByRole('button', { name: /^Borrar y cerrar/ })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Borrar estos envíos…' }));
+    const second = await screen.findByRole('dialog', { name: '¿Borrar 1 envío sin enviar?' });
+    expect(within(second).getByRole('list', { name: 'Se perderán' })).toHaveTextContent('Voto (FA) de Persona 7');
+    expect(within(second).getByRole('button', { name: 'No borrar' })).toHaveFocus();
+    // 'No borrar' goes back to the first question; nothing was deleted or signed out.
+    await user.click(within(second).getByRole('button', { name: 'No borrar' }));
+    const back = await screen.findByRole('dialog', { name: 'Hay envíos sin terminar' });
+    await user.click(within(back).getByRole('button', { name: 'Borrar estos envíos…' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: '¿Borrar 1 envío sin enviar?' })).getByRole('button', {
+        name: 'Borrar y cerrar sesión',
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
+    // What waited is gone; the refusal stays, for its owner to read.
+    await waitFor(() =>
+      expect(
+        deviceOutbox()
+          .unsent(email)
+          .map((i) => i.recordId),
+      ).toEqual([8]),
+    );
+  });
+
+  it('after a session ended elsewhere, forgets the lists and the person, keeps their items, and says so on /login', async () => {
+    const email = ADMIN.user?.email ?? '';
+    server.use(http.post('*/api/validation/cabimas/records/7/vote', () => HttpResponse.error()));
+    await deviceOutbox().addVote({
+      owner: email,
+      slug: 'cabimas',
+      recordId: 7,
+      recordName: 'Persona 7',
+      candidates: ['FA'],
+    });
+    saveCopy('summary|cabimas', 'cabimas', { total: 1, voted: 0, validated: 0 });
+    await waitFor(async () => expect(await readCopy('summary|cabimas')).toBeDefined());
+    // The phone knew this person; the server now says nobody (an admin ended the session).
+    rememberOwner(email);
+    renderLayout('/login', { user: null, menu: [], home: null, logoutRoute: '/' });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Tu sesión terminó. Tu 1 voto o foto guardado en este teléfono no se perdió: se enviará cuando vuelvas a entrar con tu cuenta.',
+    );
+    await waitFor(async () => expect(await readCopy('summary|cabimas')).toBeUndefined());
+    expect(rememberedOwner()).toBeNull();
+    expect(deviceOutbox().waiting(email)).toHaveLength(1);
+    // Nobody's count in the navbar.
+    expect(within(nav()).queryByRole('link', { name: /envío/ })).not.toBeInTheDocument();
+  });
+
+  it('does not look signed out without a connection: the session and campaign the phone last knew', async () => {
+    // Online once: the server confirms the session and the campaign's name.
+    const online = renderLayout('/resultados', ADMIN);
+    expect(await within(nav()).findByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+    await waitFor(() => expect(within(nav()).getByRole('link', { name: 'Comando Zulia' })).toBeInTheDocument());
+    online.unmount();
+
+    server.use(http.get('*/api/*', () => HttpResponse.error()));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <AppProvider queryClient={queryClient}>
+        <MemoryRouter initialEntries={['/resultados']}>
+          <Routes>
+            <Route element={<RootLayout />}>
+              <Route path="*" element={<Where />} />
+            </Route>
+          </Routes>
+        </MemoryRouter>
+      </AppProvider>,
+    );
+    expect(await within(nav()).findByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+    expect(within(nav()).getByRole('link', { name: 'Comando Zulia' })).toBeInTheDocument();
+    expect(within(nav()).queryByRole('link', { name: 'Iniciar sesión' })).not.toBeInTheDocument();
   });
 });

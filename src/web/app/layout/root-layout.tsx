@@ -2,13 +2,25 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { useLogout } from '#web/features/auth/api/logout';
-import { hasUnsentHint } from '#web/features/records/outbox/device-hints';
+import { forgetStaffQueries, useLogout } from '#web/features/auth/api/logout';
+import {
+  endedWithWaiting,
+  hasUnsentHint,
+  rememberEndedWithWaiting,
+  rememberedOwner,
+  rememberOwner,
+} from '#web/features/records/outbox/device-hints';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
-import { ApiError } from '#web/platform/lib/api-client';
+import { ApiError, isNetworkError } from '#web/platform/lib/api-client';
 import { setSiteName } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
+import {
+  rememberCampaignName,
+  rememberedCampaignName,
+  rememberedSession,
+  rememberSession,
+} from '#web/platform/session/known-session';
 import { Spinner } from '#web/platform/ui/page';
 import { PUBLIC_MENU } from './menu-entries';
 import { Navbar } from './navbar';
@@ -68,6 +80,8 @@ function KeepSessionFresh() {
         if (event.query.queryKey[0] === SESSION_QUERY_KEY[0]) return;
         const error = event.action.error;
         if (error instanceof ApiError && error.status === 401) {
+          // The session is over: the lists kept for offline use go now, before anything else happens.
+          void loadOutboxSession().then((m) => m.forgetLists());
           void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
         }
       }),
@@ -76,27 +90,91 @@ function KeepSessionFresh() {
   return null;
 }
 
+/**
+ * What the phone keeps follows the session the server confirms (docs/decisions/061): it remembers who
+ * is signed in, for when it cannot ask; when someone else signs in, the lists kept for the previous
+ * person go; when the server says nobody is signed in and this tab did not sign out, the session ended
+ * elsewhere (an admin, a reset, expiry): the lists, the sent items and the staff data in memory go, and
+ * the person's waiting items stay for them.
+ */
+function FollowSessionOnThePhone({
+  session,
+  onEnded,
+}: {
+  session: ClientSession | undefined;
+  /** The session ended elsewhere (null: someone signed in), with how many of its items wait. */
+  onEnded: (waiting: number | null) => void;
+}) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!session) return;
+    const previous = rememberedOwner();
+    if (session.user) {
+      rememberSession(session);
+      rememberEndedWithWaiting(null);
+      onEnded(null);
+      if (previous !== session.user.email) {
+        rememberOwner(session.user.email);
+        if (previous) void loadOutboxSession().then((m) => m.forgetLists());
+      }
+      return;
+    }
+    rememberSession(null);
+    // This tab's own sign-out cleans up after itself (and asked about the waiting items).
+    if (session.signedOut || !previous) return;
+    forgetStaffQueries(queryClient);
+    void loadOutboxSession()
+      .then((m) => m.forgetEndedSession(previous))
+      .then(onEnded)
+      .catch((error: unknown) => console.error('session ended', error));
+  }, [session, queryClient, onEnded]);
+  return null;
+}
+
+/** On /login after a session ended elsewhere while items waited: they are kept, and will be sent. */
+function SessionEndedNotice({ count }: { count: number }) {
+  if (count === 0) return null;
+  const what = count === 1 ? '1 voto o foto guardado' : `${count} votos o fotos guardados`;
+  return (
+    <div className="mx-auto mt-4 w-full max-w-md px-4">
+      <p role="status" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950">
+        Tu sesión terminó. {count === 1 ? 'Tu' : 'Tus'} {what} en este teléfono no se{' '}
+        {count === 1 ? 'perdió' : 'perdieron'}: {count === 1 ? 'se enviará' : 'se enviarán'} cuando vuelvas a entrar con
+        tu cuenta.
+      </p>
+    </div>
+  );
+}
+
 export function RootLayout() {
   const { pathname } = useLocation();
   const site = useSiteInfo();
   const session = useSession();
   const signOut = useLogout();
   const queryClient = useQueryClient();
-  const [unsentAtSignOut, setUnsentAtSignOut] = useState(0);
+  // Asking about the items waiting when the person signs out (their e-mail while the question is open).
+  const [askingAbout, setAskingAbout] = useState<string | null>(null);
+  // A session that ended elsewhere left this many items waiting (said on /login).
+  const [endedWaiting, setEndedWaiting] = useState(endedWithWaiting);
+  const onSessionEndedElsewhere = useCallback((waiting: number | null) => setEndedWaiting(waiting ?? 0), []);
   // "Cerrar sesión en todos los dispositivos": asked first, then the same steps as a sign-out.
   const [askAllDevices, setAskAllDevices] = useState(false);
   const [allDevices, setAllDevices] = useState(false);
   const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
 
+  // While the session is asked, and when it cannot be (no connection), the frame shows the one the server
+  // confirmed last: a validator in the field does not look signed out. (The server checks every request.)
+  const shown = session.data ?? (session.isPending || isNetworkError(session.error) ? rememberedSession() : null);
   const user = session.data?.user ?? null;
-  const menu = session.data?.menu ?? [];
+  const shownUser = shown?.user ?? null;
+  const menu = shown?.menu ?? [];
   // Staff: the departments the server lists for them. Visitors, and people signed in without a
   // department, see the public menu and the login icon. Until the answer arrives, neither.
-  const isStaff = user !== null && menu.length > 0;
-  const known = session.data !== undefined || session.isError;
+  const isStaff = shownUser !== null && menu.length > 0;
+  const known = shown !== null || session.isError;
   // The count of waiting items: for people signed in, and for anybody while items wait on this phone
   // (offline, or after a session ended).
-  const showOutbox = user !== null || hasUnsentHint();
+  const showOutbox = shownUser !== null || hasUnsentHint();
   // The installable app's service worker: registered for people signed in only (public pages stay light).
   const signedIn = user !== null;
   useEffect(() => {
@@ -110,21 +188,25 @@ export function RootLayout() {
     [queryClient],
   );
 
-  const campaignName = site.data?.campaignName;
+  // The campaign's name as the server said it last, while it cannot be asked.
+  const campaignName = site.data?.campaignName ?? rememberedCampaignName();
   useEffect(() => {
-    if (campaignName) setSiteName(campaignName);
+    if (!campaignName) return;
+    setSiteName(campaignName);
+    rememberCampaignName(campaignName);
   }, [campaignName]);
 
-  const finishSignOut = (dropUnsent: boolean, everywhere: boolean) => {
+  const finishSignOut = (dropWaiting: boolean, everywhere: boolean) => {
     const email = user?.email;
-    setUnsentAtSignOut(0);
+    setAskingAbout(null);
     signOut.mutate(
       { allDevices: everywhere },
       {
         // Only once the server ended the session: the phone forgets the lists (and, if asked, the items).
         onSuccess: () => {
           setAskAllDevices(false);
-          if (email) void loadOutboxSession().then((m) => m.forgetDevice(email, dropUnsent));
+          rememberSession(null);
+          if (email) void loadOutboxSession().then((m) => m.forgetDevice(email, dropWaiting));
         },
         onError: (error) => {
           setAskAllDevices(false);
@@ -136,12 +218,12 @@ export function RootLayout() {
 
   const logout = async (everywhere: boolean) => {
     setAllDevices(everywhere);
-    // Items of this person still on the phone: say so and ask first. (Without the hint nothing waits, and
-    // nothing unsent is ever deleted without asking, so the outbox need not be loaded to know.)
-    const unsent = user && hasUnsentHint() ? await loadOutboxSession().then((m) => m.unsentOnDevice(user.email)) : 0;
-    if (unsent > 0) {
+    // Items of this person still waiting on the phone: say so and ask first. (Without the hint nothing
+    // waits, and nothing waiting is ever deleted without asking, so the outbox need not be loaded to know.)
+    const waiting = user && hasUnsentHint() ? await loadOutboxSession().then((m) => m.waitingOnDevice(user.email)) : 0;
+    if (user && waiting > 0) {
       setAskAllDevices(false);
-      setUnsentAtSignOut(unsent);
+      setAskingAbout(user.email);
     } else finishSignOut(false, everywhere);
   };
 
@@ -149,8 +231,9 @@ export function RootLayout() {
     <div className="flex min-h-dvh flex-col">
       <DismissToastsOnRouteChange />
       <KeepSessionFresh />
+      <FollowSessionOnThePhone session={session.data} onEnded={onSessionEndedElsewhere} />
       <Navbar
-        brand={site.data?.campaignName ?? 'Comando'}
+        brand={campaignName ?? 'Comando'}
         entries={isStaff ? menu : PUBLIC_MENU}
         showLogin={known && !isStaff}
         onLogout={isStaff ? () => void logout(false) : undefined}
@@ -162,8 +245,9 @@ export function RootLayout() {
             </Suspense>
           ) : null
         }
-        signedInAs={user?.email}
+        signedInAs={shownUser?.email}
       />
+      {pathname === paths.login && <SessionEndedNotice count={endedWaiting} />}
       <Suspense fallback={<Spinner />}>
         {/* A one-time password opens nothing but the form to replace it, which /login shows. */}
         {user?.mustChangePassword && pathname !== paths.login ? <Navigate to={paths.login} replace /> : <Outlet />}
@@ -178,13 +262,14 @@ export function RootLayout() {
           />
         </Suspense>
       )}
-      {unsentAtSignOut > 0 && (
+      {askingAbout !== null && (
         <Suspense fallback={null}>
           <SignOutDialog
-            count={unsentAtSignOut}
+            owner={askingAbout}
+            open
             onKeep={() => finishSignOut(false, allDevices)}
             onDrop={() => finishSignOut(true, allDevices)}
-            onCancel={() => setUnsentAtSignOut(0)}
+            onCancel={() => setAskingAbout(null)}
           />
         </Suspense>
       )}

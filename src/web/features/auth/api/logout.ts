@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { LogoutResponse } from '#shared/platform/session';
 import { apiFetch } from '#web/platform/lib/api-client';
@@ -24,6 +24,10 @@ async function signOut({ allDevices = false }: LogoutOptions = {}): Promise<Logo
 /** Public data the app keeps after logout; everything else belonged to the person who left. */
 const PUBLIC_QUERIES = new Set(['session', 'site', 'agenda', 'notas']);
 
+/** Forgets the staff data held in memory (a sign-out, or a session that ended elsewhere). */
+export const forgetStaffQueries = (queryClient: QueryClient): void =>
+  queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERIES.has(String(q.queryKey[0])) });
+
 const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
 
 /** Signs out, forgets the staff data held in memory and goes to the logout route the server names. */
@@ -34,7 +38,7 @@ export const useLogout = () => {
     mutationFn: (options: LogoutOptions = {}) => signOut(options),
     onSuccess: (answer) => {
       navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true });
-      queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERIES.has(String(q.queryKey[0])) });
+      forgetStaffQueries(queryClient);
       queryClient.setQueryData(SESSION_QUERY_KEY, {
         ...ANONYMOUS_SESSION,
         logoutRoute: answer.redirectTo,

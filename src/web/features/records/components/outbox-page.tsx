@@ -8,9 +8,9 @@ import { buttonClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Page, Spinner } from '#web/platform/ui/page';
 import { deviceOutbox } from '../outbox/device-outbox';
-import { isUnsent, type OutboxItem } from '../outbox/outbox-item';
+import { isUnsent, isWaiting, mayRetryRefusal, type OutboxItem } from '../outbox/outbox-item';
 import { itemLabel, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
-import { useOutbox } from '../outbox/use-outbox';
+import { useOutbox, useOutboxViewer } from '../outbox/use-outbox';
 
 const when = (ms: number) => {
   const { day, time } = dayAndTime(new Date(ms).toISOString());
@@ -30,7 +30,8 @@ function ItemRow({
   // A photo can always be taken out before it leaves; a vote only once the server refused it.
   const removable =
     item.state !== 'sending' && item.state !== 'sent' && (item.kind === 'photo' || item.state === 'rejected');
-  const retriable = item.state === 'rejected' || (item.state === 'saved' && item.attempts > 0);
+  // A refusal that can never succeed (already voted, voided by the coordination) offers only 'Quitar'.
+  const retriable = mayRetryRefusal(item) || (item.state === 'saved' && item.attempts > 0);
   return (
     <li
       className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm"
@@ -89,12 +90,17 @@ function ItemRow({
 }
 
 /**
- * The votes and photos kept on this phone: what still waits (with 'Reintentar' and, for a photo,
- * 'Quitar'), what the server refused and why, and what arrived today.
+ * The votes and photos kept on this phone by the person using it: what still waits (with 'Reintentar'
+ * and, for a photo, 'Quitar'), what the server refused and why, and what arrived today. Another
+ * person's items stay stored, unnamed, until that person signs in here again.
  */
 export function OutboxPage() {
   useDocumentTitle('Envíos');
-  const { items, progress, loaded } = useOutbox();
+  const snapshot = useOutbox();
+  const viewer = useOutboxViewer();
+  const { progress, loaded } = snapshot;
+  const items = snapshot.items.filter((i) => i.owner === viewer);
+  const othersWaiting = snapshot.items.filter((i) => i.owner !== viewer && isWaiting(i)).length;
   const [removing, setRemoving] = useState<OutboxItem | null>(null);
   const waiting = items.filter((i) => isUnsent(i) && i.state !== 'rejected');
   const rejected = items.filter((i) => i.state === 'rejected');
@@ -125,6 +131,14 @@ export function OutboxPage() {
               <ul className="mt-3 flex flex-col gap-3">{waiting.map(row)}</ul>
             )}
           </section>
+          {othersWaiting > 0 && (
+            <p className="mt-3 text-stone-700" data-testid="envios-de-otra-cuenta">
+              {othersWaiting === 1
+                ? 'Además, 1 voto o foto de otra cuenta espera en este teléfono'
+                : `Además, ${formatCount(othersWaiting)} votos o fotos de otra cuenta esperan en este teléfono`}
+              : se enviarán cuando esa persona vuelva a entrar aquí.
+            </p>
+          )}
           {rejected.length > 0 && (
             <section aria-labelledby="envios-rechazados" className="mt-8">
               <h2 id="envios-rechazados" className="text-xl font-bold text-stone-900">

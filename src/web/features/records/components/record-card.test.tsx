@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProcedureRecord } from '#shared/features/records/records';
 import { renderWithProviders } from '#web/testing/render';
 import { deviceOutbox } from '../outbox/device-outbox';
+import { stateLabel } from '../outbox/outbox-labels';
 import { RecordCard } from './record-card';
 
 const record: ProcedureRecord = {
@@ -35,7 +36,9 @@ describe('RecordCard', () => {
     // Nobody is connected: the items wait on the phone and nothing is sent.
     await deviceOutbox().addPhoto(photo('gobernador', { size: 610_000, originalSize: 3_800_000 }));
     await deviceOutbox().addPhoto(photo('an', { size: 2_900_000 }));
-    renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
+    renderWithProviders(
+      <RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} viewer="ana@example.org" />,
+    );
     const list = await screen.findByRole('list', { name: 'Envíos de este trámite' });
     const [first, second] = within(list).getAllByRole('listitem');
     expect(first).toHaveTextContent('Foto Gobernador');
@@ -63,5 +66,44 @@ describe('RecordCard', () => {
     renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
     await screen.findByRole('article', { name: 'Persona 1' });
     expect(screen.queryByTestId('quien-marco')).not.toBeInTheDocument();
+  });
+
+  it('shows only the items of the person using the phone: another validator’s vote on it stays hidden', async () => {
+    await deviceOutbox().addVote({
+      owner: 'luis@example.org',
+      slug: 'cabimas',
+      recordId: 1,
+      recordName: 'Persona 1',
+      candidates: ['FA'],
+    });
+    await deviceOutbox().addPhoto(photo('an', { size: 2_900_000 }));
+    const view = renderWithProviders(
+      <RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} viewer="ana@example.org" />,
+    );
+    const list = await screen.findByRole('list', { name: 'Envíos de este trámite' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Foto ANGuardado en el teléfono']);
+    // Luis's vote does not mark the record voted for Ana.
+    expect(screen.getByRole('button', { name: 'Votar: Persona 1' })).toBeEnabled();
+    view.unmount();
+
+    // Nobody signed in (the session ended): nothing of anybody.
+    renderWithProviders(
+      <RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} viewer={null} />,
+    );
+    expect(screen.queryByRole('list', { name: 'Envíos de este trámite' })).not.toBeInTheDocument();
+  });
+});
+
+describe('stateLabel', () => {
+  it('says the server is awaited, not ‘Enviando 100 %’, once every byte left the phone', async () => {
+    const item = await deviceOutbox().addPhoto(photo('an', { size: 2_900_000 }));
+    const sending = { ...item, state: 'sending' as const };
+    expect(stateLabel(sending, 37.6)).toBe('Enviando 37\u00a0%');
+    expect(stateLabel(sending, 99.9)).toBe('Enviando 99\u00a0%');
+    expect(stateLabel(sending, 100)).toBe('Esperando al servidor');
   });
 });

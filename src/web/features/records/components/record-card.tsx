@@ -13,6 +13,8 @@ export interface RecordCardProps {
   onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
   /** Admins may replace a filled photo; validators fill each slot once. */
   canReplacePhotos?: boolean;
+  /** Whose items on the phone the card shows (the person using it); another person's stay hidden. */
+  viewer?: string | null;
 }
 
 function CameraIcon() {
@@ -255,8 +257,9 @@ export const RecordCard = memo(function RecordCard({
   onVote,
   onUpload,
   canReplacePhotos = false,
+  viewer = null,
 }: RecordCardProps) {
-  const { items, progress } = useRecordOutbox(slug, record.id);
+  const { items, progress } = useRecordOutbox(slug, record.id, viewer);
   const voteItem = latest(items, (i): i is VoteItem => i.kind === 'vote' && i.state !== 'rejected');
   const voted = record.votedAt !== null || voteItem !== undefined;
   const shownVotes = record.votedAt !== null ? record.votes : (voteItem?.candidates ?? []);

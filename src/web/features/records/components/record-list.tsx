@@ -13,6 +13,8 @@ export interface RecordListProps {
   onVote: (record: ProcedureRecord) => void;
   onUpload: (record: ProcedureRecord, kind: PhotoKind, file: File) => void;
   canReplacePhotos: boolean;
+  /** Whose items on the phone the cards show. */
+  viewer: string | null;
 }
 
 /** Rough height of a card before it is measured (phone layout). */
@@ -33,6 +35,7 @@ export function RecordList({
   onVote,
   onUpload,
   canReplacePhotos,
+  viewer,
 }: RecordListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -87,6 +90,7 @@ export function RecordList({
                 onVote={onVote}
                 onUpload={onUpload}
                 canReplacePhotos={canReplacePhotos}
+                viewer={viewer}
               />
             </li>
           );

@@ -287,6 +287,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
                 onVote={openVote}
                 onUpload={onUpload}
                 canReplacePhotos={canReplacePhotos}
+                viewer={person}
               />
             )}
           </div>

@@ -7,6 +7,7 @@
 export const UNSENT_HINT_KEY = 'comando-envios-pendientes';
 const OWNER_KEY = 'comando-validador';
 const DEPARTMENT_KEY = 'comando-ultimo-municipio';
+const ENDED_KEY = 'comando-sesion-terminada';
 
 function read(key: string): string | null {
   try {
@@ -30,7 +31,8 @@ export const hasUnsentHint = (): boolean => Number(read(UNSENT_HINT_KEY) ?? 0) >
 
 /**
  * The last person signed in on this phone: whose a vote taken without a connection is (the session
- * cannot be asked then). Forgotten at sign-out.
+ * cannot be asked then), and whose items /envios shows meanwhile. Forgotten at sign-out and as soon as
+ * the phone learns the session ended.
  */
 export const rememberOwner = (email: string | null): void => write(OWNER_KEY, email);
 export const rememberedOwner = (): string | null => read(OWNER_KEY);
@@ -38,3 +40,11 @@ export const rememberedOwner = (): string | null => read(OWNER_KEY);
 /** The last department opened here: where the installed app starts when the session cannot be asked. */
 export const rememberDepartment = (slug: string | null): void => write(DEPARTMENT_KEY, slug);
 export const lastDepartment = (): string | null => read(DEPARTMENT_KEY);
+
+/**
+ * A session ended without 'Cerrar sesión' (an admin, a password reset, expiry) while items of its person
+ * waited here: how many, for /login to say they are kept. Forgotten at the next sign-in.
+ */
+export const rememberEndedWithWaiting = (count: number | null): void =>
+  write(ENDED_KEY, count && count > 0 ? String(count) : null);
+export const endedWithWaiting = (): number => Number(read(ENDED_KEY) ?? 0);

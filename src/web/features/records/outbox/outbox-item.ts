@@ -66,8 +66,22 @@ export type OutboxItem = VoteItem | PhotoItem;
 export type NewVote = Pick<VoteItem, 'owner' | 'slug' | 'recordId' | 'recordName' | 'candidates'>;
 export type NewPhoto = Pick<PhotoItem, 'owner' | 'slug' | 'recordId' | 'recordName' | 'photoKind' | 'file'>;
 
-/** Not yet accepted by the server: what 'Cerrar sesión' asks about and the navbar counts. */
+/** Not yet accepted by the server (waiting or refused): kept on the phone until someone acts. */
 export const isUnsent = (item: OutboxItem): boolean => item.state !== 'sent';
+
+/** On the phone and still to be sent (or on its way): what 'Cerrar sesión' asks about. */
+export const isWaiting = (item: OutboxItem): boolean => item.state === 'saved' || item.state === 'sending';
+
+/**
+ * A refusal that may turn into a success later, so 'Reintentar' makes sense: the department (403) or the
+ * record (404) is not available to this person now, and an admin may give it back. Every other refusal
+ * can never succeed (already voted, voided by the coordination, a file that is not a photo...).
+ */
+export const mayRetryRefusal = (item: OutboxItem): boolean =>
+  item.state === 'rejected' && (item.rejection?.status === 403 || item.rejection?.status === 404);
+
+/** What the navbar counts: what waits, and refusals the person can still do something about. */
+export const needsSending = (item: OutboxItem): boolean => isWaiting(item) || mayRetryRefusal(item);
 
 /** An item before the phone gave it its place in the queue. */
 export type UnsavedItem = Omit<VoteItem, 'seq'> | Omit<PhotoItem, 'seq'>;

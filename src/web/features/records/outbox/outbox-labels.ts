@@ -10,13 +10,21 @@ export const itemLabel = (item: OutboxItem): string =>
 export const voteChoice = (candidates: string[]): string =>
   candidates.length ? candidates.join(', ') : 'Ningún candidato';
 
-/** The item's state in the words of the card: 'Guardado en el teléfono', 'Enviando n %', 'Enviado', 'Rechazado'. */
+/** Every byte left the phone; the server has not answered yet (it still checks and stores the photo). */
+export const AWAITING_SERVER_LABEL = 'Esperando al servidor';
+
+/**
+ * The item's state in the words of the card: 'Guardado en el teléfono', 'Enviando n %', then, once
+ * every byte left, 'Esperando al servidor' until the server answers, 'Enviado', 'Rechazado'.
+ */
 export function stateLabel(item: OutboxItem, progress: number | undefined): string {
   switch (item.state) {
     case 'saved':
       return 'Guardado en el teléfono';
-    case 'sending':
-      return `Enviando ${formatPercent(Math.max(0, Math.min(100, Math.floor(progress ?? 0))), 0)}`;
+    case 'sending': {
+      const percent = Math.max(0, Math.min(100, Math.floor(progress ?? 0)));
+      return percent >= 100 ? AWAITING_SERVER_LABEL : `Enviando ${formatPercent(percent, 0)}`;
+    }
     case 'sent':
       return 'Enviado';
     case 'rejected':

@@ -143,13 +143,20 @@ describe('outbox', () => {
       message: 'Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.',
     });
     expect(rejected).toEqual(['Este trámite ya fue votado por luis@example.org el 22 nov a las 23:31.']);
-    await server.reply(201);
-    // 'Reintentar' puts the refused item back in line.
+    // The record is not available to the person now (an admin may give it back): refused too.
+    await server.reply(404, { message: 'El trámite no existe.' });
+    expect(states(outbox)).toEqual(['1:vote:rejected', '2:vote:rejected']);
+    // 'Reintentar' never sends what can never succeed (already voted)…
     await outbox.retry(outbox.getSnapshot().items[0]?.seq ?? 0);
     await settle();
-    expect(server.calls.map((c) => c.item.recordId)).toEqual([1]);
+    expect(server.calls).toHaveLength(0);
+    expect(states(outbox)).toEqual(['1:vote:rejected', '2:vote:rejected']);
+    // …and puts back in line what may now succeed.
+    await outbox.retry(outbox.getSnapshot().items[1]?.seq ?? 0);
+    await settle();
+    expect(server.calls.map((c) => c.item.recordId)).toEqual([2]);
     await server.reply(201);
-    expect(states(outbox)).toEqual(['1:vote:sent', '2:vote:sent']);
+    expect(states(outbox)).toEqual(['1:vote:rejected', '2:vote:sent']);
   });
 
   it('stops at a 401, keeps the item waiting, and resumes when a session is connected again', async () => {

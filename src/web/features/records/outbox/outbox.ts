@@ -1,7 +1,15 @@
 import { newUuid } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { DeviceStore } from './device-store';
-import { isUnsent, type NewPhoto, type NewVote, type OutboxItem, type UnsavedItem } from './outbox-item';
+import {
+  isUnsent,
+  isWaiting,
+  mayRetryRefusal,
+  type NewPhoto,
+  type NewVote,
+  type OutboxItem,
+  type UnsavedItem,
+} from './outbox-item';
 
 /** Any HTTP answer to a try; a try without an answer rejects instead (network, timeout). */
 export interface SendAnswer {
@@ -342,9 +350,15 @@ export function createOutbox(options: OutboxOptions) {
     /** Saves a vote on the phone (resolves once it is on disk) and sends it in the background. */
     async addVote(vote: NewVote): Promise<OutboxItem> {
       await ensureLoaded();
-      // One vote per record: a second tap, or a second dialog, adds nothing.
+      // One vote per record and person: a second tap, or a second dialog, adds nothing. (Another person's
+      // vote for it, waiting on a shared phone, is theirs: this one is kept and the server decides.)
       const existing = items.find(
-        (i) => i.kind === 'vote' && i.slug === vote.slug && i.recordId === vote.recordId && i.state !== 'rejected',
+        (i) =>
+          i.kind === 'vote' &&
+          i.owner === vote.owner &&
+          i.slug === vote.slug &&
+          i.recordId === vote.recordId &&
+          i.state !== 'rejected',
       );
       if (existing) return existing;
       return add({ ...base(vote.owner), ...vote, kind: 'vote' });
@@ -355,10 +369,11 @@ export function createOutbox(options: OutboxOptions) {
       return add({ ...base(photo.owner), ...photo, kind: 'photo', warning: null });
     },
 
-    /** 'Reintentar': a refused item goes back in line; a waiting one is tried now. */
+    /** 'Reintentar': a refusal that may now succeed goes back in line; a waiting item is tried now. */
     async retry(seq: number): Promise<void> {
       const item = items.find((i) => i.seq === seq);
       if (!item || item.state === 'sent' || item.state === 'sending') return;
+      if (item.state === 'rejected' && !mayRetryRefusal(item)) return;
       await save({ ...item, state: 'saved', rejection: null, nextAttemptAt: timers.now() });
       kick();
     },
@@ -374,22 +389,29 @@ export function createOutbox(options: OutboxOptions) {
       options.onRemove?.(item);
     },
 
-    /** Items not yet accepted by the server, of one person or of anybody. */
+    /** Items not yet accepted by the server (waiting or refused), of one person or of anybody. */
     unsent(person?: string): OutboxItem[] {
       return items.filter((i) => isUnsent(i) && (person === undefined || i.owner === person));
     },
 
+    /** Items of one person still to be sent: what a sign-out would leave on the phone, or delete. */
+    waiting(person: string): OutboxItem[] {
+      return items.filter((i) => isWaiting(i) && i.owner === person);
+    },
+
     /**
-     * Sign-out: stops sending and forgets what the server already has (it names people). Unsent items
-     * stay unless `dropUnsentOf` names whose to drop: the person was asked first.
+     * Sign-out, or a session that ended: stops sending and forgets what the server already has (it names
+     * people). Waiting items stay unless `dropWaitingOf` names whose to drop: the person was asked twice.
      */
-    async signOut(dropUnsentOf?: string): Promise<void> {
+    async signOut(dropWaitingOf?: string): Promise<void> {
       await ensureLoaded();
       owner = null;
       inFlight?.controller.abort();
       timers.clearTimeout(wakeTimer);
+      // The item on its way was stopped: it is waiting again, and as such may be dropped.
+      await reload();
       for (const item of items) {
-        if (item.state === 'sent' || (dropUnsentOf !== undefined && item.owner === dropUnsentOf)) {
+        if (item.state === 'sent' || (dropWaitingOf !== undefined && item.owner === dropWaitingOf && isWaiting(item))) {
           await store.remove(item.seq);
         }
       }

@@ -3,10 +3,25 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { PhotoUploadResult } from '#shared/features/records/photos';
 import { recordsMessages, type VoteResult } from '#shared/features/records/records';
+import { isNetworkError } from '#web/platform/lib/api-client';
+import { useSession } from '#web/platform/session/get-session';
 import { recordsKeys, replaceRecordInLists } from '../api/get-records';
+import { rememberedOwner } from './device-hints';
 import { deviceOutbox } from './device-outbox';
 import type { OutboxSnapshot } from './outbox';
-import { isUnsent, type OutboxItem } from './outbox-item';
+import { needsSending, type OutboxItem } from './outbox-item';
+
+/**
+ * Whose items this phone shows: the signed-in person; while the session cannot be asked (no
+ * connection, or not answered yet), the last person signed in here; nobody once the server said no one
+ * is signed in. A shared phone never shows one person's votes and photos to the next (docs/decisions/061).
+ */
+export function useOutboxViewer(): string | null {
+  const session = useSession();
+  if (session.data) return session.data.user?.email ?? null;
+  if (session.isPending || isNetworkError(session.error)) return rememberedOwner();
+  return null;
+}
 
 /** Everything in the phone's outbox, kept current. */
 export function useOutbox(): OutboxSnapshot {
@@ -23,9 +38,9 @@ export interface RecordOutbox {
 const EMPTY: RecordOutbox = { items: [], progress: undefined };
 const byRecord = new Map<string, RecordOutbox>();
 
-function selectRecord(snapshot: OutboxSnapshot, slug: string, recordId: number): RecordOutbox {
+function selectRecord(snapshot: OutboxSnapshot, slug: string, recordId: number, viewer: string | null): RecordOutbox {
   const id = `${slug}|${recordId}`;
-  const items = snapshot.items.filter((i) => i.slug === slug && i.recordId === recordId);
+  const items = snapshot.items.filter((i) => i.owner === viewer && i.slug === slug && i.recordId === recordId);
   const sending = items.find((i) => i.state === 'sending');
   const progress = sending ? snapshot.progress.get(sending.seq) : undefined;
   const previous = byRecord.get(id) ?? EMPTY;
@@ -41,16 +56,25 @@ function selectRecord(snapshot: OutboxSnapshot, slug: string, recordId: number):
   return next;
 }
 
-/** A card's items: only that card renders again when they change (an upload's progress, say). */
-export function useRecordOutbox(slug: string, recordId: number): RecordOutbox {
+/**
+ * A card's items of the person shown (`viewer`): only that card renders again when they change (an
+ * upload's progress, say).
+ */
+export function useRecordOutbox(slug: string, recordId: number, viewer: string | null): RecordOutbox {
   const outbox = deviceOutbox();
-  return useSyncExternalStore(outbox.subscribe, () => selectRecord(outbox.getSnapshot(), slug, recordId));
+  return useSyncExternalStore(outbox.subscribe, () => selectRecord(outbox.getSnapshot(), slug, recordId, viewer));
 }
 
-/** How many items the server does not have yet (of everybody on this phone). */
-export function useUnsentCount(): number {
+/**
+ * The navbar's count for the person shown: items still to be sent, and refusals they can still act on
+ * ('Reintentar'); a refusal that can never succeed is not counted.
+ */
+export function useWaitingCount(viewer: string | null): number {
   const outbox = deviceOutbox();
-  return useSyncExternalStore(outbox.subscribe, () => outbox.getSnapshot().items.filter(isUnsent).length);
+  return useSyncExternalStore(
+    outbox.subscribe,
+    () => outbox.getSnapshot().items.filter((i) => i.owner === viewer && needsSending(i)).length,
+  );
 }
 
 export interface OutboxConnectionOptions {
