@@ -315,7 +315,6 @@ const FORMS: FormCase[] = [
     answer: { message: 'Contraseña guardada.' },
     render: () => <ChangePasswordForm email="ana@example.org" />,
     fill: async (ui) => {
-      await ui.type(screen.getByLabelText('Contraseña de un solo uso'), 'temporal-123');
       await ui.type(screen.getByLabelText('Contraseña nueva'), 'una-clave-nueva-larga');
       await ui.type(screen.getByLabelText('Repite la contraseña nueva'), 'una-clave-nueva-larga');
       return screen.getByRole('button', { name: 'Guardar contraseña' });
