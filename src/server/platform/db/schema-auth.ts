@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Tables of accounts, sessions and sign-in limits (migrations 002-auth, 013-trusted-devices and
- * 016-one-time-password-expiry). */
+ * 015-one-time-password-expiry). */
 export interface AuthTables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -20,7 +20,7 @@ export interface UsersTable {
   disabled: number;
   /** 0 or 1. 1 while the password is a one-time one an admin generated: it must be changed first. */
   must_change_password: Generated<number>;
-  /** While the password is a one-time one: when it stops opening anything (migration 016). Else null. */
+  /** While the password is a one-time one: when it stops opening anything (migration 015). Else null. */
   password_expires_at: string | null;
   last_login_at: string | null;
   created_at: string;

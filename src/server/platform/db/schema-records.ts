@@ -42,7 +42,7 @@ export interface RecordsTable {
   completed: number;
   /**
    * Who made it validated (the vote or the photo that completed it), set with `completed`; null while
-   * it is not validated (migration 020).
+   * it is not validated (migration 016).
    */
   validated_by: Generated<string | null>;
   /**

@@ -14,8 +14,8 @@ import { notaExcerptsMigration } from './011-nota-excerpts';
 import { fieldValidationMigration } from './012-field-validation';
 import { trustedDevicesMigration } from './013-trusted-devices';
 import { fieldReportsMigration } from './014-field-reports';
-import { oneTimePasswordExpiryMigration } from './016-one-time-password-expiry';
-import { validatedByMigration } from './020-validated-by';
+import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
+import { validatedByMigration } from './016-validated-by';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -34,8 +34,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '012-field-validation': fieldValidationMigration(),
     '013-trusted-devices': trustedDevicesMigration(),
     '014-field-reports': fieldReportsMigration(),
-    '016-one-time-password-expiry': oneTimePasswordExpiryMigration(),
-    '020-validated-by': validatedByMigration(),
+    '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
+    '016-validated-by': validatedByMigration(),
   };
   return { getMigrations: async () => migrations };
 }
