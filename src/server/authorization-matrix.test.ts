@@ -346,6 +346,17 @@ const MATRIX: Record<string, Case[]> = {
   ],
   'GET /api/admin/departments': [{ expect: adminOnly() }],
   'GET /api/admin/departments/{slug}': [{ request: () => ({ params: { slug: FIXTURES.slugA } }), expect: adminOnly() }],
+  'POST /api/admin/departments': [
+    {
+      request: (_t, person) => ({
+        body: {
+          title: `Municipio de prueba ${PEOPLE.indexOf(person)}`,
+          slug: `municipio-de-prueba-${PEOPLE.indexOf(person)}`,
+        },
+      }),
+      expect: adminOnly(201),
+    },
+  ],
   'PATCH /api/admin/departments/{slug}': [
     { request: () => ({ params: { slug: 'sucre' }, body: { title: 'Sucre' } }), expect: adminOnly() },
   ],

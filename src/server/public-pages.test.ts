@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_SCRIPT_MANIFEST } from '#server/platform/http/public-script';
 import { addAgendaEvent } from '#server/testing/agenda';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addNota } from '#server/testing/notas';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { builtWebRoot, TEST_PUBLIC_SCRIPT } from '#server/testing/web-root';
 import { PUBLIC_DATA_ELEMENT_ID } from '#shared/platform/public-pages';
 
 // The server loads the rendering module by path: here the source itself, which Vitest compiles on the fly
@@ -19,19 +19,7 @@ const TODAY = '2026-11-22';
 const NOW = '2026-11-23T03:30:00Z';
 const HOSTILE = '</script><script>window.__pwned=1</script><!--';
 
-const PUBLIC_SCRIPT = '/assets/pagina-publica-abc.js';
-
-/** A web root as `npm run build` leaves it, as far as these pages need: the shell and the script's manifest. */
-function builtWebRoot(shell: string): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
-  fs.writeFileSync(path.join(root, 'index.html'), shell);
-  fs.mkdirSync(path.join(root, '.vite'));
-  fs.writeFileSync(
-    path.join(root, PUBLIC_SCRIPT_MANIFEST),
-    JSON.stringify({ 'src/web/public-page.ts': { file: PUBLIC_SCRIPT.slice(1), isEntry: true } }),
-  );
-  return root;
-}
+const PUBLIC_SCRIPT = TEST_PUBLIC_SCRIPT;
 
 let webRoot: string;
 let t: TestApp;

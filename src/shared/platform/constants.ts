@@ -17,3 +17,14 @@ export type CandidateCode = (typeof CANDIDATE_CODES)[number];
 export const PHOTO_KINDS = ['gobernador', 'an', 'clez'] as const;
 export type PhotoKind = (typeof PHOTO_KINDS)[number];
 export const NOTAS_PAGE_SIZE = 10;
+
+/**
+ * While the server has no copy of the notas yet (read from WordPress after a start), an open page asks
+ * again this often (by the state of the list it has), so it shows them once they arrive without the
+ * person reloading it. Here rather than beside the notas' schemas: the public pages' own script takes
+ * it, and zod stays out of that script.
+ */
+export const NOTAS_ASK_AGAIN_MS: Partial<Record<'ready' | 'stale' | 'loading' | 'unavailable', number>> = {
+  loading: 5_000,
+  unavailable: 30_000,
+};

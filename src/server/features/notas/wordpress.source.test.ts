@@ -6,6 +6,7 @@ import type { WordpressNotasConfig } from '#server/platform/config/config';
 import { addAgendaEvent } from '#server/testing/agenda';
 import { whenNotasRead, wordpressNotas } from '#server/testing/notas';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { builtWebRoot } from '#server/testing/web-root';
 import {
   type FakePost,
   makePosts,
@@ -316,9 +317,8 @@ describe('a start while WordPress does not answer', () => {
     wp = await startWordpressContractServer(posts);
     // WordPress takes the connection and never answers, until the test lets it.
     const release = wp.hold();
-    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    const webRoot = builtWebRoot();
     try {
-      fs.copyFileSync(path.join(REPO, 'index.html'), path.join(webRoot, 'index.html'));
       t = await createTestApp({
         notas: wordpressNotas(wp.url),
         webRoot,

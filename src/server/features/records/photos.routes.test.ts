@@ -388,7 +388,8 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind', () => {
       method: 'PUT',
       url: `/api/admin/records/${photosLast}/vote`,
       headers: { cookie: c.admin },
-      payload: { candidates: null, reason: 'Voto en el trámite equivocado' },
+      // Its one vote so far is the revision corrected.
+      payload: { candidates: null, reason: 'Voto en el trámite equivocado', voteRevision: 1 },
     });
     expect(cleared.json().record).toMatchObject({ validated: false, votedBy: null, validatedBy: null });
     expect(await card(photosLast)).toMatchObject({ votedBy: null, validatedBy: null });

@@ -284,10 +284,10 @@ describe('records back office: voiding', () => {
       headers: { cookie: cookies.validator },
     });
     expect(listed.json().items.map((r: { id: number }) => r.id)).not.toContain(done);
-    // Voting on it is no longer possible either.
-    expect(
-      (await post(cookies.validator, `/api/validation/cabimas/records/${done}/vote`, { candidates: [] })).statusCode,
-    ).toBe(404);
+    // Voting on it is no longer possible either, and the validator is told why.
+    const refused = await post(cookies.validator, `/api/validation/cabimas/records/${done}/vote`, { candidates: [] });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/^La coordinación anuló este trámite el /);
     const after = await checkTotals(t.db.kysely);
     expect(after.differences).toEqual([]);
     expect(after.votes).toEqual(before.votes);
@@ -408,7 +408,8 @@ describe('records back office: listing and exporting', () => {
       headers: { cookie: cookies.admin },
     });
     const rows: string[][] = [];
-    for await (const { fields } of readCsv([res.body.replace(/^\uFEFF/, '')], { maxRowChars: 10_000 })) rows.push(fields);
+    for await (const { fields } of readCsv([res.body.replace(/^\uFEFF/, '')], { maxRowChars: 10_000 }))
+      rows.push(fields);
     expect(rows[0]?.[7]).toBe('Votado el (hora de Caracas, UTC-04:00)');
     expect(rows[1]?.[7]).toBe('2026-11-22 23:30:05');
   });

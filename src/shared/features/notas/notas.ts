@@ -37,12 +37,6 @@ export type NotasPage = z.infer<typeof notasPageSchema>;
 
 export type NotasState = NotasPage['state'];
 
-/**
- * While the server has no copy of the notas yet (read from WordPress after a start), an open page asks
- * again this often, so it shows them once they arrive without the person reloading it.
- */
-export const NOTAS_ASK_AGAIN_MS: Partial<Record<NotasState, number>> = { loading: 5_000, unavailable: 30_000 };
-
 export const notasMessages = {
   loading: 'Las notas todavía no están disponibles: se están cargando y aparecerán aquí en cuanto lleguen.',
   staleCopy: 'Mostrando la última copia guardada: la fuente de notas no responde en este momento.',

@@ -1,4 +1,5 @@
-import { NOTAS_ASK_AGAIN_MS, type NotasPage } from '#shared/features/notas/notas';
+import type { NotasPage } from '#shared/features/notas/notas';
+import { NOTAS_ASK_AGAIN_MS } from '#shared/platform/constants';
 import { apiFetch } from '#web/platform/lib/api-client';
 
 /**

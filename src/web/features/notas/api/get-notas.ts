@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { NOTAS_ASK_AGAIN_MS, type NotasPage } from '#shared/features/notas/notas';
-import { NOTAS_PAGE_SIZE } from '#shared/platform/constants';
+import type { NotasPage } from '#shared/features/notas/notas';
+import { NOTAS_ASK_AGAIN_MS, NOTAS_PAGE_SIZE } from '#shared/platform/constants';
 import { apiFetch } from '#web/platform/lib/api-client';
 
 export const getNotas = (page: number, pageSize: number = NOTAS_PAGE_SIZE) =>
