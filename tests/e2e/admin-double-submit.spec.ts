@@ -40,7 +40,7 @@ test('a double click on each create button of the back office creates one row', 
 
   // Notas: 'Guardar borrador'.
   await page.goto('/admin/notas/nueva');
-  await page.getByLabel('Título').fill('Nota del doble clic');
+  await page.getByRole('textbox', { name: 'Título' }).fill('Nota del doble clic');
   await page.getByRole('textbox', { name: 'Contenido' }).fill('Una sola vez.');
   await page.getByRole('button', { name: 'Guardar borrador' }).dblclick();
   await expect(page).toHaveURL(/\/admin\/notas\/\d+$/);

@@ -123,8 +123,9 @@ test.describe('sign-in with Firebase Auth', () => {
       storage: [...Object.keys(localStorage), ...Object.keys(sessionStorage)],
       databases: (await indexedDB.databases()).map((d) => d.name),
     }));
-    // Only this phone's own device id for the field view (docs/decisions/048) may be there.
-    expect(stored.storage.filter((key) => key !== 'comando-dispositivo')).toEqual([]);
+    // Only Comando's own keys may be there, none a credential: this phone's device id for the field view
+    // (docs/decisions/048) and the session last confirmed, for the navbar offline (decision 061).
+    expect(stored.storage.filter((key) => !key.startsWith('comando-'))).toEqual([]);
     expect(stored.databases).not.toContain('firebaseLocalStorageDb');
     expect(foreign).toEqual([]);
     await expectNoSeriousA11yViolations(page);

@@ -196,7 +196,7 @@ test('a vote on a record the coordination voided meanwhile says so, and offers o
     const voided = await admin.post(`/api/admin/records/${recordIdOf(name)}/void`, { data: { reason: 'Se mudó' } });
     expect(voided.status()).toBe(200);
     await vote(page, name, 'FA');
-    const message = /^La coordinación anuló este trámite el \d{1,2} [a-z]{3} a las \d{2}:\d{2}\.$/;
+    const message = /^La coordinación anuló este trámite el \d{1,2} [a-z]{3} a las? \d{1,2}:\d{2}\s[ap]\.\s?m\.$/;
     // Said at once in a toast, never 'El trámite no existe.'; the record leaves the list.
     await expect(page.getByText(`${name}: La coordinación anuló este trámite el`)).toBeVisible();
     await expect(page.getByText('El trámite no existe.')).toHaveCount(0);

@@ -23,7 +23,7 @@ export const recordsMessages = {
   /** A vote or photo for a record the coordination voided after the validator saw it (Caracas time). */
   voidedMeanwhile: (at: string) => {
     const { day, time } = dayAndTime(at);
-    return `La coordinación anuló este trámite el ${day} a las ${time}.`;
+    return `La coordinación anuló este trámite el ${day} ${atTime(time)}`;
   },
   voteNotSaved: 'No se pudo guardar el voto en el teléfono. Intenta de nuevo.',
 } as const;
