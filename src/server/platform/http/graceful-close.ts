@@ -22,14 +22,15 @@ export function registerGracefulClose(app: FastifyInstance): void {
     else res.once('finish', () => res.socket?.end());
   };
 
-  app.addHook('onRequest', async (_request, reply) => {
+  // Runs on every request: a plain callback costs less than an async hook.
+  app.addHook('onRequest', (_request, reply, done) => {
     const res = reply.raw;
-    if (closing) {
-      closeAfter(res);
-      return;
+    if (closing) closeAfter(res);
+    else {
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
     }
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    done();
   });
 
   app.addHook('preClose', async () => {
