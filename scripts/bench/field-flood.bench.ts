@@ -13,7 +13,8 @@ const SLUG = 'mara';
 const FLOODER = 'bench.inunda@comando.example';
 const VOTER = 'bench.vota@comando.example';
 const PASSWORD = 'clave-de-rendimiento-123';
-const RECORDS = 20_000;
+// Enough for the other validator to vote a new record at every try for the 40 s, on a quiet machine too.
+const RECORDS = 150_000;
 /** How long the flood lasts, and the voting before it (the baseline), in seconds. */
 const FLOOD_S = Number(process.env.FLOOD_SECONDS ?? 30);
 const BASELINE_S = Number(process.env.FLOOD_BASELINE_SECONDS ?? 10);
@@ -179,7 +180,7 @@ export const suite: BenchSuite = {
         'p99 ms': Math.round(percentile(votes.times, 99)),
         errores: voteFailures(votes.statuses),
         objetivo: 'p99 < 100 ms',
-        ok: percentile(votes.times, 99) < 100 ? 'sí' : 'NO',
+        ok: percentile(votes.times, 99) < 100 && voteFailures(votes.statuses) === 0 ? 'sí' : 'NO',
       },
       {
         suite: 'Campo: inundación de informes',
