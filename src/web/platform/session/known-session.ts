@@ -1,4 +1,5 @@
 import type { Session } from '#shared/platform/session';
+import { readLocal as read, writeLocal as write } from '#web/platform/lib/local-storage';
 
 /*
  * The last session the server confirmed on this phone, and the campaign's name, kept in localStorage so
@@ -9,23 +10,6 @@ import type { Session } from '#shared/platform/session';
 
 const SESSION_KEY = 'comando-sesion-conocida';
 const CAMPAIGN_KEY = 'comando-campana';
-
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function write(key: string, value: string | null): void {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // Storage refused (some private modes): offline, the frame then looks signed out.
-  }
-}
 
 /** Keeps the session the server just confirmed (someone signed in), or forgets it (null). */
 export function rememberSession(session: Session | null): void {

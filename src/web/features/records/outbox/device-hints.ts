@@ -1,3 +1,4 @@
+import { readLocal as read, writeLocal as write } from '#web/platform/lib/local-storage';
 /*
  * Small facts kept in localStorage, readable at once by the app's layout and start page without
  * loading the outbox (IndexedDB) code: public pages must stay light.
@@ -8,23 +9,6 @@ export const UNSENT_HINT_KEY = 'comando-envios-pendientes';
 const OWNER_KEY = 'comando-validador';
 const DEPARTMENT_KEY = 'comando-ultimo-municipio';
 const ENDED_KEY = 'comando-sesion-terminada';
-
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function write(key: string, value: string | null): void {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // Storage refused (some private modes): the hint is simply not there.
-  }
-}
 
 /** Whether the outbox said items wait on this phone. */
 export const hasUnsentHint = (): boolean => Number(read(UNSENT_HINT_KEY) ?? 0) > 0;
