@@ -134,6 +134,8 @@ test.describe('shell', () => {
       await open.click();
       const menu = page.getByTestId('mobile-menu');
       await expect(menu).toBeVisible();
+      // The page behind stays where it was: opening the menu does not scroll it.
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await expectNoSeriousA11yViolations(page);
       for (let i = 0; i < 8; i++) {
         await page.keyboard.press('Tab');
@@ -141,6 +143,7 @@ test.describe('shell', () => {
       }
       await page.keyboard.press('Escape');
       await expect(menu).toBeHidden();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await open.click();
       await menu.getByRole('link', { name: 'Agenda' }).click();
       await expect(page).toHaveURL(/\/agenda$/);

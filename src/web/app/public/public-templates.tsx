@@ -27,7 +27,7 @@ export function PublicTemplates({ path }: { path: PublicPagePath }) {
   return (
     <>
       <template id={PUBLIC_TEMPLATES.menu}>
-        <div id={PUBLIC_MENU_ID} role="dialog" aria-labelledby={PUBLIC_MENU_TITLE_ID} className="relative z-50">
+        <div id={PUBLIC_MENU_ID} role="dialog" aria-labelledby={PUBLIC_MENU_TITLE_ID} className="fixed inset-0 z-50">
           <div className={MENU_BACKDROP_CLASS} data-a11y-dialog-hide="" aria-hidden="true" />
           <div className="pointer-events-none fixed inset-0 flex justify-end">
             <div className={`pointer-events-auto ${MENU_PANEL_CLASS}`} data-testid="mobile-menu">
