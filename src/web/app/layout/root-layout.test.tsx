@@ -1,10 +1,10 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Session } from '#shared/platform/session';
+import { authMessages, type Session } from '#shared/platform/session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
 import { rememberedOwner, rememberOwner } from '#web/features/records/outbox/device-hints';
@@ -105,6 +105,22 @@ describe('navbar fed by the session', () => {
     await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+  });
+
+  it('says plainly that signing out needs a connection, and keeps the person signed in', async () => {
+    const user = userEvent.setup();
+    renderLayout('/resultados', ADMIN);
+    const button = await within(nav()).findByRole('button', { name: 'Cerrar sesión' });
+    server.use(http.post('*/api/auth/logout', () => HttpResponse.error()));
+    onlineManager.setOnline(false);
+    try {
+      await user.click(button);
+      expect(await screen.findByText(authMessages.signOutNeedsConnection)).toBeInTheDocument();
+      expect(screen.getByTestId('where')).toHaveTextContent('/resultados');
+      expect(within(nav()).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+    } finally {
+      onlineManager.setOnline(true);
+    }
   });
 
   it('has a working menu icon on wide screens too: it opens the slide-over menu', async () => {

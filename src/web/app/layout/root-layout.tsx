@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
+import { authMessages } from '#shared/platform/session';
 import { forgetStaffQueries, useLogout } from '#web/features/auth/api/logout';
 import {
   endedWithWaiting,
@@ -210,7 +211,7 @@ export function RootLayout() {
         },
         onError: (error) => {
           setAskAllDevices(false);
-          toast.error(error.message);
+          toast.error(isNetworkError(error) ? authMessages.signOutNeedsConnection : error.message);
         },
       },
     );

@@ -36,6 +36,9 @@ export const useLogout = () => {
   const navigate = useNavigate();
   return useMutation({
     mutationFn: (options: LogoutOptions = {}) => signOut(options),
+    // Without a connection it fails at once and says so, instead of waiting unseen and signing the
+    // person out whenever the connection comes back.
+    networkMode: 'always',
     onSuccess: (answer) => {
       navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true });
       forgetStaffQueries(queryClient);
