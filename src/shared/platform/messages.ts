@@ -22,6 +22,11 @@ export const messages = {
     seeLess: 'Ver menos',
     empty: 'Todavía no hay notas publicadas.',
   },
+  session: {
+    /** 'Cerrar sesión' without a connection: only the server can end the session. */
+    signOutNeedsConnection:
+      'Sin conexión no se puede cerrar la sesión: sigues dentro y tus envíos siguen guardados en este teléfono. Intenta de nuevo cuando tengas conexión.',
+  },
   api: {
     notFound: 'El recurso solicitado no existe.',
     badRequest: 'La solicitud no es válida.',

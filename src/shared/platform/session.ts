@@ -7,9 +7,6 @@ export const PASSWORD_MAX_LENGTH = 256;
 
 /** Sign-in messages. The first four are the spec's (sections 5 and 8), word for word. */
 export const authMessages = {
-  /** 'Cerrar sesión' without a connection: only the server can end the session. */
-  signOutNeedsConnection:
-    'Sin conexión no se puede cerrar la sesión: sigues dentro y tus envíos siguen guardados en este teléfono. Intenta de nuevo cuando tengas conexión.',
   required: 'Debes completar todos los campos de la forma.',
   invalidEmail: emailMessages.invalid,
   shortPassword: `La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`,

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authMessages, type Session } from '#shared/platform/session';
+import { messages } from '#shared/platform/messages';
+import type { Session } from '#shared/platform/session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
 import { rememberedOwner, rememberOwner } from '#web/features/records/outbox/device-hints';
@@ -115,7 +116,7 @@ describe('navbar fed by the session', () => {
     onlineManager.setOnline(false);
     try {
       await user.click(button);
-      expect(await screen.findByText(authMessages.signOutNeedsConnection)).toBeInTheDocument();
+      expect(await screen.findByText(messages.session.signOutNeedsConnection)).toBeInTheDocument();
       expect(screen.getByTestId('where')).toHaveTextContent('/resultados');
       expect(within(nav()).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
     } finally {

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { authMessages } from '#shared/platform/session';
+import { messages } from '#shared/platform/messages';
 import { forgetStaffQueries, useLogout } from '#web/features/auth/api/logout';
 import {
   endedWithWaiting,
@@ -211,7 +211,7 @@ export function RootLayout() {
         },
         onError: (error) => {
           setAskAllDevices(false);
-          toast.error(isNetworkError(error) ? authMessages.signOutNeedsConnection : error.message);
+          toast.error(isNetworkError(error) ? messages.session.signOutNeedsConnection : error.message);
         },
       },
     );
