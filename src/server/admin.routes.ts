@@ -17,10 +17,6 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     admin.addHook('onRequest', async (request) => {
       requireAdmin(request);
     });
-    // Answers carry accounts and one-time passwords: no cache keeps them.
-    admin.addHook('onSend', async (_request, reply) => {
-      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    });
     await admin.register(adminPeopleRoutes);
     await admin.register(adminDepartmentsRoutes);
     await admin.register(adminCandidatesRoutes);

@@ -30,9 +30,6 @@ export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', async (request) => {
     await requireDepartmentAccess(db, request.user, AGENDA_DEPARTMENT);
   });
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
   // The hook above let only signed-in editors through.
   const actor = (request: FastifyRequest): Actor => ({ email: request.user?.email ?? null, ip: request.ip });
 

@@ -92,10 +92,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       : { provider: 'local' };
 
-  /** After a sign-out: the cookie goes, nothing is kept in a cache, and the browser is told where to go. */
+  /** After a sign-out: the cookie goes, and the browser is told where to go (no cache keeps any API answer). */
   const signedOut = async (reply: FastifyReply) => {
     clearSessionCookie(reply);
-    reply.header('cache-control', 'no-store');
     const settings = await createSettingsRepository(app.db.kysely).getAll();
     return { redirectTo: settings.logoutRoute };
   };
@@ -137,8 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       setSessionCookie(reply, result.token, result.expiresAt);
       setDeviceCookie(reply, result.deviceToken);
-      reply.header('cache-control', 'no-store');
-      return sessionView(app, result.user);
+        return sessionView(app, result.user);
     },
   );
 
@@ -168,8 +166,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         log: request.log,
       });
       setSessionCookie(reply, result.token, result.expiresAt);
-      reply.header('cache-control', 'no-store');
-      return sessionView(app, result.user);
+        return sessionView(app, result.user);
     },
   );
 
@@ -222,7 +219,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       // With Firebase, passwords live there: this server has none to change.
       if (provider.provider !== 'local') throw NotFound();
       const user = requireUser(request);
@@ -231,8 +228,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         token: readSessionToken(request),
         deviceToken: readDeviceToken(request),
       });
-      reply.header('cache-control', 'no-store');
-      return sessionView(app, changed);
+        return sessionView(app, changed);
     },
   );
 
@@ -246,8 +242,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const user = seenUser(app, request.user);
+        const user = seenUser(app, request.user);
       const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
       const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${logoutRoute}`;
       const body = await sessionBodies(variant, async () => {

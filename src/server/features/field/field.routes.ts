@@ -80,9 +80,8 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: fieldOverviewSchema, 401: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = requireUser(request);
-      reply.header('cache-control', 'no-store');
       return field.overview(user);
     },
   );
@@ -98,11 +97,10 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: fieldViewSchema, 401: apiErrorSchema, 404: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const user = requireUser(request);
       const department = await requireFieldAccess(db, user, request.params.slug);
       const members = await createAccessRepository(db).listMembers(department.id);
-      reply.header('cache-control', 'no-store');
       return field.departmentView(department, members);
     },
   );

@@ -37,9 +37,6 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
   app.addHook('preValidation', async (request) => {
     if (fromWordpress && request.method !== 'GET') throw Conflict(notasAdminMessages.managedInWordpress);
   });
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
   // The hook above let only signed-in editors through.
   const actor = (request: FastifyRequest): Actor => ({ email: request.user?.email ?? null, ip: request.ip });
 

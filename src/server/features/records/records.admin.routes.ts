@@ -62,7 +62,6 @@ function openEventStream(reply: FastifyReply): (event: ImportEvent) => void {
   }
   res.writeHead(200, {
     'content-type': `${NDJSON}; charset=utf-8`,
-    'cache-control': 'no-store',
     // Proxies (nginx) must pass each line on as it comes.
     'x-accel-buffering': 'no',
   });
@@ -85,9 +84,6 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   // Before any body is read: a visitor gets 401 and anyone but an admin the unknown-resource 404.
   app.addHook('onRequest', async (request) => {
     requireAdmin(request);
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   // Only this plugin's import route reads multipart bodies here; one file per request.
   await app.register(multipart, {

@@ -271,7 +271,6 @@ export function createLiveResults(options: LiveResultsOptions) {
       }
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
         // Proxies (nginx) must pass each event on as it comes.
         'x-accel-buffering': 'no',
         connection: 'keep-alive',

@@ -27,8 +27,7 @@ const EXPORT_PAGE = 5_000;
 function attachment(reply: FastifyReply, name: string): FastifyReply {
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}"`)
-    .header('cache-control', 'no-store');
+    .header('content-disposition', `attachment; filename="${name}"`);
 }
 
 export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -57,9 +56,8 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: resultsSchema, ...errors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       await requireResultsAccess(db, request.user);
-      reply.header('cache-control', 'no-store');
       return read();
     },
   );
@@ -110,9 +108,8 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: breakdownSchema, ...errors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       await requireResultsAccess(db, request.user);
-      reply.header('cache-control', 'no-store');
       return readBreakdownNow();
     },
   );

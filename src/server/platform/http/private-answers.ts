@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-export const NO_STORE = 'no-store';
+const NO_STORE = 'no-store';
 
 /** An API answer that may name people (lists, photos, votes, accounts, the session): nothing keeps it. */
 const isPersonal = (request: FastifyRequest) =>
@@ -19,17 +19,14 @@ const isPersonal = (request: FastifyRequest) =>
 /**
  * One rule for every API answer, by route kind rather than route by route: unless a route says its
  * answers are public, the browser's HTTP cache (and any proxy) must not keep them, so a shared phone
- * holds nothing of the last person once they are gone (docs/decisions/061). Set on the raw response at
- * the start too, for answers written outside Fastify's reply (resumable uploads, event streams).
+ * holds nothing of the last person once they are gone (docs/decisions/061). Set on the raw response as
+ * the request arrives, it goes out with every answer: Fastify's replies, errors included, and those
+ * written outside them (resumable uploads, event streams). No route sets its own.
  */
 export function registerPrivateAnswers(app: FastifyInstance): void {
-  // Both run on every request: plain callbacks cost less than async hooks.
+  // Runs on every request: a plain callback costs less than an async hook.
   app.addHook('onRequest', (request, reply, done) => {
     if (isPersonal(request)) reply.raw.setHeader('cache-control', NO_STORE);
     done();
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (isPersonal(request)) reply.header('cache-control', NO_STORE);
-    done(null, payload);
   });
 }
