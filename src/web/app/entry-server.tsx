@@ -7,8 +7,8 @@ import type { PublicPageRenderer } from '#shared/platform/public-pages';
 import { DocumentTitleSink, documentTitle } from '#web/platform/lib/use-document-title';
 import { createQueryClient } from '#web/platform/provider';
 import { App } from './app';
-import { PublicTemplates } from './public/public-templates';
 import type { PublicPageData } from './public/page-data';
+import { PublicTemplates } from './public/public-templates';
 import { seedQueryCache } from './public-data';
 
 export const render: PublicPageRenderer['render'] = (path, data) => {

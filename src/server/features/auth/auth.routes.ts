@@ -136,7 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       setSessionCookie(reply, result.token, result.expiresAt);
       setDeviceCookie(reply, result.deviceToken);
-        return sessionView(app, result.user);
+      return sessionView(app, result.user);
     },
   );
 
@@ -166,7 +166,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         log: request.log,
       });
       setSessionCookie(reply, result.token, result.expiresAt);
-        return sessionView(app, result.user);
+      return sessionView(app, result.user);
     },
   );
 
@@ -228,7 +228,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         token: readSessionToken(request),
         deviceToken: readDeviceToken(request),
       });
-        return sessionView(app, changed);
+      return sessionView(app, changed);
     },
   );
 
@@ -242,7 +242,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-        const user = seenUser(app, request.user);
+      const user = seenUser(app, request.user);
       const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
       const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${logoutRoute}`;
       const body = await sessionBodies(variant, async () => {

@@ -176,7 +176,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
         const r = createAuthRepository(trx);
         await r.updatePasswordHash(user.id, passwordHash, now, { mustChange: false, expiresAt: null });
         const ended = ctx.token ? await r.deleteOtherSessions(user.id, hashToken(ctx.token)) : 0;
-        const devicesForgotten = await createTrustedDevices(trx).forgetAllBut(user.id, ctx.deviceToken);
+        const devicesForgotten = await createTrustedDevices(trx).forgetAll(user.id, ctx.deviceToken);
         await writeAudit(trx, {
           actorEmail: user.email,
           action: 'auth.password_change',

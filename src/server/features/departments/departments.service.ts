@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
-import type { Database } from '#server/platform/db/schema';
 import { isUniqueViolation } from '#server/platform/db/failures';
+import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';
 import { departmentsMessages, STAFF_PAGE_SLUGS } from '#shared/features/departments/departments';

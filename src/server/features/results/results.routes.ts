@@ -25,9 +25,7 @@ const PHOTO_NAMES = { gobernador: 'Gobernador', an: 'AN', clez: 'CLEZ' } as cons
 const EXPORT_PAGE = 5_000;
 
 function attachment(reply: FastifyReply, name: string): FastifyReply {
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}"`);
+  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`);
 }
 
 export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -85,20 +85,14 @@ export function createTrustedDevices(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A password change: no browser stays trusted for the account but the one that changed it (if any). */
-    async forgetAllBut(userId: number, token: string | undefined): Promise<number> {
-      let query = db.deleteFrom('trusted_devices').where('user_id', '=', userId);
-      if (isTokenShaped(token)) query = query.where('token_hash', '!=', hashToken(token));
-      const result = await query.executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
-
     /**
      * "Cerrar sesión en todos los dispositivos", or a password an admin set: no browser is trusted for
-     * the account any more.
+     * the account any more. A person's own password change keeps the browser it was made on (`keep`).
      */
-    async forgetAll(userId: number): Promise<number> {
-      const result = await db.deleteFrom('trusted_devices').where('user_id', '=', userId).executeTakeFirst();
+    async forgetAll(userId: number, keep?: string): Promise<number> {
+      let query = db.deleteFrom('trusted_devices').where('user_id', '=', userId);
+      if (isTokenShaped(keep)) query = query.where('token_hash', '!=', hashToken(keep));
+      const result = await query.executeTakeFirst();
       return Number(result.numDeletedRows);
     },
 

@@ -7,7 +7,7 @@ import { messages } from '#shared/platform/messages';
 export type FreeBytesReader = (dir: string) => Promise<number>;
 
 /** statfs: the blocks available to an unprivileged process (what a write by us can still use). */
-export const statfsFreeBytes: FreeBytesReader = async (dir) => {
+const statfsFreeBytes: FreeBytesReader = async (dir) => {
   const stats = await fsp.statfs(dir);
   return stats.bavail * stats.bsize;
 };
@@ -23,16 +23,13 @@ const DISK_FULL_RETRY_SECONDS = 300;
  */
 export function createDataDisk(options: { dir: string; minFreeBytes: number; freeBytes?: FreeBytesReader }) {
   const read = options.freeBytes ?? statfsFreeBytes;
+  /** Whether `free` bytes, less `bytes` more received, leave the disk full or under the floor. */
+  const short = (free: number, bytes = 0) => free <= 0 || free - bytes < options.minFreeBytes;
   fs.mkdirSync(options.dir, { recursive: true });
   return {
-    minFreeBytes: options.minFreeBytes,
-
-    freeBytes: (): Promise<number> => read(options.dir),
-
     /** Refuses (507, with Retry-After) receiving `bytes` more when that would leave less than the floor. */
     async requireRoom(bytes: number): Promise<void> {
-      const free = await read(options.dir);
-      if (free - bytes < options.minFreeBytes || free <= 0) {
+      if (short(await read(options.dir), bytes)) {
         throw new HttpError(507, messages.api.diskFull, { 'retry-after': String(DISK_FULL_RETRY_SECONDS) });
       }
     },
@@ -48,9 +45,8 @@ export function createDataDisk(options: { dir: string; minFreeBytes: number; fre
       } catch (error) {
         return `free space unreadable: ${(error as Error).message}`;
       }
-      if (free <= 0) return 'no free space';
-      if (free < options.minFreeBytes) return `free space ${free} bytes, under the floor of ${options.minFreeBytes}`;
-      return undefined;
+      if (!short(free)) return undefined;
+      return free <= 0 ? 'no free space' : `free space ${free} bytes, under the floor of ${options.minFreeBytes}`;
     },
   };
 }

@@ -8,8 +8,8 @@ import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web
 import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { SubmitButton } from '#web/platform/ui/submit-button';
+import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCopyAgendaDay } from '../api/copy-agenda-day';
 import { useCreateAgendaEvent } from '../api/create-agenda-event';

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminDepartmentDetail, CreateDepartmentBody } from '#shared/features/departments/departments';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { adminKeys } from '#web/platform/lib/query-keys';
+import { SESSION_QUERY_KEY } from '#web/platform/session/get-session';
 
 export const createDepartment = (body: CreateDepartmentBody) =>
   apiFetch<AdminDepartmentDetail>('/api/admin/departments', { method: 'POST', body: JSON.stringify(body) });
@@ -15,7 +16,7 @@ export function useCreateDepartment() {
       // Every list of departments: this page, the people's and the records' choices, the menu.
       void queryClient.invalidateQueries({ queryKey: adminKeys.departments() });
       void queryClient.invalidateQueries({ queryKey: adminKeys.users() });
-      void queryClient.invalidateQueries({ queryKey: ['session'] });
+      void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
     },
   });
 }

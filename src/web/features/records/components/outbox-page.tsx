@@ -8,7 +8,7 @@ import { buttonClass } from '#web/platform/ui/back-office';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Page, Spinner } from '#web/platform/ui/page';
 import { deviceOutbox } from '../outbox/device-outbox';
-import { isUnsent, isWaiting, mayRetryRefusal, type OutboxItem } from '../outbox/outbox-item';
+import { isWaiting, mayRetryRefusal, type OutboxItem } from '../outbox/outbox-item';
 import { itemLabel, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useOutbox, useOutboxViewer } from '../outbox/use-outbox';
 
@@ -102,7 +102,7 @@ export function OutboxPage() {
   const items = snapshot.items.filter((i) => i.owner === viewer);
   const othersWaiting = snapshot.items.filter((i) => i.owner !== viewer && isWaiting(i)).length;
   const [removing, setRemoving] = useState<OutboxItem | null>(null);
-  const waiting = items.filter((i) => isUnsent(i) && i.state !== 'rejected');
+  const waiting = items.filter(isWaiting);
   const rejected = items.filter((i) => i.state === 'rejected');
   const sent = items.filter((i) => i.state === 'sent').reverse();
   const row = (item: OutboxItem) => (

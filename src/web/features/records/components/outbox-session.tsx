@@ -81,9 +81,7 @@ export async function forgetDevice(owner: string, dropWaiting: boolean): Promise
  * the waiting items, which stay stored for their owner; /login then says they are kept.
  */
 export async function forgetEndedSession(owner: string): Promise<number> {
-  const outbox = deviceOutbox();
-  await outbox.load();
-  const waiting = outbox.waiting(owner).length;
+  const waiting = await waitingOnDevice(owner);
   await forgetDevice(owner, false);
   rememberEndedWithWaiting(waiting);
   return waiting;

@@ -98,7 +98,8 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const create = useCreateRecord();
   const update = useUpdateRecord();
   const editDialog = useDialogOpening(dialog.kind === 'edit');
-  const current = chosen ?? allDepartments(departments);
+  const all = allDepartments(departments);
+  const current = chosen ?? all;
   const items = records.data?.pages.flatMap((p) => p.items) ?? [];
 
   const setParam = (key: string, value: string) => {
@@ -171,7 +172,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
             onChange={(e) => setParam('municipio', e.target.value)}
           >
             <option value={ALL}>
-              {ALL_TITLE} ({formatCount(allDepartments(departments).total)})
+              {ALL_TITLE} ({formatCount(all.total)})
             </option>
             {departments.map((d) => (
               <option key={d.slug} value={d.slug}>

@@ -1,7 +1,7 @@
 import { type DeviceReport, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { AttemptOutcome, Outbox } from './outbox';
-import type { OutboxItem } from './outbox-item';
+import { isWaiting, type OutboxItem } from './outbox-item';
 
 /** What the phone remembers between pages about its sends: kept in localStorage. */
 export interface SendHistory {
@@ -26,7 +26,6 @@ export interface FieldReporterOptions {
 export const FIELD_REPORT = { settleMs: 3_000, heartbeatMs: 60_000 } as const;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const waitingNow = (item: OutboxItem) => item.state === 'saved' || item.state === 'sending';
 
 /**
  * The report of one person's items on this phone, as the field view wants it: each waiting item named
@@ -41,7 +40,7 @@ export function buildReport(
   now: number,
 ): DeviceReport {
   const mine = items
-    .filter((i) => i.owner === person && waitingNow(i))
+    .filter((i) => i.owner === person && isWaiting(i))
     .sort((a, b) => a.createdAt - b.createdAt)
     .slice(0, FIELD_REPORT_MAX_ITEMS);
   return {
