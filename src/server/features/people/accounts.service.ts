@@ -38,6 +38,46 @@ export function createAccountsService(
     return user;
   }
 
+  /**
+   * Changes an account's role and whether it is disabled, each given one with its audit row, in one
+   * change. Disabling ends every session of the account at once.
+   */
+  async function update(
+    email: string,
+    wanted: { role?: Role | undefined; disabled?: boolean | undefined },
+    actor: Actor,
+  ): Promise<void> {
+    const user = await findUserOrThrow(email);
+    const now = clock();
+    const { role, disabled } = wanted;
+    await runChange(db, async ({ trx, audit }) => {
+      const r = createAuthRepository(trx);
+      if (role !== undefined) {
+        await r.setRole(user.id, role, now);
+        await audit({
+          actorEmail: actor.email,
+          action: 'user.role',
+          target: user.email,
+          ip: actor.ip,
+          details: { from: user.role, to: role },
+          at: now,
+        });
+      }
+      if (disabled !== undefined) {
+        await r.setDisabled(user.id, disabled, now);
+        const revoked = disabled ? await r.deleteSessionsOfUser(user.id) : 0;
+        await audit({
+          actorEmail: actor.email,
+          action: disabled ? 'user.disable' : 'user.enable',
+          target: user.email,
+          ip: actor.ip,
+          details: disabled ? { sessionsRevoked: revoked } : null,
+          at: now,
+        });
+      }
+    });
+  }
+
   return {
     async listUsers() {
       const users = await repo.listUsers();
@@ -127,39 +167,11 @@ export function createAccountsService(
       });
     },
 
-    /** Disabling ends every session of the account at once. */
-    async setDisabled(email: string, disabled: boolean, actor: Actor): Promise<void> {
-      const user = await findUserOrThrow(email);
-      const now = clock();
-      await runChange(db, async ({ trx, audit }) => {
-        const r = createAuthRepository(trx);
-        await r.setDisabled(user.id, disabled, now);
-        const revoked = disabled ? await r.deleteSessionsOfUser(user.id) : 0;
-        await audit({
-          actorEmail: actor.email,
-          action: disabled ? 'user.disable' : 'user.enable',
-          target: user.email,
-          ip: actor.ip,
-          details: disabled ? { sessionsRevoked: revoked } : null,
-          at: now,
-        });
-      });
-    },
+    update,
 
-    async setRole(email: string, role: Role, actor: Actor): Promise<void> {
-      const user = await findUserOrThrow(email);
-      const now = clock();
-      await runChange(db, async ({ trx, audit }) => {
-        await createAuthRepository(trx).setRole(user.id, role, now);
-        await audit({
-          actorEmail: actor.email,
-          action: 'user.role',
-          target: user.email,
-          ip: actor.ip,
-          details: { from: user.role, to: role },
-          at: now,
-        });
-      });
-    },
+    /** Disabling ends every session of the account at once. */
+    setDisabled: (email: string, disabled: boolean, actor: Actor): Promise<void> => update(email, { disabled }, actor),
+
+    setRole: (email: string, role: Role, actor: Actor): Promise<void> => update(email, { role }, actor),
   };
 }

@@ -149,10 +149,9 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
     ) {
       const row = await userOrThrow(id);
       notSelf(row, actor);
-      if (change.role !== undefined && change.role !== row.role) await auth.setRole(row.email, change.role, actor);
-      if (change.disabled !== undefined && change.disabled !== (row.disabled === 1)) {
-        await auth.setDisabled(row.email, change.disabled, actor);
-      }
+      const role = change.role !== row.role ? change.role : undefined;
+      const disabled = change.disabled !== (row.disabled === 1) ? change.disabled : undefined;
+      if (role !== undefined || disabled !== undefined) await auth.update(row.email, { role, disabled }, actor);
       return view(id);
     },
 
