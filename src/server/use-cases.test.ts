@@ -13,7 +13,7 @@ function filesUnder(dir: string, suffix: string): string[] {
 }
 
 /**
- * The features whose writes are all use cases (docs/decisions/069): their route files only check, call
+ * The features whose writes are all use cases (docs/decisions/069, 072): their route files only check, call
  * a use case and send. The list grows as the other features move to the same shape, until it is every
  * folder of src/server/features.
  */
