@@ -6,8 +6,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { grantDepartment } from '#server/platform/access/access.service';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
@@ -53,7 +53,7 @@ async function seedResults(db: Db, now: Date, records: number): Promise<void> {
   const actor = { email: 'bench', ip: null };
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
   await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
-  await grantDepartment(db.kysely, VALIDATOR, VOTING_SLUG, actor, now);
+  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, VOTING_SLUG, actor);
   const ballots = ballotsFor(records);
   const voted = ballots.reduce((n, b) => n + b.count, 0);
   await seedSyntheticResults(db.kysely, { ballots, unvoted: records - voted, label: 'Bench', now });

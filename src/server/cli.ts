@@ -3,13 +3,14 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
 import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 import { createAccessRepository } from '#server/platform/access/access.repository';
-import { grantDepartment, listDepartmentEmails, revokeDepartment } from '#server/platform/access/access.service';
+import { listDepartmentEmails } from '#server/platform/access/access.service';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
@@ -75,6 +76,7 @@ export async function runCli(
   const args = rest.filter((a) => !a.startsWith('--'));
   const actor: Actor = { email: `cli:${safeUsername()}`, ip: null };
   const auth = createAccountsService(db, now);
+  const departments = createDepartmentsService(db, now);
   const need = (n: number, usage: string) => {
     if (args.length < n) throw new UsageError(`Faltan argumentos. Uso: npm run cli -- ${usage}`);
   };
@@ -140,12 +142,12 @@ export async function runCli(
         need(2, `${command} <email> <departamento>`);
         const [email, slug] = args as [string, string];
         if (command === 'access:grant') {
-          const added = await grantDepartment(db, email, slug, actor, now());
+          const added = await departments.grantAccess(email, slug, actor);
           io.out(
             added ? `${email.toLowerCase()} puede abrir ${slug}.` : `${email.toLowerCase()} ya estaba en ${slug}.`,
           );
         } else {
-          const removed = await revokeDepartment(db, email, slug, actor, now());
+          const removed = await departments.revokeAccess(email, slug, actor);
           io.out(
             removed
               ? `${email.toLowerCase()} ya no puede abrir ${slug}.`

@@ -13,11 +13,26 @@ function filesUnder(dir: string, suffix: string): string[] {
 }
 
 /**
- * The features whose writes are all use cases (docs/decisions/069): their route files only check, call
+ * The features whose writes are all use cases (docs/decisions/069, 072): their route files only check, call
  * a use case and send. The list grows as the other features move to the same shape, until it is every
  * folder of src/server/features.
  */
-const THIN_ROUTES = ['agenda', 'notas', 'candidates', 'settings'];
+const THIN_ROUTES = [
+  'agenda',
+  'notas',
+  'candidates',
+  'settings',
+  'departments',
+  'field',
+  'auth',
+  'people',
+  'results',
+  'audit',
+  'health',
+];
+
+/** The folders whose writes move to the change helper next: they still write audit rows themselves. */
+const AUDIT_WRITERS_LEFT = ['features/records/'];
 
 /** What only a use case (through the change helper) or a repository may do. */
 const NOT_IN_A_ROUTE = [
@@ -27,16 +42,31 @@ const NOT_IN_A_ROUTE = [
 ];
 
 describe('where a change lives', () => {
-  it('no route file of a feature that has moved to use cases opens a transaction, writes an audit row or SQL', () => {
+  it('no route file of a feature that has moved to use cases (nor the server’s own) opens a transaction, writes an audit row or SQL', () => {
     const routeFiles = filesUnder('features', '.routes.ts');
     const checked = routeFiles.filter((file) => THIN_ROUTES.includes(file.split('/')[1] ?? ''));
     // Every listed feature has route files: a renamed folder cannot silently drop out of the check.
     expect(new Set(checked.map((file) => file.split('/')[1]))).toEqual(new Set(THIN_ROUTES));
-    const found = checked.flatMap((file) => {
+    // The server's own route files (the back office's plugin) too.
+    const ownRoutes = fs.readdirSync(server).filter((file) => file.endsWith('.routes.ts'));
+    expect(ownRoutes).toContain('admin.routes.ts');
+    const found = [...checked, ...ownRoutes].flatMap((file) => {
       const text = fs.readFileSync(path.join(server, file), 'utf8');
       return NOT_IN_A_ROUTE.filter(({ pattern }) => pattern.test(text)).map(({ what }) => `${file}: ${what}`);
     });
     expect(found).toEqual([]);
+  });
+
+  it('writes audit rows only through the change helper', () => {
+    // Every other file calls `change.audit` inside a change; the helper alone calls `writeAudit`.
+    const files = filesUnder('.', '.ts').filter((file) => !file.endsWith('.test.ts') && !file.startsWith('testing/'));
+    expect(files.length).toBeGreaterThan(100);
+    const writers = files.filter(
+      (file) =>
+        !AUDIT_WRITERS_LEFT.some((left) => file.startsWith(left)) &&
+        /\bwriteAudit\(/.test(fs.readFileSync(path.join(server, file), 'utf8')),
+    );
+    expect(writers.sort()).toEqual(['platform/audit/audit.repository.ts', 'platform/change/change.ts']);
   });
 
   it('no integration imports a feature repository: it calls the feature’s use cases', () => {

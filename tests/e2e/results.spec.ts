@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { grantDepartment } from '#server/platform/access/access.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { testPasswordHash } from '#server/testing/auth-helpers';
@@ -47,7 +47,7 @@ test.beforeAll(async () => {
   const actor = { email: 'e2e', ip: null };
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
   await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
-  await grantDepartment(db.kysely, VALIDATOR, VOTING_SLUG, actor, now);
+  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, VOTING_SLUG, actor);
   await seedSyntheticResults(db.kysely, { departments: ['sucre', 'baralt', 'mara'], ballots: BALLOTS, now });
   await seedSyntheticResults(db.kysely, { departments: [VOTING_SLUG], unvoted: 10, label: 'Votante', now });
   await db.close();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { grantDepartment } from '#server/platform/access/access.service';
+import { runChange } from '#server/platform/change/change';
 import type { Db } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import type { SessionUser } from '#server/platform/session/identity';
@@ -54,7 +55,8 @@ export async function createUser(
     { email: options.email, password: options.password ?? TEST_PASSWORD, role: options.role },
     actor,
   );
-  for (const slug of options.departments ?? []) await grantDepartment(kysely, user.email, slug, actor, new Date());
+  const departments = createDepartmentsService(kysely, () => new Date());
+  for (const slug of options.departments ?? []) await departments.grantAccess(user.email, slug, actor);
   return user;
 }
 
@@ -82,12 +84,15 @@ export async function sessionCookie(t: TestApp, email: string): Promise<string> 
   const normalized = normalizeEmail(email);
   const user = await createAuthRepository(t.db.kysely).findUserByEmail(normalized);
   if (!user || user.disabled) throw new Error(`No hay una cuenta activa con el correo ${normalized}.`);
-  const { token } = await createSessionService(t.db.kysely, t.config.now).open(
-    user,
-    { ip: '127.0.0.1', userAgent: 'lightMyRequest' },
-    t.config.now(),
-    [throttleKeys.accountAtAddress(normalized, '127.0.0.1')],
-    null,
+  const { token } = await runChange(t.db.kysely, (change) =>
+    createSessionService(t.db.kysely, t.config.now).open(
+      change,
+      user,
+      { ip: '127.0.0.1', userAgent: 'lightMyRequest' },
+      t.config.now(),
+      [throttleKeys.accountAtAddress(normalized, '127.0.0.1')],
+      null,
+    ),
   );
   return `${sessionCookieName(t.app)}=${token}`;
 }

@@ -1,5 +1,5 @@
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 
@@ -70,7 +70,8 @@ export async function seedAuthFixtures(db: Db, now: Date): Promise<void> {
   for (const account of Object.values(E2E_ACCOUNTS)) {
     const oneTime = 'oneTime' in account && account.oneTime;
     await auth.createUser({ email: account.email, password: account.password, role: account.role, oneTime }, actor);
-    for (const slug of account.departments) await grantDepartment(db.kysely, account.email, slug, actor, now);
+    for (const slug of account.departments)
+      await createDepartmentsService(db.kysely, () => now).grantAccess(account.email, slug, actor);
   }
   await auth.setDisabled(E2E_ACCOUNTS.disabled.email, true, actor);
 }

@@ -1,7 +1,7 @@
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createFieldService } from '#server/features/field/field.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
-import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 
@@ -46,7 +46,7 @@ export async function seedOutboxFixtures(db: Db, now: Date): Promise<void> {
   const departments = new Map((await records.listMunicipalities()).map((d) => [d.slug, d.id]));
   for (const account of Object.values(OUTBOX_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
-    await grantDepartment(db.kysely, account.email, account.slug, actor, now);
+    await createDepartmentsService(db.kysely, () => now).grantAccess(account.email, account.slug, actor);
     const departmentId = departments.get(account.slug);
     if (departmentId === undefined) throw new Error(`No existe ${account.slug}`);
     await records.insertMany(
@@ -64,15 +64,19 @@ export async function seedOutboxFixtures(db: Db, now: Date): Promise<void> {
     );
   }
   await auth.createUser({ email: FIELD_COORDINATOR.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
-  await grantDepartment(db.kysely, FIELD_COORDINATOR.email, FIELD_COORDINATOR.slug, actor, now);
+  await createDepartmentsService(db.kysely, () => now).grantAccess(
+    FIELD_COORDINATOR.email,
+    FIELD_COORDINATOR.slug,
+    actor,
+  );
 
   const { coordinator, stuck, clear } = FIELD_OVERVIEW;
   await auth.createUser({ email: coordinator, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
   for (const slug of [FIELD_COORDINATOR.slug, stuck.slug, clear.slug]) {
-    await grantDepartment(db.kysely, coordinator, slug, actor, now);
+    await createDepartmentsService(db.kysely, () => now).grantAccess(coordinator, slug, actor);
   }
   const stuckUser = await auth.createUser({ email: stuck.email, password: OUTBOX_PASSWORD, role: 'staff' }, actor);
-  await grantDepartment(db.kysely, stuck.email, stuck.slug, actor, now);
+  await createDepartmentsService(db.kysely, () => now).grantAccess(stuck.email, stuck.slug, actor);
   const [recordId] = await records.insertMany(
     [
       {

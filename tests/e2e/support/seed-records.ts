@@ -1,9 +1,9 @@
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { createPhotosRepository } from '#server/features/records/photos.repository';
 import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
 import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
-import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { PHOTO_KINDS } from '#shared/platform/constants';
@@ -71,7 +71,8 @@ export async function seedRecordsFixtures(db: Db, now: Date): Promise<void> {
   const actor = { email: 'e2e', ip: null };
   for (const account of Object.values(RECORDS_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: RECORDS_PASSWORD, role: 'staff' }, actor);
-    for (const slug of account.departments) await grantDepartment(db.kysely, account.email, slug, actor, now);
+    for (const slug of account.departments)
+      await createDepartmentsService(db.kysely, () => now).grantAccess(account.email, slug, actor);
   }
 
   const records = createRecordsRepository(db.kysely);

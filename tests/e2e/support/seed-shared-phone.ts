@@ -1,8 +1,8 @@
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { createPhotosRepository } from '#server/features/records/photos.repository';
 import { createRecordsRepository } from '#server/features/records/records.repository';
 import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
-import { grantDepartment } from '#server/platform/access/access.service';
 import type { Db } from '#server/platform/db/database';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 
@@ -29,7 +29,7 @@ export async function seedSharedPhoneFixtures(db: Db, now: Date): Promise<void> 
   const departments = new Map((await records.listMunicipalities()).map((d) => [d.slug, d.id]));
   for (const account of Object.values(SHARED_PHONE_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: SHARED_PHONE_PASSWORD, role: 'staff' }, actor);
-    await grantDepartment(db.kysely, account.email, account.slug, actor, now);
+    await createDepartmentsService(db.kysely, () => now).grantAccess(account.email, account.slug, actor);
     const departmentId = departments.get(account.slug);
     if (departmentId === undefined) throw new Error(`No existe ${account.slug}`);
     const ids = await records.insertMany(

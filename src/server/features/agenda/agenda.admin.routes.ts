@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
-import type { Actor } from '#server/platform/session/identity';
+import { actorOf } from '#server/platform/session/identity';
 import {
   agendaAdminListSchema,
   agendaAdminMessages,
@@ -31,7 +30,6 @@ export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     await requireDepartmentAccess(db, request.user, AGENDA_DEPARTMENT);
   });
   // The hook above let only signed-in editors through.
-  const actor = (request: FastifyRequest): Actor => ({ email: request.user?.email ?? null, ip: request.ip });
 
   app.get(
     '/api/admin/agenda',
@@ -58,7 +56,7 @@ export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const event = await agenda.create(request.body, actor(request));
+      const event = await agenda.create(request.body, actorOf(request));
       return reply.code(201).send({ message: agendaAdminMessages.created, event });
     },
   );
@@ -75,7 +73,7 @@ export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const event = await agenda.update(request.params.id, request.body, actor(request));
+      const event = await agenda.update(request.params.id, request.body, actorOf(request));
       return { message: agendaAdminMessages.updated, event };
     },
   );
@@ -91,7 +89,7 @@ export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await agenda.remove(request.params.id, actor(request));
+      await agenda.remove(request.params.id, actorOf(request));
       return { message: agendaAdminMessages.deleted };
     },
   );
@@ -108,7 +106,7 @@ export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await agenda.copyDay(request.body.from, request.body.to, actor(request));
+      const result = await agenda.copyDay(request.body.from, request.body.to, actorOf(request));
       return reply.code(201).send({ message: agendaAdminMessages.copied(result.copied, result.skipped), ...result });
     },
   );

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
 import { runChange } from '#server/platform/change/change';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { AgendaEventsTable, Database } from '#server/platform/db/schema';
 
 /** What every query of an event reads and returns. */
@@ -15,9 +16,6 @@ export type AgendaEventRow = Pick<Selectable<AgendaEventsTable>, (typeof EVENT_C
 
 /** An event another system brought (the Airtable import's), found by its id there (never null here). */
 export type SourcedAgendaRow = AgendaEventRow & { source_id: string };
-
-/** Ids per IN (…): well under SQLite's and PostgreSQL's bound-parameter limits. */
-const LOOKUP_BATCH = 500;
 
 export interface NewAgendaEvent {
   fecha: string;
@@ -52,11 +50,11 @@ export function createAgendaRepository(db: Kysely<Database>) {
 
     async findBySource(sourceIds: string[]): Promise<SourcedAgendaRow[]> {
       const rows: SourcedAgendaRow[] = [];
-      for (let i = 0; i < sourceIds.length; i += LOOKUP_BATCH) {
+      for (const slice of inSlices(sourceIds)) {
         const found = await db
           .selectFrom('agenda_events')
           .select([...EVENT_COLUMNS, 'source_id'])
-          .where('source_id', 'in', sourceIds.slice(i, i + LOOKUP_BATCH))
+          .where('source_id', 'in', slice)
           .execute();
         rows.push(...(found as SourcedAgendaRow[]));
       }

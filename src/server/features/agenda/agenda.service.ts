@@ -53,7 +53,7 @@ export interface SourceEvent extends NewAgendaEvent {
 export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAgendaRepository(db);
   const change = <T>(work: (change: Change) => Promise<T>) => runChange(db, work, { forget: [agendaTodayAnswers] });
-  const audit = (actor: Actor) => ({ actorEmail: actor.email, departmentSlug: AGENDA_DEPARTMENT, ip: actor.ip });
+  const auditBy = (actor: Actor) => ({ actorEmail: actor.email, departmentSlug: AGENDA_DEPARTMENT, ip: actor.ip });
 
   return {
     /** Events from one day to another (both included, up to 92 days), by day and time. */
@@ -64,10 +64,10 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
     /** Adds one event; the public agenda shows it at once. */
     create(input: NewAgendaEvent, actor: Actor): Promise<AgendaEvent> {
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const event = present(await createAgendaRepository(trx).create(input, now));
-        await writeAudit({
-          ...audit(actor),
+        await audit({
+          ...auditBy(actor),
           action: 'agenda.create',
           target: `agenda:${event.id}`,
           details: auditDetails(event),
@@ -80,15 +80,15 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
     /** Changes one event; 404 when there is none. */
     update(id: number, input: NewAgendaEvent, actor: Actor): Promise<AgendaEvent> {
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const tx = createAgendaRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(agendaAdminMessages.eventNotFound);
         const row = await tx.update(id, input, now);
         if (!row) throw NotFound(agendaAdminMessages.eventNotFound);
         const after = present(row);
-        await writeAudit({
-          ...audit(actor),
+        await audit({
+          ...auditBy(actor),
           action: 'agenda.update',
           target: `agenda:${row.id}`,
           details: { before: auditDetails(present(before)), after: auditDetails(after) },
@@ -101,11 +101,11 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
     /** Deletes one event (the audit row keeps what it said); 404 when there is none. */
     remove(id: number, actor: Actor): Promise<void> {
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const row = await createAgendaRepository(trx).remove(id);
         if (!row) throw NotFound(agendaAdminMessages.eventNotFound);
-        await writeAudit({
-          ...audit(actor),
+        await audit({
+          ...auditBy(actor),
           action: 'agenda.delete',
           target: `agenda:${row.id}`,
           details: auditDetails(present(row)),
@@ -124,7 +124,7 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
       actor: Actor,
     ): Promise<{ copied: number; skipped: number; events: AgendaEvent[] }> {
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const tx = createAgendaRepository(trx);
         const source = await tx.readByDate(from);
         if (source.length === 0) throw NotFound(agendaAdminMessages.nothingToCopy);
@@ -143,8 +143,8 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
           );
         }
         const copied = source.length - skipped;
-        await writeAudit({
-          ...audit(actor),
+        await audit({
+          ...auditBy(actor),
           action: 'agenda.copy',
           target: `agenda:${from}>${to}`,
           details: { from, to, copied, skipped },
@@ -162,7 +162,7 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
      * changed, all in one transaction, each with the audit row the editor would write for it.
      */
     saveFromSource(events: (SourceEvent & { localId?: number })[], actor: Actor): Promise<void> {
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const tx = createAgendaRepository(trx);
         for (const event of events) {
           const now = clock();
@@ -170,8 +170,8 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
           if (before) {
             const row = await tx.update(before.id, event, now);
             if (!row) throw NotFound(agendaAdminMessages.eventNotFound);
-            await writeAudit({
-              ...audit(actor),
+            await audit({
+              ...auditBy(actor),
               action: 'agenda.update',
               target: `agenda:${row.id}`,
               details: { before: auditDetails(present(before)), after: auditDetails(present(row)) },
@@ -179,8 +179,8 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
             });
           } else {
             const row = await tx.create(event, now, event.sourceId);
-            await writeAudit({
-              ...audit(actor),
+            await audit({
+              ...auditBy(actor),
               action: 'agenda.create',
               target: `agenda:${row.id}`,
               details: auditDetails(present(row)),

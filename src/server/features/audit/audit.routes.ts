@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type AuditRow, writeAudit } from '#server/platform/audit/audit.repository';
+import type { AuditRow } from '#server/platform/audit/audit.repository';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
+import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
@@ -16,7 +17,7 @@ import { csvFileSchema } from '#shared/features/results/results';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
 import { createAdminAuditRepository } from './audit.repository';
-import { auditFilter } from './audit.service';
+import { auditFilter, recordExport } from './audit.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 const EXPORT_PAGE = 2_000;
@@ -77,13 +78,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = app.config.now();
       const { timeZone } = await settings.getAll();
       const filter = auditFilter(request.query, timeZone);
-      await writeAudit(db, {
-        actorEmail: admin.email,
-        action: 'audit.export',
-        ip: request.ip,
-        details: Object.fromEntries(Object.entries(request.query).filter(([, v]) => v !== undefined)),
-        at: now,
-      });
+      await recordExport(db, request.query, actorOf(request, admin), now);
 
       // Page by page as the client reads: a long log never sits in memory at once.
       async function* lines(): AsyncGenerator<string> {

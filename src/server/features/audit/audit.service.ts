@@ -1,5 +1,25 @@
+import type { Kysely } from 'kysely';
+import { runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import type { Actor } from '#server/platform/session/identity';
 import { addDays } from '#shared/platform/format';
 import type { AuditFilter } from './audit.repository';
+
+/**
+ * The audit log was exported: its own audit row, whose details are the filters asked (who took which
+ * part of the log), the export's one change (docs/decisions/072), stored before the file is sent.
+ */
+export function recordExport(
+  db: Kysely<Database>,
+  filters: Record<string, unknown>,
+  actor: Actor,
+  now: Date,
+): Promise<void> {
+  const details = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
+  return runChange(db, ({ audit }) =>
+    audit({ actorEmail: actor.email, action: 'audit.export', ip: actor.ip, details, at: now }),
+  );
+}
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -3,14 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { menuFor } from '#server/platform/access/access.service';
 import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
-import type { SessionUser } from '#server/platform/session/identity';
+import { actorOf, type SessionUser } from '#server/platform/session/identity';
 import {
   clearSessionCookie,
   readSessionToken,
   requireUser,
   setSessionCookie,
 } from '#server/platform/session/session.plugin';
-import { createSessionService } from '#server/platform/session/session.service';
 import { readDeviceToken, setDeviceCookie } from '#server/platform/session/trusted-devices';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
@@ -68,7 +67,6 @@ function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRout
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createSignInService(app.db.kysely, app.config.now);
-  const sessions = createSessionService(app.db.kysely, app.config.now);
   const provider = app.config.auth;
   // The session check runs on every page load: its answer, serialised, is kept per user while nothing
   // about access changes (cache.ts).
@@ -180,7 +178,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await sessions.signOut(readSessionToken(request), request.user, requestContext(request));
+      await auth.signOut(readSessionToken(request), request.user, requestContext(request));
       return signedOut(reply);
     },
   );
@@ -197,7 +195,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      await sessions.endEverywhere(user, { email: user.email, ip: request.ip }, 'auth.logout_all');
+      await auth.endEverywhere(user, actorOf(request, user));
       return signedOut(reply);
     },
   );

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, ServiceUnavailable, Unauthorized } from '#server/platform/http/errors';
+import { BadRequest, ServiceUnavailable, TooManyRequests, Unauthorized } from '#server/platform/http/errors';
 import { hashToken } from '#server/platform/session/cookie-tokens';
-import type { RequestContext, SessionUser } from '#server/platform/session/identity';
+import type { Actor, RequestContext, SessionUser } from '#server/platform/session/identity';
 import {
   checkNewPassword,
   getDummyHash,
@@ -19,18 +19,43 @@ import { createSessionService, type SignInResult } from '#server/platform/sessio
 import { createThrottle, THROTTLE, throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';
 import { normalizeEmail } from '#shared/platform/email';
-import { authMessages } from '#shared/platform/session';
+import { authMessages, tooManyAttemptsMessage } from '#shared/platform/session';
 import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
 
-/** The two ways in: our own password, or a Firebase ID token. Both end in a session of our own. */
+/**
+ * The auth use cases: the two ways in (our own password, or a Firebase ID token, both ending in a
+ * session of our own), signing out, ending every session, changing one's password. Each write runs
+ * through the change helper with its audit row (docs/decisions/069 and 072). A refused or failed
+ * attempt is its own change, committed before the refusal is answered.
+ */
 export function createSignInService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
   const sessions = createSessionService(db, clock);
   const throttle = createThrottle(db);
   const devices = createTrustedDevices(db);
-  const refuseIfThrottled = throttle.refuseIfThrottled;
-  const recordFailure = throttle.recordFailure;
-  const openSession = sessions.open;
+
+  /** Refuses an attempt while a key is blocked (429 saying how long), once its audit row is stored. */
+  async function refuse(wait: number, email: string | null, ctx: RequestContext, now: Date): Promise<never> {
+    await runChange(db, (change) => throttle.noteRefused(change, wait, email, ctx, now));
+    throw TooManyRequests(tooManyAttemptsMessage(wait), wait);
+  }
+
+  /** Past the limit, a key is blocked for a while: say how long, and note the attempt. */
+  async function refuseIfThrottled(keys: string[], email: string | null, ctx: RequestContext, now: Date) {
+    const wait = await throttle.waitSeconds(keys, now);
+    if (wait > 0) await refuse(wait, email, ctx, now);
+  }
+
+  /** Counts a failed attempt against `keys`, with its audit row. */
+  function recordFailure(
+    keys: string[],
+    email: string | null,
+    ctx: RequestContext,
+    now: Date,
+    details: Record<string, string>,
+  ): Promise<Map<string, number>> {
+    return runChange(db, (change) => throttle.recordFailure(change, keys, email, ctx, now, details));
+  }
 
   return {
     /**
@@ -57,26 +82,28 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       const wait = await throttle.waitSeconds(keys, now);
       const oneTimeWaiting =
         user !== undefined && user.must_change_password === 1 && !oneTimePasswordExpired(user, now);
-      if (wait > 0 && !oneTimeWaiting) await throttle.refuse(wait, email, ctx, now);
+      if (wait > 0 && !oneTimeWaiting) await refuse(wait, email, ctx, now);
 
       const passwordOk = user
         ? await verifyPassword(user.password_hash, credentials.password)
         : (await verifyPassword(await getDummyHash(), credentials.password)) && false;
 
       // Blocked, and not the one-time password: refused as any blocked attempt is.
-      if (wait > 0 && !passwordOk) await throttle.refuse(wait, email, ctx, now);
+      if (wait > 0 && !passwordOk) await refuse(wait, email, ctx, now);
       if (!user || !passwordOk || user.disabled) {
         const reason = !user ? 'unknown_email' : !passwordOk ? 'wrong_password' : 'disabled';
-        const counts = await recordFailure(keys, email, ctx, now, {
-          reason,
-          ...(deviceHash ? { device: 'known' } : {}),
+        await runChange(db, async (change) => {
+          const counts = await throttle.recordFailure(change, keys, email, ctx, now, {
+            reason,
+            ...(deviceHash ? { device: 'known' } : {}),
+          });
+          // Too many failures from a trusted browser (its cookie copied, or a forgetful owner): a
+          // stranger's browser from now on, judged by the limits of its address. Nobody is locked out.
+          if (user && deviceHash && (counts.get(ownKey) ?? 0) >= THROTTLE.deviceLimit) {
+            await createTrustedDevices(change.trx).distrust(deviceHash, user.id);
+            await createAuthRepository(change.trx).clearThrottle(ownKey);
+          }
         });
-        // Too many failures from a trusted browser (its cookie copied, or a forgetful owner): a stranger's
-        // browser from now on, judged by the limits of its address. Nobody is locked out by it.
-        if (user && deviceHash && (counts.get(ownKey) ?? 0) >= THROTTLE.deviceLimit) {
-          await devices.distrust(deviceHash, user.id);
-          await repo.clearThrottle(ownKey);
-        }
         throw Unauthorized(authMessages.invalidCredentials);
       }
       if (oneTimePasswordExpired(user, now)) {
@@ -84,13 +111,16 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
         await recordFailure([], email, ctx, now, { reason: 'one_time_password_expired' });
         throw Unauthorized(authMessages.oneTimePasswordExpired);
       }
-      if (needsRehash(user.password_hash)) {
-        await repo.updatePasswordHash(user.id, await hashPassword(credentials.password), now);
-      }
-      // The whole account's counter is not reset: an attacker's failures elsewhere must not be forgiven
-      // because the owner came in.
-      const result = await openSession(user, ctx, now, [ownKey], wait > 0 ? { throttled: 'one_time_password' } : null);
-      return { ...result, deviceToken: await devices.trust(ctx.deviceToken, user.id, now) };
+      // Hashed before the change: its transaction does not wait for argon2.
+      const rehashed = needsRehash(user.password_hash) ? await hashPassword(credentials.password) : undefined;
+      return runChange(db, async (change) => {
+        if (rehashed) await createAuthRepository(change.trx).updatePasswordHash(user.id, rehashed, now);
+        // The whole account's counter is not reset: an attacker's failures elsewhere must not be forgiven
+        // because the owner came in.
+        const details = wait > 0 ? { throttled: 'one_time_password' } : null;
+        const result = await sessions.open(change, user, ctx, now, [ownKey], details);
+        return { ...result, deviceToken: await createTrustedDevices(change.trx).trust(ctx.deviceToken, user.id, now) };
+      });
     },
 
     /**
@@ -131,7 +161,7 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       }
       // The address counter is not reset by a success, as with passwords: one good account must not
       // buy unlimited tries for others.
-      return openSession(user, ctx, now, [], { provider: 'firebase' });
+      return runChange(db, (change) => sessions.open(change, user, ctx, now, [], { provider: 'firebase' }));
     },
 
     /**
@@ -172,12 +202,12 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       }
       if (await verifyPassword(row.password_hash, body.newPassword)) throw BadRequest(authMessages.samePassword);
       const passwordHash = await hashPassword(body.newPassword);
-      await db.transaction().execute(async (trx) => {
+      await runChange(db, async ({ trx, audit }) => {
         const r = createAuthRepository(trx);
         await r.updatePasswordHash(user.id, passwordHash, now, { mustChange: false, expiresAt: null });
         const ended = ctx.token ? await r.deleteOtherSessions(user.id, hashToken(ctx.token)) : 0;
         const devicesForgotten = await createTrustedDevices(trx).forgetAll(user.id, ctx.deviceToken);
-        await writeAudit(trx, {
+        await audit({
           actorEmail: user.email,
           action: 'auth.password_change',
           target: user.email,
@@ -187,6 +217,16 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
         });
       });
       return { ...user, mustChangePassword: false };
+    },
+
+    /** Ends the session of this token (the sign-out), audited when it was someone's. */
+    signOut(token: string | undefined, user: SessionUser | null, ctx: RequestContext): Promise<void> {
+      return runChange(db, (change) => sessions.signOut(change, token, user, ctx));
+    },
+
+    /** "Cerrar sesión en todos los dispositivos", asked by the person for themselves. */
+    endEverywhere(user: SessionUser, actor: Actor): Promise<number> {
+      return runChange(db, (change) => sessions.endEverywhere(change, user, actor, 'auth.logout_all'));
     },
   };
 }

@@ -1,11 +1,10 @@
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequest, NotFound } from '#server/platform/http/errors';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
-import type { Actor, SessionUser } from '#server/platform/session/identity';
+import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
@@ -32,7 +31,6 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     images: createImagePipeline({ concurrency: 1 }),
   });
   const tempDir = uploadTempDir(app.config.dataDir);
-  const actor = (request: FastifyRequest, admin: SessionUser): Actor => ({ email: admin.email, ip: request.ip });
 
   // Only this plugin's photo route takes multipart bodies: one file, its byte limit set per request.
   await app.register(multipart, {
@@ -67,7 +65,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
-      return reply.code(201).send(await candidates.create(request.body, actor(request, admin)));
+      return reply.code(201).send(await candidates.create(request.body, actorOf(request, admin)));
     },
   );
 
@@ -84,7 +82,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      return candidates.update(request.params.id, request.body, actor(request, admin));
+      return candidates.update(request.params.id, request.body, actorOf(request, admin));
     },
   );
 
@@ -100,7 +98,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      return { items: await candidates.remove(request.params.id, actor(request, admin)) };
+      return { items: await candidates.remove(request.params.id, actorOf(request, admin)) };
     },
   );
 
@@ -131,7 +129,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!part) throw BadRequest(photosMessages.missingFile);
       const upload = await receiveUpload(part.file, { maxBytes, tempDir });
       try {
-        return await candidates.setPhoto(c.id, upload, actor(request, admin));
+        return await candidates.setPhoto(c.id, upload, actorOf(request, admin));
       } finally {
         await upload.discard();
       }

@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createAccessRepository } from '#server/platform/access/access.repository';
-import {
-  departmentPath,
-  grantDepartment,
-  listDepartmentEmails,
-  requireDepartmentAccess,
-  revokeDepartment,
-} from '#server/platform/access/access.service';
+import { departmentPath, listDepartmentEmails, requireDepartmentAccess } from '#server/platform/access/access.service';
 import { NotFound } from '#server/platform/http/errors';
+import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   accessMemberBodySchema,
@@ -18,9 +13,11 @@ import {
   departmentSchema,
 } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
+import { createDepartmentsService } from './departments.service';
 
 export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
+  const service = createDepartmentsService(db, app.config.now);
 
   app.get(
     '/api/access/departments/:slug',
@@ -87,8 +84,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const now = app.config.now();
-      await grantDepartment(db, request.body.email, request.params.slug, { email: admin.email, ip: request.ip }, now);
+      await service.grantAccess(request.body.email, request.params.slug, actorOf(request, admin));
       return accessView(request.params.slug);
     },
   );
@@ -105,14 +101,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      const now = app.config.now();
-      await revokeDepartment(
-        db,
-        request.params.email,
-        request.params.slug,
-        { email: admin.email, ip: request.ip },
-        now,
-      );
+      await service.revokeAccess(request.params.email, request.params.slug, actorOf(request, admin));
       return accessView(request.params.slug);
     },
   );

@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { departmentPath } from '#server/platform/access/access.service';
 import { NotFound } from '#server/platform/http/errors';
+import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   type AdminDepartment,
@@ -15,9 +15,7 @@ import {
 import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { type AdminDepartmentRow, createAdminDepartmentsRepository } from './departments.repository';
-import { createDepartment, renameDepartment } from './departments.service';
-
-const actorOf = (admin: { email: string }, request: FastifyRequest) => ({ email: admin.email, ip: request.ip });
+import { createDepartmentsService } from './departments.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
@@ -37,6 +35,7 @@ function presentDepartment(d: AdminDepartmentRow): AdminDepartment {
 export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createAdminDepartmentsRepository(db);
+  const departments = createDepartmentsService(db, app.config.now);
 
   async function detail(slug: string): Promise<AdminDepartmentDetail> {
     const d = await repo.find(slug);
@@ -96,7 +95,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      await renameDepartment(db, request.params.slug, request.body.title, actorOf(admin, request), app.config.now());
+      await departments.rename(request.params.slug, request.body.title, actorOf(request, admin));
       return detail(request.params.slug);
     },
   );
@@ -113,7 +112,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
-      const slug = await createDepartment(db, request.body, actorOf(admin, request), app.config.now());
+      const slug = await departments.create(request.body, actorOf(request, admin));
       return reply.code(201).send(await detail(slug));
     },
   );

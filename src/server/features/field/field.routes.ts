@@ -4,7 +4,7 @@ import { createAccessRepository } from '#server/platform/access/access.repositor
 import type { Database } from '#server/platform/db/schema';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
 import { hashToken } from '#server/platform/session/cookie-tokens';
-import type { SessionUser } from '#server/platform/session/identity';
+import { actorOf, type SessionUser } from '#server/platform/session/identity';
 import { readSessionToken, requireUser } from '#server/platform/session/session.plugin';
 import {
   deviceReportAnswerSchema,
@@ -120,7 +120,7 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = requireUser(request);
       const department = await requireFieldAccess(db, user, request.params.slug);
-      return field.clear({ email: user.email, ip: request.ip }, department, request.body.email);
+      return field.clear(actorOf(request, user), department, request.body.email);
     },
   );
 };

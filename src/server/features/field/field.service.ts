@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, TooManyRequests } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
@@ -104,7 +104,9 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
           },
         ];
       });
-      await db.transaction().execute(async (trx) => {
+      // A report writes no audit row (it is the phone's bookkeeping, not a person's decision); its writes
+      // still run as one change.
+      await runChange(db, async ({ trx }) => {
         const windowStartedBefore = new Date(now.getTime() - MINUTE_MS).toISOString();
         // Counted again here, atomically: reports sent at once all passed the early check.
         const counted = await repo.countReport(trx, user.email, nowIso, windowStartedBefore);
@@ -197,9 +199,9 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
      */
     async clear(actor: Actor, department: Department, email: string): Promise<{ cleared: number }> {
       const now = clock();
-      return db.transaction().execute(async (trx) => {
+      return runChange(db, async ({ trx, audit }) => {
         const cleared = await repo.clearItems(trx, email, department.id);
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'field.clear',
           departmentSlug: department.slug,

@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { Conflict } from '#server/platform/http/errors';
-import type { Actor } from '#server/platform/session/identity';
+import { actorOf } from '#server/platform/session/identity';
 import {
   notaCreateBodySchema,
   notaDeleteResultSchema,
@@ -38,7 +37,6 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     if (fromWordpress && request.method !== 'GET') throw Conflict(notasAdminMessages.managedInWordpress);
   });
   // The hook above let only signed-in editors through.
-  const actor = (request: FastifyRequest): Actor => ({ email: request.user?.email ?? null, ip: request.ip });
 
   app.get(
     '/api/admin/notas',
@@ -103,7 +101,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request, reply) => {
       const { title, contentHtml, publish } = request.body;
-      const nota = await notas.create({ title, html: contentHtml, publish }, actor(request));
+      const nota = await notas.create({ title, html: contentHtml, publish }, actorOf(request));
       const message = publish ? notasAdminMessages.createdPublished : notasAdminMessages.created;
       return reply.code(201).send({ message, nota });
     },
@@ -122,7 +120,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
     },
     async (request) => {
       const { title, contentHtml } = request.body;
-      const nota = await notas.update(request.params.id, { title, html: contentHtml }, actor(request));
+      const nota = await notas.update(request.params.id, { title, html: contentHtml }, actorOf(request));
       return { message: notasAdminMessages.updated, nota };
     },
   );
@@ -144,7 +142,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
         },
       },
       async (request) => {
-        const nota = await notas.setPublished(request.params.id, publish, actor(request));
+        const nota = await notas.setPublished(request.params.id, publish, actorOf(request));
         return { message: publish ? notasAdminMessages.published : notasAdminMessages.unpublished, nota };
       },
     );
@@ -161,7 +159,7 @@ export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = asyn
       },
     },
     async (request) => {
-      await notas.remove(request.params.id, actor(request));
+      await notas.remove(request.params.id, actorOf(request));
       return { message: notasAdminMessages.deleted };
     },
   );

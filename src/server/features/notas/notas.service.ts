@@ -56,7 +56,7 @@ async function prepareOrRefuse(html: NotaHtml, post: { title: string; html: stri
 export function createNotasService(db: Kysely<Database>, clock: () => Date, html: NotaHtml = notaHtml) {
   const repo = createNotasRepository(db, html);
   const change = <T>(work: (change: Change) => Promise<T>) => runChange(db, work, { forget: [publishedNotasAnswers] });
-  const audit = (actor: Actor, action: string, nota: NotaAdmin, now: Date) => ({
+  const auditRow = (actor: Actor, action: string, nota: NotaAdmin, now: Date) => ({
     actorEmail: actor.email,
     departmentSlug: NOTAS_DEPARTMENT,
     ip: actor.ip,
@@ -91,9 +91,9 @@ export function createNotasService(db: Kysely<Database>, clock: () => Date, html
       const prepared = await prepareOrRefuse(html, input);
       const now = clock();
       const publishedAt = input.publish ? (input.publishedAt ?? now.toISOString()) : null;
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const created = present(await createNotasRepository(trx, html).create(prepared, publishedAt, now));
-        await writeAudit(audit(actor, 'nota.create', created, now));
+        await audit(auditRow(actor, 'nota.create', created, now));
         return created;
       });
     },
@@ -102,11 +102,11 @@ export function createNotasService(db: Kysely<Database>, clock: () => Date, html
     async update(id: number, input: { title: string; html: string }, actor: Actor): Promise<NotaAdmin> {
       const prepared = await prepareOrRefuse(html, input);
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const row = await createNotasRepository(trx, html).updateContent(id, prepared, now);
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
         const updated = present(row);
-        await writeAudit(audit(actor, 'nota.update', updated, now));
+        await audit(auditRow(actor, 'nota.update', updated, now));
         return updated;
       });
     },
@@ -114,7 +114,7 @@ export function createNotasService(db: Kysely<Database>, clock: () => Date, html
     /** Publishes a post (a published one keeps its date: it is not "news" again) or turns it back into a draft. */
     setPublished(id: number, publish: boolean, actor: Actor): Promise<NotaAdmin> {
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const tx = createNotasRepository(trx, html);
         const current = await tx.findById(id);
         if (!current) throw NotFound(notasAdminMessages.notaNotFound);
@@ -123,7 +123,7 @@ export function createNotasService(db: Kysely<Database>, clock: () => Date, html
         const row = await tx.setPublishedAt(current.id, publishedAt, now);
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
         const changed = present(row);
-        await writeAudit(audit(actor, publish ? 'nota.publish' : 'nota.unpublish', changed, now));
+        await audit(auditRow(actor, publish ? 'nota.publish' : 'nota.unpublish', changed, now));
         return changed;
       });
     },
@@ -131,10 +131,10 @@ export function createNotasService(db: Kysely<Database>, clock: () => Date, html
     /** Deletes a post (the audit row keeps its title); 404 when there is none. */
     remove(id: number, actor: Actor): Promise<void> {
       const now = clock();
-      return change(async ({ trx, audit: writeAudit }) => {
+      return change(async ({ trx, audit }) => {
         const row = await createNotasRepository(trx, html).remove(id);
         if (!row) throw NotFound(notasAdminMessages.notaNotFound);
-        await writeAudit(audit(actor, 'nota.delete', present(row), now));
+        await audit(auditRow(actor, 'nota.delete', present(row), now));
       });
     },
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
@@ -38,6 +38,46 @@ export function createAccountsService(
     return user;
   }
 
+  /**
+   * Changes an account's role and whether it is disabled, each given one with its audit row, in one
+   * change. Disabling ends every session of the account at once.
+   */
+  async function update(
+    email: string,
+    wanted: { role?: Role | undefined; disabled?: boolean | undefined },
+    actor: Actor,
+  ): Promise<void> {
+    const user = await findUserOrThrow(email);
+    const now = clock();
+    const { role, disabled } = wanted;
+    await runChange(db, async ({ trx, audit }) => {
+      const r = createAuthRepository(trx);
+      if (role !== undefined) {
+        await r.setRole(user.id, role, now);
+        await audit({
+          actorEmail: actor.email,
+          action: 'user.role',
+          target: user.email,
+          ip: actor.ip,
+          details: { from: user.role, to: role },
+          at: now,
+        });
+      }
+      if (disabled !== undefined) {
+        await r.setDisabled(user.id, disabled, now);
+        const revoked = disabled ? await r.deleteSessionsOfUser(user.id) : 0;
+        await audit({
+          actorEmail: actor.email,
+          action: disabled ? 'user.disable' : 'user.enable',
+          target: user.email,
+          ip: actor.ip,
+          details: disabled ? { sessionsRevoked: revoked } : null,
+          at: now,
+        });
+      }
+    });
+  }
+
   return {
     async listUsers() {
       const users = await repo.listUsers();
@@ -53,35 +93,42 @@ export function createAccountsService(
 
     /**
      * `oneTime`: the password was generated to be handed over; it must be changed at the first sign-in.
-     * `password` null: no password of ours (Firebase Auth signs the person in).
+     * `password` null: no password of ours (Firebase Auth signs the person in). `alsoGive` runs in the
+     * same change once the account is stored (its departments): all of it is stored, or none.
      */
     async createUser(
       input: { email: string; password: string | null; role: Role; oneTime?: boolean },
       actor: Actor,
+      alsoGive?: (change: Change, user: SessionUser) => Promise<void>,
     ): Promise<SessionUser> {
       const email = checkEmail(input.email);
       if (input.password !== null) checkNewPassword(input.password);
       if (await repo.findUserByEmail(email)) throw Conflict(`Ya existe un usuario con el correo ${email}.`);
       const now = clock();
-      const id = await repo.insertUser(
-        {
-          email,
-          passwordHash: input.password === null ? NO_LOCAL_PASSWORD : await hash(input.password),
-          role: input.role,
-          mustChangePassword: input.oneTime ?? false,
-          passwordExpiresAt: oneTimeExpiry(input.oneTime, now),
-        },
-        now,
-      );
-      await writeAudit(db, {
-        actorEmail: actor.email,
-        action: 'user.create',
-        target: email,
-        ip: actor.ip,
-        details: { role: input.role, oneTimePassword: input.oneTime ?? false },
-        at: now,
+      const passwordHash = input.password === null ? NO_LOCAL_PASSWORD : await hash(input.password);
+      return runChange(db, async (change) => {
+        const id = await createAuthRepository(change.trx).insertUser(
+          {
+            email,
+            passwordHash,
+            role: input.role,
+            mustChangePassword: input.oneTime ?? false,
+            passwordExpiresAt: oneTimeExpiry(input.oneTime, now),
+          },
+          now,
+        );
+        await change.audit({
+          actorEmail: actor.email,
+          action: 'user.create',
+          target: email,
+          ip: actor.ip,
+          details: { role: input.role, oneTimePassword: input.oneTime ?? false },
+          at: now,
+        });
+        const user: SessionUser = { id, email, role: input.role, mustChangePassword: input.oneTime ?? false };
+        await alsoGive?.(change, user);
+        return user;
       });
-      return { id, email, role: input.role, mustChangePassword: input.oneTime ?? false };
     },
 
     /**
@@ -99,7 +146,7 @@ export function createAccountsService(
       const user = await findUserOrThrow(email);
       const now = clock();
       const passwordHash = await hash(password);
-      return db.transaction().execute(async (trx) => {
+      return runChange(db, async ({ trx, audit }) => {
         const r = createAuthRepository(trx);
         await r.updatePasswordHash(user.id, passwordHash, now, {
           mustChange: options.oneTime ?? false,
@@ -108,7 +155,7 @@ export function createAccountsService(
         const revoked = await r.deleteSessionsOfUser(user.id);
         const devicesForgotten = await createTrustedDevices(trx).forgetAll(user.id);
         await r.clearThrottle(throttleKeys.account(user.email));
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'user.password',
           target: user.email,
@@ -120,34 +167,11 @@ export function createAccountsService(
       });
     },
 
-    /** Disabling ends every session of the account at once. */
-    async setDisabled(email: string, disabled: boolean, actor: Actor): Promise<void> {
-      const user = await findUserOrThrow(email);
-      const now = clock();
-      await repo.setDisabled(user.id, disabled, now);
-      const revoked = disabled ? await repo.deleteSessionsOfUser(user.id) : 0;
-      await writeAudit(db, {
-        actorEmail: actor.email,
-        action: disabled ? 'user.disable' : 'user.enable',
-        target: user.email,
-        ip: actor.ip,
-        details: disabled ? { sessionsRevoked: revoked } : null,
-        at: now,
-      });
-    },
+    update,
 
-    async setRole(email: string, role: Role, actor: Actor): Promise<void> {
-      const user = await findUserOrThrow(email);
-      const now = clock();
-      await repo.setRole(user.id, role, now);
-      await writeAudit(db, {
-        actorEmail: actor.email,
-        action: 'user.role',
-        target: user.email,
-        ip: actor.ip,
-        details: { from: user.role, to: role },
-        at: now,
-      });
-    },
+    /** Disabling ends every session of the account at once. */
+    setDisabled: (email: string, disabled: boolean, actor: Actor): Promise<void> => update(email, { disabled }, actor),
+
+    setRole: (email: string, role: Role, actor: Actor): Promise<void> => update(email, { role }, actor),
   };
 }

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type { UsersTable } from '#server/platform/db/schema-auth';
 import { containsPattern } from '#server/platform/db/sql';
@@ -81,8 +82,7 @@ export function createAdminPeopleRepository(db: Kysely<Database>) {
       if (emails.length === 0) return [];
       const found: { email: string; disabled: number }[] = [];
       // In slices: a pasted list of a thousand e-mails stays under every bound-parameter limit.
-      for (let i = 0; i < emails.length; i += 500) {
-        const slice = emails.slice(i, i + 500);
+      for (const slice of inSlices(emails)) {
         found.push(
           ...(await db.selectFrom('users').select(['email', 'disabled']).where('email', 'in', slice).execute()),
         );

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { grantDepartment, revokeDepartment } from '#server/platform/access/access.service';
+import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, HttpError, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
@@ -105,7 +106,10 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       return { items: await present(rows), total, page: filter.page, pageSize: USERS_PAGE_SIZE };
     },
 
-    /** Creates an account, with a one-time password unless the admin chose one, and its departments. */
+    /**
+     * Creates an account, with a one-time password unless the admin chose one, and its departments: one
+     * change, so a failure half-way leaves no account and no audit row.
+     */
     async create(
       input: { email: string; role: Role; password?: string | null | undefined; departments: string[] },
       actor: Actor,
@@ -113,6 +117,7 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       if (passwords === 'firebase' && input.password) throw BadRequest(FIREBASE_PASSWORDS);
       const departments = await departmentsOrThrow(input.departments);
       const oneTimePassword = input.password || passwords === 'firebase' ? null : generateOneTimePassword();
+      const now = clock();
       let created: SessionUser;
       try {
         created = await auth.createUser(
@@ -123,6 +128,9 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
             oneTime: oneTimePassword !== null,
           },
           actor,
+          async (change, user) => {
+            for (const d of departments) await grantDepartment(change, user.email, d.slug, actor, now);
+          },
         );
       } catch (error) {
         // Two admins creating the same e-mail at once: the second meets the unique index.
@@ -131,8 +139,6 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
         }
         throw error;
       }
-      const now = clock();
-      for (const d of departments) await grantDepartment(db, created.email, d.slug, actor, now);
       return { user: await view(created.id), oneTimePassword };
     },
 
@@ -143,10 +149,9 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
     ) {
       const row = await userOrThrow(id);
       notSelf(row, actor);
-      if (change.role !== undefined && change.role !== row.role) await auth.setRole(row.email, change.role, actor);
-      if (change.disabled !== undefined && change.disabled !== (row.disabled === 1)) {
-        await auth.setDisabled(row.email, change.disabled, actor);
-      }
+      const role = change.role !== row.role ? change.role : undefined;
+      const disabled = change.disabled !== (row.disabled === 1) ? change.disabled : undefined;
+      if (role !== undefined || disabled !== undefined) await auth.update(row.email, { role, disabled }, actor);
       return view(id);
     },
 
@@ -169,7 +174,9 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
     async endSessions(id: number, actor: SessionUser & Actor) {
       const row = await userOrThrow(id);
       notSelf(row, actor);
-      const sessionsEnded = await sessions.endEverywhere({ id: row.id, email: row.email }, actor, 'user.sessions_end');
+      const sessionsEnded = await runChange(db, (change) =>
+        sessions.endEverywhere(change, { id: row.id, email: row.email }, actor, 'user.sessions_end'),
+      );
       return { user: await view(id), sessionsEnded };
     },
 
@@ -179,12 +186,12 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       const wanted = await departmentsOrThrow(slugs);
       const current = (await repo.departmentsOf([row.email])).map((d) => d.slug);
       const now = clock();
-      await db.transaction().execute(async (trx) => {
+      await runChange(db, async (change) => {
         for (const d of wanted) {
-          if (!current.includes(d.slug)) await grantDepartment(trx, row.email, d.slug, actor, now);
+          if (!current.includes(d.slug)) await grantDepartment(change, row.email, d.slug, actor, now);
         }
         for (const slug of current) {
-          if (!wanted.some((d) => d.slug === slug)) await revokeDepartment(trx, row.email, slug, actor, now);
+          if (!wanted.some((d) => d.slug === slug)) await revokeDepartment(change, row.email, slug, actor, now);
         }
       });
       return view(id);
@@ -246,11 +253,11 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       const changes = lines.filter((l) => l.status === 'added' || l.status === 'removed');
       if (!input.dryRun && changes.length > 0) {
         const now = clock();
-        await db.transaction().execute(async (trx) => {
+        await runChange(db, async (change) => {
           for (const l of changes) {
             const email = l.email as string;
-            if (grant) await grantDepartment(trx, email, department.slug, actor, now);
-            else await revokeDepartment(trx, email, department.slug, actor, now);
+            if (grant) await grantDepartment(change, email, department.slug, actor, now);
+            else await revokeDepartment(change, email, department.slug, actor, now);
           }
         });
       }

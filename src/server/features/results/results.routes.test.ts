@@ -2,8 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { runChange } from '#server/platform/change/change';
 import { openDatabase } from '#server/platform/db/database';
-import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { createSettingsRepository, settingsAnswers } from '#server/platform/settings/settings.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { LIVE_UPDATE_MS, openSse, resultsOf, votesIn } from '#server/testing/sse';
@@ -93,14 +94,18 @@ describe('GET /api/results', () => {
   });
 
   it('takes the denominator from the settings', async () => {
-    const settings = createSettingsRepository(t.db.kysely);
-    await settings.set('results_denominator', '1000', new Date());
+    // As the settings' use cases store a value: in a change that forgets the kept settings.
+    const setDenominator = (value: string) =>
+      runChange(t.db.kysely, ({ trx }) => createSettingsRepository(trx).set('results_denominator', value, new Date()), {
+        forget: [settingsAnswers],
+      });
+    await setDenominator('1000');
     try {
       const r = await getResults();
       expect(r.denominator).toBe(1000);
       for (const c of r.candidates) expect(c.percent).toBeCloseTo(c.votes / 10, 10);
     } finally {
-      await settings.set('results_denominator', '5373', new Date());
+      await setDenominator('5373');
     }
   });
 

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { accessVersionOf } from '#server/platform/cache/cache';
 import { HttpError } from '#server/platform/http/errors';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvPercent, csvZoneLabel } from '#server/platform/lib/csv';
+import { actorOf } from '#server/platform/session/identity';
 import { readSessionToken, sessionUserNow } from '#server/platform/session/session.plugin';
 import {
   breakdownSchema,
@@ -17,7 +17,7 @@ import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
-import { createBreakdownReader, createResultsReader, requireResultsAccess } from './results.service';
+import { createBreakdownReader, createResultsReader, recordDownload, requireResultsAccess } from './results.service';
 
 const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
 const streamErrors = { ...errors, 406: apiErrorSchema, 503: apiErrorSchema };
@@ -148,15 +148,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
           ...codes.map((code) => row.votes[code] ?? 0),
         ]),
       );
-      await writeAudit(db, {
-        actorEmail: user.email,
-        action: 'results.download',
-        departmentSlug: 'resultados',
-        target: 'breakdown.csv',
-        ip: request.ip,
-        details: { rows: breakdown.rows.length },
-        at: now,
-      });
+      await recordDownload(db, 'breakdown.csv', { rows: breakdown.rows.length }, actorOf(request, user), now);
       return attachment(reply, `avance-por-municipio-${dateInTimeZone(now)}.csv`).send(body);
     },
   );
@@ -177,14 +169,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await requireResultsAccess(db, request.user);
       const now = app.config.now();
-      await writeAudit(db, {
-        actorEmail: user.email,
-        action: 'results.download',
-        departmentSlug: 'resultados',
-        target: 'validated.csv',
-        ip: request.ip,
-        at: now,
-      });
+      await recordDownload(db, 'validated.csv', null, actorOf(request, user), now);
       // Written page by page as the client reads: half a million rows never sit in memory at once.
       async function* lines(): AsyncGenerator<string> {
         yield CSV_BOM +

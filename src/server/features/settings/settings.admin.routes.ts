@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin } from '#server/platform/session/session.plugin';
 import { adminSettingsSchema } from '#shared/features/settings/settings';
 import { apiErrorSchema } from '#shared/platform/errors';
@@ -37,7 +38,7 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      return settings.save(request.body, { email: admin.email, ip: request.ip });
+      return settings.save(request.body, actorOf(request, admin));
     },
   );
 };

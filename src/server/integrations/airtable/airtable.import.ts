@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createRecordsAdminService } from '#server/features/records/records-admin.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import { importAgenda } from './airtable.import-agenda';
@@ -87,33 +87,36 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
     agendaRows,
   );
 
-  await writeAudit(db, {
-    actorEmail: options.actor,
-    action: 'airtable.import',
-    target: `airtable:${client.baseId}`,
-    details: {
-      records: {
-        table: tables.records,
-        read: report.records.read,
-        created: report.records.created,
-        updated: report.records.updated,
-        unchanged: report.records.unchanged,
-        skipped: report.records.skipped.length,
-        votes: report.records.votes,
-        photos: report.records.photos,
+  // The run's own audit row, after the use cases' rows of what it changed (docs/decisions/072).
+  await runChange(db, ({ audit }) =>
+    audit({
+      actorEmail: options.actor,
+      action: 'airtable.import',
+      target: `airtable:${client.baseId}`,
+      details: {
+        records: {
+          table: tables.records,
+          read: report.records.read,
+          created: report.records.created,
+          updated: report.records.updated,
+          unchanged: report.records.unchanged,
+          skipped: report.records.skipped.length,
+          votes: report.records.votes,
+          photos: report.records.photos,
+        },
+        agenda: {
+          table: tables.agenda,
+          read: report.agenda.read,
+          created: report.agenda.created,
+          updated: report.agenda.updated,
+          unchanged: report.agenda.unchanged,
+          skipped: report.agenda.skipped.length,
+        },
+        warnings: report.warnings.length,
+        ...(options.recordsFormula ? { filterByFormula: options.recordsFormula } : {}),
       },
-      agenda: {
-        table: tables.agenda,
-        read: report.agenda.read,
-        created: report.agenda.created,
-        updated: report.agenda.updated,
-        unchanged: report.agenda.unchanged,
-        skipped: report.agenda.skipped.length,
-      },
-      warnings: report.warnings.length,
-      ...(options.recordsFormula ? { filterByFormula: options.recordsFormula } : {}),
-    },
-    at: now(),
-  });
+      at: now(),
+    }),
+  );
   return report;
 }

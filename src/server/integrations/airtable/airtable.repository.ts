@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type { RecordsTable } from '#server/platform/db/schema-records';
 
@@ -19,9 +20,6 @@ const RECORD_COLUMNS = [
 ] as const satisfies readonly (keyof RecordsTable)[];
 export type ImportedRecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]> & { source_id: string };
 
-/** Ids per IN (…): well under SQLite's and PostgreSQL's bound-parameter limits. */
-const LOOKUP_BATCH = 500;
-
 /**
  * What the Airtable import reads besides the records service: the records it brought before (by
  * `source_id`). Agenda events go through the agenda's use cases.
@@ -30,12 +28,8 @@ export function createAirtableRepository(db: Kysely<Database>) {
   return {
     async recordsBySource(sourceIds: string[]): Promise<ImportedRecordRow[]> {
       const rows: ImportedRecordRow[] = [];
-      for (let i = 0; i < sourceIds.length; i += LOOKUP_BATCH) {
-        const found = await db
-          .selectFrom('records')
-          .select(RECORD_COLUMNS)
-          .where('source_id', 'in', sourceIds.slice(i, i + LOOKUP_BATCH))
-          .execute();
+      for (const slice of inSlices(sourceIds)) {
+        const found = await db.selectFrom('records').select(RECORD_COLUMNS).where('source_id', 'in', slice).execute();
         rows.push(...(found as ImportedRecordRow[]));
       }
       return rows;

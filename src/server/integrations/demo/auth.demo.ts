@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { grantDepartment } from '#server/platform/access/access.service';
 import type { DemoStep } from './demo-step';
 
 /** The demo's accounts: an admin, a validator of two Maracaibo parishes and a validator of Cabimas. */
@@ -28,6 +28,7 @@ function randomPassword(): string {
  */
 export const authDemoStep: DemoStep = async ({ db, now, announce }) => {
   const auth = createAccountsService(db.kysely, () => now);
+  const departments = createDepartmentsService(db.kysely, () => now);
   const actor = { email: 'demo', ip: null };
   const lines: string[] = [];
   for (const account of DEMO_ACCOUNTS) {
@@ -35,7 +36,7 @@ export const authDemoStep: DemoStep = async ({ db, now, announce }) => {
     if (existing) continue;
     const password = randomPassword();
     await auth.createUser({ email: account.email, password, role: account.role }, actor);
-    for (const slug of account.departments) await grantDepartment(db.kysely, account.email, slug, actor, now);
+    for (const slug of account.departments) await departments.grantAccess(account.email, slug, actor);
     const scope = account.role === 'admin' ? 'administrador' : `validador de ${account.departments.join(', ')}`;
     lines.push(`  ${account.email}  ${password}  (${scope})`);
   }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createAccessCache } from '#server/platform/cache/cache';
+import type { Change } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
@@ -113,21 +113,24 @@ export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<
   return entries;
 }
 
-/** Puts an e-mail on a department's list (audited). False when it was already there. */
+/**
+ * Puts an e-mail on a department's list, with its audit row, inside a change its use case runs
+ * (runChange, docs/decisions/072). False when it was already there.
+ */
 export async function grantDepartment(
-  db: Kysely<Database>,
+  change: Change,
   email: string,
   slug: string,
   actor: Actor,
   now: Date,
 ): Promise<boolean> {
   const normalized = checkEmail(email);
-  const repo = createAccessRepository(db);
+  const repo = createAccessRepository(change.trx);
   const department = await repo.findDepartment(slug);
   if (!department) throw NotFound(`No existe el departamento ${slug}.`);
   const added = await repo.addMember(department.id, normalized, now);
   if (added) {
-    await writeAudit(db, {
+    await change.audit({
       actorEmail: actor.email,
       action: 'access.grant',
       departmentSlug: department.slug,
@@ -139,21 +142,21 @@ export async function grantDepartment(
   return added;
 }
 
-/** Takes an e-mail off a department's list (audited). False when it was not there. */
+/** Takes an e-mail off a department's list, with its audit row, inside a change. False when it was not there. */
 export async function revokeDepartment(
-  db: Kysely<Database>,
+  change: Change,
   email: string,
   slug: string,
   actor: Actor,
   now: Date,
 ): Promise<boolean> {
   const normalized = normalizeEmail(email);
-  const repo = createAccessRepository(db);
+  const repo = createAccessRepository(change.trx);
   const department = await repo.findDepartment(slug);
   if (!department) throw NotFound(`No existe el departamento ${slug}.`);
   const removed = await repo.removeMember(department.id, normalized);
   if (removed) {
-    await writeAudit(db, {
+    await change.audit({
       actorEmail: actor.email,
       action: 'access.revoke',
       departmentSlug: department.slug,

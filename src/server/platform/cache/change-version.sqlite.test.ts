@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { grantDepartment, revokeDepartment } from '#server/platform/access/access.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import { runChange } from '#server/platform/change/change';
 import { type Db, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { createAuthRepository } from '#server/platform/session/session.repository';
@@ -115,7 +116,7 @@ describe('the access version of the embedded database', () => {
 
     const ana = await createUser(t.db, { email: 'ana@example.org', role: 'staff' });
     expect(moved()).toBe(true);
-    await grantDepartment(t.db.kysely, ana.email, 'cabimas', actor, new Date());
+    await runChange(t.db.kysely, (change) => grantDepartment(change, ana.email, 'cabimas', actor, new Date()));
     expect(moved()).toBe(true);
 
     const repo = createAuthRepository(t.db.kysely);
@@ -138,7 +139,7 @@ describe('the access version of the embedded database', () => {
 
     await repo.deleteSessionByHash('a'.repeat(64));
     expect(moved()).toBe(true);
-    await revokeDepartment(t.db.kysely, ana.email, 'cabimas', actor, new Date());
+    await runChange(t.db.kysely, (change) => revokeDepartment(change, ana.email, 'cabimas', actor, new Date()));
     expect(moved()).toBe(true);
   });
 
@@ -185,7 +186,9 @@ describe('the access version of the embedded database', () => {
     expect(await cabimas()).toBe(200);
 
     other = await openDatabase({ dataDir: t.config.dataDir, databaseUrl: undefined });
-    await revokeDepartment(other.kysely, 'ana@example.org', 'cabimas', actor, new Date());
+    await runChange(other.kysely, (change) =>
+      revokeDepartment(change, 'ana@example.org', 'cabimas', actor, new Date()),
+    );
     await aMomentLater();
     expect((await check()).menu).toEqual([]);
     expect(await cabimas()).toBe(404);

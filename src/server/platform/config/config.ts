@@ -16,6 +16,24 @@ const optionalText = () =>
     .optional()
     .transform((v) => v || undefined);
 
+/**
+ * A whole number from the environment: `fallback` when unset, else within `min` and `max`, each refusal
+ * in Spanish with the unit (días, horas, megabytes) and the fallback as the example.
+ */
+const wholeNumber = (fallback: number, unit: string, min: [number, string], max: [number, string]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? Number(v) : fallback))
+    .pipe(
+      z
+        .number({ message: `debe ser un número de ${unit}, por ejemplo ${fallback}` })
+        .int(`debe ser un número entero de ${unit}`)
+        .min(...min)
+        .max(...max),
+    );
+
 const optionalUrl = (message: string) =>
   z
     .url({ message })
@@ -195,54 +213,25 @@ const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     FIREBASE_AUTH_EMULATOR_URL: optionalUrl('debe ser una URL completa, por ejemplo http://127.0.0.1:9099'),
     FIREBASE_JWKS_URL: optionalUrl('debe ser una URL completa'),
-    IDEMPOTENCY_KEY_DAYS: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? Number(v) : 7))
-      .pipe(
-        z
-          .number({ message: 'debe ser un número de días, por ejemplo 7' })
-          .int('debe ser un número entero de días')
-          .min(1, 'debe ser al menos 1 día')
-          .max(365, 'debe ser como mucho 365 días'),
-      ),
-    RESUMABLE_UPLOAD_HOURS: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? Number(v) : 24))
-      .pipe(
-        z
-          .number({ message: 'debe ser un número de horas, por ejemplo 24' })
-          .int('debe ser un número entero de horas')
-          .min(1, 'debe ser al menos 1 hora')
-          .max(720, 'debe ser como mucho 720 horas (30 días)'),
-      ),
-    RESUMABLE_UPLOAD_BUDGET_MB: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? Number(v) : 200))
-      .pipe(
-        z
-          .number({ message: 'debe ser un número de megabytes, por ejemplo 200' })
-          .int('debe ser un número entero de megabytes')
-          .min(1, 'debe ser al menos 1 MB')
-          .max(100_000, 'debe ser como mucho 100000 MB'),
-      ),
-    DATA_DIR_MIN_FREE_MB: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? Number(v) : 1024))
-      .pipe(
-        z
-          .number({ message: 'debe ser un número de megabytes, por ejemplo 1024' })
-          .int('debe ser un número entero de megabytes')
-          .min(0, 'debe ser 0 (sin mínimo) o más')
-          .max(10_000_000, 'debe ser como mucho 10000000 MB'),
-      ),
+    IDEMPOTENCY_KEY_DAYS: wholeNumber(7, 'días', [1, 'debe ser al menos 1 día'], [365, 'debe ser como mucho 365 días']),
+    RESUMABLE_UPLOAD_HOURS: wholeNumber(
+      24,
+      'horas',
+      [1, 'debe ser al menos 1 hora'],
+      [720, 'debe ser como mucho 720 horas (30 días)'],
+    ),
+    RESUMABLE_UPLOAD_BUDGET_MB: wholeNumber(
+      200,
+      'megabytes',
+      [1, 'debe ser al menos 1 MB'],
+      [100_000, 'debe ser como mucho 100000 MB'],
+    ),
+    DATA_DIR_MIN_FREE_MB: wholeNumber(
+      1024,
+      'megabytes',
+      [0, 'debe ser 0 (sin mínimo) o más'],
+      [10_000_000, 'debe ser como mucho 10000000 MB'],
+    ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()

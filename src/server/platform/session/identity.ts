@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Role } from '#shared/platform/session';
 
 /** Who is signed in, as every request and service sees them. */
@@ -17,4 +18,12 @@ export interface RequestContext {
 /** Who makes a change that is audited: a signed-in e-mail or 'cli:<os user>'. */
 export interface Actor extends RequestContext {
   email: string | null;
+}
+
+/**
+ * Who makes a change through this request: `user` (the person a guard answered) or else the request's
+ * signed-in person, at the request's address. The one way routes name the actor they give a use case.
+ */
+export function actorOf(request: FastifyRequest, user?: { email: string } | null): Actor {
+  return { email: (user ?? request.user)?.email ?? null, ip: request.ip };
 }

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createAccessCache } from '#server/platform/cache/cache';
+import type { Change } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { hashToken, isTokenShaped, newToken } from './cookie-tokens';
-import type { RequestContext, SessionUser } from './identity';
+import type { Actor, RequestContext, SessionUser } from './identity';
 import { createAuthRepository, type SessionLookup, type UserRow } from './session.repository';
 import { THROTTLE } from './throttle';
 import { createTrustedDevices } from './trusted-devices';
@@ -28,7 +28,12 @@ export const toSessionUser = (u: Pick<UserRow, 'id' | 'email' | 'role' | 'must_c
   mustChangePassword: u.must_change_password === 1,
 });
 
-/** Sessions: opened by the sign-in flows, checked on every request, ended at sign-out, pruned. */
+/**
+ * Sessions: opened by the sign-in flows, checked on every request, ended at sign-out, pruned. What opens
+ * or ends one with an audit row is a step of a change the auth and people use cases run (runChange,
+ * docs/decisions/072); keeping an active session from going idle and pruning dead ones write no audit
+ * row and run alone.
+ */
 export function createSessionService(db: Kysely<Database>, clock: () => Date) {
   const repo = createAuthRepository(db);
   // Live sessions, while nothing that could end one has changed (cache.ts).
@@ -45,6 +50,7 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
      * last sign-in time and the audit row. `clearKeys` are throttle counters a success resets.
      */
     async open(
+      change: Change,
       user: UserRow,
       ctx: RequestContext & { previousToken?: string | undefined },
       now: Date,
@@ -54,24 +60,22 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
       const nowIso = now.toISOString();
       const token = newToken();
       const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-      await db.transaction().execute(async (trx) => {
-        const r = createAuthRepository(trx);
-        for (const key of clearKeys) await r.clearThrottle(key);
-        if (isTokenShaped(ctx.previousToken)) {
-          await r.deleteSessionByHash(hashToken(ctx.previousToken));
-        }
-        await r.insertSession({
-          tokenHash: hashToken(token),
-          userId: user.id,
-          createdAt: nowIso,
-          expiresAt: expiresAt.toISOString(),
-          idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
-          ip: ctx.ip?.slice(0, 100) ?? null,
-          userAgent: ctx.userAgent?.slice(0, 300) ?? null,
-        });
-        await r.setLastLogin(user.id, now);
-        await writeAudit(trx, { actorEmail: user.email, action: 'auth.login', ip: ctx.ip, details, at: now });
+      const r = createAuthRepository(change.trx);
+      for (const key of clearKeys) await r.clearThrottle(key);
+      if (isTokenShaped(ctx.previousToken)) {
+        await r.deleteSessionByHash(hashToken(ctx.previousToken));
+      }
+      await r.insertSession({
+        tokenHash: hashToken(token),
+        userId: user.id,
+        createdAt: nowIso,
+        expiresAt: expiresAt.toISOString(),
+        idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
+        ip: ctx.ip?.slice(0, 100) ?? null,
+        userAgent: ctx.userAgent?.slice(0, 300) ?? null,
       });
+      await r.setLastLogin(user.id, now);
+      await change.audit({ actorEmail: user.email, action: 'auth.login', ip: ctx.ip, details, at: now });
       return { token, user: toSessionUser(user), expiresAt };
     },
 
@@ -97,9 +101,15 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
       };
     },
 
-    async signOut(token: string | undefined, user: SessionUser | null, ctx: RequestContext): Promise<void> {
-      if (isTokenShaped(token)) await repo.deleteSessionByHash(hashToken(token));
-      if (user) await writeAudit(db, { actorEmail: user.email, action: 'auth.logout', ip: ctx.ip, at: clock() });
+    /** Ends the session of this token, with its audit row when it was someone's. */
+    async signOut(
+      change: Change,
+      token: string | undefined,
+      user: SessionUser | null,
+      ctx: RequestContext,
+    ): Promise<void> {
+      if (isTokenShaped(token)) await createAuthRepository(change.trx).deleteSessionByHash(hashToken(token));
+      if (user) await change.audit({ actorEmail: user.email, action: 'auth.logout', ip: ctx.ip, at: clock() });
     },
 
     /**
@@ -109,24 +119,23 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
      * sessions ended.
      */
     async endEverywhere(
+      change: Change,
       user: { id: number; email: string },
-      actor: { email: string; ip: string | null },
+      actor: Actor,
       action: 'auth.logout_all' | 'user.sessions_end',
     ): Promise<number> {
       const now = clock();
-      return db.transaction().execute(async (trx) => {
-        const ended = await createAuthRepository(trx).deleteSessionsOfUser(user.id);
-        const devicesForgotten = await createTrustedDevices(trx).forgetAll(user.id);
-        await writeAudit(trx, {
-          actorEmail: actor.email,
-          action,
-          target: user.email,
-          ip: actor.ip,
-          details: { sessionsEnded: ended, devicesForgotten },
-          at: now,
-        });
-        return ended;
+      const ended = await createAuthRepository(change.trx).deleteSessionsOfUser(user.id);
+      const devicesForgotten = await createTrustedDevices(change.trx).forgetAll(user.id);
+      await change.audit({
+        actorEmail: actor.email,
+        action,
+        target: user.email,
+        ip: actor.ip,
+        details: { sessionsEnded: ended, devicesForgotten },
+        at: now,
       });
+      return ended;
     },
 
     /** Removes dead sessions, finished throttle windows and devices unused for long (housekeeping). */

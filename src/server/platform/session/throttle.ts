@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import type { Change } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { TooManyRequests } from '#server/platform/http/errors';
-import { tooManyAttemptsMessage } from '#shared/platform/session';
 import type { RequestContext } from './identity';
 import { createAuthRepository } from './session.repository';
 
@@ -54,36 +52,30 @@ export function blockDurationMs(failures: number, limit: number): number {
   return Math.min(THROTTLE.maxBlockMs, THROTTLE.firstBlockMs * 2 ** Math.min(20, failures - limit));
 }
 
-/** The sign-in slowdown's counters, kept in the database and shared by every instance. */
+/**
+ * The sign-in slowdown's counters, kept in the database and shared by every instance. A refused or
+ * failed attempt is noted by a step of a change the sign-in use cases run (runChange, docs/decisions/072)
+ * and committed before the attempt is answered: the refusal's own error must not roll it back.
+ */
 export function createThrottle(db: Kysely<Database>) {
   const repo = createAuthRepository(db);
-  /** Seconds until every one of these keys is free again; 0 when none is blocked. */
-  async function waitSeconds(keys: string[], now: Date): Promise<number> {
-    const throttles = await repo.findThrottles(keys);
-    const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
-    return Math.max(0, (blockedUntil - now.getTime()) / 1000);
-  }
-
-  /** Refuses an attempt while a key is blocked (429 saying how long), and audits it. */
-  async function refuse(wait: number, email: string | null, ctx: RequestContext, now: Date): Promise<never> {
-    await writeAudit(db, {
-      actorEmail: email,
-      action: 'auth.login_throttled',
-      ip: ctx.ip,
-      details: { blockedUntil: new Date(now.getTime() + wait * 1000).toISOString() },
-      at: now,
-    });
-    throw TooManyRequests(tooManyAttemptsMessage(wait), wait);
-  }
-
   return {
-    waitSeconds,
-    refuse,
+    /** Seconds until every one of these keys is free again; 0 when none is blocked. */
+    async waitSeconds(keys: string[], now: Date): Promise<number> {
+      const throttles = await repo.findThrottles(keys);
+      const blockedUntil = Math.max(0, ...throttles.map((t) => (t.blocked_until ? Date.parse(t.blocked_until) : 0)));
+      return Math.max(0, (blockedUntil - now.getTime()) / 1000);
+    },
 
-    /** Past the limit, a key is blocked for a while: say how long, and note the attempt. */
-    async refuseIfThrottled(keys: string[], email: string | null, ctx: RequestContext, now: Date) {
-      const wait = await waitSeconds(keys, now);
-      if (wait > 0) await refuse(wait, email, ctx, now);
+    /** The audit row of an attempt refused while a key is blocked for `wait` seconds. */
+    async noteRefused(change: Change, wait: number, email: string | null, ctx: RequestContext, now: Date) {
+      await change.audit({
+        actorEmail: email,
+        action: 'auth.login_throttled',
+        ip: ctx.ip,
+        details: { blockedUntil: new Date(now.getTime() + wait * 1000).toISOString() },
+        at: now,
+      });
     },
 
     /**
@@ -91,6 +83,7 @@ export function createThrottle(db: Kysely<Database>) {
      * each key's failures in the window.
      */
     async recordFailure(
+      change: Change,
       keys: string[],
       email: string | null,
       ctx: RequestContext,
@@ -103,18 +96,16 @@ export function createThrottle(db: Kysely<Database>) {
       // One transaction per attempt: a single disk sync for all its bookkeeping. The whole account's
       // counter first: whether it is under attack sets the limit of the account at this address.
       const ordered = [...keys.filter((k) => k.startsWith('email:')), ...keys.filter((k) => !k.startsWith('email:'))];
-      await db.transaction().execute(async (trx) => {
-        const r = createAuthRepository(trx);
-        let underAttack = false;
-        for (const key of ordered) {
-          const failures = await r.countFailure(key, nowIso, cutoff);
-          counts.set(key, failures);
-          if (key.startsWith('email:')) underAttack = failures >= THROTTLE.accountLimit;
-          const block = blockDurationMs(failures, limitOf(key, underAttack));
-          if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
-        }
-        await writeAudit(trx, { actorEmail: email, action: 'auth.login_failed', ip: ctx.ip, details, at: now });
-      });
+      const r = createAuthRepository(change.trx);
+      let underAttack = false;
+      for (const key of ordered) {
+        const failures = await r.countFailure(key, nowIso, cutoff);
+        counts.set(key, failures);
+        if (key.startsWith('email:')) underAttack = failures >= THROTTLE.accountLimit;
+        const block = blockDurationMs(failures, limitOf(key, underAttack));
+        if (block > 0) await r.setBlockedUntil(key, new Date(now.getTime() + block).toISOString());
+      }
+      await change.audit({ actorEmail: email, action: 'auth.login_failed', ip: ctx.ip, details, at: now });
       return counts;
     },
   };

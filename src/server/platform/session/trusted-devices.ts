@@ -54,25 +54,23 @@ export function createTrustedDevices(db: Kysely<Database>) {
     /**
      * After a good sign-in: the browser becomes (or stays) one of the account's devices, under a new
      * token that also carries whatever other accounts trusted its old one (a shared phone). Answers the
-     * token its cookie must hold.
+     * token its cookie must hold. Two writes: give it the transaction of the sign-in's change.
      */
     async trust(token: string | undefined, userId: number, now: Date): Promise<string> {
       const fresh = newToken();
       const nowIso = now.toISOString();
-      await db.transaction().execute(async (trx) => {
-        if (isTokenShaped(token)) {
-          await trx
-            .updateTable('trusted_devices')
-            .set({ token_hash: hashToken(fresh) })
-            .where('token_hash', '=', hashToken(token))
-            .execute();
-        }
-        await trx
-          .insertInto('trusted_devices')
-          .values({ token_hash: hashToken(fresh), user_id: userId, created_at: nowIso, last_used_at: nowIso })
-          .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: nowIso }))
+      if (isTokenShaped(token)) {
+        await db
+          .updateTable('trusted_devices')
+          .set({ token_hash: hashToken(fresh) })
+          .where('token_hash', '=', hashToken(token))
           .execute();
-      });
+      }
+      await db
+        .insertInto('trusted_devices')
+        .values({ token_hash: hashToken(fresh), user_id: userId, created_at: nowIso, last_used_at: nowIso })
+        .onConflict((oc) => oc.columns(['token_hash', 'user_id']).doUpdateSet({ last_used_at: nowIso }))
+        .execute();
       return fresh;
     },
 

@@ -51,19 +51,15 @@ export function createSettingsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Stores one setting. In a transaction (a change of the settings feature) the change helper forgets
-     * the kept settings after the commit; outside one (tests, seeds) they are forgotten at once.
+     * Stores one setting, inside a change that names `settingsAnswers` to forget (the settings' use
+     * cases): the change helper forgets the kept settings once it has committed, and only then.
      */
     async set(key: string, value: string, now: Date): Promise<void> {
-      try {
-        await db
-          .insertInto('settings')
-          .values({ key, value, updated_at: now.toISOString() })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
-          .execute();
-      } finally {
-        if (!db.isTransaction) settingsAnswers(db).forget();
-      }
+      await db
+        .insertInto('settings')
+        .values({ key, value, updated_at: now.toISOString() })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
+        .execute();
     },
   };
 }
