@@ -10,7 +10,7 @@ import {
   rememberEndedWithWaiting,
   rememberedOwner,
   rememberOwner,
-} from '#web/features/records/outbox/device-hints';
+} from '#web/features/records/device/device-hints';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError, isNetworkError } from '#web/platform/lib/api-client';
 import { setSiteName } from '#web/platform/lib/use-document-title';

@@ -15,9 +15,9 @@ import { useCandidates } from '../api/get-candidates';
 import { usePhotoSettings } from '../api/get-photo-settings';
 import { useRecords } from '../api/get-records';
 import { useRecordsSummary } from '../api/get-records-summary';
-import { rememberDepartment, rememberedOwner, rememberOwner } from '../outbox/device-hints';
+import { rememberDepartment, rememberedOwner, rememberOwner } from '../device/device-hints';
 import { deviceOutbox } from '../outbox/device-outbox';
-import { preparePhoto } from '../outbox/prepare-photo';
+import type { OutboxFile } from '../outbox/outbox-item';
 import { useOutboxConnection } from '../outbox/use-outbox';
 import { OfflineBanner } from './offline-banner';
 import { RecordList } from './record-list';
@@ -37,7 +37,15 @@ export interface ValidationPageProps {
   owner: string | null;
   /** A request was answered 401: the app asks for the session again (and so shows /login). */
   onSessionEnded?: () => void;
+  /** Gets a picked photo ready to wait on the phone (the photos feature: checked, right-sized or not). */
+  preparePhoto: PreparePhoto;
 }
+
+/** A picked photo, checked and made ready to be kept on the phone, or why it cannot be sent. */
+export type PreparePhoto = (
+  file: File,
+  options: { rightSize: boolean },
+) => Promise<{ file: OutboxFile } | { error: string }>;
 
 const SEARCH_DELAY_MS = 300;
 /** While the list shown is the phone's copy, the server is asked again this often. */
@@ -58,7 +66,14 @@ function useDebounced<T>(value: T, delayMs: number): T {
  * and photos are saved on the phone first and sent in the background (docs/decisions/024-026): nothing
  * here waits for the network, and without a connection the page shows the list the phone kept.
  */
-export function ValidationPage({ slug, title, canReplacePhotos = false, owner, onSessionEnded }: ValidationPageProps) {
+export function ValidationPage({
+  slug,
+  title,
+  canReplacePhotos = false,
+  owner,
+  onSessionEnded,
+  preparePhoto,
+}: ValidationPageProps) {
   useDocumentTitle(title);
   useOutboxConnection({ owner, onSessionEnded });
   useEffect(() => {
@@ -149,7 +164,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
         setPreparingPhoto(false);
       }
     },
-    [person, slug, sendOriginals],
+    [person, slug, sendOriginals, preparePhoto],
   );
   const onUpload = useCallback(
     (record: ProcedureRecord, kind: PhotoKind, file: File) => void startUpload(record, kind, file),

@@ -7,7 +7,7 @@ import {
 } from '#shared/features/records/records.admin';
 import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
-import { recordsAdminKeys } from './records-admin-keys';
+import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 
 const IMPORT_IDLE_TIMEOUT_MS = 60_000;
 
@@ -124,8 +124,8 @@ export function useImportRecords(onProgress?: (p: ImportProgress) => void) {
     mutationFn: (input: ImportRecordsInput) => importRecords(input, onProgress),
     onSuccess: (answer) => {
       if (answer.body.report.applied) {
-        void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.all });
-        void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.validation });
+        void queryClient.invalidateQueries({ queryKey: recordsQueryRoots.admin });
+        void queryClient.invalidateQueries({ queryKey: recordsQueryRoots.validation });
       }
     },
   });

@@ -7,7 +7,7 @@ import type { ImportEvent, ImportReport, RecordAdmin } from '#shared/features/re
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
-import RecordsAdminPage from './records-admin-page';
+import RecordsSection from './admin-records';
 
 const DEPARTMENTS = [
   { slug: 'cabimas', title: 'Cabimas', total: 2, voted: 1, validated: 0, voided: 0 },
@@ -155,7 +155,7 @@ function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-
 const renderAt = (route: string) =>
   renderWithProviders(
     <Routes>
-      <Route path="/admin/registros/*" element={<RecordsAdminPage />} />
+      <Route path="/admin/registros/*" element={<RecordsSection />} />
     </Routes>,
     { route },
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, Route, Routes, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import type {
   RecordAdmin,
@@ -8,21 +8,16 @@ import type {
   RecordsDepartment,
 } from '#shared/features/records/records.admin';
 import { formatCount } from '#shared/platform/format';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useCreateRecord } from '../api/create-record';
-import { recordsExportUrl } from '../api/export-records';
 import { useRecordsAdmin } from '../api/get-records-admin';
-import { useRecordsDepartments } from '../api/get-records-departments';
 import { useUpdateRecord } from '../api/update-record';
 import { RecordChangeDialog } from './record-change-dialogs';
 import { RecordDialog } from './record-dialog';
-import { RecordsImport } from './records-import';
 
-const BASE = `${paths.admin}/registros`;
 // 'pendiente' is the stored status of every record not voided, the validated included: the label says so.
 const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
   { value: 'pendiente', label: 'Sin anular' },
@@ -47,25 +42,6 @@ function summaryText(d: RecordsDepartment): string {
   return `${d.title}: ${count(d.total, 'trámite', 'trámites')} en la lista de validación (${parts.join(', ')}) y ${count(d.voided, 'anulado', 'anulados')}.`;
 }
 
-/**
- * The records back office: the records of every municipality and parish, or of one, with a search
- * (add, edit, void, export one municipality) and the CSV import.
- */
-export default function RecordsAdminPage() {
-  useDocumentTitle('Registros · Administración');
-  const departments = useRecordsDepartments();
-  if (departments.isPending) return <Spinner />;
-  if (departments.isError) {
-    return <ErrorNotice message={departments.error.message} onRetry={() => departments.refetch()} />;
-  }
-  return (
-    <Routes>
-      <Route index element={<RecordsList departments={departments.data.items} />} />
-      <Route path="importar" element={<RecordsImport departments={departments.data.items} backTo={BASE} />} />
-    </Routes>
-  );
-}
-
 type Dialog =
   | { kind: 'none' }
   | { kind: 'edit'; record: RecordAdmin | null }
@@ -84,7 +60,18 @@ function allDepartments(departments: RecordsDepartment[]): RecordsDepartment {
   };
 }
 
-function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
+export interface RecordsAdminPageProps {
+  /** Every municipality and parish with its counts (`useRecordsDepartments`). */
+  departments: RecordsDepartment[];
+  /** The CSV download of one municipality's records (the import and export are their own feature). */
+  exportUrl: (department: string, status: RecordsAdminFilter) => string;
+}
+
+/**
+ * The records back office: the records of every municipality and parish, or of one, with a search
+ * (add, edit, void, restore, correct a vote), and the links to the CSV import and export.
+ */
+export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdminPageProps) {
   const [params, setParams] = useSearchParams();
   // The search looks in every municipality and parish until one is chosen.
   const chosen = departments.find((d) => d.slug === params.get('municipio'));
@@ -147,11 +134,11 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           >
             Agregar registro
           </button>
-          <Link to={`${BASE}/importar`} className={buttonClass.secondary}>
+          <Link to={paths.adminRecordsImport} className={buttonClass.secondary}>
             Importar CSV
           </Link>
           {chosen && (
-            <a href={recordsExportUrl(chosen.slug, status)} download className={buttonClass.secondary}>
+            <a href={exportUrl(chosen.slug, status)} download className={buttonClass.secondary}>
               Exportar CSV
             </a>
           )}
