@@ -8,10 +8,12 @@ import type {
   RecordsDepartment,
 } from '#shared/features/records/records.admin';
 import { formatCount } from '#shared/platform/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { SelectField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useCreateRecord } from '../api/create-record';
 import { useRecordsAdmin } from '../api/get-records-admin';
 import { useUpdateRecord } from '../api/update-record';
@@ -82,8 +84,8 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [serverError, setServerError] = useState<string>();
   const records = useRecordsAdmin({ department, q, status });
-  const create = useCreateRecord();
-  const update = useUpdateRecord();
+  const create = useCreateRecord(showsOwnError);
+  const update = useUpdateRecord(showsOwnError);
   const editDialog = useDialogOpening(dialog.kind === 'edit');
   const all = allDepartments(departments);
   const current = chosen ?? all;
@@ -108,10 +110,7 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
       close();
       if (chosen && result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
     };
-    const failed = (error: Error) => {
-      if (editDialog.isShowing(sentFrom)) setServerError(error.message);
-      else toast.error(error.message);
-    };
+    const failed = (error: Error) => showErrorFrom(editDialog, sentFrom, error, setServerError);
     return editing
       ? update.mutateAsync({ id: editing.id, ...body }).then(saved, failed)
       : create.mutateAsync(body).then(saved, failed);
@@ -148,26 +147,21 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
       <div
         className={`${cardClass} grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] lg:grid-cols-[minmax(0,18rem)_auto_minmax(0,1fr)] lg:items-end`}
       >
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="registros-municipio" className={labelClass}>
-            Municipio o parroquia
-          </label>
-          <select
-            id="registros-municipio"
-            className={inputClass}
-            value={department || ALL}
-            onChange={(e) => setParam('municipio', e.target.value)}
-          >
-            <option value={ALL}>
-              {ALL_TITLE} ({formatCount(all.total)})
+        <SelectField
+          id="registros-municipio"
+          label="Municipio o parroquia"
+          value={department || ALL}
+          onChange={(e) => setParam('municipio', e.target.value)}
+        >
+          <option value={ALL}>
+            {ALL_TITLE} ({formatCount(all.total)})
+          </option>
+          {departments.map((d) => (
+            <option key={d.slug} value={d.slug}>
+              {d.title} ({formatCount(d.total)})
             </option>
-            {departments.map((d) => (
-              <option key={d.slug} value={d.slug}>
-                {d.title} ({formatCount(d.total)})
-              </option>
-            ))}
-          </select>
-        </div>
+          ))}
+        </SelectField>
         <fieldset className="flex flex-col">
           <legend className={`${labelClass} mb-1.5`}>Estado</legend>
           <div className="flex flex-wrap gap-2">

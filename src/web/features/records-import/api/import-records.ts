@@ -7,6 +7,7 @@ import {
 } from '#shared/features/records/records.admin';
 import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
+import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 
 const IMPORT_IDLE_TIMEOUT_MS = 60_000;
@@ -118,9 +119,10 @@ export function importRecords(
   });
 }
 
-export function useImportRecords(onProgress?: (p: ImportProgress) => void) {
+export function useImportRecords(onProgress?: (p: ImportProgress) => void, settings: MutationSettings = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...settings,
     mutationFn: (input: ImportRecordsInput) => importRecords(input, onProgress),
     onSuccess: (answer) => {
       if (answer.body.report.applied) {
