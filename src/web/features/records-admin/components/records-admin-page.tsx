@@ -9,6 +9,7 @@ import type {
 } from '#shared/features/records/records.admin';
 import { formatCount } from '#shared/platform/format';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { SelectField } from '#web/platform/ui/fields';
@@ -83,7 +84,9 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [serverError, setServerError] = useState<string>();
-  const records = useRecordsAdmin({ department, q, status });
+  // The server is asked once the typing stops, not once per key.
+  const searched = useDebouncedValue(q);
+  const records = useRecordsAdmin({ department, q: searched, status });
   const create = useCreateRecord(showsOwnError);
   const update = useUpdateRecord(showsOwnError);
   const editDialog = useDialogOpening(dialog.kind === 'edit');
@@ -209,7 +212,7 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
         <ErrorNotice message={records.error.message} onRetry={() => records.refetch()} />
       ) : items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
-          {q ? 'Ningún registro coincide con la búsqueda.' : 'No hay registros con este estado.'}
+          {searched ? 'Ningún registro coincide con la búsqueda.' : 'No hay registros con este estado.'}
         </p>
       ) : (
         <ul

@@ -5,6 +5,7 @@ import { photosMessages } from '#shared/features/records/photos';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useOnline } from '#web/platform/lib/use-online';
 import { paths } from '#web/platform/paths';
@@ -51,15 +52,6 @@ const SEARCH_DELAY_MS = 300;
 /** While the list shown is the phone's copy, the server is asked again this often. */
 const COPY_RETRY_MS = 30_000;
 
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
-
 /**
  * The validator's screen for one municipality or parish: progress, search, the pending records with
  * their vote and three ballot photos, and the completion screen once every record is validated. Votes
@@ -87,7 +79,7 @@ export function ValidationPage({
   // Right-sized JPEGs unless the admins chose originals (also while the setting is not known yet).
   const sendOriginals = usePhotoSettings().data?.sendOriginals ?? false;
   const [search, setSearch] = useState('');
-  const q = useDebounced(search, SEARCH_DELAY_MS);
+  const q = useDebouncedValue(search, SEARCH_DELAY_MS);
   const [showValidated, setShowValidated] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   const filters = useMemo(() => ({ q, validated: showValidated || reviewing }), [q, showValidated, reviewing]);
