@@ -396,4 +396,14 @@ describe('the list above is every form', () => {
     );
     expect(rawSubmit).toEqual([]);
   });
+
+  it('writes every select as a SelectField, its label tied to it', () => {
+    const rawSelect = files.filter((f) => f !== 'platform/ui/fields.tsx' && read(f).includes('<select'));
+    expect(rawSelect).toEqual([]);
+  });
+
+  it('leaves the message of a failed change to the default toast (or to the screen that shows it)', () => {
+    const handWritten = files.filter((f) => /toast\.error\(\w+\.message/.test(read(f)));
+    expect(handWritten).toEqual([]);
+  });
 });
