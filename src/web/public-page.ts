@@ -12,7 +12,7 @@ import { wireMoreNotas } from '#web/app/public/more-notas';
 import { showNotasWhenTheyArrive } from '#web/app/public/notas-arrival';
 import { readPublicData } from '#web/app/public/page-data';
 import { PUBLIC_TEMPLATES } from '#web/app/public/template-ids';
-import { hasUnsentHint } from '#web/features/records/outbox/device-hints';
+import { hasUnsentHint } from '#web/features/records/device/device-hints';
 import { apiFetch } from '#web/platform/lib/api-client';
 
 const data = readPublicData(document);

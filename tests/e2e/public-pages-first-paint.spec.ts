@@ -162,7 +162,7 @@ test.describe('someone who needs the app', () => {
   test('a phone with votes or photos still waiting gets the app on a public page (its navbar counts them)', async ({
     page,
   }) => {
-    // What the outbox leaves in localStorage while items wait (features/records/outbox/device-hints.ts).
+    // What the outbox leaves in localStorage while items wait (features/records/device/device-hints.ts).
     await page.addInitScript(() => localStorage.setItem('comando-envios-pendientes', '2'));
     const asked: string[] = [];
     page.on('request', (r) => asked.push(new URL(r.url()).pathname));

@@ -18,8 +18,8 @@ import { NotaEditor } from '#web/features/notas/components/nota-editor';
 import { BulkAccessForm } from '#web/features/people/components/bulk-access-form';
 import { CreateUserDialog } from '#web/features/people/components/create-user-dialog';
 import { UserDepartmentsDialog } from '#web/features/people/components/user-departments-dialog';
-import { RecordChangeDialog } from '#web/features/records/components/record-change-dialogs';
-import { RecordDialog } from '#web/features/records/components/record-dialog';
+import { RecordChangeDialog } from '#web/features/records-admin/components/record-change-dialogs';
+import { RecordDialog } from '#web/features/records-admin/components/record-dialog';
 import SettingsAdminPage from '#web/features/settings/components/settings-admin-page';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
@@ -216,7 +216,7 @@ const FORMS: FormCase[] = [
     },
   },
   {
-    file: 'features/records/components/record-dialog.tsx',
+    file: 'features/records-admin/components/record-dialog.tsx',
     name: 'Corregir registro',
     method: 'patch',
     url: '/api/admin/records/7',
@@ -238,7 +238,7 @@ const FORMS: FormCase[] = [
     },
   },
   {
-    file: 'features/records/components/record-change-dialogs.tsx',
+    file: 'features/records-admin/components/record-change-dialogs.tsx',
     name: 'Anular registro',
     method: 'post',
     url: '/api/admin/records/7/void',
@@ -395,5 +395,15 @@ describe('the list above is every form', () => {
       (f) => f !== 'platform/ui/submit-button.tsx' && !(f in NOT_SENDING_FORMS) && read(f).includes('type="submit"'),
     );
     expect(rawSubmit).toEqual([]);
+  });
+
+  it('writes every select as a SelectField, its label tied to it', () => {
+    const rawSelect = files.filter((f) => f !== 'platform/ui/fields.tsx' && read(f).includes('<select'));
+    expect(rawSelect).toEqual([]);
+  });
+
+  it('leaves the message of a failed change to the default toast (or to the screen that shows it)', () => {
+    const handWritten = files.filter((f) => /toast\.error\(\w+\.message/.test(read(f)));
+    expect(handWritten).toEqual([]);
   });
 });

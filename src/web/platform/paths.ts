@@ -6,6 +6,9 @@ export const paths = {
   login: '/login',
   resultados: '/resultados',
   admin: '/admin',
+  /** Registros in the back office, and its CSV import. */
+  adminRecords: '/admin/registros',
+  adminRecordsImport: '/admin/registros/importar',
   validation: (slug: string) => `/validation/${slug}`,
   /** Coordinators: what waits on each validator's phone, per department (one department or the first). */
   field: (slug?: string) => (slug ? `/campo/${slug}` : '/campo'),

@@ -1,12 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { AppProvider } from '#web/platform/provider';
+import { AppProvider, createTestQueryClient } from '#web/platform/provider';
 
 /** Renders a page with the app's providers (a fresh query cache, toasts) at a route. */
 export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = createTestQueryClient();
   return render(
     <AppProvider queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>

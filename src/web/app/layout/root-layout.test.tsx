@@ -1,4 +1,4 @@
-import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { onlineManager } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
@@ -7,11 +7,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '#shared/platform/messages';
 import type { Session } from '#shared/platform/session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
-import { readCopy, saveCopy } from '#web/features/records/outbox/device-copies';
-import { rememberedOwner, rememberOwner } from '#web/features/records/outbox/device-hints';
+import { readCopy, saveCopy } from '#web/features/records/device/device-copies';
+import { rememberedOwner, rememberOwner } from '#web/features/records/device/device-hints';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
-import { AppProvider } from '#web/platform/provider';
+import { AppProvider, createTestQueryClient } from '#web/platform/provider';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { RootLayout } from './root-layout';
@@ -50,7 +50,7 @@ function renderLayout(route: string, session: Session, calls: string[] = []) {
       return HttpResponse.json({ redirectTo: session.logoutRoute });
     }),
   );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = createTestQueryClient();
   return render(
     <AppProvider queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>
@@ -200,7 +200,7 @@ describe('navbar fed by the session', () => {
         return HttpResponse.json(ADMIN);
       }),
     );
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const queryClient = createTestQueryClient();
     render(
       <AppProvider queryClient={queryClient}>
         <MemoryRouter initialEntries={['/resultados']}>
@@ -389,7 +389,7 @@ describe('navbar fed by the session', () => {
     online.unmount();
 
     server.use(http.get('*/api/*', () => HttpResponse.error()));
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const queryClient = createTestQueryClient();
     render(
       <AppProvider queryClient={queryClient}>
         <MemoryRouter initialEntries={['/resultados']}>

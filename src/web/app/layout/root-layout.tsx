@@ -10,9 +10,10 @@ import {
   rememberEndedWithWaiting,
   rememberedOwner,
   rememberOwner,
-} from '#web/features/records/outbox/device-hints';
+} from '#web/features/records/device/device-hints';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError, isNetworkError } from '#web/platform/lib/api-client';
+import { showErrorToast, showsOwnError } from '#web/platform/lib/mutation-errors';
 import { setSiteName } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
@@ -151,7 +152,7 @@ export function RootLayout() {
   const { pathname } = useLocation();
   const site = useSiteInfo();
   const session = useSession();
-  const signOut = useLogout();
+  const signOut = useLogout(showsOwnError);
   const queryClient = useQueryClient();
   // Asking about the items waiting when the person signs out (their e-mail while the question is open).
   const [askingAbout, setAskingAbout] = useState<string | null>(null);
@@ -211,7 +212,7 @@ export function RootLayout() {
         },
         onError: (error) => {
           setAskAllDevices(false);
-          toast.error(isNetworkError(error) ? messages.session.signOutNeedsConnection : error.message);
+          showErrorToast(isNetworkError(error) ? messages.session.signOutNeedsConnection : error.message);
         },
       },
     );

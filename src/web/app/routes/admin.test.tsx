@@ -1,10 +1,9 @@
-import { QueryClient } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
-import { AppProvider } from '#web/platform/provider';
+import { AppProvider, createTestQueryClient } from '#web/platform/provider';
 import { server } from '#web/testing/msw-server';
 import AdminRoute from './admin';
 
@@ -21,7 +20,7 @@ function renderAdmin(session: Session) {
       }),
     ),
   );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = createTestQueryClient();
   return render(
     <AppProvider queryClient={queryClient}>
       <MemoryRouter initialEntries={['/admin']}>

@@ -29,7 +29,7 @@ const SECTIONS = [
   {
     path: 'registros',
     title: 'Registros',
-    Page: lazy(() => import('#web/features/records/components/records-admin-page')),
+    Page: lazy(() => import('./admin-records')),
   },
   {
     path: 'ajustes',

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { messages } from '#shared/platform/messages';
-import { lastDepartment } from '#web/features/records/outbox/device-hints';
+import { lastDepartment } from '#web/features/records/device/device-hints';
 import { isNetworkError } from '#web/platform/lib/api-client';
 import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';

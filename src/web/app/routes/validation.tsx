@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useParams } from 'react-router';
 import { RequireAccess } from '#web/features/auth/components/require-access';
+import { preparePhoto } from '#web/features/photos/prepare-photo';
 import { ValidationPage } from '#web/features/records/components/validation-page';
 import { paths } from '#web/platform/paths';
 import { SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
@@ -28,6 +29,7 @@ export default function ValidationRoute() {
         canReplacePhotos={session.data?.user?.role === 'admin'}
         owner={session.data?.user?.email ?? null}
         onSessionEnded={onSessionEnded}
+        preparePhoto={preparePhoto}
       />
     </RequireAccess>
   );

@@ -14,6 +14,17 @@ export const adminKeys = {
   auditPage: (filters: AuditFilters, page: number) => ['admin', 'audit', filters, page] as const,
 };
 
+/**
+ * The roots of the records' queries. Three features read records (the validators' lists, the back office's
+ * Registros, the import): a change made in one refreshes, by these roots, what the others show.
+ */
+export const recordsQueryRoots = {
+  /** The validators' lists and progress: ['records', slug, …]. */
+  validation: ['records'] as const,
+  /** Registros in the back office: ['records-admin', …]. */
+  admin: ['records-admin'] as const,
+};
+
 /** A query string without the empty values. */
 export function queryString(params: Record<string, string | number | undefined | null>): string {
   const search = new URLSearchParams();

@@ -15,8 +15,9 @@ interface FieldFrameProps {
 }
 
 /** The label, hint and error of a field, tied to it (aria-describedby, aria-invalid). */
-function useFieldIds(hint: ReactNode, error: string | undefined) {
-  const id = useId();
+function useFieldIds(hint: ReactNode, error: string | undefined, given?: string) {
+  const generated = useId();
+  const id = given ?? generated;
   const hintId = `${id}-ayuda`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
@@ -86,10 +87,14 @@ export function TextAreaField({ label, hint, error, ...textarea }: TextAreaField
 }
 
 export type SelectFieldProps = FieldFrameProps &
-  Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'> & { children: ReactNode };
+  Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'> & {
+    children: ReactNode;
+    /** A fixed id, where a page names its fields (links and tests find them by it); one is made otherwise. */
+    id?: string;
+  };
 
-export function SelectField({ label, hint, error, children, ...select }: SelectFieldProps) {
-  const ids = useFieldIds(hint, error);
+export function SelectField({ label, hint, error, children, id, ...select }: SelectFieldProps) {
+  const ids = useFieldIds(hint, error, id);
   return (
     <Frame label={label} hint={hint} error={error} ids={ids}>
       <select

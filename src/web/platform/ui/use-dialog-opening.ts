@@ -1,5 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { toast } from 'react-toastify/unstyled';
+import { showErrorToast } from '#web/platform/lib/mutation-errors';
 
 export interface DialogOpening {
   /** This opening of the dialog (a new number each time it opens), null while it is closed. */
@@ -27,8 +28,24 @@ export function useDialogOpening(open: boolean): DialogOpening {
 }
 
 /**
- * The answer to a confirmation sent from `dialog` (deleting, say): said in a toast either way, and
- * closing the dialog with `close` only if it still shows the opening the request was sent from.
+ * The failure of a request sent from a dialog that shows its own errors (its mutation `showsOwnError`):
+ * in the dialog, with `inDialog`, if it still shows the opening `sentFrom`; otherwise in the app's
+ * error toast, as any other failed change.
+ */
+export function showErrorFrom(
+  dialog: DialogOpening,
+  sentFrom: number | null,
+  error: Error,
+  inDialog: (message: string) => void,
+): void {
+  if (dialog.isShowing(sentFrom)) inDialog(error.message);
+  else showErrorToast(error.message);
+}
+
+/**
+ * The answer to a confirmation sent from `dialog` (deleting, say): a success said in a toast, a failure
+ * in the default toast of every failed mutation; the dialog closed with `close` only if it still shows
+ * the opening the request was sent from.
  */
 export function answerInToast<T>(
   dialog: DialogOpening,
@@ -45,9 +62,7 @@ export function answerInToast<T>(
       toast.success(success(result));
       settled();
     },
-    (error: Error) => {
-      toast.error(error.message);
-      settled();
-    },
+    // The query client's default toast said why.
+    () => settled(),
   );
 }

@@ -3,13 +3,14 @@ import { toast } from 'react-toastify/unstyled';
 import type { AgendaEvent } from '#shared/features/agenda/agenda';
 import { agendaCopyBodySchema } from '#shared/features/agenda/agenda.admin';
 import { addDays, dateInTimeZone, formatCount, formatHour12, spanishDayTitle } from '#shared/platform/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { SubmitButton } from '#web/platform/ui/submit-button';
-import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { answerInToast, showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCopyAgendaDay } from '../api/copy-agenda-day';
 import { useCreateAgendaEvent } from '../api/create-agenda-event';
@@ -46,8 +47,8 @@ export default function AgendaAdminPage() {
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [serverError, setServerError] = useState<string>();
   const events = useAgendaEvents(day, addDays(day, AHEAD_DAYS));
-  const create = useCreateAgendaEvent();
-  const update = useUpdateAgendaEvent();
+  const create = useCreateAgendaEvent(showsOwnError);
+  const update = useUpdateAgendaEvent(showsOwnError);
   const remove = useDeleteAgendaEvent();
   // Each dialog can be closed while its request travels; its answer then comes as a toast.
   const eventDialog = useDialogOpening(dialog.kind === 'event');
@@ -166,10 +167,7 @@ export default function AgendaAdminPage() {
               close();
               setDay(result.event.fecha);
             },
-            onError: (error: Error) => {
-              if (eventDialog.isShowing(sentFrom)) setServerError(error.message);
-              else toast.error(error.message);
-            },
+            onError: (error: Error) => showErrorFrom(eventDialog, sentFrom, error, setServerError),
           };
           return editing
             ? update.mutateAsync({ id: editing.id, ...body }).then(done.onSuccess, done.onError)
@@ -301,7 +299,7 @@ function CopyDayDialog({
     body: ({ to }) => ({ from, to }),
   });
   const { errors, field } = form;
-  const copy = useCopyAgendaDay();
+  const copy = useCopyAgendaDay(showsOwnError);
   const shown = useDialogOpening(open);
   const [lastOpen, setLastOpen] = useState(false);
   if (open !== lastOpen) {
@@ -317,10 +315,7 @@ function CopyDayDialog({
         toast.success(result.message);
         if (shown.isShowing(sentFrom)) onCopied(body.to);
       },
-      (err: Error) => {
-        if (shown.isShowing(sentFrom)) form.showErrors({ to: err.message });
-        else toast.error(err.message);
-      },
+      (err: Error) => showErrorFrom(shown, sentFrom, err, (message) => form.showErrors({ to: message })),
     );
   });
   return (

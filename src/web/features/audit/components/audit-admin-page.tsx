@@ -15,7 +15,7 @@ import { formatDateTime } from '#web/platform/lib/format';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { fieldErrors } from '#web/platform/ui/fields';
+import { fieldErrors, SelectField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
 import { auditCsvUrl, useAudit } from '../api/get-audit';
@@ -72,46 +72,36 @@ export default function AuditAdminPage({ departments }: { departments: AdminDepa
               Parte del correo de quien actuó o de la persona afectada.
             </p>
           </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="auditoria-accion" className={labelClass}>
-              Acción
-            </label>
-            <select id="auditoria-accion" className={inputClass} value={draft.action} onChange={set('action')}>
-              <option value="">Todas</option>
-              <optgroup label="Grupos">
-                {AUDIT_ACTION_FAMILIES.map((f) => (
-                  <option key={f.value} value={f.value}>
-                    {f.label} (todas)
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label="Acciones">
-                {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="auditoria-departamento" className={labelClass}>
-              Departamento
-            </label>
-            <select
-              id="auditoria-departamento"
-              className={inputClass}
-              value={draft.department}
-              onChange={set('department')}
-            >
-              <option value="">Todos</option>
-              {departments.map((d) => (
-                <option key={d.slug} value={d.slug}>
-                  {d.title}
+          <SelectField id="auditoria-accion" label="Acción" value={draft.action} onChange={set('action')}>
+            <option value="">Todas</option>
+            <optgroup label="Grupos">
+              {AUDIT_ACTION_FAMILIES.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label} (todas)
                 </option>
               ))}
-            </select>
-          </div>
+            </optgroup>
+            <optgroup label="Acciones">
+              {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </optgroup>
+          </SelectField>
+          <SelectField
+            id="auditoria-departamento"
+            label="Departamento"
+            value={draft.department}
+            onChange={set('department')}
+          >
+            <option value="">Todos</option>
+            {departments.map((d) => (
+              <option key={d.slug} value={d.slug}>
+                {d.title}
+              </option>
+            ))}
+          </SelectField>
           <DateField id="auditoria-desde" label="Desde" value={draft.from} onChange={set('from')} error={errors.from} />
           <DateField id="auditoria-hasta" label="Hasta" value={draft.to} onChange={set('to')} error={errors.to} />
           <div className="col-span-2 flex items-end lg:col-span-6">

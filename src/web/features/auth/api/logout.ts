@@ -2,6 +2,7 @@ import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-q
 import { useNavigate } from 'react-router';
 import type { LogoutResponse } from '#shared/platform/session';
 import { apiFetch } from '#web/platform/lib/api-client';
+import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from '#web/platform/session/get-session';
 import { signOutOfFirebaseIfLoaded } from '../firebase-session';
 
@@ -31,10 +32,11 @@ export const forgetStaffQueries = (queryClient: QueryClient): void =>
 const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
 
 /** Signs out, forgets the staff data held in memory and goes to the logout route the server names. */
-export const useLogout = () => {
+export const useLogout = (settings: MutationSettings = {}) => {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
+    ...settings,
     mutationFn: (options: LogoutOptions = {}) => signOut(options),
     // Without a connection it fails at once and says so, instead of waiting unseen and signing the
     // person out whenever the connection comes back.

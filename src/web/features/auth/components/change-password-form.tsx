@@ -2,6 +2,7 @@ import { toast } from 'react-toastify/unstyled';
 import { changePasswordBodySchema } from '#shared/features/auth/auth';
 import { NEW_PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
 import { authMessages } from '#shared/platform/session';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { Page } from '#web/platform/ui/page';
 import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
@@ -24,7 +25,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
   });
   const { draft: values, errors, set: setValue } = form;
   const serverError = errors.form;
-  const change = useChangePassword();
+  const change = useChangePassword(showsOwnError);
   const signOut = useLogout();
   const set = (field: Field) => (value: string) => setValue(field, value);
 
@@ -91,7 +92,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
           </SubmitButton>
           <button
             type="button"
-            onClick={() => signOut.mutate({}, { onError: (error) => toast.error(error.message) })}
+            onClick={() => signOut.mutate({})}
             className="rounded-lg px-5 py-2 font-semibold text-brand underline underline-offset-4 hover:text-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
           >
             Cerrar sesión

@@ -1,4 +1,3 @@
-import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
@@ -6,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthProvider } from '#shared/features/auth/auth';
 import type { Session } from '#shared/platform/session';
-import { AppProvider } from '#web/platform/provider';
+import { AppProvider, createTestQueryClient } from '#web/platform/provider';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { LoginPage } from './login-page';
@@ -56,7 +55,7 @@ afterEach(() => {
 
 function renderLogin(route = '/login', provider: AuthProvider = LOCAL) {
   server.use(http.get('*/api/auth/provider', () => HttpResponse.json(provider)));
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = createTestQueryClient();
   return render(
     <AppProvider queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>

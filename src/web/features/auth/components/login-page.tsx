@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify/unstyled';
 import { loginBodySchema } from '#shared/features/auth/auth';
 import { messages } from '#shared/platform/messages';
 import { authMessages, safeNextPath } from '#shared/platform/session';
 import { ApiError } from '#web/platform/lib/api-client';
+import { showErrorToast } from '#web/platform/lib/mutation-errors';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useSession } from '#web/platform/session/get-session';
 import { ErrorNotice, Page, PageLoading } from '#web/platform/ui/page';
@@ -14,9 +14,6 @@ import { useLogout } from '../api/logout';
 import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '../firebase-session';
 import { ChangePasswordForm } from './change-password-form';
 import { PasswordField } from './password-field';
-
-/** One toast per message at a time: pressing 'Entrar' twice does not stack copies. */
-const showError = (message: string) => toast.error(message, { toastId: message });
 
 /**
  * The spec's /login: e-mail, password with an eye toggle, 'Entrar'. The shared schema checks the form
@@ -68,16 +65,16 @@ function LoginForm() {
       const field = issue?.path[0] === 'password' ? 'password' : 'email';
       setInvalid(field);
       (field === 'email' ? emailRef : passwordRef).current?.focus();
-      showError(issue?.message ?? authMessages.required);
+      showErrorToast(issue?.message ?? authMessages.required);
       return;
     }
     setInvalid(null);
     signIn.mutate(
       { email, password },
       {
+        // The query client's default toast says why; the unexpected is logged too.
         onError: (error) => {
           if (!(error instanceof ApiError) || error.status >= 500 || error.status === 0) console.error(error);
-          showError(error.message);
         },
       },
     );
@@ -143,7 +140,7 @@ function NoDepartmentNotice({ email }: { email: string }) {
         <p className="mt-2 text-stone-700">{authMessages.noDepartment}</p>
         <button
           type="button"
-          onClick={() => signOut.mutate({}, { onError: (error) => showError(error.message) })}
+          onClick={() => signOut.mutate({})}
           className="mt-5 rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
         >
           Cerrar sesión

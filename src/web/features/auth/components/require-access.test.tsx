@@ -1,10 +1,9 @@
-import { QueryClient } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
-import { AppProvider } from '#web/platform/provider';
+import { AppProvider, createTestQueryClient } from '#web/platform/provider';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { RequireAccess } from './require-access';
@@ -18,7 +17,7 @@ function renderGuarded(route: string, session: Session | (() => Promise<Response
   server.use(
     http.get('*/api/auth/session', typeof session === 'function' ? session : () => HttpResponse.json(session)),
   );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = createTestQueryClient();
   return render(
     <AppProvider queryClient={queryClient}>
       <MemoryRouter initialEntries={[route]}>

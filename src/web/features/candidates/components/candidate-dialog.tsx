@@ -10,11 +10,12 @@ import {
   updateCandidateBodySchema,
 } from '#shared/features/candidates/candidates';
 import { formatDecimal } from '#shared/platform/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { TextField } from '#web/platform/ui/fields';
+import { SelectField, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { SubmitButton } from '#web/platform/ui/submit-button';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateCandidate } from '../api/create-candidate';
 import { useUpdateCandidate } from '../api/update-candidate';
@@ -42,8 +43,8 @@ const draftOf = (candidate: AdminCandidate | null, count: number): Draft => ({
 /** Name, code, colour (with a preview that tells whether it reads well) and place on the ballot. */
 export function CandidateDialog({ open, candidate, count, onClose }: CandidateDialogProps) {
   const id = useId();
-  const create = useCreateCandidate();
-  const update = useUpdateCandidate();
+  const create = useCreateCandidate(showsOwnError);
+  const update = useUpdateCandidate(showsOwnError);
   const codeLocked = (candidate?.votes ?? 0) > 0;
   const form = useDraftForm(
     candidate ? updateCandidateBodySchema : createCandidateBodySchema,
@@ -75,10 +76,7 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
         toast.success(`Candidato ${c.code} ${candidate ? 'guardado' : 'añadido'}`);
         if (opening.isShowing(sentFrom)) onClose();
       },
-      (e: Error) => {
-        if (opening.isShowing(sentFrom)) form.showErrors({ form: e.message });
-        else toast.error(e.message);
-      },
+      (e: Error) => showErrorFrom(opening, sentFrom, e, (message) => form.showErrors({ form: message })),
     );
   });
 
@@ -164,23 +162,18 @@ export function CandidateDialog({ open, candidate, count, onClose }: CandidateDi
           )}
         </div>
         {candidate && (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={`${id}-lugar`} className={labelClass}>
-              Lugar en la boleta
-            </label>
-            <select
-              id={`${id}-lugar`}
-              className={inputClass}
-              value={draft.position}
-              onChange={(e) => set('position', e.target.value)}
-            >
-              {Array.from({ length: count }, (_, i) => i + 1).map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id={`${id}-lugar`}
+            label="Lugar en la boleta"
+            value={draft.position}
+            onChange={(e) => set('position', e.target.value)}
+          >
+            {Array.from({ length: count }, (_, i) => i + 1).map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </SelectField>
         )}
         {errors.form && (
           <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">

@@ -112,7 +112,6 @@ function CandidateCard({
       { id: c.id, file, onProgress: setProgress },
       {
         onSuccess: () => toast.success(`Foto de ${c.code} actualizada`),
-        onError: (e) => toast.error(e.message),
         onSettled: () => setProgress(null),
       },
     );

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminDepartmentDetail } from '#shared/features/departments/departments';
 import { apiFetch } from '#web/platform/lib/api-client';
+import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const updateDepartment = (slug: string, title: string) =>
@@ -9,9 +10,10 @@ export const updateDepartment = (slug: string, title: string) =>
     body: JSON.stringify({ title }),
   });
 
-export function useUpdateDepartment() {
+export function useUpdateDepartment(settings: MutationSettings = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...settings,
     mutationFn: ({ slug, title }: { slug: string; title: string }) => updateDepartment(slug, title),
     onSuccess: (department) => {
       queryClient.setQueryData(adminKeys.department(department.slug), department);

@@ -5,11 +5,12 @@ import {
   departmentsMessages,
   slugFromTitle,
 } from '#shared/features/departments/departments';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { SubmitButton } from '#web/platform/ui/submit-button';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateDepartment } from '../api/create-department';
 
@@ -30,7 +31,7 @@ export function CreateDepartmentDialog({ open, onClose, onCreated }: CreateDepar
   const form = useDraftForm(createDepartmentBodySchema, empty);
   const { draft, field, set, reset } = form;
   const [slugEdited, setSlugEdited] = useState(false);
-  const create = useCreateDepartment();
+  const create = useCreateDepartment(showsOwnError);
   const shown = useDialogOpening(open);
   useEffect(() => {
     if (!open) return;
@@ -47,10 +48,7 @@ export function CreateDepartmentDialog({ open, onClose, onCreated }: CreateDepar
         onClose();
         onCreated?.(department.slug);
       },
-      (error: Error) => {
-        if (shown.isShowing(sentFrom)) form.showErrors({ form: error.message });
-        else toast.error(error.message);
-      },
+      (error: Error) => showErrorFrom(shown, sentFrom, error, (message) => form.showErrors({ form: message })),
     );
   });
 

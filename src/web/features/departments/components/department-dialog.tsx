@@ -2,12 +2,13 @@ import { type ReactNode, useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminDepartmentDetail, updateDepartmentBodySchema } from '#shared/features/departments/departments';
 import { formatCount } from '#shared/platform/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { SubmitButton } from '#web/platform/ui/submit-button';
-import { type DialogOpening, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { type DialogOpening, showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useDepartment } from '../api/get-department';
 import { useRemoveDepartmentMember } from '../api/remove-department-member';
@@ -61,7 +62,7 @@ function DepartmentEditor({
 }) {
   const form = useDraftForm(updateDepartmentBodySchema, () => ({ title: department.title }));
   const { field, reset } = form;
-  const update = useUpdateDepartment();
+  const update = useUpdateDepartment(showsOwnError);
   const remove = useRemoveDepartmentMember();
   useEffect(() => reset({ title: department.title }), [department.title, reset]);
 
@@ -71,17 +72,14 @@ function DepartmentEditor({
     const sentFrom = shown.opening;
     return update.mutateAsync({ slug: department.slug, title }).then(
       (d) => toast.success(`Título guardado: ${d.title}`),
-      (e: Error) => {
-        if (shown.isShowing(sentFrom)) form.showErrors({ title: e.message });
-        else toast.error(e.message);
-      },
+      (e: Error) => showErrorFrom(shown, sentFrom, e, (message) => form.showErrors({ title: message })),
     );
   });
 
   const removeEmail = (email: string) =>
-    remove.mutateAsync({ slug: department.slug, email }).then(
-      () => toast.success(`${email} ya no tiene acceso a ${department.title}`),
-      (e: Error) => toast.error(e.message),
+    remove.mutate(
+      { slug: department.slug, email },
+      { onSuccess: () => toast.success(`${email} ya no tiene acceso a ${department.title}`) },
     );
 
   return (

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: on a phone the tables are shown as cards (CSS display), and some browsers drop a table's semantics then unless its roles are explicit.
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { FieldOverview, FieldValidator, FieldView } from '#shared/features/field/field';
 import { formatCount } from '#shared/platform/format';
@@ -7,6 +7,7 @@ import { formatClock, formatDateTime } from '#web/platform/lib/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { buttonClass } from '#web/platform/ui/back-office';
+import { SelectField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
@@ -357,7 +358,6 @@ const ALL = '';
  */
 export function FieldPage({ slug }: { slug: string | undefined }) {
   useDocumentTitle('Campo');
-  const selectId = useId();
   const navigate = useNavigate();
   const overview = useFieldOverview();
   const [clearing, setClearing] = useState<ClearTarget | null>(null);
@@ -377,15 +377,11 @@ export function FieldPage({ slug }: { slug: string | undefined }) {
         <p className="mt-4 text-stone-700">No estás en la lista de ningún municipio o parroquia.</p>
       ) : (
         <>
-          <div className="mt-4 flex flex-col gap-1 sm:max-w-sm">
-            <label htmlFor={selectId} className="font-semibold text-stone-800">
-              Municipio o parroquia
-            </label>
-            <select
-              id={selectId}
+          <div className="mt-4 sm:max-w-sm">
+            <SelectField
+              label="Municipio o parroquia"
               value={slug ?? ALL}
               onChange={(event) => navigate(paths.field(event.target.value || undefined))}
-              className="rounded-lg border-2 border-stone-300 bg-white px-3 py-2.5 text-base text-stone-900 focus:border-brand focus:outline-none"
             >
               <option value={ALL}>Todos</option>
               {list.map((d) => (
@@ -393,7 +389,7 @@ export function FieldPage({ slug }: { slug: string | undefined }) {
                   {d.title}
                 </option>
               ))}
-            </select>
+            </SelectField>
           </div>
           {slug ? (
             <DepartmentField key={slug} slug={slug} onClear={setClearing} />

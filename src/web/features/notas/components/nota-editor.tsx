@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { type NotaAdmin, notaUpdateBodySchema } from '#shared/features/notas/notas.admin';
 import { formatShortDate } from '#shared/platform/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
@@ -51,11 +52,11 @@ export function NotaEditor({ nota }: { nota: NotaAdmin | null }) {
   const [version, setVersion] = useState(0);
   const [preview, setPreview] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const create = useCreateNota();
-  const update = useUpdateNota();
-  const publish = usePublishNota();
-  const unpublish = useUnpublishNota();
-  const remove = useDeleteNota();
+  const create = useCreateNota(showsOwnError);
+  const update = useUpdateNota(showsOwnError);
+  const publish = usePublishNota(showsOwnError);
+  const unpublish = useUnpublishNota(showsOwnError);
+  const remove = useDeleteNota(showsOwnError);
   const busy = create.isPending || update.isPending || publish.isPending || unpublish.isPending || remove.isPending;
   const published = nota?.status === 'publicada';
 

@@ -134,18 +134,8 @@ function NotasList() {
                   <NotaRow
                     nota={nota}
                     busy={publish.isPending || unpublish.isPending}
-                    onPublish={() =>
-                      publish.mutate(nota.id, {
-                        onSuccess: (r) => toast.success(r.message),
-                        onError: (e) => toast.error(e.message),
-                      })
-                    }
-                    onUnpublish={() =>
-                      unpublish.mutate(nota.id, {
-                        onSuccess: (r) => toast.success(r.message),
-                        onError: (e) => toast.error(e.message),
-                      })
-                    }
+                    onPublish={() => publish.mutate(nota.id, { onSuccess: (r) => toast.success(r.message) })}
+                    onUnpublish={() => unpublish.mutate(nota.id, { onSuccess: (r) => toast.success(r.message) })}
                     onDelete={() => setDeleting(nota)}
                   />
                 </li>

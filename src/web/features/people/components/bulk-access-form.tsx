@@ -3,6 +3,7 @@ import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type BulkAccessResult, type BulkLineStatus, bulkAccessBodySchema } from '#shared/features/people/people';
 import { badgeClass, buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { SelectField } from '#web/platform/ui/fields';
 import { SubmitButton } from '#web/platform/ui/submit-button';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useBulkAccess } from '../api/bulk-access';
@@ -52,7 +53,8 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
             if (result.summary.invalid === 0) set('text', '');
           }
         },
-        (error: Error) => toast.error(error.message),
+        // The query client's default toast says why.
+        () => undefined,
       ),
     )();
 
@@ -82,26 +84,20 @@ export function BulkAccessForm({ departments, fixedSlug }: BulkAccessFormProps) 
         )}
       </div>
       {!fixedSlug && (
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${id}-departamento`} className={labelClass}>
-            Departamento
-          </label>
-          <select
-            id={`${id}-departamento`}
-            className={inputClass}
-            value={slug}
-            onChange={(e) => set('slug', e.target.value)}
-            aria-invalid={errors.slug ? true : undefined}
-          >
-            <option value="">Elige un departamento…</option>
-            {departments.map((d) => (
-              <option key={d.slug} value={d.slug}>
-                {d.title}
-              </option>
-            ))}
-          </select>
-          {errors.slug && <p className="text-sm font-semibold text-red-800">Elige un departamento.</p>}
-        </div>
+        <SelectField
+          id={`${id}-departamento`}
+          label="Departamento"
+          value={slug}
+          onChange={(e) => set('slug', e.target.value)}
+          error={errors.slug && 'Elige un departamento.'}
+        >
+          <option value="">Elige un departamento…</option>
+          {departments.map((d) => (
+            <option key={d.slug} value={d.slug}>
+              {d.title}
+            </option>
+          ))}
+        </SelectField>
       )}
       <fieldset className="flex flex-col gap-1">
         <legend className={labelClass}>Qué hacer</legend>

@@ -3,11 +3,12 @@ import { toast } from 'react-toastify/unstyled';
 import type { AdminDepartment } from '#shared/features/departments/departments';
 import { type CreateUserResult, createUserBodySchema } from '#shared/features/people/people';
 import { NEW_PASSWORD_MIN_LENGTH } from '#shared/platform/constants';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { buttonClass, labelClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';
 import { SubmitButton } from '#web/platform/ui/submit-button';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCreateUser } from '../api/create-user';
 import { DepartmentChecklist } from './department-checklist';
@@ -41,7 +42,7 @@ export function CreateUserDialog({
   passwordsHere = true,
 }: CreateUserDialogProps) {
   const id = useId();
-  const create = useCreateUser();
+  const create = useCreateUser(showsOwnError);
   const form = useDraftForm(createUserBodySchema, empty, {
     body: ({ email, role, mode, password, departments }) => ({
       email,
@@ -70,10 +71,7 @@ export function CreateUserDialog({
         if (shown.isShowing(sentFrom)) onClose();
         onCreated(result);
       },
-      (error: Error) => {
-        if (shown.isShowing(sentFrom)) form.showErrors({ form: error.message });
-        else toast.error(error.message);
-      },
+      (error: Error) => showErrorFrom(shown, sentFrom, error, (message) => form.showErrors({ form: message })),
     );
   });
 

@@ -7,6 +7,7 @@ import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useSession } from '#web/platform/session/get-session';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { SelectField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
@@ -72,7 +73,6 @@ export default function PeopleAdminPage({
         { id: user.id, disabled: false },
         {
           onSuccess: (u) => toast.success(`Cuenta de ${u.email} activada`),
-          onError: (e) => toast.error(e.message),
         },
       );
     } else setPending({ action, user });
@@ -87,10 +87,8 @@ export default function PeopleAdminPage({
     const done = () => {
       if (confirmDialog.isShowing(sentFrom)) setPending(null);
     };
-    const onError = (e: Error) => {
-      toast.error(e.message);
-      done();
-    };
+    // The query client's default toast says why.
+    const onError = done;
     if (action === 'password') {
       reset.mutateAsync({ id: user.id }).then((result) => {
         done();
@@ -203,43 +201,30 @@ export default function PeopleAdminPage({
               spellCheck={false}
             />
           </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="personas-rol" className={labelClass}>
-              Rol
-            </label>
-            <select
-              id="personas-rol"
-              className={inputClass}
-              value={role}
-              onChange={(e) => filter(setRole)(e.target.value as typeof role)}
-            >
-              <option value="">Todos</option>
-              <option value="admin">Administradores</option>
-              <option value="staff">Personal</option>
-            </select>
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="personas-estado" className={labelClass}>
-              Estado
-            </label>
-            <select
-              id="personas-estado"
-              className={inputClass}
-              value={status}
-              onChange={(e) => filter(setStatus)(e.target.value as typeof status)}
-            >
-              <option value="">Todas</option>
-              <option value="active">Activas</option>
-              <option value="disabled">Desactivadas</option>
-            </select>
-          </div>
-          <div className="col-span-2 flex flex-col gap-1.5 lg:col-span-1">
-            <label htmlFor="personas-departamento" className={labelClass}>
-              Departamento
-            </label>
-            <select
+          <SelectField
+            id="personas-rol"
+            label="Rol"
+            value={role}
+            onChange={(e) => filter(setRole)(e.target.value as typeof role)}
+          >
+            <option value="">Todos</option>
+            <option value="admin">Administradores</option>
+            <option value="staff">Personal</option>
+          </SelectField>
+          <SelectField
+            id="personas-estado"
+            label="Estado"
+            value={status}
+            onChange={(e) => filter(setStatus)(e.target.value as typeof status)}
+          >
+            <option value="">Todas</option>
+            <option value="active">Activas</option>
+            <option value="disabled">Desactivadas</option>
+          </SelectField>
+          <div className="col-span-2 lg:col-span-1">
+            <SelectField
               id="personas-departamento"
-              className={inputClass}
+              label="Departamento"
               value={department}
               onChange={(e) => filter(setDepartment)(e.target.value)}
             >
@@ -249,7 +234,7 @@ export default function PeopleAdminPage({
                   {d.title}
                 </option>
               ))}
-            </select>
+            </SelectField>
           </div>
         </form>
       </search>

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CandidatesList } from '#shared/features/records/records';
 import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
-import { CANDIDATES_COPY_ID, readCopy, saveCopy } from '../outbox/device-copies';
+import { CANDIDATES_COPY_ID, readCopy, saveCopy } from '../device/device-copies';
 
 /** The ballot's candidates; without a connection, the list the phone kept (the vote dialog needs it). */
 export const getCandidates = async (): Promise<CandidatesList> => {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PhotoSettings } from '#shared/features/records/photo-uploads';
 import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
-import { readCopy, saveCopy } from '../outbox/device-copies';
+import { readCopy, saveCopy } from '../device/device-copies';
 
 const PHOTO_SETTINGS_COPY_ID = 'photo-settings';
 

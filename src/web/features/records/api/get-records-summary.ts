@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RecordsSummary } from '#shared/features/records/records';
 import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
-import { readCopy, saveCopy, summaryCopyId } from '../outbox/device-copies';
+import { readCopy, saveCopy, summaryCopyId } from '../device/device-copies';
 import { recordsKeys } from './get-records';
 
 /** The department's counts; without a connection, the last ones the phone kept. */

@@ -1,7 +1,8 @@
 import { type InfiniteData, infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
 import type { ProcedureRecord, RecordsPage } from '#shared/features/records/records';
 import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
-import { pageCopyId, patchSavedRecord, readCopy, saveCopy, searchCopies } from '../outbox/device-copies';
+import { recordsQueryRoots } from '#web/platform/lib/query-keys';
+import { pageCopyId, patchSavedRecord, readCopy, saveCopy, searchCopies } from '../device/device-copies';
 
 export interface RecordsFilters {
   q: string;
@@ -10,10 +11,10 @@ export interface RecordsFilters {
 }
 
 export const recordsKeys = {
-  all: (slug: string) => ['records', slug] as const,
-  lists: (slug: string) => ['records', slug, 'list'] as const,
-  list: (slug: string, filters: RecordsFilters) => ['records', slug, 'list', filters] as const,
-  summary: (slug: string) => ['records', slug, 'summary'] as const,
+  all: (slug: string) => [...recordsQueryRoots.validation, slug] as const,
+  lists: (slug: string) => [...recordsQueryRoots.validation, slug, 'list'] as const,
+  list: (slug: string, filters: RecordsFilters) => [...recordsQueryRoots.validation, slug, 'list', filters] as const,
+  summary: (slug: string) => [...recordsQueryRoots.validation, slug, 'summary'] as const,
 };
 
 /** A page as shown: from the server, or from the phone's copy (then `savedAt` says when it was saved). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
-import { rememberOwner } from '../outbox/device-hints';
+import { rememberOwner } from '../device/device-hints';
 import { deviceOutbox } from '../outbox/device-outbox';
 import { OutboxPage } from './outbox-page';
 

@@ -5,6 +5,7 @@ import { photosMessages } from '#shared/features/records/photos';
 import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useOnline } from '#web/platform/lib/use-online';
 import { paths } from '#web/platform/paths';
@@ -15,9 +16,9 @@ import { useCandidates } from '../api/get-candidates';
 import { usePhotoSettings } from '../api/get-photo-settings';
 import { useRecords } from '../api/get-records';
 import { useRecordsSummary } from '../api/get-records-summary';
-import { rememberDepartment, rememberedOwner, rememberOwner } from '../outbox/device-hints';
+import { rememberDepartment, rememberedOwner, rememberOwner } from '../device/device-hints';
 import { deviceOutbox } from '../outbox/device-outbox';
-import { preparePhoto } from '../outbox/prepare-photo';
+import type { OutboxFile } from '../outbox/outbox-item';
 import { useOutboxConnection } from '../outbox/use-outbox';
 import { OfflineBanner } from './offline-banner';
 import { RecordList } from './record-list';
@@ -37,20 +38,19 @@ export interface ValidationPageProps {
   owner: string | null;
   /** A request was answered 401: the app asks for the session again (and so shows /login). */
   onSessionEnded?: () => void;
+  /** Gets a picked photo ready to wait on the phone (the photos feature: checked, right-sized or not). */
+  preparePhoto: PreparePhoto;
 }
+
+/** A picked photo, checked and made ready to be kept on the phone, or why it cannot be sent. */
+export type PreparePhoto = (
+  file: File,
+  options: { rightSize: boolean },
+) => Promise<{ file: OutboxFile } | { error: string }>;
 
 const SEARCH_DELAY_MS = 300;
 /** While the list shown is the phone's copy, the server is asked again this often. */
 const COPY_RETRY_MS = 30_000;
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
-}
 
 /**
  * The validator's screen for one municipality or parish: progress, search, the pending records with
@@ -58,7 +58,14 @@ function useDebounced<T>(value: T, delayMs: number): T {
  * and photos are saved on the phone first and sent in the background (docs/decisions/024-026): nothing
  * here waits for the network, and without a connection the page shows the list the phone kept.
  */
-export function ValidationPage({ slug, title, canReplacePhotos = false, owner, onSessionEnded }: ValidationPageProps) {
+export function ValidationPage({
+  slug,
+  title,
+  canReplacePhotos = false,
+  owner,
+  onSessionEnded,
+  preparePhoto,
+}: ValidationPageProps) {
   useDocumentTitle(title);
   useOutboxConnection({ owner, onSessionEnded });
   useEffect(() => {
@@ -72,7 +79,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
   // Right-sized JPEGs unless the admins chose originals (also while the setting is not known yet).
   const sendOriginals = usePhotoSettings().data?.sendOriginals ?? false;
   const [search, setSearch] = useState('');
-  const q = useDebounced(search, SEARCH_DELAY_MS);
+  const q = useDebouncedValue(search, SEARCH_DELAY_MS);
   const [showValidated, setShowValidated] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   const filters = useMemo(() => ({ q, validated: showValidated || reviewing }), [q, showValidated, reviewing]);
@@ -149,7 +156,7 @@ export function ValidationPage({ slug, title, canReplacePhotos = false, owner, o
         setPreparingPhoto(false);
       }
     },
-    [person, slug, sendOriginals],
+    [person, slug, sendOriginals, preparePhoto],
   );
   const onUpload = useCallback(
     (record: ProcedureRecord, kind: PhotoKind, file: File) => void startUpload(record, kind, file),

@@ -2,12 +2,12 @@ import { apiFetch } from '#web/platform/lib/api-client';
 import { newUuid } from '#web/platform/lib/new-id';
 import { discardUpload } from '../api/discard-upload';
 import { sendVote } from '../api/vote-record';
-import { UNSENT_HINT_KEY } from './device-hints';
-import { type DeviceStore, memoryDeviceStore, openDeviceStore, type SavedCopy } from './device-store';
+import { UNSENT_HINT_KEY } from '../device/device-hints';
+import { type DeviceStore, deviceStore, resetDeviceStoreForTests, type SavedCopy } from '../device/device-store';
+import { keepDataOnThisPhone, resetDataPersistenceForTests } from '../device/storage-persistence';
 import { createFieldReporter, type FieldReporter, type SendHistory } from './field-report';
 import { createOutbox, type Outbox, type Transport } from './outbox';
 import { isUnsent, type OutboxItem } from './outbox-item';
-import { keepDataOnThisPhone, resetDataPersistenceForTests } from './storage-persistence';
 
 /**
  * Sends an item with its Idempotency-Key, through the same fetchers as any other request; a photo as a
@@ -33,17 +33,6 @@ export const sendOutboxItem: Transport = async (item: OutboxItem, { onProgress, 
     signal,
   });
 };
-
-let store: Promise<DeviceStore> | undefined;
-
-/** The phone's store: IndexedDB, or memory where the browser refuses it (then nothing survives a reload). */
-export function deviceStore(): Promise<DeviceStore> {
-  store ??= openDeviceStore().catch((error: unknown) => {
-    console.error('IndexedDB no disponible; lo guardado durará solo mientras la página esté abierta', error);
-    return memoryDeviceStore();
-  });
-  return store;
-}
 
 /** A DeviceStore whose every call waits for the real one to open. */
 function deferred(opening: Promise<DeviceStore>): DeviceStore {
@@ -189,6 +178,6 @@ export function deviceOutbox(): Outbox {
 export function resetDeviceOutboxForTests(): void {
   instance?.detach();
   instance = undefined;
-  store = undefined;
+  resetDeviceStoreForTests();
   resetDataPersistenceForTests();
 }

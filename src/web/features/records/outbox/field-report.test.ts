@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DeviceReport, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
 import { ApiError } from '#web/platform/lib/api-client';
-import { memoryDeviceStore } from './device-store';
+import { memoryDeviceStore } from '../device/device-store';
 import { createFieldReporter, FIELD_REPORT } from './field-report';
 import { createOutbox, type Transport } from './outbox';
 

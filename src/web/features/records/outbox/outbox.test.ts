@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '#web/platform/lib/api-client';
-import { memoryDeviceStore, openDeviceStore } from './device-store';
+import { memoryDeviceStore, openDeviceStore } from '../device/device-store';
 import { BACKOFF, createOutbox, type SendAnswer, type Transport } from './outbox';
 import type { OutboxItem } from './outbox-item';
 

@@ -1,6 +1,6 @@
 import { newUuid } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
-import type { DeviceStore } from './device-store';
+import type { DeviceStore } from '../device/device-store';
 import {
   isUnsent,
   isWaiting,

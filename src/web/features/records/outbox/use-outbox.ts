@@ -6,7 +6,7 @@ import { recordsMessages, type VoteResult } from '#shared/features/records/recor
 import { isNetworkError } from '#web/platform/lib/api-client';
 import { useSession } from '#web/platform/session/get-session';
 import { recordsKeys, replaceRecordInLists } from '../api/get-records';
-import { rememberedOwner } from './device-hints';
+import { rememberedOwner } from '../device/device-hints';
 import { deviceOutbox } from './device-outbox';
 import type { OutboxSnapshot } from './outbox';
 import { needsSending, type OutboxItem } from './outbox-item';

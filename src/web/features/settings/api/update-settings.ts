@@ -1,14 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminSettings, AdminSettingsBody } from '#shared/features/settings/settings';
 import { apiFetch } from '#web/platform/lib/api-client';
+import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { adminKeys } from '#web/platform/lib/query-keys';
 
 export const updateSettings = (body: AdminSettingsBody) =>
   apiFetch<AdminSettings>('/api/admin/settings', { method: 'PUT', body: JSON.stringify(body) });
 
-export function useUpdateSettings() {
+export function useUpdateSettings(settings: MutationSettings = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...settings,
     mutationFn: updateSettings,
     onSuccess: (settings) => {
       queryClient.setQueryData(adminKeys.settings(), settings);

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { type AdminSettings, adminSettingsSchema, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { cardClass } from '#web/platform/ui/back-office';
 import { TextField } from '#web/platform/ui/fields';
@@ -42,7 +43,7 @@ function SettingsForm({ current }: { current: AdminSettings }) {
     }),
   });
   const { draft, errors, field, reset, set } = form;
-  const save = useUpdateSettings();
+  const save = useUpdateSettings(showsOwnError);
   useEffect(() => reset(toDraft(current)), [current, reset]);
 
   const submit = form.submit((body) =>

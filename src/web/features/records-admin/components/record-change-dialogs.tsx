@@ -6,10 +6,11 @@ import {
   type VoteCorrectionConflict,
 } from '#shared/features/records/records.admin';
 import { ApiError } from '#web/platform/lib/api-client';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { TextAreaField } from '#web/platform/ui/fields';
 import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Spinner } from '#web/platform/ui/page';
-import { type DialogOpening, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { type DialogOpening, showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useCorrectVote } from '../api/correct-vote';
 import { useCandidates } from '../api/get-candidates';
@@ -42,9 +43,9 @@ interface ChangeRequests {
  * (as a toast) and a dialog opened again meanwhile does not send it twice.
  */
 export function RecordChangeDialog({ change, onClose }: { change: RecordChange; onClose: () => void }) {
-  const voiding = useVoidRecord();
-  const restoring = useRestoreRecord();
-  const correcting = useCorrectVote();
+  const voiding = useVoidRecord(showsOwnError);
+  const restoring = useRestoreRecord(showsOwnError);
+  const correcting = useCorrectVote(showsOwnError);
   const shown = useDialogOpening(change !== null);
   // A fresh form for each record and kind: nothing typed for one carries over to the next.
   if (!change) return null;
@@ -105,8 +106,7 @@ function ChangeForm({ change, onClose, requests }: { change: Change; onClose: ()
       (error: Error) => {
         const fresh = freshRecordOf(error);
         if (fresh && shown.isShowing(sentFrom)) setRecord(fresh);
-        if (shown.isShowing(sentFrom)) form.showErrors({ form: error.message });
-        else toast.error(error.message);
+        showErrorFrom(shown, sentFrom, error, (message) => form.showErrors({ form: message }));
       },
     );
   });

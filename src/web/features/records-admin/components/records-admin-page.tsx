@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, Route, Routes, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import type {
   RecordAdmin,
@@ -8,21 +8,19 @@ import type {
   RecordsDepartment,
 } from '#shared/features/records/records.admin';
 import { formatCount } from '#shared/platform/format';
-import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
+import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { paths } from '#web/platform/paths';
 import { badgeClass, buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
+import { SelectField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
-import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
+import { showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useCreateRecord } from '../api/create-record';
-import { recordsExportUrl } from '../api/export-records';
 import { useRecordsAdmin } from '../api/get-records-admin';
-import { useRecordsDepartments } from '../api/get-records-departments';
 import { useUpdateRecord } from '../api/update-record';
 import { RecordChangeDialog } from './record-change-dialogs';
 import { RecordDialog } from './record-dialog';
-import { RecordsImport } from './records-import';
 
-const BASE = `${paths.admin}/registros`;
 // 'pendiente' is the stored status of every record not voided, the validated included: the label says so.
 const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
   { value: 'pendiente', label: 'Sin anular' },
@@ -47,25 +45,6 @@ function summaryText(d: RecordsDepartment): string {
   return `${d.title}: ${count(d.total, 'trámite', 'trámites')} en la lista de validación (${parts.join(', ')}) y ${count(d.voided, 'anulado', 'anulados')}.`;
 }
 
-/**
- * The records back office: the records of every municipality and parish, or of one, with a search
- * (add, edit, void, export one municipality) and the CSV import.
- */
-export default function RecordsAdminPage() {
-  useDocumentTitle('Registros · Administración');
-  const departments = useRecordsDepartments();
-  if (departments.isPending) return <Spinner />;
-  if (departments.isError) {
-    return <ErrorNotice message={departments.error.message} onRetry={() => departments.refetch()} />;
-  }
-  return (
-    <Routes>
-      <Route index element={<RecordsList departments={departments.data.items} />} />
-      <Route path="importar" element={<RecordsImport departments={departments.data.items} backTo={BASE} />} />
-    </Routes>
-  );
-}
-
 type Dialog =
   | { kind: 'none' }
   | { kind: 'edit'; record: RecordAdmin | null }
@@ -84,7 +63,18 @@ function allDepartments(departments: RecordsDepartment[]): RecordsDepartment {
   };
 }
 
-function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
+export interface RecordsAdminPageProps {
+  /** Every municipality and parish with its counts (`useRecordsDepartments`). */
+  departments: RecordsDepartment[];
+  /** The CSV download of one municipality's records (the import and export are their own feature). */
+  exportUrl: (department: string, status: RecordsAdminFilter) => string;
+}
+
+/**
+ * The records back office: the records of every municipality and parish, or of one, with a search
+ * (add, edit, void, restore, correct a vote), and the links to the CSV import and export.
+ */
+export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdminPageProps) {
   const [params, setParams] = useSearchParams();
   // The search looks in every municipality and parish until one is chosen.
   const chosen = departments.find((d) => d.slug === params.get('municipio'));
@@ -94,9 +84,11 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [serverError, setServerError] = useState<string>();
-  const records = useRecordsAdmin({ department, q, status });
-  const create = useCreateRecord();
-  const update = useUpdateRecord();
+  // The server is asked once the typing stops, not once per key.
+  const searched = useDebouncedValue(q);
+  const records = useRecordsAdmin({ department, q: searched, status });
+  const create = useCreateRecord(showsOwnError);
+  const update = useUpdateRecord(showsOwnError);
   const editDialog = useDialogOpening(dialog.kind === 'edit');
   const all = allDepartments(departments);
   const current = chosen ?? all;
@@ -121,10 +113,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
       close();
       if (chosen && result.record.departmentSlug !== department) setParam('municipio', result.record.departmentSlug);
     };
-    const failed = (error: Error) => {
-      if (editDialog.isShowing(sentFrom)) setServerError(error.message);
-      else toast.error(error.message);
-    };
+    const failed = (error: Error) => showErrorFrom(editDialog, sentFrom, error, setServerError);
     return editing
       ? update.mutateAsync({ id: editing.id, ...body }).then(saved, failed)
       : create.mutateAsync(body).then(saved, failed);
@@ -147,11 +136,11 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
           >
             Agregar registro
           </button>
-          <Link to={`${BASE}/importar`} className={buttonClass.secondary}>
+          <Link to={paths.adminRecordsImport} className={buttonClass.secondary}>
             Importar CSV
           </Link>
           {chosen && (
-            <a href={recordsExportUrl(chosen.slug, status)} download className={buttonClass.secondary}>
+            <a href={exportUrl(chosen.slug, status)} download className={buttonClass.secondary}>
               Exportar CSV
             </a>
           )}
@@ -161,26 +150,21 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
       <div
         className={`${cardClass} grid gap-3 sm:grid-cols-[minmax(0,1fr)_auto] lg:grid-cols-[minmax(0,18rem)_auto_minmax(0,1fr)] lg:items-end`}
       >
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="registros-municipio" className={labelClass}>
-            Municipio o parroquia
-          </label>
-          <select
-            id="registros-municipio"
-            className={inputClass}
-            value={department || ALL}
-            onChange={(e) => setParam('municipio', e.target.value)}
-          >
-            <option value={ALL}>
-              {ALL_TITLE} ({formatCount(all.total)})
+        <SelectField
+          id="registros-municipio"
+          label="Municipio o parroquia"
+          value={department || ALL}
+          onChange={(e) => setParam('municipio', e.target.value)}
+        >
+          <option value={ALL}>
+            {ALL_TITLE} ({formatCount(all.total)})
+          </option>
+          {departments.map((d) => (
+            <option key={d.slug} value={d.slug}>
+              {d.title} ({formatCount(d.total)})
             </option>
-            {departments.map((d) => (
-              <option key={d.slug} value={d.slug}>
-                {d.title} ({formatCount(d.total)})
-              </option>
-            ))}
-          </select>
-        </div>
+          ))}
+        </SelectField>
         <fieldset className="flex flex-col">
           <legend className={`${labelClass} mb-1.5`}>Estado</legend>
           <div className="flex flex-wrap gap-2">
@@ -228,7 +212,7 @@ function RecordsList({ departments }: { departments: RecordsDepartment[] }) {
         <ErrorNotice message={records.error.message} onRetry={() => records.refetch()} />
       ) : items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-600">
-          {q ? 'Ningún registro coincide con la búsqueda.' : 'No hay registros con este estado.'}
+          {searched ? 'Ningún registro coincide con la búsqueda.' : 'No hay registros con este estado.'}
         </p>
       ) : (
         <ul

@@ -1,6 +1,16 @@
 import { photosMessages } from '#shared/features/records/photos';
-import type { OutboxFile } from './outbox-item';
 import { rightSizeInWorker } from './right-size-client';
+
+/** A photo ready to wait on the phone: its bytes, copied off the file picker, and their size. */
+export interface PreparedPhoto {
+  name: string;
+  type: string;
+  data: ArrayBuffer;
+  /** What is sent, in bytes. */
+  size: number;
+  /** The picked photo's size when a right-sized copy is sent instead (docs/decisions/047). */
+  originalSize?: number;
+}
 
 const ALLOWED_NAME = /\.(jpe?g|heic|heif)$/i;
 const ALLOWED_TYPE = /^image\/(jpeg|heic|heif)$/;
@@ -25,7 +35,7 @@ export interface PrepareOptions {
 export async function preparePhoto(
   file: File,
   options: PrepareOptions = { rightSize: true },
-): Promise<{ file: OutboxFile } | { error: string }> {
+): Promise<{ file: PreparedPhoto } | { error: string }> {
   if (!ALLOWED_NAME.test(file.name) && !ALLOWED_TYPE.test(file.type)) return { error: photosMessages.badFormat };
   let data: ArrayBuffer;
   try {

@@ -1,5 +1,5 @@
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import type { OutboxItem, UnsavedItem } from './outbox-item';
+import type { OutboxItem, UnsavedItem } from '../outbox/outbox-item';
 
 /** A copy of something the server answered, kept on the phone for when there is no connection. */
 export interface SavedCopy<T = unknown> {
@@ -94,4 +94,20 @@ export function memoryDeviceStore(): DeviceStore {
       copies.clear();
     },
   };
+}
+
+let store: Promise<DeviceStore> | undefined;
+
+/** The phone's store: IndexedDB, or memory where the browser refuses it (then nothing survives a reload). */
+export function deviceStore(): Promise<DeviceStore> {
+  store ??= openDeviceStore().catch((error: unknown) => {
+    console.error('IndexedDB no disponible; lo guardado durará solo mientras la página esté abierta', error);
+    return memoryDeviceStore();
+  });
+  return store;
+}
+
+/** Tests start each case with a fresh store. */
+export function resetDeviceStoreForTests(): void {
+  store = undefined;
 }

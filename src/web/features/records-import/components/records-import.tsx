@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { IMPORT_MAX_BYTES, type RecordsDepartment } from '#shared/features/records/records.admin';
 import { formatCount, formatPercent } from '#shared/platform/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
 import { SelectField } from '#web/platform/ui/fields';
 import { SubmitButton } from '#web/platform/ui/submit-button';
@@ -66,7 +67,7 @@ export function RecordsImport({ departments, backTo }: { departments: RecordsDep
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
   const [error, setError] = useState<string>();
-  const run = useImportRecords(setProgress);
+  const run = useImportRecords(setProgress, showsOwnError);
   const once = useSendOnce();
   const busy = stage === 'revisando' || stage === 'importando';
 

@@ -1,5 +1,5 @@
 import type { ProcedureRecord, RecordsPage } from '#shared/features/records/records';
-import { deviceStore } from './device-outbox';
+import { deviceStore } from './device-store';
 
 /**
  * Copies of the last lists a validator saw, kept on the phone so the validation page opens without a

@@ -4,17 +4,18 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { PhotoUploadResult } from '#shared/features/records/photos';
 import type { ProcedureRecord, RecordsPage, RecordsSummary } from '#shared/features/records/records';
+import { preparePhoto } from '#web/features/photos/prepare-photo';
+import { rightSizeInWorker } from '#web/features/photos/right-size-client';
+import { ValidationPage } from '#web/features/records/components/validation-page';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { type TusUploadInfo, tusPhotoHandlers } from '#web/testing/tus-msw';
-import { rightSizeInWorker } from '../outbox/right-size-client';
-import { ValidationPage } from './validation-page';
 
 // jsdom has no OffscreenCanvas: the real worker client sends every photo as it is. Cases that need a
 // right-sized photo say what the worker answers.
-vi.mock('../outbox/right-size-client', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../outbox/right-size-client')>();
+vi.mock('#web/features/photos/right-size-client', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#web/features/photos/right-size-client')>();
   return { ...real, rightSizeInWorker: vi.fn(real.rightSizeInWorker) };
 });
 
@@ -83,9 +84,12 @@ const ANA = 'ana@example.org';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const renderPage = (props: { owner?: string | null; onSessionEnded?: () => void } = {}) =>
-  renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" owner={ANA} {...props} />, {
-    route: '/validation/cabimas',
-  });
+  renderWithProviders(
+    <ValidationPage slug="cabimas" title="CABIMAS" owner={ANA} preparePhoto={preparePhoto} {...props} />,
+    {
+      route: '/validation/cabimas',
+    },
+  );
 
 /** The state the card shows for each of its items, in order. */
 const cardStates = (name: string) =>
@@ -469,9 +473,12 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     expect(screen.queryByLabelText('Reemplazar foto Gobernador de Persona 1')).not.toBeInTheDocument();
     unmount();
 
-    renderWithProviders(<ValidationPage slug="cabimas" title="CABIMAS" owner={ANA} canReplacePhotos />, {
-      route: '/validation/cabimas',
-    });
+    renderWithProviders(
+      <ValidationPage slug="cabimas" title="CABIMAS" owner={ANA} canReplacePhotos preparePhoto={preparePhoto} />,
+      {
+        route: '/validation/cabimas',
+      },
+    );
     const input = await screen.findByLabelText('Reemplazar foto Gobernador de Persona 1');
     expect(screen.queryByLabelText('Reemplazar foto AN de Persona 1')).not.toBeInTheDocument();
     await user.upload(input, new File([new Uint8Array([0xff, 0xd8, 0xff])], 'nueva.jpg', { type: 'image/jpeg' }));
@@ -500,7 +507,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Sin conexión')).not.toBeInTheDocument();
     // Give the phone the moment it needs to keep its copy.
     await waitFor(async () => {
-      const { readCopy, pageCopyId } = await import('../outbox/device-copies');
+      const { readCopy, pageCopyId } = await import('#web/features/records/device/device-copies');
       expect(await readCopy(pageCopyId('cabimas', false, undefined))).toBeDefined();
     });
     first.unmount();
@@ -525,7 +532,7 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
     await waitFor(() => expect(cardStates('María Pérez')).toEqual(['Guardado en el teléfono']));
-    const { deviceOutbox } = await import('../outbox/device-outbox');
+    const { deviceOutbox } = await import('#web/features/records/outbox/device-outbox');
     expect(deviceOutbox().unsent(ANA)).toHaveLength(1);
   });
 

@@ -7,7 +7,8 @@ import {
 } from '#shared/features/records/records.admin';
 import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
-import { recordsAdminKeys } from './records-admin-keys';
+import type { MutationSettings } from '#web/platform/lib/mutation-errors';
+import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 
 const IMPORT_IDLE_TIMEOUT_MS = 60_000;
 
@@ -118,14 +119,15 @@ export function importRecords(
   });
 }
 
-export function useImportRecords(onProgress?: (p: ImportProgress) => void) {
+export function useImportRecords(onProgress?: (p: ImportProgress) => void, settings: MutationSettings = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    ...settings,
     mutationFn: (input: ImportRecordsInput) => importRecords(input, onProgress),
     onSuccess: (answer) => {
       if (answer.body.report.applied) {
-        void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.all });
-        void queryClient.invalidateQueries({ queryKey: recordsAdminKeys.validation });
+        void queryClient.invalidateQueries({ queryKey: recordsQueryRoots.admin });
+        void queryClient.invalidateQueries({ queryKey: recordsQueryRoots.validation });
       }
     },
   });

@@ -1,4 +1,5 @@
 import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
+import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 
 export interface RecordsAdminFilters {
   /** A municipality's slug, or '' for every municipality and parish. */
@@ -12,9 +13,10 @@ export interface RecordsAdminFilters {
  * (['records', slug]) that this browser may have loaded.
  */
 export const recordsAdminKeys = {
-  all: ['records-admin'] as const,
-  departments: () => ['records-admin', 'departments'] as const,
-  lists: () => ['records-admin', 'list'] as const,
-  list: (filters: RecordsAdminFilters) => ['records-admin', 'list', filters] as const,
-  validation: ['records'] as const,
+  all: recordsQueryRoots.admin,
+  departments: () => [...recordsQueryRoots.admin, 'departments'] as const,
+  lists: () => [...recordsQueryRoots.admin, 'list'] as const,
+  list: (filters: RecordsAdminFilters) => [...recordsQueryRoots.admin, 'list', filters] as const,
+  candidates: () => [...recordsQueryRoots.admin, 'candidates'] as const,
+  validation: recordsQueryRoots.validation,
 };

@@ -1,13 +1,13 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ImportEvent, ImportReport, RecordAdmin } from '#shared/features/records/records.admin';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
-import RecordsAdminPage from './records-admin-page';
+import RecordsSection from './admin-records';
 
 const DEPARTMENTS = [
   { slug: 'cabimas', title: 'Cabimas', total: 2, voted: 1, validated: 0, voided: 0 },
@@ -155,12 +155,37 @@ function api(records: RecordAdmin[] = [record(1), record(2, { votedAt: '2026-11-
 const renderAt = (route: string) =>
   renderWithProviders(
     <Routes>
-      <Route path="/admin/registros/*" element={<RecordsAdminPage />} />
+      <Route path="/admin/registros/*" element={<RecordsSection />} />
     </Routes>,
     { route },
   );
 
 describe('RecordsAdminPage: the list', () => {
+  it('asks the server once the typing in Buscar stops, not once per key', async () => {
+    const state = api();
+    renderAt('/admin/registros');
+    await screen.findByRole('article', { name: 'Persona 1' });
+    const searches = () => state.lists.filter((params) => params.has('q')).map((params) => params.get('q'));
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Typed key by key (fireEvent: user-event waits on timers of its own, frozen here).
+      const box = screen.getByLabelText('Buscar');
+      for (let end = 1; end <= 'Persona 2'.length; end += 1) {
+        fireEvent.change(box, { target: { value: 'Persona 2'.slice(0, end) } });
+        await act(() => vi.advanceTimersByTimeAsync(100));
+      }
+      await act(() => vi.advanceTimersByTimeAsync(199));
+      expect(searches()).toEqual([]);
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      await vi.waitFor(() => expect(searches()).toEqual(['Persona 2']));
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Persona 1' })).not.toBeInTheDocument());
+    expect(screen.getByRole('article', { name: 'Persona 2' })).toBeInTheDocument();
+  });
+
   it('lists the municipality’s records with their state, and links the export to it', async () => {
     const voted = { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] };
     api([record(1), record(2, voted), record(3, { ...voted, photos: 3, validated: true })]);
