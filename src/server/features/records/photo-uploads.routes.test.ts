@@ -22,7 +22,7 @@ import {
   testConfig,
 } from '#server/testing/test-app';
 import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, sendTusPhoto, TUS } from '#server/testing/tus';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
 import { MAX_OPEN_UPLOADS } from './photo-uploads.routes';
 import { createPhotosRepository } from './photos.repository';

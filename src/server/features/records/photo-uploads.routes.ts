@@ -23,17 +23,17 @@ import {
   photoUploadIdSchema,
   photoUploadMetadataSchema,
   photoUploadsMessages,
-} from '#shared/features/records/photo-uploads';
+} from '#shared/features/photos/photo-uploads';
 import {
   PHOTO_MAX_BYTES_SETTING,
   type PhotoUploadResult,
   photosMessages,
   photoUploadResultSchema,
-} from '#shared/features/records/photos';
-import { photoKindSchema } from '#shared/features/records/records';
+} from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { messages } from '#shared/platform/messages';
+import { photoKindSchema } from '#shared/platform/records';
 import { createPhotosRepository } from './photos.repository';
 import { acceptPhoto, slotFilledConflict } from './photos.service';
 import { createRecordsRepository } from './records.repository';

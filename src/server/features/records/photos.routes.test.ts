@@ -9,7 +9,7 @@ import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, multipart, photoFilesUnder, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { createPhotosRepository } from './photos.repository';
 import { createRecordsRepository } from './records.repository';
 

@@ -18,7 +18,7 @@ import {
   photosMessages,
   photoUploadParamsSchema,
   photoUploadResultSchema,
-} from '#shared/features/records/photos';
+} from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { contentDisposition, photoDownloadName } from './photo-names';

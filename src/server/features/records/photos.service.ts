@@ -14,7 +14,7 @@ import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/i
 import type { ReceivedUpload } from '#server/platform/images/receive-upload';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { type PhotoInfo, type PhotoUploadResult, photosMessages } from '#shared/features/records/photos';
+import { type PhotoInfo, type PhotoUploadResult, photosMessages } from '#shared/features/photos/photos';
 import type { PhotoKind } from '#shared/platform/constants';
 import { photoReadablePath } from './photo-names';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';

@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { recordsMessages } from '#shared/features/records/records';
 import {
   type RecordAdmin,
-  type RecordFields,
   type RecordStatusValue,
   recordsAdminMessages,
-} from '#shared/features/records/records.admin';
+} from '#shared/features/records-admin/records-admin';
+import { type RecordFields, recordFieldMessages } from '#shared/platform/record-fields';
+import { recordMessages } from '#shared/platform/records';
 import { normalizedPhone, personKey } from './records.identity';
 import { createRecordsRepository, type NewRecord } from './records.repository';
 import { type RecordChangeHooks, recordListAnswers } from './records.service';
@@ -59,7 +59,7 @@ const fieldsOf = (r: { comunidad: string; nombre: string; ubch: string; telefono
 
 export async function requireMunicipality(repo: RecordsAdminRepository, slug: string): Promise<MunicipalityRow> {
   const department = await repo.findMunicipality(slug);
-  if (!department) throw BadRequest(recordsAdminMessages.unknownDepartment);
+  if (!department) throw BadRequest(recordFieldMessages.unknownDepartment);
   return department;
 }
 
@@ -306,7 +306,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
       if (input.codes !== null) {
         const known = new Set(candidates.map((c) => c.code));
         const unknown = input.codes.filter((code) => !known.has(code));
-        if (unknown.length > 0) throw BadRequest(recordsMessages.unknownCandidates(unknown));
+        if (unknown.length > 0) throw BadRequest(recordMessages.unknownCandidates(unknown));
         // Stored in the candidates' own order, as a vote is.
         chosen = candidates.filter((c) => (input.codes as string[]).includes(c.code));
       }

@@ -10,25 +10,28 @@ import { requireAdmin } from '#server/platform/session/session.plugin';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 import {
   correctVoteBodySchema,
-  IMPORT_MAX_BYTES,
-  type ImportEvent,
-  type ImportPhase,
-  importEventSchema,
-  importQuerySchema,
-  importResultSchema,
   recordAdminParamsSchema,
   recordBodySchema,
   recordResultSchema,
   recordsAdminMessages,
   recordsAdminPageSchema,
   recordsAdminQuerySchema,
-  recordsCsvSchema,
   recordsDepartmentsSchema,
-  recordsExportQuerySchema,
   restoreRecordBodySchema,
   voidRecordBodySchema,
   voteCorrectionConflictSchema,
-} from '#shared/features/records/records.admin';
+} from '#shared/features/records-admin/records-admin';
+import {
+  IMPORT_MAX_BYTES,
+  type ImportEvent,
+  type ImportPhase,
+  importEventSchema,
+  importQuerySchema,
+  importResultSchema,
+  recordsCsvSchema,
+  recordsExportQuerySchema,
+  recordsImportMessages,
+} from '#shared/features/records-import/records-import';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
 import { messages } from '#shared/platform/messages';
@@ -254,9 +257,9 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         part = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES } });
       } catch (error) {
         request.log.info({ err: error }, 'import without a readable multipart body');
-        throw BadRequest(recordsAdminMessages.missingFile);
+        throw BadRequest(recordsImportMessages.missingFile);
       }
-      if (!part) throw BadRequest(recordsAdminMessages.missingFile);
+      if (!part) throw BadRequest(recordsImportMessages.missingFile);
       const fileName = fileNameOf(part.filename);
       const received = await receiveCsv(part.file, { tempDir, maxBytes: IMPORT_MAX_BYTES });
       try {

@@ -10,9 +10,9 @@ import {
   IMPORT_REPORT_MAX_ITEMS,
   type ImportDuplicate,
   type ImportProblem,
-  recordFieldProblem,
-} from '#shared/features/records/records.admin';
+} from '#shared/features/records-import/records-import';
 import { formatCount } from '#shared/platform/format';
+import { recordFieldProblem } from '#shared/platform/record-fields';
 import { CsvFileError, type CsvSeparator, readCsv } from './records.csv';
 import { personKey } from './records.identity';
 import { type CsvEncoding, readText } from './records.import-encoding';

@@ -9,7 +9,8 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
-import { type ImportEvent, type ImportResult, recordsAdminMessages } from '#shared/features/records/records.admin';
+import type { ImportEvent, ImportResult } from '#shared/features/records-import/records-import';
+import { recordFieldMessages } from '#shared/platform/record-fields';
 import { removeStaleImports } from './records.import-upload';
 import { createRecordsRepository } from './records.repository';
 
@@ -202,8 +203,8 @@ describe('CSV import: files that trip hand-written readers', () => {
       fileProblems: [],
     });
     expect(res.report.rowProblems).toEqual([
-      { line: 2, column: 'Comunidades', reason: recordsAdminMessages.controlChars },
-      { line: 5, column: 'Nombre', reason: recordsAdminMessages.nombreRequired },
+      { line: 2, column: 'Comunidades', reason: recordFieldMessages.controlChars },
+      { line: 5, column: 'Nombre', reason: recordFieldMessages.nombreRequired },
     ]);
   });
 

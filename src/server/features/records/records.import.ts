@@ -10,8 +10,8 @@ import {
   type ImportPhase,
   type ImportReport,
   type ImportResult,
-  recordsAdminMessages,
-} from '#shared/features/records/records.admin';
+  recordsImportMessages,
+} from '#shared/features/records-import/records-import';
 import { type CsvEncoding, decideEncoding } from './records.import-encoding';
 import { noFindings, type PassResult, readPass } from './records.import-rows';
 import type { ReceivedCsv } from './records.import-upload';
@@ -159,7 +159,10 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
 
   const decided = decideEncoding(received.facts);
   if ('problem' in decided) {
-    return answer(422, recordsAdminMessages.importBlockedByFile, { ...emptyReport(), fileProblems: [decided.problem] });
+    return answer(422, recordsImportMessages.importBlockedByFile, {
+      ...emptyReport(),
+      fileProblems: [decided.problem],
+    });
   }
   const { encoding } = decided;
   const departments = await createRecordsAdminRepository(options.db).listMunicipalities();
@@ -173,9 +176,9 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
       onBytes: (bytes) => options.onProgress?.('revisando', bytes, received.facts.bytes),
     });
     if (checked.fileProblems.length > 0) {
-      return answer(422, recordsAdminMessages.importBlockedByFile, toReport(encoding, checked, false));
+      return answer(422, recordsImportMessages.importBlockedByFile, toReport(encoding, checked, false));
     }
-    return answer(200, recordsAdminMessages.dryRunDone, toReport(encoding, checked, false));
+    return answer(200, recordsImportMessages.dryRunDone, toReport(encoding, checked, false));
   }
   let applied: PassResult;
   try {
@@ -185,14 +188,14 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
     const refused = error.pass;
     const message =
       refused.fileProblems.length > 0
-        ? recordsAdminMessages.importBlockedByFile
-        : recordsAdminMessages.importBlockedByErrors;
+        ? recordsImportMessages.importBlockedByFile
+        : recordsImportMessages.importBlockedByErrors;
     return answer(422, message, toReport(encoding, refused, false));
   }
   // Committed: the validators' lists show the new records at once.
   recordListAnswers(options.db).forget();
   if (applied.valid === 0) {
-    return answer(200, recordsAdminMessages.nothingToImport, toReport(encoding, applied, false));
+    return answer(200, recordsImportMessages.nothingToImport, toReport(encoding, applied, false));
   }
-  return answer(201, recordsAdminMessages.importDone(applied.valid), toReport(encoding, applied, true));
+  return answer(201, recordsImportMessages.importDone(applied.valid), toReport(encoding, applied, true));
 }

@@ -5,7 +5,7 @@ import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
-import { recordsMessages } from '#shared/features/records/records';
+import { recordMessages } from '#shared/platform/records';
 import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
@@ -311,7 +311,7 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(res.json().message).toMatch(
       /^La coordinación anuló este trámite el 22 nov a las? \d{1,2}:\d{2}\s[ap]\.\s?m\.$/,
     );
-    expect(res.json().message).toBe(recordsMessages.voidedMeanwhile(voidedAt.toISOString()));
+    expect(res.json().message).toBe(recordMessages.voidedMeanwhile(voidedAt.toISOString()));
     expect(await totals()).toEqual({ ballots: 0 });
 
     // A ballot photo for it says the same, sent in one request or as a resumable upload.

@@ -11,8 +11,9 @@ import {
   type IdempotentRequest,
 } from '#server/platform/idempotency/idempotency';
 import type { SessionUser } from '#server/platform/session/identity';
-import { type ProcedureRecord, recordsMessages, type VoteResult } from '#shared/features/records/records';
+import { recordsMessages, type VoteResult } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
+import { type ProcedureRecord, recordMessages } from '#shared/platform/records';
 import { createPhotosRepository, type NewPhoto } from './photos.repository';
 import { type CandidateRow, createRecordsRepository, type NewRecord, type RecordRow } from './records.repository';
 
@@ -225,7 +226,7 @@ export function createVoteWriter(
       const all = await currentCandidates();
       const known = new Set(all.map((c) => c.code));
       const unknown = input.codes.filter((code) => !known.has(code));
-      if (unknown.length > 0) throw BadRequest(recordsMessages.unknownCandidates(unknown));
+      if (unknown.length > 0) throw BadRequest(recordMessages.unknownCandidates(unknown));
       // Stored in the candidates' own order, whatever order the boxes were ticked in.
       const chosen = all.filter((c) => input.codes.includes(c.code));
       const job = { input, chosen };
@@ -268,7 +269,7 @@ export type VoteWriter = ReturnType<typeof createVoteWriter>;
  */
 export async function notPendingRefusal(db: Kysely<Database>, departmentId: number, recordId: number) {
   const voidedAt = await createRecordsRepository(db).voidedAt(departmentId, recordId);
-  return voidedAt ? Conflict(recordsMessages.voidedMeanwhile(voidedAt)) : NotFound(recordsMessages.recordNotFound);
+  return voidedAt ? Conflict(recordMessages.voidedMeanwhile(voidedAt)) : NotFound(recordMessages.recordNotFound);
 }
 
 /**

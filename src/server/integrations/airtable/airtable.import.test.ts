@@ -8,7 +8,7 @@ import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import { fixture } from '#server/testing/photos';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { dateInTimeZone } from '#shared/platform/format';
 import {
   type AirtableContractServer,

@@ -1,4 +1,4 @@
-import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
+import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 
 export interface RecordsAdminFilters {
   /** A municipality's slug, or '' for every municipality and parish. */

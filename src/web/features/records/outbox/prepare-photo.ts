@@ -1,4 +1,4 @@
-import { photosMessages } from '#shared/features/records/photos';
+import { photosMessages } from '#shared/features/photos/photos';
 import type { OutboxFile } from './outbox-item';
 import { rightSizeInWorker } from './right-size-client';
 
