@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Compilable, type Kysely, sql } from 'kysely';
-import { RECORD_COLUMNS } from '#server/features/records/records.repository';
+import { RECORD_COLUMNS } from '#server/platform/records/records.repository';
 import { DEPARTMENT_COLUMNS } from '#server/platform/access/access.repository';
 import { compiledQuery } from '#server/platform/db/compiled-query';
 import { migrateToLatest, type Db as OpenDb, openDatabase } from '#server/platform/db/database';

@@ -5,7 +5,7 @@
 // the exports write them (csvLines). For each, the median of 7 rounds in milliseconds of time and of
 // CPU (on a machine shared with other work the CPU moves much less), and the most the heap grew during
 // a reading (decision 050). Not a suite of `npm run bench`: no server, no HTTP.
-import { readCsv } from '#server/features/records/records.csv';
+import { readCsv } from '#server/features/records-import/records-import.csv';
 import { type CsvValue, csvLines } from '#server/platform/lib/csv';
 import { importCsv } from '#server/testing/records-import-fixtures';
 

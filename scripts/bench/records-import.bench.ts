@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
 import { createUser } from '#server/testing/auth-helpers';
 import { writeImportCsv } from '#server/testing/records-import-fixtures';

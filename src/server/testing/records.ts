@@ -1,4 +1,4 @@
-import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
+import { createRecordsRepository, type NewRecord } from '#server/platform/records/records.repository';
 import { createVoteWriter } from '#server/features/records/records.service';
 import { createUser, sessionCookie } from './auth-helpers';
 import type { TestApp } from './test-app';

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
 import { recordMessages } from '#shared/platform/records';
-import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
 afterEach(async () => t?.close());

@@ -1,5 +1,5 @@
 // The photos part of an Airtable import: photo links downloaded, checked and stored like uploads.
-import { storePhoto } from '#server/features/records/photos.service';
+import { storePhoto } from '#server/features/photos/photos.service';
 import { HttpError } from '#server/platform/http/errors';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { createLimiter } from '#server/platform/lib/limiter';

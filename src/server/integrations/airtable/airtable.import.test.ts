@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createVoteWriter } from '#server/features/records/records.service';
-import { createRecordsAdminService } from '#server/features/records/records-admin.service';
+import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { checkTotals } from '#server/features/results/results.service';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';

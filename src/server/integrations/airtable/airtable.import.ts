@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createRecordsAdminService } from '#server/features/records/records-admin.service';
+import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import type { AirtableClient, AirtableRecord } from './airtable.client';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { Config } from '#server/platform/config/config';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';

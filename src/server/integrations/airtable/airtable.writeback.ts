@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { RecordChangeHooks } from '#server/features/records/records.service';
+import type { RecordChangeHooks } from '#server/platform/records/records';
 import type { Config } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
 import {

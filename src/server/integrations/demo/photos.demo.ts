@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { createPhotoPlaceholders } from '#server/features/records/photos.service';
+import { createPhotoPlaceholders } from '#server/features/photos/photos.service';
 import type { Database } from '#server/platform/db/schema';
 import { THUMB_MAX_PX } from '#server/platform/images/image-pipeline';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';

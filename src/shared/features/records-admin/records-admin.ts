@@ -94,6 +94,7 @@ export const recordsDepartmentSchema = z.object({
   voided: z.number().int(),
 });
 export const recordsDepartmentsSchema = z.object({ items: z.array(recordsDepartmentSchema) });
+export type RecordsDepartments = z.infer<typeof recordsDepartmentsSchema>;
 export type RecordsDepartment = z.infer<typeof recordsDepartmentSchema>;
 
 export const recordBodySchema = recordFieldsSchema.extend({ department: recordDepartmentSchema });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
@@ -11,8 +12,7 @@ import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
 import type { ImportEvent, ImportResult } from '#shared/features/records-import/records-import';
 import { recordFieldMessages } from '#shared/platform/record-fields';
-import { removeStaleImports } from './records.import-upload';
-import { createRecordsRepository } from './records.repository';
+import { removeStaleImports } from './records-import.upload';
 
 let t: TestApp;
 let admin: string;
