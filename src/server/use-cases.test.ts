@@ -17,7 +17,7 @@ function filesUnder(dir: string, suffix: string): string[] {
  * a use case and send. The list grows as the other features move to the same shape, until it is every
  * folder of src/server/features.
  */
-const THIN_ROUTES = ['agenda', 'notas', 'candidates', 'settings'];
+const THIN_ROUTES = ['agenda', 'notas', 'candidates', 'settings', 'records', 'photos', 'records-admin', 'records-import'];
 
 /** What only a use case (through the change helper) or a repository may do. */
 const NOT_IN_A_ROUTE = [

@@ -131,6 +131,12 @@ export function createPhotosRepository(db: Kysely<Database>) {
     ): Promise<void> {
       await db.updateTable('photos').set(keys).where('original_key', '=', placeholder).execute();
     },
+
+    /** The three keys of every ballot photo, current or replaced (replaced ones stay as evidence). */
+    async listPhotoKeys(): Promise<string[]> {
+      const rows = await db.selectFrom('photos').select(['original_key', 'display_key', 'thumb_key']).execute();
+      return rows.flatMap((r) => [r.original_key, r.display_key, r.thumb_key]);
+    },
   };
 }
 export type PhotosRepository = ReturnType<typeof createPhotosRepository>;

@@ -347,3 +347,8 @@ export async function openPhoto(
     disposition: contentDisposition(input.download ? 'attachment' : 'inline', name),
   };
 }
+
+/** The storage keys of every ballot photo's three files, current or replaced (replaced ones stay as evidence). */
+export function listPhotoFileKeys(db: Kysely<Database>): Promise<string[]> {
+  return createPhotosRepository(db).listPhotoKeys();
+}
