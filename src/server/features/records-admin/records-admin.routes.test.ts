@@ -7,6 +7,7 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createRecordsAdminService } from './records-admin.service';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -154,6 +155,26 @@ describe('records back office: by hand', () => {
     });
     expect(imported.statusCode).toBe(201);
     expect(await names()).toHaveLength(3);
+  });
+
+  it('shows records another system brings or changes to validators at once, right after they read the page', async () => {
+    const cookies = await setup();
+    const [id] = await addRecords(t, 'cabimas', [{ nombre: 'Antes', telefono: '0414-1000001' }]);
+    const names = async () => (await validatorList(cookies.validator)).map((r) => r.nombre).sort();
+    expect(await names()).toEqual(['Antes']);
+
+    const cabimas = await departmentId('cabimas');
+    const records = createRecordsAdminService(t.db.kysely, t.config.now);
+    const fields = { comunidad: 'Sector Norte', ubch: 'UBCH 1', telefono: '0414-1000002' };
+    await records.insertFromSource([{ departmentId: cabimas, sourceId: 'recA', nombre: 'Desde Airtable', ...fields }]);
+    expect(await names()).toEqual(['Antes', 'Desde Airtable']);
+
+    const written = await records.updateFromSource([
+      { id: id as number, departmentId: cabimas, fields: { departmentId: cabimas, nombre: 'Después', ...fields } },
+    ]);
+    expect(written).toEqual([true]);
+    expect(await names()).toEqual(['Desde Airtable', 'Después']);
+    await expectCountersRight();
   });
 
   it.each([
