@@ -236,6 +236,9 @@ export function createVoteWriter(
 }
 export type VoteWriter = ReturnType<typeof createVoteWriter>;
 
+/** A list's query as the route parsed it (recordsQuerySchema). */
+type RecordsQueryParsed = { q?: string; validated: boolean; after?: number; limit: number };
+
 /** The validators' side of the records, as named use cases: the ballot's candidates, the lists, the vote. */
 export function createRecordsService(
   db: Db,
@@ -318,5 +321,3 @@ export function createRecordsService(
   };
 }
 export type RecordsService = ReturnType<typeof createRecordsService>;
-
-type RecordsQueryParsed = { q?: string; validated: boolean; after?: number; limit: number };
