@@ -2,7 +2,12 @@ import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { type RecordChangeHooks, recordListAnswers } from '#server/platform/records/records';
+import {
+  type RecordChangeHooks,
+  type RecordsActor,
+  recordListAnswers,
+  requireMunicipality,
+} from '#server/platform/records/records';
 import { normalizedPhone, personKey } from '#server/platform/records/records.identity';
 import {
   createRecordsRepository,
@@ -17,7 +22,7 @@ import {
   type RecordsDepartments,
   recordsAdminMessages,
 } from '#shared/features/records-admin/records-admin';
-import { type RecordFields, type RecordsAdminFilter, recordFieldMessages } from '#shared/platform/record-fields';
+import type { RecordFields, RecordsAdminFilter } from '#shared/platform/record-fields';
 import { recordMessages } from '#shared/platform/records';
 import {
   createRecordsAdminRepository,
@@ -25,12 +30,6 @@ import {
   type RecordFieldsUpdate,
   type RecordsAdminRepository,
 } from './records-admin.repository';
-
-/** Who changes records, as the audit log names them. */
-export interface RecordsActor {
-  email: string;
-  ip: string | null;
-}
 
 /** What the back office sees of a record. */
 export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
@@ -62,13 +61,6 @@ const fieldsOf = (r: { comunidad: string; nombre: string; ubch: string; telefono
   ubch: r.ubch,
   telefono: r.telefono,
 });
-
-/** The municipality or parish a record is put in, by its slug: 400 when there is none. */
-export async function requireMunicipality(db: Kysely<Database>, slug: string): Promise<MunicipalityRow> {
-  const department = await createRecordsRepository(db).findMunicipality(slug);
-  if (!department) throw BadRequest(recordFieldMessages.unknownDepartment);
-  return department;
-}
 
 /** Another record of the department about the same person (same name and phone), if any. */
 async function findDuplicate(

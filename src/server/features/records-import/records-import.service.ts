@@ -5,9 +5,8 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest } from '#server/platform/http/errors';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
-import { recordListAnswers } from '#server/platform/records/records';
+import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/platform/records/records';
 import {
   type CandidateRow,
   createRecordsRepository,
@@ -23,17 +22,11 @@ import {
   recordsImportMessages,
 } from '#shared/features/records-import/records-import';
 import { dateInTimeZone } from '#shared/platform/format';
-import { type RecordsAdminFilter, recordFieldMessages } from '#shared/platform/record-fields';
+import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { type CsvEncoding, decideEncoding } from './records-import.encoding';
 import { createRecordsImportRepository, type ImportedRecord } from './records-import.repository';
 import { noFindings, type PassResult, readPass } from './records-import.rows';
 import type { ReceivedCsv } from './records-import.upload';
-
-/** Who imports or exports records, as the audit log names them. */
-export interface RecordsActor {
-  email: string;
-  ip: string | null;
-}
 
 export interface ImportOptions {
   db: Kysely<Database>;
@@ -235,11 +228,7 @@ export interface RecordsBulkLoad {
 export function createRecordsImportService(db: Kysely<Database>, clock: () => Date) {
   return {
     /** The municipality or parish named in the request: 400 when there is none. */
-    async requireMunicipality(slug: string): Promise<MunicipalityRow> {
-      const department = await createRecordsRepository(db).findMunicipality(slug);
-      if (!department) throw BadRequest(recordFieldMessages.unknownDepartment);
-      return department;
-    },
+    requireMunicipality: (slug: string): Promise<MunicipalityRow> => requireMunicipality(db, slug),
 
     /** The CSV import (see importRecords). */
     importCsv(options: Omit<ImportOptions, 'db' | 'clock'>): Promise<ImportOutcome> {
@@ -256,7 +245,7 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
       status: RecordsAdminFilter,
       actor: RecordsActor,
     ): Promise<{ fileName: string; lines: AsyncGenerator<string> }> {
-      const found = await this.requireMunicipality(slug);
+      const found = await requireMunicipality(db, slug);
       const now = clock();
       await runChange(db, ({ audit }) =>
         audit({

@@ -3,11 +3,12 @@ import { requireDepartmentAccess } from '#server/platform/access/access.service'
 import { timedAnswers } from '#server/platform/cache/cache';
 import type { KeptAnswers } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { Conflict, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoKind } from '#shared/platform/constants';
+import { recordFieldMessages } from '#shared/platform/record-fields';
 import { type ProcedureRecord, recordMessages } from '#shared/platform/records';
-import { createRecordsRepository, type RecordRow } from './records.repository';
+import { createRecordsRepository, type MunicipalityRow, type RecordRow } from './records.repository';
 
 /*
  * What the records features share (records, photos, records-admin, records-import): the validators'
@@ -43,6 +44,12 @@ export const departmentLists =
   });
 
 type Db = Kysely<Database>;
+
+/** Who changes records by hand or in bulk (the back office, an import), as the audit log names them. */
+export interface RecordsActor {
+  email: string;
+  ip: string | null;
+}
 
 /**
  * Extra work inside the transaction of a vote or of a photo, right after the change: it commits with
@@ -101,5 +108,12 @@ export async function requireValidationDepartment(
 ): Promise<{ id: number; slug: string; title: string }> {
   const department = await requireDepartmentAccess(db, user, slug);
   if (department.kind !== 'municipality') throw NotFound();
+  return department;
+}
+
+/** The municipality or parish a record is put in, by its slug: 400 when there is none. */
+export async function requireMunicipality(db: Db, slug: string): Promise<MunicipalityRow> {
+  const department = await createRecordsRepository(db).findMunicipality(slug);
+  if (!department) throw BadRequest(recordFieldMessages.unknownDepartment);
   return department;
 }
