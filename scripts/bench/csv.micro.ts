@@ -1,11 +1,11 @@
 // `npx tsx scripts/bench/csv.micro.ts`: the CSV reader and writer alone, at the import's target size
 // (100,000 rows), without the server or the database. Reading: a UTF-8 file's bytes in 4 KB pieces
-// through readCsv (src/server/features/records/records.csv.ts), once as the file is and once with one separator more at the end of every row than in the header (what
+// through readCsv (src/server/features/records-import/records-import.csv.ts), once as the file is and once with one separator more at the end of every row than in the header (what
 // spreadsheets write when a later column was used); writing: as many export lines, 1,000 at a time as
 // the exports write them (csvLines). For each, the median of 7 rounds in milliseconds of time and of
 // CPU (on a machine shared with other work the CPU moves much less), and the most the heap grew during
 // a reading (decision 050). Not a suite of `npm run bench`: no server, no HTTP.
-import { readCsv } from '#server/features/records/records.csv';
+import { readCsv } from '#server/features/records-import/records-import.csv';
 import { type CsvValue, csvLines } from '#server/platform/lib/csv';
 import { importCsv } from '#server/testing/records-import-fixtures';
 

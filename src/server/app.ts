@@ -14,11 +14,11 @@ import { createPublishedNotasReader } from '#server/features/notas/notas.public'
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { createNotaHtml, type NotaHtmlOptions } from '#server/features/notas/notas.sanitize';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
-import { photoUploadsRoutes } from '#server/features/records/photo-uploads.routes';
-import { photosRoutes } from '#server/features/records/photos.routes';
-import { recordsAdminRoutes } from '#server/features/records/records.admin.routes';
+import { photoUploadsRoutes } from '#server/features/photos/photo-uploads.routes';
+import { photosRoutes } from '#server/features/photos/photos.routes';
 import { recordsRoutes } from '#server/features/records/records.routes';
-import type { RecordChangeHooks } from '#server/features/records/records.service';
+import { recordsAdminRoutes } from '#server/features/records-admin/records-admin.routes';
+import { recordsImportRoutes } from '#server/features/records-import/records-import.routes';
 import { resultsRoutes } from '#server/features/results/results.routes';
 import { siteRoutes } from '#server/features/settings/settings.routes';
 import {
@@ -39,6 +39,7 @@ import { RequestLogController, requestLogLevel } from '#server/platform/http/req
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
+import type { RecordChangeHooks } from '#server/platform/records/records';
 import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
 import { createDataDisk, type DataDisk, type FreeBytesReader } from '#server/platform/storage/data-disk';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(agendaAdminRoutes);
   await app.register(notasAdminRoutes, { html });
   await app.register(recordsAdminRoutes);
+  await app.register(recordsImportRoutes);
 
   await registerPublicPages(app, readNotas);
   await registerSpa(app, config.webRoot);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPhotosRepository } from '#server/features/records/photos.repository';
-import { createRecordsRepository } from '#server/features/records/records.repository';
+import { createPhotosRepository } from '#server/features/photos/photos.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import type { PhotoKind } from '#shared/platform/constants';
 import type { TestApp } from './test-app';

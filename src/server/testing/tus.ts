@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { PHOTO_UPLOADS_PATH } from '#shared/features/records/photo-uploads';
+import { PHOTO_UPLOADS_PATH } from '#shared/features/photos/photo-uploads';
 import type { TestApp } from './test-app';
 
 /** Builders for the resumable (tus) upload tests, speaking the protocol by hand (not a test file itself). */

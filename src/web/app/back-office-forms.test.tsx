@@ -7,7 +7,7 @@ import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { AdminDepartment, AdminDepartmentDetail } from '#shared/features/departments/departments';
 import type { AdminUser } from '#shared/features/people/people';
-import type { RecordAdmin } from '#shared/features/records/records.admin';
+import type { RecordAdmin } from '#shared/features/records-admin/records-admin';
 import { dateInTimeZone } from '#shared/platform/format';
 import AgendaAdminPage from '#web/features/agenda/components/agenda-admin-page';
 import { ChangePasswordForm } from '#web/features/auth/components/change-password-form';

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { PHOTO_UPLOADS_PATH } from '#shared/features/records/photo-uploads';
+import { PHOTO_UPLOADS_PATH } from '#shared/features/photos/photo-uploads';
 
 /** What a photo upload said about itself when it was created (its tus Upload-Metadata and headers). */
 export interface TusUploadInfo {

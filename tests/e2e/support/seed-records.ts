@@ -1,10 +1,9 @@
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { createPhotosRepository } from '#server/features/records/photos.repository';
-import { createRecordsRepository, type NewRecord } from '#server/features/records/records.repository';
 import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
 import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
 import type { Db } from '#server/platform/db/database';
+import { createRecordsRepository, type NewRecord } from '#server/platform/records/records.repository';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 
@@ -101,7 +100,7 @@ export async function seedRecordsFixtures(db: Db, now: Date): Promise<void> {
   const lc = candidates.find((c) => c.code === 'LC');
   if (lc) await records.insertVoteRows([{ record_id: doneId, candidate_id: lc.id, created_at: at }]);
   // Placeholder keys: the server generates the image files when it starts.
-  await createPhotosRepository(db.kysely).insertMany(
+  await createRecordsRepository(db.kysely).insertPhotos(
     PHOTO_KINDS.map((kind) => ({
       record_id: doneId,
       kind,

@@ -1,9 +1,8 @@
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { createPhotosRepository } from '#server/features/records/photos.repository';
-import { createRecordsRepository } from '#server/features/records/records.repository';
 import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
 import type { Db } from '#server/platform/db/database';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 
 export const SHARED_PHONE_PASSWORD = 'clave-telefono-2026';
@@ -45,7 +44,7 @@ export async function seedSharedPhoneFixtures(db: Db, now: Date): Promise<void> 
     if (account === SHARED_PHONE_ACCOUNTS.ended) {
       // A ballot photo on the first record (the server makes its file when it starts): the phone shows it.
       const key = demoPhotoPlaceholder('gobernador', 0);
-      await createPhotosRepository(db.kysely).insertMany([
+      await createRecordsRepository(db.kysely).insertPhotos([
         {
           record_id: ids[0] as number,
           kind: 'gobernador',

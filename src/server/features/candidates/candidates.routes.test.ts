@@ -10,7 +10,7 @@ import { addStoredPhoto, fixture, multipart } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { CANDIDATE_PLACEHOLDER_PHOTO } from '#shared/features/candidates/candidates';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 
 let t: TestApp;
 let dataDir: string;

@@ -15,7 +15,7 @@ import {
   createCandidateBodySchema,
   updateCandidateBodySchema,
 } from '#shared/features/candidates/candidates';
-import { photosMessages } from '#shared/features/records/photos';
+import { photosMessages } from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createAdminCandidatesRepository } from './candidates.repository';
 import { createCandidatesService } from './candidates.service';

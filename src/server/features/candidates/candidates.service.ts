@@ -16,7 +16,7 @@ import {
   type createCandidateBodySchema,
   type updateCandidateBodySchema,
 } from '#shared/features/candidates/candidates';
-import { PHOTO_MAX_BYTES_SETTING, photosMessages } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING, photosMessages } from '#shared/features/photos/photos';
 import { type AdminCandidateRow, createAdminCandidatesRepository } from './candidates.repository';
 
 /** Longest side of a candidate's portrait: sharp on a projector, light on a phone. */

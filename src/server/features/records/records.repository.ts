@@ -1,67 +1,11 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
-import type { CandidatesTable, Database } from '#server/platform/db/schema';
-import type { RecordsTable } from '#server/platform/db/schema-records';
-import { recordSearchText } from './records.search';
+import type { Database } from '#server/platform/db/schema';
+import { RECORD_COLUMNS, type RecordRow } from '#server/platform/records/records.repository';
 
-/** What the validators' side reads of a record. */
-export const RECORD_COLUMNS = [
-  'id',
-  'department_id',
-  'comunidad',
-  'nombre',
-  'ubch',
-  'telefono',
-  'status',
-  'voted_at',
-  'voted_by',
-  'vote_codes',
-  'gobernador_photo_id',
-  'an_photo_id',
-  'clez_photo_id',
-  'completed',
-  'validated_by',
-  'vote_revision',
-] as const satisfies readonly (keyof RecordsTable)[];
-export type RecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]>;
-
-export interface NewRecord {
-  departmentId: number;
-  sourceId?: string | null;
-  comunidad: string;
-  nombre: string;
-  ubch: string;
-  telefono: string;
-  status?: 'pendiente' | 'anulado';
-  /** Only for demo and benchmark data: a vote already cast. */
-  vote?: { codes: string[]; by: string; at: string };
-}
-
-const CANDIDATE_COLUMNS = [
-  'id',
-  'code',
-  'name',
-  'colour',
-  'photo_url',
-] as const satisfies readonly (keyof CandidatesTable)[];
-export type CandidateRow = Pick<Selectable<CandidatesTable>, (typeof CANDIDATE_COLUMNS)[number]>;
-
-/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
-const INSERT_BATCH = 500;
+/* The validators' side of the records: their lists and the vote. What other features share is in platform/records. */
 
 type Db = Kysely<Database>;
-
-const findInDepartmentQuery = compiledQuery((db: Db, departmentId: number, recordId: number) =>
-  db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', recordId).where('department_id', '=', departmentId),
-);
-
-const countsQuery = compiledQuery((db: Db, departmentId: number) =>
-  db.selectFrom('record_counts').select(['total', 'voted', 'validated']).where('department_id', '=', departmentId),
-);
-
-const candidatesQuery = compiledQuery((db: Db) =>
-  db.selectFrom('candidates').select(CANDIDATE_COLUMNS).orderBy('position').orderBy('id'),
-);
 
 const allPhotos = sql<boolean>`gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null`;
 
@@ -95,32 +39,6 @@ const bumpBallotsQuery = compiledQuery((db: Db, departmentId: number) =>
     ),
 );
 
-/** Moves a department's ballots (records voted) by `delta`; the row appears with its first vote. */
-const moveBallotsQuery = compiledQuery((db: Db, departmentId: number, delta: number) =>
-  db
-    .insertInto('vote_totals')
-    .values({ department_id: departmentId, ballots: delta })
-    .onConflict((oc) =>
-      oc
-        .column('department_id')
-        .doUpdateSet((eb) => ({ ballots: eb('vote_totals.ballots', '+', eb.ref('excluded.ballots')) })),
-    ),
-);
-
-/** Adds to a department's counts; the row appears with the department's first record. */
-const bumpCountsQuery = compiledQuery((db: Db, departmentId: number, total: number, voted: number, validated: number) =>
-  db
-    .insertInto('record_counts')
-    .values({ department_id: departmentId, total, voted, validated })
-    .onConflict((oc) =>
-      oc.column('department_id').doUpdateSet((eb) => ({
-        total: eb('record_counts.total', '+', eb.ref('excluded.total')),
-        voted: eb('record_counts.voted', '+', eb.ref('excluded.voted')),
-        validated: eb('record_counts.validated', '+', eb.ref('excluded.validated')),
-      })),
-    ),
-);
-
 /** Ballot rows and candidate counters, one compiled variant per number of candidates. */
 const ballotQueries = new Map<number, ReturnType<typeof buildBallotQueries>>();
 function buildBallotQueries(count: number) {
@@ -144,17 +62,8 @@ function buildBallotQueries(count: number) {
   };
 }
 
-export function createRecordsRepository(db: Kysely<Database>) {
+export function createValidationRepository(db: Db) {
   return {
-    async listCandidates(): Promise<CandidateRow[]> {
-      return candidatesQuery(db);
-    },
-
-    /** The record when it belongs to the department, otherwise undefined (another department looks absent). */
-    async findInDepartment(departmentId: number, recordId: number): Promise<RecordRow | undefined> {
-      return (await findInDepartmentQuery(db, departmentId, recordId))[0];
-    },
-
     /**
      * One page of a department's pending records, by id after `after`. Finished records are left out
      * unless asked for. `pattern` is a LIKE pattern over the stored search text (escape `\`).
@@ -183,26 +92,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
       return { rows: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
     },
 
-    async findById(recordId: number): Promise<RecordRow | undefined> {
-      return db.selectFrom('records').select(RECORD_COLUMNS).where('id', '=', recordId).executeTakeFirst();
-    },
-
     /** Who voted a record of the department and when (for the 409 of a second vote). */
-    /**
-     * When a record of the department was voided, or undefined when it is not voided (or not there).
-     * Nothing changes a voided record (every write asks for a pending one), so its last change is its voiding.
-     */
-    async voidedAt(departmentId: number, recordId: number): Promise<string | undefined> {
-      const row = await db
-        .selectFrom('records')
-        .select('updated_at')
-        .where('id', '=', recordId)
-        .where('department_id', '=', departmentId)
-        .where('status', '=', 'anulado')
-        .executeTakeFirst();
-      return row?.updated_at;
-    },
-
     async findVoteInDepartment(
       departmentId: number,
       recordId: number,
@@ -213,17 +103,6 @@ export function createRecordsRepository(db: Kysely<Database>) {
         .where('id', '=', recordId)
         .where('department_id', '=', departmentId)
         .executeTakeFirst();
-    },
-
-    /** Pending, voted and validated records of a department, from its counters. */
-    async summary(departmentId: number): Promise<{ total: number; voted: number; validated: number }> {
-      const row = (await countsQuery(db, departmentId))[0];
-      return { total: Number(row?.total ?? 0), voted: Number(row?.voted ?? 0), validated: Number(row?.validated ?? 0) };
-    },
-
-    /** Moves a department's counts (inside the transaction of the change that moves them). */
-    async bumpCounts(departmentId: number, by: { total?: number; voted?: number; validated?: number }): Promise<void> {
-      await bumpCountsQuery(db, departmentId, by.total ?? 0, by.voted ?? 0, by.validated ?? 0);
     },
 
     /**
@@ -252,223 +131,5 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await queries.rows(db, recordId, at, ...ids);
       await queries.totals(db, departmentId, ...ids);
     },
-
-    /**
-     * Takes a ballot out of the results (`sign` -1) or puts it back (+1): the department's ballots and
-     * the votes of its candidates. The ballot's own rows (record_votes) stay as they are.
-     */
-    async moveBallot(departmentId: number, candidateIds: number[], sign: 1 | -1): Promise<void> {
-      await moveBallotsQuery(db, departmentId, sign);
-      await this.moveCandidateVotes(departmentId, candidateIds, sign);
-    },
-
-    /** Moves the department's votes of these candidates by `delta` each (ids in order: no deadlocks). */
-    async moveCandidateVotes(departmentId: number, candidateIds: number[], delta: number): Promise<void> {
-      for (const candidateId of [...candidateIds].sort((a, b) => a - b)) {
-        await db
-          .insertInto('candidate_totals')
-          .values({ department_id: departmentId, candidate_id: candidateId, votes: delta })
-          .onConflict((oc) =>
-            oc
-              .columns(['department_id', 'candidate_id'])
-              .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', eb.ref('excluded.votes')) })),
-          )
-          .execute();
-      }
-    },
-
-    /** Replaces a ballot's candidates (a correction): rows of `removed` go, rows of `added` come. */
-    async replaceVoteRows(recordId: number, removed: number[], added: number[], at: string): Promise<void> {
-      if (removed.length > 0) {
-        await db
-          .deleteFrom('record_votes')
-          .where('record_id', '=', recordId)
-          .where('candidate_id', 'in', removed)
-          .execute();
-      }
-      if (added.length > 0) {
-        await db
-          .insertInto('record_votes')
-          .values(added.map((candidateId) => ({ record_id: recordId, candidate_id: candidateId, created_at: at })))
-          .execute();
-      }
-    },
-
-    async candidateTotals(): Promise<{ department_id: number; candidate_id: number; votes: number }[]> {
-      return db.selectFrom('candidate_totals').select(['department_id', 'candidate_id', 'votes']).execute();
-    },
-
-    async voteTotals(): Promise<{ department_id: number; ballots: number }[]> {
-      return db.selectFrom('vote_totals').select(['department_id', 'ballots']).execute();
-    },
-
-    async votesOf(recordId: number): Promise<number[]> {
-      const rows = await db
-        .selectFrom('record_votes')
-        .select('candidate_id')
-        .where('record_id', '=', recordId)
-        .orderBy('candidate_id')
-        .execute();
-      return rows.map((r) => r.candidate_id);
-    },
-
-    async listMunicipalities(): Promise<{ id: number; slug: string; title: string }[]> {
-      return db
-        .selectFrom('departments')
-        .select(['id', 'slug', 'title'])
-        .where('kind', '=', 'municipality')
-        .orderBy('position')
-        .execute();
-    },
-
-    /** Ballot rows written in bulk (demo and benchmark data; the vote path uses addVotes). */
-    async insertVoteRows(rows: { record_id: number; candidate_id: number; created_at: string }[]): Promise<void> {
-      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-        await db
-          .insertInto('record_votes')
-          .values(rows.slice(i, i + INSERT_BATCH))
-          .execute();
-      }
-    },
-
-    /**
-     * Points every record's photo slots at its newest photo that was not replaced, and recomputes
-     * `completed`. For data written in bulk (demo, imports), not for the upload path.
-     */
-    async relinkPhotoSlots(): Promise<void> {
-      const newest = (kind: 'gobernador' | 'an' | 'clez') =>
-        sql<
-          number | null
-        >`(select max(p.id) from photos p where p.record_id = records.id and p.kind = ${kind} and p.replaced_at is null)`;
-      await db
-        .updateTable('records')
-        .set({ gobernador_photo_id: newest('gobernador'), an_photo_id: newest('an'), clez_photo_id: newest('clez') })
-        .where((eb) =>
-          eb.exists(eb.selectFrom('photos').select('photos.id').whereRef('photos.record_id', '=', 'records.id')),
-        )
-        .execute();
-      await db
-        .updateTable('records')
-        .set({
-          completed: sql<number>`case when voted_at is not null and ${allPhotos} then 1 else 0 end`,
-          // Whoever's step came last: the newest of the three photos, or the vote when it came later.
-          validated_by: sql<string | null>`case when voted_at is not null and ${allPhotos} then (
-            select case when records.voted_at > p.uploaded_at then records.voted_by else p.uploaded_by end
-            from photos p
-            where p.id in (records.gobernador_photo_id, records.an_photo_id, records.clez_photo_id)
-            order by p.uploaded_at desc, p.id desc
-            limit 1
-          ) else null end`,
-        })
-        .where((eb) =>
-          eb.exists(eb.selectFrom('photos').select('photos.id').whereRef('photos.record_id', '=', 'records.id')),
-        )
-        .execute();
-    },
-
-    /**
-     * Recounts the result counters from the ballots, and the progress counts from the records (after
-     * bulk loads, or to repair).
-     */
-    async rebuildTotals(): Promise<void> {
-      await this.recountProgress();
-      await db.deleteFrom('candidate_totals').execute();
-      await db.deleteFrom('vote_totals').execute();
-      await db
-        .insertInto('vote_totals')
-        .columns(['department_id', 'ballots'])
-        .expression((eb) =>
-          eb
-            .selectFrom('records')
-            .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
-            .where('voted_at', 'is not', null)
-            .where('vote_counted', '=', 1)
-            .groupBy('department_id'),
-        )
-        .execute();
-      await db
-        .insertInto('candidate_totals')
-        .columns(['department_id', 'candidate_id', 'votes'])
-        .expression((eb) =>
-          eb
-            .selectFrom('record_votes')
-            .innerJoin('records', 'records.id', 'record_votes.record_id')
-            .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
-            .where('records.vote_counted', '=', 1)
-            .groupBy(['records.department_id', 'record_votes.candidate_id']),
-        )
-        .execute();
-    },
-
-    /**
-     * Recounts every department's pending, voted and validated records from the records themselves
-     * (after bulk loads, or to repair).
-     */
-    async recountProgress(): Promise<void> {
-      await db.deleteFrom('record_counts').execute();
-      await db
-        .insertInto('record_counts')
-        .columns(['department_id', 'total', 'voted', 'validated'])
-        .expression((eb) =>
-          eb
-            .selectFrom('records')
-            .select((s) => [
-              'department_id',
-              s.fn.countAll<number>().as('total'),
-              s.fn.count<number>('voted_at').as('voted'),
-              s.fn.sum<number>('completed').as('validated'),
-            ])
-            .where('status', '=', 'pendiente')
-            .groupBy('department_id'),
-        )
-        .execute();
-    },
-
-    /** Inserts records in batches, each with the counts it moves; returns their ids in order. */
-    async insertMany(records: NewRecord[], now: Date): Promise<number[]> {
-      const at = now.toISOString();
-      const ids: number[] = [];
-      const insertBatch = async (tx: Kysely<Database>, batch: NewRecord[]) => {
-        const rows = await tx
-          .insertInto('records')
-          .values(
-            batch.map((r) => ({
-              department_id: r.departmentId,
-              source_id: r.sourceId ?? null,
-              comunidad: r.comunidad,
-              nombre: r.nombre,
-              ubch: r.ubch,
-              telefono: r.telefono,
-              status: r.status ?? 'pendiente',
-              search_text: recordSearchText(r),
-              voted_at: r.vote?.at ?? null,
-              voted_by: r.vote?.by ?? null,
-              vote_codes: r.vote ? r.vote.codes.join(',') : null,
-              completed: 0,
-              created_at: at,
-              updated_at: at,
-            })),
-          )
-          .returning('id')
-          .execute();
-        ids.push(...rows.map((r) => r.id));
-        const counts = new Map<number, { total: number; voted: number }>();
-        for (const r of batch) {
-          if ((r.status ?? 'pendiente') !== 'pendiente') continue;
-          const c = counts.get(r.departmentId) ?? { total: 0, voted: 0 };
-          c.total++;
-          if (r.vote) c.voted++;
-          counts.set(r.departmentId, c);
-        }
-        for (const [departmentId, c] of counts) await bumpCountsQuery(tx, departmentId, c.total, c.voted, 0);
-      };
-      for (let i = 0; i < records.length; i += INSERT_BATCH) {
-        const batch = records.slice(i, i + INSERT_BATCH);
-        if (db.isTransaction) await insertBatch(db, batch);
-        else await db.transaction().execute((trx) => insertBatch(trx, batch));
-      }
-      return ids;
-    },
   };
 }
-export type RecordsRepository = ReturnType<typeof createRecordsRepository>;

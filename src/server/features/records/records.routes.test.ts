@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
-import { recordsMessages } from '#shared/features/records/records';
-import { createRecordsRepository } from './records.repository';
+import { recordMessages } from '#shared/platform/records';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -311,7 +311,7 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(res.json().message).toMatch(
       /^La coordinación anuló este trámite el 22 nov a las? \d{1,2}:\d{2}\s[ap]\.\s?m\.$/,
     );
-    expect(res.json().message).toBe(recordsMessages.voidedMeanwhile(voidedAt.toISOString()));
+    expect(res.json().message).toBe(recordMessages.voidedMeanwhile(voidedAt.toISOString()));
     expect(await totals()).toEqual({ ballots: 0 });
 
     // A ballot photo for it says the same, sent in one request or as a resumable upload.

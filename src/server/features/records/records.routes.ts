@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendSerialized } from '#server/platform/cache/cache';
-import { createIdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
+import { createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
 import { requireUser } from '#server/platform/session/session.plugin';
 import {
   candidatesSchema,
@@ -14,18 +14,19 @@ import {
 import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
-import { createRecordsRepository } from './records.repository';
-import { searchPattern } from './records.search';
-import { createVoteWriter, presentRecord, recordListAnswers, requireValidationDepartment } from './records.service';
+import { createRecordsService } from './records.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
-  const repo = createRecordsRepository(db);
-  const keys = createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now });
-  const votes = createVoteWriter(db, app.db.dialect, app.recordHooks, keys);
-  const lists = recordListAnswers(db);
+  const records = createRecordsService(db, {
+    dialect: app.db.dialect,
+    hooks: app.recordHooks,
+    keys: createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now }),
+    now: app.config.now,
+    log: app.log,
+  });
 
   app.get(
     '/api/candidates',
@@ -38,8 +39,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       requireUser(request);
-      const rows = await repo.listCandidates();
-      return { items: rows.map((c) => ({ code: c.code, name: c.name, colour: c.colour, photoUrl: c.photo_url })) };
+      return records.candidates();
     },
   );
 
@@ -54,22 +54,8 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recordsPageSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      // Access first, always: the cache below only ever holds what the department's list shows.
-      const department = await requireValidationDepartment(db, request.user, request.params.slug);
-      const { q, validated, after, limit } = request.query;
-      const pattern = searchPattern(q);
-      // Searches are each their own; the shared pages (the list as everyone scrolls it) are cached.
-      const key = pattern === undefined ? `${validated}:${after ?? ''}:${limit}` : undefined;
-      const read = async () => {
-        const page = await repo.listPage(department.id, { includeValidated: validated, pattern, after, limit });
-        return JSON.stringify(
-          recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
-        );
-      };
-      const body = key === undefined ? await read() : await lists.get(key, read, department.slug);
-      return sendSerialized(reply, body);
-    },
+    async (request, reply) =>
+      sendSerialized(reply, await records.listPage(request.user, request.params.slug, request.query)),
   );
 
   app.get(
@@ -82,10 +68,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recordsSummarySchema, ...errors },
       },
     },
-    async (request) => {
-      const department = await requireValidationDepartment(db, request.user, request.params.slug);
-      return repo.summary(department.id);
-    },
+    async (request) => records.summary(request.user, request.params.slug),
   );
 
   app.post(
@@ -104,27 +87,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = requireUser(request);
-      const department = await requireValidationDepartment(db, user, request.params.slug);
-      const key = request.headers['idempotency-key'];
-      if (key) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
-      const codes = request.body.candidates;
-      const answer = await votes.cast({
-        department,
-        recordId: request.params.id,
-        codes,
-        user,
+      const answer = await records.vote({
+        user: requireUser(request),
         ip: request.ip,
-        now: app.config.now(),
-        idempotency:
-          key === undefined
-            ? undefined
-            : {
-                key,
-                actor: user.email,
-                // The same ballot whatever order its boxes were ticked in.
-                fingerprint: requestFingerprint('vote', department.slug, request.params.id, ...[...codes].sort()),
-              },
+        slug: request.params.slug,
+        recordId: request.params.id,
+        codes: request.body.candidates,
+        key: request.headers['idempotency-key'],
       });
       if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return reply.code(201).send(answer.body);

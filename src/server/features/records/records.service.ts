@@ -1,61 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
-import { writeAudit } from '#server/platform/audit/audit.repository';
-import { timedAnswers } from '#server/platform/cache/cache';
+import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Conflict } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
   IdempotencyKeyTaken,
   type IdempotentRequest,
+  requestFingerprint,
 } from '#server/platform/idempotency/idempotency';
+import {
+  departmentLists,
+  notPendingRefusal,
+  presentRecord,
+  type RecordChangeHooks,
+  recordListAnswers,
+  requireValidationDepartment,
+} from '#server/platform/records/records';
+import { type CandidateRow, createRecordsRepository } from '#server/platform/records/records.repository';
+import { searchPattern } from '#server/platform/records/records.search';
 import type { SessionUser } from '#server/platform/session/identity';
-import { type ProcedureRecord, recordsMessages, type VoteResult } from '#shared/features/records/records';
-import type { PhotoKind } from '#shared/platform/constants';
-import { createPhotosRepository, type NewPhoto } from './photos.repository';
-import { type CandidateRow, createRecordsRepository, type NewRecord, type RecordRow } from './records.repository';
-
-export type { NewPhoto, NewRecord };
-
-/**
- * The validators' lists as sent (records.routes), per department, for about a second (decision 037). On
- * election day hundreds of validators of a municipality page through the same list: one query and one
- * serialisation serve them all. What keeps it honest:
- * - access is checked before the answers are consulted, and a list holds nothing that depends on who asks;
- * - every change to what a list shows forgets it right after its commit, before its own answer is sent:
- *   a vote or a photo that department's pages, a change by hand or an import every department's;
- * - a change made elsewhere (another instance, the command line) shows within the second. The database
- *   still decides every vote and photo slot, so a page a second old can at worst offer a button that
- *   answers 409 with its clear message.
- */
-export const recordListAnswers = timedAnswers<string>({ ttlMs: 1_000, maxEntries: 2_000 });
-
-const photoSlot = (id: number | null) =>
-  id === null ? null : { id, url: `/api/photos/${id}`, thumbUrl: `/api/photos/${id}?variant=thumb` };
-
-/** What a record looks like to the browser: no search text, no internal ids beyond its own. */
-export function presentRecord(row: RecordRow): ProcedureRecord {
-  return {
-    id: row.id,
-    comunidad: row.comunidad,
-    nombre: row.nombre,
-    ubch: row.ubch,
-    telefono: row.telefono,
-    status: row.status,
-    votedAt: row.voted_at,
-    votes: row.vote_codes ? row.vote_codes.split(',').filter(Boolean) : [],
-    photos: {
-      gobernador: photoSlot(row.gobernador_photo_id),
-      an: photoSlot(row.an_photo_id),
-      clez: photoSlot(row.clez_photo_id),
-    },
-    validated: row.completed === 1,
-    votedBy: row.voted_by,
-    validatedBy: row.completed === 1 ? row.validated_by : null,
-    voteCorrected: row.voted_at !== null && row.vote_revision > 1,
-  };
-}
+import {
+  type CandidatesList,
+  type RecordsSummary,
+  recordsMessages,
+  recordsPageSchema,
+  type VoteResult,
+} from '#shared/features/records/records';
+import { recordMessages } from '#shared/platform/records';
+import { createValidationRepository } from './records.repository';
 
 export interface VoteInput {
   department: { id: number; slug: string };
@@ -69,16 +43,6 @@ export interface VoteInput {
 }
 
 type Db = Kysely<Database>;
-
-/**
- * Extra work inside the transaction of a vote or of a photo, right after the change: it commits with
- * the change or not at all (e.g. queuing the change for another system, see features/airtable).
- */
-export interface RecordChangeHooks {
-  /** A vote, or an admin's correction of one (`revision` counts the writes of the record's vote, from 1). */
-  afterVote?(trx: Db, vote: { recordId: number; codes: string[]; at: string; revision: number }): Promise<void>;
-  afterPhoto?(trx: Db, photo: { recordId: number; kind: PhotoKind; photoId: number; at: string }): Promise<void>;
-}
 
 /** How long the candidates list is reused before it is read again. */
 const CANDIDATES_TTL_MS = 5_000;
@@ -100,17 +64,18 @@ interface VoteJob {
  * already voted (or is not the department's); the earlier answer when the key was already used.
  */
 async function applyVote(
-  trx: Db,
+  change: Change,
   job: Pick<VoteJob, 'input' | 'chosen'>,
   hooks: RecordChangeHooks,
   keys: IdempotencyKeys | undefined,
 ): Promise<VoteOutcome> {
+  const { trx } = change;
   const { input, chosen } = job;
   if (keys && input.idempotency) {
     const earlier = await keys.replay<VoteResult>(input.idempotency, trx);
     if (earlier) return { earlier };
   }
-  const repo = createRecordsRepository(trx);
+  const repo = createValidationRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
     codes: chosen.map((c) => c.code),
@@ -124,14 +89,14 @@ async function applyVote(
     chosen.map((c) => c.id),
     at,
   );
-  await repo.bumpCounts(input.department.id, { voted: 1, validated: row.completed });
+  await createRecordsRepository(trx).bumpCounts(input.department.id, { voted: 1, validated: row.completed });
   await hooks.afterVote?.(trx, {
     recordId: input.recordId,
     codes: chosen.map((c) => c.code),
     at,
     revision: row.vote_revision,
   });
-  await writeAudit(trx, {
+  await change.audit({
     actorEmail: input.user.email,
     action: 'record.vote',
     departmentSlug: input.department.slug,
@@ -177,20 +142,28 @@ export function createVoteWriter(
     queue = [];
     scheduled = false;
     const results = new Map<VoteJob, { outcome?: VoteOutcome; error?: unknown }>();
+    // The departments whose lists the batch changed, forgotten once it has committed.
+    const voted: string[] = [];
     try {
-      await db.transaction().execute(async (trx) => {
-        for (const job of batch) {
-          await sql`savepoint vote`.execute(trx);
-          try {
-            results.set(job, { outcome: await applyVote(trx, job, hooks, keys) });
-            await sql`release savepoint vote`.execute(trx);
-          } catch (error) {
-            await sql`rollback to savepoint vote`.execute(trx);
-            await sql`release savepoint vote`.execute(trx);
-            results.set(job, { error });
+      await runChange(
+        db,
+        async (change) => {
+          for (const job of batch) {
+            await sql`savepoint vote`.execute(change.trx);
+            try {
+              const outcome = await applyVote(change, job, hooks, keys);
+              results.set(job, { outcome });
+              if (outcome && 'cast' in outcome) voted.push(job.input.department.slug);
+              await sql`release savepoint vote`.execute(change.trx);
+            } catch (error) {
+              await sql`rollback to savepoint vote`.execute(change.trx);
+              await sql`release savepoint vote`.execute(change.trx);
+              results.set(job, { error });
+            }
           }
-        }
-      });
+        },
+        { forget: [departmentLists(voted)] },
+      );
     } catch (error) {
       for (const job of batch) job.reject(error);
       return;
@@ -225,7 +198,7 @@ export function createVoteWriter(
       const all = await currentCandidates();
       const known = new Set(all.map((c) => c.code));
       const unknown = input.codes.filter((code) => !known.has(code));
-      if (unknown.length > 0) throw BadRequest(recordsMessages.unknownCandidates(unknown));
+      if (unknown.length > 0) throw BadRequest(recordMessages.unknownCandidates(unknown));
       // Stored in the candidates' own order, whatever order the boxes were ticked in.
       const chosen = all.filter((c) => input.codes.includes(c.code));
       const job = { input, chosen };
@@ -234,14 +207,16 @@ export function createVoteWriter(
         outcome =
           dialect === 'sqlite'
             ? await enqueue(job)
-            : await db.transaction().execute((trx) => applyVote(trx, job, hooks, keys));
+            : await runChange(db, (change) => applyVote(change, job, hooks, keys), {
+                forget: [departmentLists([input.department.slug])],
+              });
       } catch (error) {
         // Another request stored this key meanwhile (and this transaction rolled back): its answer is ours.
         if (!(error instanceof IdempotencyKeyTaken)) throw error;
         outcome = undefined;
       }
+      // Cast: the department's kept lists were forgotten when its change committed.
       if (outcome && 'cast' in outcome) {
-        recordListAnswers(db).forget(input.department.slug);
         return { statusCode: 201, body: outcome.cast, replayed: false };
       }
       if (outcome) return outcome.earlier;
@@ -249,7 +224,7 @@ export function createVoteWriter(
       // was lost), otherwise by someone else.
       const byKey = await earlierAnswer(input);
       if (byKey) return byKey;
-      const existing = await repo.findVoteInDepartment(input.department.id, input.recordId);
+      const existing = await createValidationRepository(db).findVoteInDepartment(input.department.id, input.recordId);
       if (existing?.status !== 'pendiente') throw await notPendingRefusal(db, input.department.id, input.recordId);
       throw Conflict(
         existing.voted_by && existing.voted_at
@@ -261,57 +236,88 @@ export function createVoteWriter(
 }
 export type VoteWriter = ReturnType<typeof createVoteWriter>;
 
-/**
- * Why a vote or photo for a record that is not pending is refused: voided by the coordination (409,
- * saying when: a retry can never succeed), or not in the department at all (the 404 of any unknown
- * record).
- */
-export async function notPendingRefusal(db: Kysely<Database>, departmentId: number, recordId: number) {
-  const voidedAt = await createRecordsRepository(db).voidedAt(departmentId, recordId);
-  return voidedAt ? Conflict(recordsMessages.voidedMeanwhile(voidedAt)) : NotFound(recordsMessages.recordNotFound);
-}
+/** A list's query as the route parsed it (recordsQuerySchema). */
+type RecordsQueryParsed = { q?: string; validated: boolean; after?: number; limit: number };
 
-/**
- * The municipality or parish a validator works on. Staff pages (Resultados, Notas, Agenda) hold no
- * records: they answer the same 404 as an unknown or forbidden department.
- */
-export async function requireValidationDepartment(
-  db: Kysely<Database>,
-  user: SessionUser | null,
-  slug: string,
-): Promise<{ id: number; slug: string; title: string }> {
-  const department = await requireDepartmentAccess(db, user, slug);
-  if (department.kind !== 'municipality') throw NotFound();
-  return department;
-}
+/** The validators' side of the records, as named use cases: the ballot's candidates, the lists, the vote. */
+export function createRecordsService(
+  db: Db,
+  options: {
+    dialect: 'sqlite' | 'postgres';
+    hooks: RecordChangeHooks;
+    keys: IdempotencyKeys;
+    now: () => Date;
+    log: FastifyBaseLogger;
+  },
+) {
+  const repo = createRecordsRepository(db);
+  const lists = recordListAnswers(db);
+  const votes = createVoteWriter(db, options.dialect, options.hooks, options.keys);
 
-/** What a bulk load writes, inside its transaction. */
-export interface RecordsBulkLoad {
-  listMunicipalities(): Promise<{ id: number; slug: string; title: string }[]>;
-  listCandidates(): Promise<CandidateRow[]>;
-  /** Records, votes already cast included; their ids in order. */
-  insertRecords(records: NewRecord[], now: Date): Promise<number[]>;
-  insertVoteRows(rows: { record_id: number; candidate_id: number; created_at: string }[]): Promise<void>;
-  insertPhotos(photos: NewPhoto[]): Promise<number[]>;
-}
+  return {
+    async candidates(): Promise<CandidatesList> {
+      const rows = await repo.listCandidates();
+      return { items: rows.map((c) => ({ code: c.code, name: c.name, colour: c.colour, photoUrl: c.photo_url })) };
+    },
 
-/**
- * Records written in bulk with their votes and photos (the demo data), in one transaction; then every
- * record's photo slots point at its photos and every count and result total is recounted. Not for the
- * vote or upload paths, which keep their counts as they go.
- */
-export async function loadRecordsInBulk(db: Db, load: (tx: RecordsBulkLoad) => Promise<void>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const records = createRecordsRepository(trx);
-    const photos = createPhotosRepository(trx);
-    await load({
-      listMunicipalities: () => records.listMunicipalities(),
-      listCandidates: () => records.listCandidates(),
-      insertRecords: (list, now) => records.insertMany(list, now),
-      insertVoteRows: (rows) => records.insertVoteRows(rows),
-      insertPhotos: (list) => photos.insertMany(list),
-    });
-    await records.relinkPhotoSlots();
-    await records.rebuildTotals();
-  });
+    /** One page of a department's list, as JSON text: the shared pages are kept (recordListAnswers). */
+    async listPage(user: SessionUser | null, slug: string, query: RecordsQueryParsed): Promise<string> {
+      // Access first, always: the kept answers only ever hold what the department's list shows.
+      const department = await requireValidationDepartment(db, user, slug);
+      const { q, validated, after, limit } = query;
+      const pattern = searchPattern(q);
+      // Searches are each their own; the shared pages (the list as everyone scrolls it) are kept.
+      const key = pattern === undefined ? `${validated}:${after ?? ''}:${limit}` : undefined;
+      const read = async () => {
+        const page = await createValidationRepository(db).listPage(department.id, {
+          includeValidated: validated,
+          pattern,
+          after,
+          limit,
+        });
+        return JSON.stringify(
+          recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
+        );
+      };
+      return key === undefined ? read() : lists.get(key, read, department.slug);
+    },
+
+    async summary(user: SessionUser | null, slug: string): Promise<RecordsSummary> {
+      const department = await requireValidationDepartment(db, user, slug);
+      return repo.summary(department.id);
+    },
+
+    /** A validator's vote for a record of their department (see createVoteWriter). */
+    async vote(input: {
+      user: SessionUser;
+      ip: string | null;
+      slug: string;
+      recordId: number;
+      codes: string[];
+      key: string | undefined;
+    }): Promise<Answer<VoteResult>> {
+      const { user, slug, recordId, codes, key } = input;
+      const department = await requireValidationDepartment(db, user, slug);
+      if (key)
+        void options.keys.purgeIfDue().catch((error) => options.log.warn({ err: error }, 'idempotency purge failed'));
+      return votes.cast({
+        department,
+        recordId,
+        codes,
+        user,
+        ip: input.ip,
+        now: options.now(),
+        idempotency:
+          key === undefined
+            ? undefined
+            : {
+                key,
+                actor: user.email,
+                // The same ballot whatever order its boxes were ticked in.
+                fingerprint: requestFingerprint('vote', department.slug, recordId, ...[...codes].sort()),
+              },
+      });
+    },
+  };
 }
+export type RecordsService = ReturnType<typeof createRecordsService>;

@@ -7,8 +7,8 @@ import {
   parseMaxBytes,
   settingsAnswers,
 } from '#server/platform/settings/settings.repository';
-import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/records/photo-uploads';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/photos/photo-uploads';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { type AdminSettings, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
 
 const MB = 1024 * 1024;

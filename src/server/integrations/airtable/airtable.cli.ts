@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { type Kysely, PostgresAdapter } from 'kysely';
-import { createRecordsAdminService } from '#server/features/records/records-admin.service';
+import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { type Config, ConfigError, loadConfig } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';

@@ -1,11 +1,11 @@
 // The photos part of an Airtable import: photo links downloaded, checked and stored like uploads.
-import { storePhoto } from '#server/features/records/photos.service';
+import { storePhoto } from '#server/features/photos/photos.service';
 import { HttpError } from '#server/platform/http/errors';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { createLimiter } from '#server/platform/lib/limiter';
 import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import type { ImportTarget } from './airtable.import-records';
 import { AIRTABLE_IMPORT_USER, type RecordsRun, warn } from './airtable.import-report';

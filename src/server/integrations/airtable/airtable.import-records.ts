@@ -1,5 +1,5 @@
 // The records part of an Airtable import: rows checked, compared with earlier imports, inserted or updated.
-import { createRecordsAdminService } from '#server/features/records/records-admin.service';
+import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import type { AirtableRecord } from './airtable.client';
 import { type ImportNote, labelOf, type RecordsRun, warn } from './airtable.import-report';
 import { type AirtableRecordRow, departmentIndex, mapRecordRow } from './airtable.mapping';

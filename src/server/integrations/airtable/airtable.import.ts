@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createRecordsAdminService } from '#server/features/records/records-admin.service';
+import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import type { AirtableClient, AirtableRecord } from './airtable.client';

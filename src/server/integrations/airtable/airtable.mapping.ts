@@ -1,7 +1,7 @@
 import { departmentKey, foldText, quoteValue } from '#server/platform/lib/text';
 import { agendaAdminMessages, hour24Schema, isIsoDate } from '#shared/features/agenda/agenda.admin';
-import { type RecordFields, recordFieldsSchema } from '#shared/features/records/records.admin';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
+import { type RecordFields, recordFieldsSchema } from '#shared/platform/record-fields';
 import type { AirtableRecord } from './airtable.client';
 
 /** What Comando keeps in `source_id` for a row that came from Airtable: `airtable:rec…`. */

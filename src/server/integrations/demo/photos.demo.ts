@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { createPhotoPlaceholders } from '#server/features/records/photos.service';
+import { createPhotoPlaceholders } from '#server/features/photos/photos.service';
 import type { Database } from '#server/platform/db/schema';
 import { THUMB_MAX_PX } from '#server/platform/images/image-pipeline';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
+import { PHOTO_KIND_LABELS } from '#shared/platform/records';
 
 /**
  * Demo photo rows are written with placeholder keys (`demo:<kind>:<n>`) because the demo data step

@@ -1,4 +1,5 @@
-import { loadRecordsInBulk, type NewPhoto, type NewRecord } from '#server/features/records/records.service';
+import { createRecordsImportService } from '#server/features/records-import/records-import.service';
+import type { NewPhoto, NewRecord } from '#server/platform/records/records.repository';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import type { DemoStep } from './demo-step';
 import { DEMO_PHOTO_SIZE, DEMO_PHOTO_VARIANTS, demoPhotoPlaceholder } from './photos.demo';
@@ -17,7 +18,7 @@ const PHOTOGRAPHED_SHARE = 0.6;
  * photos feature at start-up). Everything is written in batches, in one transaction.
  */
 export const recordsDemoStep: DemoStep = async ({ db, now }) => {
-  await loadRecordsInBulk(db.kysely, async (records) => {
+  await createRecordsImportService(db.kysely, () => now).loadInBulk(async (records) => {
     const municipalities = await records.listMunicipalities();
     const candidates = await records.listCandidates();
     const random = seededRandom(2026);

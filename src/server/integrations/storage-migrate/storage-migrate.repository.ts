@@ -1,15 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 
-/** The SQL of `storage:migrate`: which files the database points at, and which copies were verified. */
+/**
+ * The SQL of `storage:migrate`: the candidates' photo files and which copies were verified (the ballot
+ * photos' files come from features/photos).
+ */
 export function createStorageMigrateRepository(db: Kysely<Database>) {
   return {
-    /** The three keys of every ballot photo, current or replaced (replaced ones stay as evidence). */
-    async listPhotoKeys(): Promise<string[]> {
-      const rows = await db.selectFrom('photos').select(['original_key', 'display_key', 'thumb_key']).execute();
-      return rows.flatMap((r) => [r.original_key, r.display_key, r.thumb_key]);
-    },
-
     async listCandidatePhotoUrls(): Promise<string[]> {
       const rows = await db.selectFrom('candidates').select('photo_url').execute();
       return rows.map((r) => r.photo_url);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { storageKeyOfPhotoUrl } from '#server/features/candidates/candidates.service';
+import { listPhotoFileKeys } from '#server/features/photos/photos.service';
 import type { Database } from '#server/platform/db/schema';
 import { isStorageKey, type PhotoStorage } from '#server/platform/storage/photo-storage';
 import { createStorageMigrateRepository } from './storage-migrate.repository';
@@ -43,7 +44,7 @@ export async function keysToCopy(db: Kysely<Database>): Promise<string[]> {
   const repo = createStorageMigrateRepository(db);
   const candidateKeys = (await repo.listCandidatePhotoUrls()).map((url) => storageKeyOfPhotoUrl(url) ?? '');
   // Demo placeholders ('demo:…') and pictures of the public folder are not stored files.
-  const keys = [...(await repo.listPhotoKeys()), ...candidateKeys].filter(isStorageKey);
+  const keys = [...(await listPhotoFileKeys(db)), ...candidateKeys].filter(isStorageKey);
   return [...new Set(keys)].sort();
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { storageKeyOfPhotoUrl } from '#server/features/candidates/candidates.service';
+import { listPhotoFileKeys } from '#server/features/photos/photos.service';
 import type { Config } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
 import { dataRoot, uploadTempDir } from '#server/platform/storage/create-photo-storage';
@@ -20,7 +21,7 @@ export async function sweepStorage(
   options: { now: Date; dryRun?: boolean; graceMs?: number },
 ): Promise<SweepReport> {
   const repo = createStorageMigrateRepository(db);
-  const named = new Set(await repo.listPhotoKeys());
+  const named = new Set(await listPhotoFileKeys(db));
   for (const url of await repo.listCandidatePhotoUrls()) {
     const key = storageKeyOfPhotoUrl(url);
     if (key) named.add(key);

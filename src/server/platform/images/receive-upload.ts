@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { HttpError } from '#server/platform/http/errors';
 import { receiveToFile, type UploadLimits, type UploadStream } from '#server/platform/lib/receive-file';
-import { photosMessages } from '#shared/features/records/photos';
+import { photosMessages } from '#shared/features/photos/photos';
 import { type ImageType, SNIFF_BYTES, sniffImageType } from './image-type';
 
 export interface ReceivedUpload {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { DEFAULT_SETTINGS } from '#server/platform/db/seed/reference';
-import { DEFAULT_PHOTO_MAX_BYTES } from '#shared/features/records/photos';
+import { DEFAULT_PHOTO_MAX_BYTES } from '#shared/features/photos/photos';
 import { DEFAULT_RESULTS_DENOMINATOR, TIME_ZONE } from '#shared/platform/constants';
 
 export interface Settings {

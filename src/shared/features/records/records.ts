@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { departmentParamsSchema } from '#shared/platform/access';
-import { PHOTO_KINDS, RECORDS_PAGE_SIZE } from '#shared/platform/constants';
+import { RECORDS_PAGE_SIZE } from '#shared/platform/constants';
 import { atTime, dayAndTime } from '#shared/platform/format';
 import { idParamsSchema } from '#shared/platform/query';
+import { recordSchema } from '#shared/platform/records';
 
 /** Sentences of the validation screen, shared by the API and the web. */
 export const recordsMessages = {
@@ -13,25 +14,12 @@ export const recordsMessages = {
     return `Este trámite ya fue votado por ${by} el ${day} ${atTime(time)}`;
   },
   voteSuccess: 'Votaste con éxito',
-  unknownCandidates: (codes: string[]) =>
-    codes.length === 1 ? `El candidato ${codes[0]} no existe.` : `Los candidatos ${codes.join(', ')} no existen.`,
   repeatedCandidate: 'Un candidato aparece más de una vez.',
   noRecords: 'No hay trámites pendientes en este municipio o parroquia.',
   noMatches: 'Ningún trámite coincide con la búsqueda.',
   completed: 'Municipio / Parroquia Completada',
-  recordNotFound: 'El trámite no existe.',
-  /** A vote or photo for a record the coordination voided after the validator saw it (Caracas time). */
-  voidedMeanwhile: (at: string) => {
-    const { day, time } = dayAndTime(at);
-    return `La coordinación anuló este trámite el ${day} ${atTime(time)}`;
-  },
   voteNotSaved: 'No se pudo guardar el voto en el teléfono. Intenta de nuevo.',
 } as const;
-
-export const photoKindSchema = z.enum(PHOTO_KINDS);
-
-/** Button and folder names of the three ballot photos (the spec's path uses them). */
-export const PHOTO_KIND_LABELS = { gobernador: 'Gobernador', an: 'AN', clez: 'CLEZ' } as const;
 
 export const candidateSchema = z.object({
   code: z.string(),
@@ -42,40 +30,6 @@ export const candidateSchema = z.object({
 export type Candidate = z.infer<typeof candidateSchema>;
 export const candidatesSchema = z.object({ items: z.array(candidateSchema) });
 export type CandidatesList = z.infer<typeof candidatesSchema>;
-
-export const photoSlotSchema = z.object({
-  id: z.number().int(),
-  /** The browser-ready JPEG, served only to people allowed on the department. */
-  url: z.string(),
-  thumbUrl: z.string(),
-});
-export type PhotoSlot = z.infer<typeof photoSlotSchema>;
-
-export const recordSchema = z.object({
-  id: z.number().int(),
-  comunidad: z.string(),
-  nombre: z.string(),
-  ubch: z.string(),
-  telefono: z.string(),
-  status: z.string(),
-  votedAt: z.string().nullable(),
-  /** Candidate codes of the vote; empty both before a vote and after a vote for nobody. */
-  votes: z.array(z.string()),
-  photos: z.object({
-    gobernador: photoSlotSchema.nullable(),
-    an: photoSlotSchema.nullable(),
-    clez: photoSlotSchema.nullable(),
-  }),
-  /** Voted and with its three photos. */
-  validated: z.boolean(),
-  /** The e-mail of who voted it; null before the vote. */
-  votedBy: z.string().nullable(),
-  /** The e-mail of who validated it (the vote or the photo that completed it); null until validated. */
-  validatedBy: z.string().nullable(),
-  /** The vote was written again since it was cast: an admin corrected it (or cleared it and it was voted again). */
-  voteCorrected: z.boolean(),
-});
-export type ProcedureRecord = z.infer<typeof recordSchema>;
 
 export const recordParamsSchema = departmentParamsSchema.extend(idParamsSchema.shape);
 

@@ -1,4 +1,4 @@
-import { photosMessages } from '#shared/features/records/photos';
+import { photosMessages } from '#shared/features/photos/photos';
 import { rightSizeInWorker } from './right-size-client';
 
 /** A photo ready to wait on the phone: its bytes, copied off the file picker, and their size. */

@@ -1,4 +1,4 @@
-import { photosMessages } from '#shared/features/records/photos';
+import { photosMessages } from '#shared/features/photos/photos';
 import { ApiError } from './api-client';
 import { sendRequest } from './send-request';
 

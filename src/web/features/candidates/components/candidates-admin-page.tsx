@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { AdminCandidate } from '#shared/features/candidates/candidates';
-import { PHOTO_ACCEPT } from '#shared/features/records/photos';
+import { PHOTO_ACCEPT } from '#shared/features/photos/photos';
 import { formatCount } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';

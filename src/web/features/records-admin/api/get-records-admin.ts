@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import type { RecordsAdminPage } from '#shared/features/records/records.admin';
+import type { RecordsAdminPage } from '#shared/features/records-admin/records-admin';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { type RecordsAdminFilters, recordsAdminKeys } from './records-admin-keys';
 

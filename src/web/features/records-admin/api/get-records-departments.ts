@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecordsDepartment } from '#shared/features/records/records.admin';
+import type { RecordsDepartment } from '#shared/features/records-admin/records-admin';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { recordsAdminKeys } from './records-admin-keys';
 

@@ -1,4 +1,4 @@
-import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
+import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 
 export interface RecordsAdminFilters {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecordResult, RestoreRecordBody } from '#shared/features/records/records.admin';
+import type { RecordResult, RestoreRecordBody } from '#shared/features/records-admin/records-admin';
 import { apiFetch } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { recordsAdminKeys } from './records-admin-keys';

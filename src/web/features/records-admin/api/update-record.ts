@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RecordBody, RecordResult } from '#shared/features/records/records.admin';
+import type { RecordBody, RecordResult } from '#shared/features/records-admin/records-admin';
 import { apiFetch } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { recordsAdminKeys } from './records-admin-keys';

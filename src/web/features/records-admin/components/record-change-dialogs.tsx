@@ -4,7 +4,7 @@ import {
   type RecordAdmin,
   restoreRecordBodySchema,
   type VoteCorrectionConflict,
-} from '#shared/features/records/records.admin';
+} from '#shared/features/records-admin/records-admin';
 import { ApiError } from '#web/platform/lib/api-client';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { TextAreaField } from '#web/platform/ui/fields';

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import {
-  RECORD_LIMITS,
   type RecordAdmin,
   type RecordBody,
   type RecordsDepartment,
   recordBodySchema,
-} from '#shared/features/records/records.admin';
+} from '#shared/features/records-admin/records-admin';
+import { RECORD_LIMITS } from '#shared/platform/record-fields';
 import { buttonClass } from '#web/platform/ui/back-office';
 import { SelectField, TextField } from '#web/platform/ui/fields';
 import { Modal } from '#web/platform/ui/modal';

@@ -1,13 +1,9 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import type {
-  RecordAdmin,
-  RecordBody,
-  RecordsAdminFilter,
-  RecordsDepartment,
-} from '#shared/features/records/records.admin';
+import type { RecordAdmin, RecordBody, RecordsDepartment } from '#shared/features/records-admin/records-admin';
 import { formatCount } from '#shared/platform/format';
+import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { paths } from '#web/platform/paths';

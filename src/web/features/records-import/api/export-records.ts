@@ -1,4 +1,4 @@
-import type { RecordsAdminFilter } from '#shared/features/records/records.admin';
+import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 
 /**
  * The CSV download of a municipality's records (UTF-8 with BOM, for Excel). A plain link: the browser

@@ -3,8 +3,8 @@ import {
   type ImportEvent,
   type ImportMode,
   type ImportResult,
-  recordsAdminMessages,
-} from '#shared/features/records/records.admin';
+  recordsImportMessages,
+} from '#shared/features/records-import/records-import';
 import { messages } from '#shared/platform/messages';
 import { ApiError } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
@@ -111,7 +111,7 @@ export function importRecords(
       else finish(() => reject(new ApiError(xhr.status, result?.message ?? messages.api.internal)));
     };
     xhr.onerror = () => finish(() => reject(new ApiError(0, messages.api.network)));
-    xhr.onabort = () => finish(() => reject(new ApiError(0, recordsAdminMessages.uploadAborted)));
+    xhr.onabort = () => finish(() => reject(new ApiError(0, recordsImportMessages.uploadAborted)));
     const form = new FormData();
     form.append('file', input.file, input.file.name);
     armIdleTimer();

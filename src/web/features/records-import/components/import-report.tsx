@@ -1,4 +1,4 @@
-import type { ImportReport } from '#shared/features/records/records.admin';
+import type { ImportReport } from '#shared/features/records-import/records-import';
 import { formatCount, formatDecimal } from '#shared/platform/format';
 import { cardClass } from '#web/platform/ui/back-office';
 

@@ -1,7 +1,8 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { IMPORT_MAX_BYTES, type RecordsDepartment } from '#shared/features/records/records.admin';
+import type { RecordsDepartment } from '#shared/features/records-admin/records-admin';
+import { IMPORT_MAX_BYTES } from '#shared/features/records-import/records-import';
 import { formatCount, formatPercent } from '#shared/platform/format';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';

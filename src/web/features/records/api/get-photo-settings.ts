@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PhotoSettings } from '#shared/features/records/photo-uploads';
+import type { PhotoSettings } from '#shared/features/photos/photo-uploads';
 import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
 import { readCopy, saveCopy } from '../device/device-copies';
 

@@ -1,5 +1,6 @@
 import { type InfiniteData, infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
-import type { ProcedureRecord, RecordsPage } from '#shared/features/records/records';
+import type { RecordsPage } from '#shared/features/records/records';
+import type { ProcedureRecord } from '#shared/platform/records';
 import { apiFetch, isNetworkError } from '#web/platform/lib/api-client';
 import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 import { pageCopyId, patchSavedRecord, readCopy, saveCopy, searchCopies } from '../device/device-copies';

@@ -1,5 +1,5 @@
 import { DefaultHttpStack, DetailedError, type HttpRequest, type HttpStack, Upload } from 'tus-js-client';
-import { PHOTO_UPLOADS_PATH } from '#shared/features/records/photo-uploads';
+import { PHOTO_UPLOADS_PATH } from '#shared/features/photos/photo-uploads';
 import type { PhotoKind } from '#shared/platform/constants';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/platform/idempotency';
 import { messages } from '#shared/platform/messages';

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ProcedureRecord } from '#shared/features/records/records';
+import type { ProcedureRecord } from '#shared/platform/records';
 import { renderWithProviders } from '#web/testing/render';
 import { deviceOutbox } from '../outbox/device-outbox';
 import { stateLabel } from '../outbox/outbox-labels';

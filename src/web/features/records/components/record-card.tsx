@@ -1,7 +1,7 @@
 import { memo, type ReactNode, useEffect, useState } from 'react';
-import { PHOTO_ACCEPT } from '#shared/features/records/photos';
-import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/features/records/records';
+import { PHOTO_ACCEPT } from '#shared/features/photos/photos';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
+import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/platform/records';
 import type { OutboxItem, PhotoItem, VoteItem } from '../outbox/outbox-item';
 import { itemLabel, sizeSaved, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useRecordOutbox } from '../outbox/use-outbox';

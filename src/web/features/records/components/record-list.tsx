@@ -1,7 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { ProcedureRecord } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
+import type { ProcedureRecord } from '#shared/platform/records';
 import { RecordCard } from './record-card';
 
 export interface RecordListProps {

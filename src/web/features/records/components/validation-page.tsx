@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
-import { photosMessages } from '#shared/features/records/photos';
-import { type ProcedureRecord, recordsMessages } from '#shared/features/records/records';
+import { photosMessages } from '#shared/features/photos/photos';
+import { recordsMessages } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
+import type { ProcedureRecord } from '#shared/platform/records';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useOnline } from '#web/platform/lib/use-online';

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ProcedureRecord } from '#shared/features/records/records';
+import type { ProcedureRecord } from '#shared/platform/records';
 import { RecordCard } from './record-card';
 import { VoteDialog } from './vote-dialog';
 

@@ -1,6 +1,7 @@
 import { Description, Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useState } from 'react';
-import type { Candidate, ProcedureRecord } from '#shared/features/records/records';
+import type { Candidate } from '#shared/features/records/records';
+import type { ProcedureRecord } from '#shared/platform/records';
 
 export interface VoteDialogProps {
   /** The record being voted; null while the dialog is closed. */

@@ -1,4 +1,5 @@
-import type { ProcedureRecord, RecordsPage } from '#shared/features/records/records';
+import type { RecordsPage } from '#shared/features/records/records';
+import type { ProcedureRecord } from '#shared/platform/records';
 import { deviceStore } from './device-store';
 
 /**

@@ -1,5 +1,5 @@
-import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
 import { formatBytes, formatPercent } from '#shared/platform/format';
+import { PHOTO_KIND_LABELS } from '#shared/platform/records';
 import type { OutboxItem } from './outbox-item';
 
 /** What the item is, as a validator says it: 'Voto' or 'Foto Gobernador'. */

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { toast } from 'react-toastify/unstyled';
-import type { PhotoUploadResult } from '#shared/features/records/photos';
+import type { PhotoUploadResult } from '#shared/features/photos/photos';
 import { recordsMessages, type VoteResult } from '#shared/features/records/records';
 import { isNetworkError } from '#web/platform/lib/api-client';
 import { useSession } from '#web/platform/session/get-session';

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { readCsv } from './records.csv';
-import { createRecordsRepository } from './records.repository';
+import { createRecordsAdminService } from './records-admin.service';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -155,6 +155,26 @@ describe('records back office: by hand', () => {
     });
     expect(imported.statusCode).toBe(201);
     expect(await names()).toHaveLength(3);
+  });
+
+  it('shows records another system brings or changes to validators at once, right after they read the page', async () => {
+    const cookies = await setup();
+    const [id] = await addRecords(t, 'cabimas', [{ nombre: 'Antes', telefono: '0414-1000001' }]);
+    const names = async () => (await validatorList(cookies.validator)).map((r) => r.nombre).sort();
+    expect(await names()).toEqual(['Antes']);
+
+    const cabimas = await departmentId('cabimas');
+    const records = createRecordsAdminService(t.db.kysely, t.config.now);
+    const fields = { comunidad: 'Sector Norte', ubch: 'UBCH 1', telefono: '0414-1000002' };
+    await records.insertFromSource([{ departmentId: cabimas, sourceId: 'recA', nombre: 'Desde Airtable', ...fields }]);
+    expect(await names()).toEqual(['Antes', 'Desde Airtable']);
+
+    const written = await records.updateFromSource([
+      { id: id as number, departmentId: cabimas, fields: { departmentId: cabimas, nombre: 'Después', ...fields } },
+    ]);
+    expect(written).toEqual([true]);
+    expect(await names()).toEqual(['Desde Airtable', 'Después']);
+    await expectCountersRight();
   });
 
   it.each([
@@ -314,7 +334,7 @@ describe('records back office: voiding', () => {
   });
 });
 
-describe('records back office: listing and exporting', () => {
+describe('records back office: listing', () => {
   it('lists by pages with a search, and the municipalities with their counts', async () => {
     const cookies = await setup();
     await addRecords(t, 'cabimas', 120);
@@ -393,86 +413,5 @@ describe('records back office: listing and exporting', () => {
     const first = (await list(cookies.admin, 'q=persona&limit=10')).items;
     expect(first).toHaveLength(10);
     expect(first.every((r: { departmentSlug: string }) => r.departmentSlug === 'bolivar')).toBe(true);
-  });
-
-  it('writes when a record was voted in Caracas time, as every export does, and says so with the offset', async () => {
-    const cookies = await setup();
-    const [id] = await addRecords(t, 'cabimas', [MARIA]);
-    await t.db.kysely
-      .updateTable('records')
-      .set({ voted_at: '2026-11-23T03:30:05.000Z' })
-      .where('id', '=', id as number)
-      .execute();
-    const res = await t.request({
-      url: '/api/admin/records/export.csv?department=cabimas',
-      headers: { cookie: cookies.admin },
-    });
-    const rows: string[][] = [];
-    for await (const { fields } of readCsv([res.body.replace(/^\uFEFF/, '')], { maxRowChars: 10_000 }))
-      rows.push(fields);
-    expect(rows[0]?.[7]).toBe('Votado el (hora de Caracas, UTC-04:00)');
-    expect(rows[1]?.[7]).toBe('2026-11-22 23:30:05');
-  });
-
-  it('exports a municipality as UTF-8 CSV with BOM, escaped and formula-safe, that imports back as duplicates', async () => {
-    const cookies = await setup();
-    await addRecords(t, 'cabimas', [
-      MARIA,
-      {
-        comunidad: 'Barrio "El Gallo"; sur',
-        nombre: '=HIPERVINCULO("http://x")',
-        ubch: '@U',
-        telefono: '+58 414 7654321',
-      },
-      { comunidad: 'Dos\nlíneas', nombre: 'Ana', ubch: '-1', telefono: '0261-7000000' },
-    ]);
-    await addRecords(t, 'lagunillas', [{ nombre: 'Otra persona', telefono: '0414-0000001' }]);
-    const res = await t.request({
-      url: '/api/admin/records/export.csv?department=cabimas',
-      headers: { cookie: cookies.admin },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(
-      /^attachment; filename="registros-cabimas-\d{4}-\d\d-\d\d\.csv"$/,
-    );
-    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const rows: string[][] = [];
-    for await (const { fields } of readCsv([res.body.replace(/^\uFEFF/, '')], { maxRowChars: 10_000 }))
-      rows.push(fields);
-    expect(rows[0]).toEqual([
-      'Comunidades',
-      'Nombre',
-      'UBCH',
-      'Telefono',
-      'Departamento',
-      'Estado',
-      'Votos',
-      'Votado el (hora de Caracas, UTC-04:00)',
-      'ID',
-    ]);
-    expect(rows).toHaveLength(4);
-    expect(rows[2]?.slice(0, 4)).toEqual([
-      'Barrio "El Gallo"; sur',
-      '\'=HIPERVINCULO("http://x")',
-      "'@U",
-      "'+58 414 7654321",
-    ]);
-    expect(rows[3]?.slice(0, 3)).toEqual(['Dos\nlíneas', 'Ana', "'-1"]);
-    expect(res.body).toContain('"Barrio ""El Gallo""; sur"');
-
-    const audit = await listAudit(t.db.kysely, { action: 'records.export' });
-    expect(audit[0]).toMatchObject({ actor_email: PEOPLE.admin, department_slug: 'cabimas' });
-
-    // What was exported imports back unchanged: every row is already there.
-    const file = multipartFile(res.rawPayload);
-    const back = await t.request({
-      method: 'POST',
-      url: '/api/admin/records/import?mode=simulacion',
-      headers: { cookie: cookies.admin, ...file.headers },
-      payload: file.payload,
-    });
-    expect(back.statusCode, back.body).toBe(200);
-    expect(back.json().report).toMatchObject({ rows: 3, valid: 0, duplicatesInDatabase: 3, invalid: 0 });
   });
 });

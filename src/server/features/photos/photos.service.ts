@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, type HttpError } from '#server/platform/http/errors';
+import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -12,14 +13,27 @@ import {
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
 import type { ReceivedUpload } from '#server/platform/images/receive-upload';
+import {
+  departmentLists,
+  notPendingRefusal,
+  presentRecord,
+  type RecordChangeHooks,
+  requireValidationDepartment,
+} from '#server/platform/records/records';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
+import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { type PhotoInfo, type PhotoUploadResult, photosMessages } from '#shared/features/records/photos';
+import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/photos/photo-uploads';
+import {
+  PHOTO_MAX_BYTES_SETTING,
+  type PhotoInfo,
+  type PhotoUploadResult,
+  photosMessages,
+} from '#shared/features/photos/photos';
 import type { PhotoKind } from '#shared/platform/constants';
-import { photoReadablePath } from './photo-names';
+import { contentDisposition, photoDownloadName, photoReadablePath } from './photo-names';
 import { createPhotosRepository, type PhotoRow } from './photos.repository';
-import { createRecordsRepository } from './records.repository';
-import { notPendingRefusal, presentRecord, type RecordChangeHooks, recordListAnswers } from './records.service';
 
 export function presentPhoto(photo: PhotoRow, departmentTitle: string, recordName: string): PhotoInfo {
   const ext = photo.content_type === 'image/heic' ? 'heic' : 'jpg';
@@ -134,47 +148,52 @@ export async function storePhoto(
     };
 
     const warning = sameImage ? photosMessages.duplicate : null;
-    const answer = await db.transaction().execute(async (trx) => {
-      const tx = createPhotosRepository(trx);
-      const id = await tx.insert({ ...row });
-      const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
-      if (!filled) throw new SlotTaken();
-      if (input.current !== null) {
-        await tx.markReplaced(input.current, user.email, at);
-      } else if (filled.completed === 1) {
-        // This photo filled the last empty slot of a voted record: it is validated now, and only now.
-        await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
-      }
-      await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at });
-      await writeAudit(trx, {
-        actorEmail: user.email,
-        action: input.current === null ? 'photo.upload' : 'photo.replace',
-        departmentSlug: input.department.slug,
-        target: `record:${record.id}`,
-        ip: input.ip,
-        details: {
-          kind,
-          photoId: id,
-          sha256: upload.sha256,
-          sizeBytes: upload.size,
-          contentType: row.content_type,
-          ...(input.current !== null ? { replacedPhotoId: input.current } : {}),
-          ...(sameImage ? { sameImageAsRecord: sameImage.record_id } : {}),
-        },
-        at: input.now,
-      });
-      const updated = await createRecordsRepository(trx).findInDepartment(input.department.id, record.id);
-      if (!updated) throw new SlotTaken();
-      const result: PhotoUploadResult = {
-        message: photosMessages.uploaded,
-        photo: presentPhoto({ id, ...row }, input.department.title, record.nombre),
-        record: presentRecord(updated),
-        warning,
-      };
-      if (input.idempotency) await input.idempotency.keys.remember(trx, input.idempotency.request, 201, result);
-      return result;
-    });
-    recordListAnswers(db).forget(input.department.slug);
+    // The photo, its slot, the counts, the audit row and the key in one change; the department's kept
+    // lists are forgotten once it has committed.
+    const answer = await runChange(
+      db,
+      async ({ trx, audit }) => {
+        const tx = createPhotosRepository(trx);
+        const id = await tx.insert({ ...row });
+        const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
+        if (!filled) throw new SlotTaken();
+        if (input.current !== null) {
+          await tx.markReplaced(input.current, user.email, at);
+        } else if (filled.completed === 1) {
+          // This photo filled the last empty slot of a voted record: it is validated now, and only now.
+          await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
+        }
+        await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at });
+        await audit({
+          actorEmail: user.email,
+          action: input.current === null ? 'photo.upload' : 'photo.replace',
+          departmentSlug: input.department.slug,
+          target: `record:${record.id}`,
+          ip: input.ip,
+          details: {
+            kind,
+            photoId: id,
+            sha256: upload.sha256,
+            sizeBytes: upload.size,
+            contentType: row.content_type,
+            ...(input.current !== null ? { replacedPhotoId: input.current } : {}),
+            ...(sameImage ? { sameImageAsRecord: sameImage.record_id } : {}),
+          },
+          at: input.now,
+        });
+        const updated = await createRecordsRepository(trx).findInDepartment(input.department.id, record.id);
+        if (!updated) throw new SlotTaken();
+        const result: PhotoUploadResult = {
+          message: photosMessages.uploaded,
+          photo: presentPhoto({ id, ...row }, input.department.title, record.nombre),
+          record: presentRecord(updated),
+          warning,
+        };
+        if (input.idempotency) await input.idempotency.keys.remember(trx, input.idempotency.request, 201, result);
+        return result;
+      },
+      { forget: [departmentLists([input.department.slug])] },
+    );
     return { photo: { id: answer.photo.id, ...row }, warning, answer };
   } catch (error) {
     await Promise.all(stored.map((key) => storage.delete(key).catch(() => {})));
@@ -264,4 +283,72 @@ export function createPhotoPlaceholders(db: Kysely<Database>) {
     replace: (placeholder: string, files: Parameters<typeof repo.replacePlaceholder>[1]): Promise<void> =>
       repo.replacePlaceholder(placeholder, files),
   };
+}
+
+/**
+ * Before a photo's bytes travel: the department is the person's, the record is still pending and, for
+ * a validator, the slot is still empty, unless the request may be a retry of the upload that filled it
+ * (its key is known): that one gets its first answer again, once its file is compared. The record is
+ * read before the key: a key stored with this slot's photo is then always seen. Admins may replace a
+ * photo; the old one stays as evidence.
+ */
+export async function requireOpenSlot(
+  deps: { db: Kysely<Database>; keys: IdempotencyKeys },
+  input: { user: SessionUser; slug: string; recordId: number; kind: PhotoKind; key: string | undefined },
+): Promise<{ id: number; slug: string; title: string }> {
+  const { db, keys } = deps;
+  const { user, recordId, kind, key } = input;
+  const department = await requireValidationDepartment(db, user, input.slug);
+  const found = await createRecordsRepository(db).findInDepartment(department.id, recordId);
+  if (found?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, recordId);
+  if (found[`${kind}_photo_id`] !== null && user.role !== 'admin' && !(key && (await keys.exists(key)))) {
+    throw await slotFilledConflict(db, recordId, kind);
+  }
+  return department;
+}
+
+/** The largest photo accepted now, in bytes (a setting). */
+export async function photoMaxBytes(db: Kysely<Database>): Promise<number> {
+  return parseMaxBytes(await createPhotosRepository(db).getSetting(PHOTO_MAX_BYTES_SETTING));
+}
+
+/** Whether phones send the original photo instead of a JPEG of at most 2560 px (a setting). */
+export async function sendOriginals(db: Kysely<Database>): Promise<boolean> {
+  return (await createPhotosRepository(db).getSetting(PHOTO_SEND_ORIGINALS_SETTING)) === '1';
+}
+
+/**
+ * A stored photo's file for someone who may see its department (anyone else gets the 404 of a photo
+ * that does not exist): the browser JPEG, the thumbnail or the original.
+ */
+export async function openPhoto(
+  deps: { db: Kysely<Database>; storage: PhotoStorage },
+  input: { user: SessionUser; id: number; variant: 'display' | 'thumb' | 'original'; download: boolean },
+  log: FastifyBaseLogger,
+) {
+  const { db, storage } = deps;
+  const photo = await createPhotosRepository(db).findForServing(input.id);
+  if (!photo) throw NotFound();
+  await requireValidationDepartment(db, input.user, photo.department_slug);
+  const original = input.variant === 'original';
+  const key = original ? photo.original_key : input.variant === 'thumb' ? photo.thumb_key : photo.display_key;
+  const contentType = original ? photo.content_type : 'image/jpeg';
+  const ext = contentType === 'image/heic' ? 'heic' : 'jpg';
+  const file = await storage.get(key);
+  if (!file) {
+    log.error({ photoId: photo.id, variant: input.variant }, 'photo file missing from storage');
+    throw NotFound();
+  }
+  const name = photoDownloadName(photo.department_title, photo.kind, photo.record_nombre, ext);
+  return {
+    contentType,
+    size: file.size,
+    stream: file.stream,
+    disposition: contentDisposition(input.download ? 'attachment' : 'inline', name),
+  };
+}
+
+/** The storage keys of every ballot photo's three files, current or replaced (replaced ones stay as evidence). */
+export function listPhotoFileKeys(db: Kysely<Database>): Promise<string[]> {
+  return createPhotosRepository(db).listPhotoKeys();
 }

@@ -22,9 +22,9 @@ import {
   testConfig,
 } from '#server/testing/test-app';
 import { createTusUpload, headTusUpload, noisyJpeg, patchTusUpload, sendTusPhoto, TUS } from '#server/testing/tus';
-import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/records/photos';
+import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { startDropboxContractServer } from '#tests/support/dropbox-contract-server';
-import { MAX_OPEN_UPLOADS } from './photo-uploads.routes';
+import { MAX_OPEN_UPLOADS } from './photo-uploads.service';
 import { createPhotosRepository } from './photos.repository';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine, unguardCell } from '#server/platform/lib/csv';
-import { CsvFileError, readCsv } from './records.csv';
+import { CsvFileError, readCsv } from './records-import.csv';
 
 async function read(chunks: Iterable<string | Uint8Array>, maxRowChars = 1_000) {
   const rows: { line: number; fields: string[] }[] = [];

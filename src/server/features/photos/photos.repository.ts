@@ -1,12 +1,10 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import type { PhotosTable } from '#server/platform/db/schema-records';
+import type { NewPhoto } from '#server/platform/records/records.repository';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 
 export type PhotoRow = Selectable<PhotosTable>;
-export type NewPhoto = Omit<PhotoRow, 'id' | 'replaced_at' | 'replaced_by' | 'shared_url'> & {
-  shared_url?: string | null;
-};
 
 const slotColumn = (kind: PhotoKind) => `${kind}_photo_id` as const;
 
@@ -134,17 +132,10 @@ export function createPhotosRepository(db: Kysely<Database>) {
       await db.updateTable('photos').set(keys).where('original_key', '=', placeholder).execute();
     },
 
-    async insertMany(photos: NewPhoto[]): Promise<number[]> {
-      const ids: number[] = [];
-      for (let i = 0; i < photos.length; i += 500) {
-        const rows = await db
-          .insertInto('photos')
-          .values(photos.slice(i, i + 500))
-          .returning('id')
-          .execute();
-        ids.push(...rows.map((r) => r.id));
-      }
-      return ids;
+    /** The three keys of every ballot photo, current or replaced (replaced ones stay as evidence). */
+    async listPhotoKeys(): Promise<string[]> {
+      const rows = await db.selectFrom('photos').select(['original_key', 'display_key', 'thumb_key']).execute();
+      return rows.flatMap((r) => [r.original_key, r.display_key, r.thumb_key]);
     },
   };
 }

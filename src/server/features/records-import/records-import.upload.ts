@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { HttpError } from '#server/platform/http/errors';
 import { receiveToFile, type UploadLimits, type UploadStream } from '#server/platform/lib/receive-file';
-import { recordsAdminMessages } from '#shared/features/records/records.admin';
+import { recordsImportMessages } from '#shared/features/records-import/records-import';
 
 /** What the bytes of the upload say about its encoding, counted while it is written to disk. */
 export interface ByteFacts {
@@ -93,8 +93,8 @@ function createByteScanner() {
 
 const UPLOAD_SUFFIX = '.csv.part';
 
-const FileTooLarge = () => new HttpError(413, recordsAdminMessages.fileTooLarge);
-const UploadAborted = () => new HttpError(400, recordsAdminMessages.uploadAborted);
+const FileTooLarge = () => new HttpError(413, recordsImportMessages.fileTooLarge);
+const UploadAborted = () => new HttpError(400, recordsImportMessages.uploadAborted);
 
 /**
  * Streams the uploaded CSV to a temporary file while counting what its bytes say about the encoding.

@@ -1,7 +1,7 @@
 // The encoding of an uploaded CSV, decided from its bytes, and its text read in that encoding.
 import fs from 'node:fs';
-import type { ImportProblem } from '#shared/features/records/records.admin';
-import type { ByteFacts } from './records.import-upload';
+import type { ImportProblem } from '#shared/features/records-import/records-import';
+import type { ByteFacts } from './records-import.upload';
 
 export type CsvEncoding = 'utf-8' | 'utf-8-bom' | 'latin-1';
 

@@ -4,14 +4,15 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
-import { type ImportEvent, type ImportResult, recordsAdminMessages } from '#shared/features/records/records.admin';
-import { removeStaleImports } from './records.import-upload';
-import { createRecordsRepository } from './records.repository';
+import type { ImportEvent, ImportResult } from '#shared/features/records-import/records-import';
+import { recordFieldMessages } from '#shared/platform/record-fields';
+import { removeStaleImports } from './records-import.upload';
 
 let t: TestApp;
 let admin: string;
@@ -202,8 +203,8 @@ describe('CSV import: files that trip hand-written readers', () => {
       fileProblems: [],
     });
     expect(res.report.rowProblems).toEqual([
-      { line: 2, column: 'Comunidades', reason: recordsAdminMessages.controlChars },
-      { line: 5, column: 'Nombre', reason: recordsAdminMessages.nombreRequired },
+      { line: 2, column: 'Comunidades', reason: recordFieldMessages.controlChars },
+      { line: 5, column: 'Nombre', reason: recordFieldMessages.nombreRequired },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { photoKindSchema } from './records';
+import { photoKindSchema } from '#shared/platform/records';
 
 /**
  * Where ballot photos are sent with the tus protocol (resumable uploads, docs/decisions/046). An

@@ -1,6 +1,7 @@
-import { CompiledQuery, type Kysely, type Selectable, type Selection, sql } from 'kysely';
-import type { Database, DepartmentsTable } from '#server/platform/db/schema';
-import { recordSearchText } from './records.search';
+import { type Kysely, type Selection, sql } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import type { MunicipalityRow } from '#server/platform/records/records.repository';
+import { recordSearchText } from '#server/platform/records/records.search';
 
 /** A record as the back office reads it, with its department. */
 const RECORD_COLUMNS = [
@@ -28,9 +29,6 @@ const RECORD_COLUMNS = [
 ] as const;
 export type RecordAdminRow = Selection<Database, 'records' | 'departments', (typeof RECORD_COLUMNS)[number]>;
 
-const MUNICIPALITY_COLUMNS = ['id', 'slug', 'title'] as const satisfies readonly (keyof DepartmentsTable)[];
-export type MunicipalityRow = Pick<Selectable<DepartmentsTable>, (typeof MUNICIPALITY_COLUMNS)[number]>;
-
 export interface RecordFieldsUpdate {
   departmentId: number;
   comunidad: string;
@@ -42,46 +40,6 @@ export interface RecordFieldsUpdate {
 type StatusFilter = 'pendiente' | 'anulado' | 'todos';
 type Db = Kysely<Database>;
 
-/** A new pending record of an import. */
-export interface ImportedRecord {
-  departmentId: number;
-  comunidad: string;
-  nombre: string;
-  ubch: string;
-  telefono: string;
-}
-
-const IMPORT_COLUMNS = [
-  'department_id',
-  'comunidad',
-  'nombre',
-  'ubch',
-  'telefono',
-  'status',
-  'search_text',
-  'completed',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** The INSERT of `rows` records, written once per dialect and size (the statement cache then reuses it). */
-const insertStatements = new Map<string, string>();
-function insertStatement(postgres: boolean, rows: number): string {
-  const key = `${postgres}:${rows}`;
-  let text = insertStatements.get(key);
-  if (!text) {
-    const width = IMPORT_COLUMNS.length;
-    const tuples = Array.from(
-      { length: rows },
-      (_, r) => `(${Array.from({ length: width }, (_, c) => (postgres ? `$${r * width + c + 1}` : '?')).join(', ')})`,
-    );
-    text = `insert into records (${IMPORT_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
-    if (insertStatements.size > 20) insertStatements.clear();
-    insertStatements.set(key, text);
-  }
-  return text;
-}
-
 function selectRecords(db: Db) {
   return db
     .selectFrom('records')
@@ -89,27 +47,9 @@ function selectRecords(db: Db) {
     .select(RECORD_COLUMNS);
 }
 
-/** The records back office: listing, editing, voiding and exporting records; what the import reads. */
+/** The records back office: listing, editing, voiding and restoring records, correcting votes. */
 export function createRecordsAdminRepository(db: Db) {
   return {
-    async listMunicipalities(): Promise<MunicipalityRow[]> {
-      return db
-        .selectFrom('departments')
-        .select(MUNICIPALITY_COLUMNS)
-        .where('kind', '=', 'municipality')
-        .orderBy('position')
-        .execute();
-    },
-
-    async findMunicipality(slug: string): Promise<MunicipalityRow | undefined> {
-      return db
-        .selectFrom('departments')
-        .select(MUNICIPALITY_COLUMNS)
-        .where('slug', '=', slug)
-        .where('kind', '=', 'municipality')
-        .executeTakeFirst();
-    },
-
     /** Every municipality with its progress counts and how many of its records are voided. */
     async municipalityCounts(): Promise<
       (MunicipalityRow & { total: number; voted: number; validated: number; voided: number })[]
@@ -185,22 +125,6 @@ export function createRecordsAdminRepository(db: Db) {
         .where('department_id', '=', departmentId)
         .where(sql<boolean>`search_text like ${`%${digits}%`}`)
         .limit(1_000)
-        .execute();
-    },
-
-    /** A page (by id) of a department's names and phones, for the import's duplicate check. */
-    async identityPage(
-      departmentId: number,
-      after: number,
-      limit: number,
-    ): Promise<{ id: number; nombre: string; telefono: string }[]> {
-      return db
-        .selectFrom('records')
-        .select(['id', 'nombre', 'telefono'])
-        .where('department_id', '=', departmentId)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(limit)
         .execute();
     },
 
@@ -294,45 +218,6 @@ export function createRecordsAdminRepository(db: Db) {
         .where('vote_revision', '=', revision)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
-    },
-
-    /**
-     * Inserts an import's records as pending, a few hundred per statement, without building a query
-     * object per row: an import of 100,000 rows would otherwise spend most of its time and memory there.
-     * The caller moves the departments' counts in the same transaction.
-     */
-    async insertImported(rows: ImportedRecord[], now: Date): Promise<void> {
-      if (rows.length === 0) return;
-      const postgres = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
-      const at = now.toISOString();
-      const values: unknown[] = [];
-      for (const r of rows) {
-        values.push(
-          r.departmentId,
-          r.comunidad,
-          r.nombre,
-          r.ubch,
-          r.telefono,
-          'pendiente',
-          recordSearchText(r),
-          0,
-          at,
-          at,
-        );
-      }
-      await db.executeQuery(CompiledQuery.raw(insertStatement(postgres, rows.length), values));
-    },
-
-    /** A page (by id) of a department's records for the CSV export. */
-    async exportPage(
-      departmentId: number,
-      status: StatusFilter,
-      after: number,
-      limit: number,
-    ): Promise<RecordAdminRow[]> {
-      let query = selectRecords(db).where('records.department_id', '=', departmentId).where('records.id', '>', after);
-      if (status !== 'todos') query = query.where('records.status', '=', status);
-      return query.orderBy('records.id').limit(limit).execute();
     },
   };
 }

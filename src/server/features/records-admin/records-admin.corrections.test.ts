@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';
 import { checkTotals } from '#server/testing/results';
 import { openSse, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { createRecordsRepository } from './records.repository';
 
 let t: TestApp;
 afterEach(async () => t?.close());

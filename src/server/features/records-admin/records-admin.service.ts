@@ -1,30 +1,35 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '#server/platform/audit/audit.repository';
+import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { recordsMessages } from '#shared/features/records/records';
+import {
+  type RecordChangeHooks,
+  type RecordsActor,
+  recordListAnswers,
+  requireMunicipality,
+} from '#server/platform/records/records';
+import { normalizedPhone, personKey } from '#server/platform/records/records.identity';
+import {
+  createRecordsRepository,
+  type MunicipalityRow,
+  type NewRecord,
+} from '#server/platform/records/records.repository';
+import { searchPattern } from '#server/platform/records/records.search';
 import {
   type RecordAdmin,
-  type RecordFields,
   type RecordStatusValue,
+  type RecordsAdminPage,
+  type RecordsDepartments,
   recordsAdminMessages,
-} from '#shared/features/records/records.admin';
-import { normalizedPhone, personKey } from './records.identity';
-import { createRecordsRepository, type NewRecord } from './records.repository';
-import { type RecordChangeHooks, recordListAnswers } from './records.service';
+} from '#shared/features/records-admin/records-admin';
+import type { RecordFields, RecordsAdminFilter } from '#shared/platform/record-fields';
+import { recordMessages } from '#shared/platform/records';
 import {
   createRecordsAdminRepository,
-  type MunicipalityRow,
   type RecordAdminRow,
   type RecordFieldsUpdate,
   type RecordsAdminRepository,
 } from './records-admin.repository';
-
-/** Who changes records, as the audit log names them. */
-export interface RecordsActor {
-  email: string;
-  ip: string | null;
-}
 
 /** What the back office sees of a record. */
 export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
@@ -56,12 +61,6 @@ const fieldsOf = (r: { comunidad: string; nombre: string; ubch: string; telefono
   ubch: r.ubch,
   telefono: r.telefono,
 });
-
-export async function requireMunicipality(repo: RecordsAdminRepository, slug: string): Promise<MunicipalityRow> {
-  const department = await repo.findMunicipality(slug);
-  if (!department) throw BadRequest(recordsAdminMessages.unknownDepartment);
-  return department;
-}
 
 /** Another record of the department about the same person (same name and phone), if any. */
 async function findDuplicate(
@@ -118,13 +117,9 @@ export interface SourceChange {
 export function createRecordsAdminService(db: Kysely<Database>, clock: () => Date, hooks: RecordChangeHooks = {}) {
   const repo = createRecordsAdminRepository(db);
 
-  /** Runs one change in its transaction, then forgets every department's kept list. */
-  async function change<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    try {
-      return await db.transaction().execute(work);
-    } finally {
-      recordListAnswers(db).forget();
-    }
+  /** Runs one change (its writes and audit row), then forgets every department's kept list. */
+  function change<T>(work: (change: Change) => Promise<T>): Promise<T> {
+    return runChange(db, work, { forget: [recordListAnswers] });
   }
 
   async function reread(trx: Kysely<Database>, id: number): Promise<RecordAdminRow> {
@@ -134,14 +129,34 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
   }
 
   return {
-    listMunicipalities: (): Promise<MunicipalityRow[]> => repo.listMunicipalities(),
+    listMunicipalities: (): Promise<MunicipalityRow[]> => createRecordsRepository(db).listMunicipalities(),
+
+    /** Every municipality and parish with its pending, voted, validated and voided records. */
+    async departments(): Promise<RecordsDepartments> {
+      const rows = await repo.municipalityCounts();
+      return { items: rows.map(({ id: _id, ...row }) => row) };
+    },
+
+    /** A page of one municipality's records, or of all of them, with a search. */
+    async list(query: {
+      department?: string;
+      q?: string;
+      status: RecordsAdminFilter;
+      after?: number;
+      limit: number;
+    }): Promise<RecordsAdminPage> {
+      const { department, q, status, after, limit } = query;
+      const found = department === undefined ? undefined : await requireMunicipality(db, department);
+      const page = await repo.listPage(found?.id, { status, pattern: searchPattern(q), after, limit });
+      return { items: page.rows.map(presentRecordAdmin), nextCursor: page.nextCursor };
+    },
 
     /**
      * Records another system brings (each with its `sourceId`), inserted as they come; each batch moves
      * its departments' counts in the same transaction. Their ids, in order.
      */
     insertFromSource(records: NewRecord[]): Promise<number[]> {
-      return createRecordsRepository(db).insertMany(records, clock());
+      return change(({ trx }) => createRecordsRepository(trx).insertMany(records, clock()));
     },
 
     /**
@@ -149,7 +164,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      * hand is (no audit row: the import writes its own). Whether each one was written.
      */
     updateFromSource(changes: SourceChange[]): Promise<boolean[]> {
-      return db.transaction().execute(async (trx) => {
+      return change(async ({ trx }) => {
         const written: boolean[] = [];
         for (const c of changes) written.push(await writeFields(trx, c.id, c.departmentId, c.fields, clock()));
         return written;
@@ -158,16 +173,16 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
 
     async create(input: RecordFields & { department: string }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
-      const department = await requireMunicipality(repo, input.department);
+      const department = await requireMunicipality(db, input.department);
       const fields = fieldsOf(input);
-      return change(async (trx) => {
+      return change(async ({ trx, audit }) => {
         const tx = createRecordsAdminRepository(trx);
         const duplicate = await findDuplicate(tx, department.id, fields);
         if (duplicate) throw Conflict(recordsAdminMessages.duplicate(duplicate.nombre, duplicate.id));
         // insertMany moves the department's pending count in the same transaction.
         const [id] = await createRecordsRepository(trx).insertMany([{ departmentId: department.id, ...fields }], now);
         const row = await reread(trx, id as number);
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'record.create',
           departmentSlug: department.slug,
@@ -182,9 +197,9 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
 
     async update(id: number, input: RecordFields & { department: string }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
-      const target = await requireMunicipality(repo, input.department);
+      const target = await requireMunicipality(db, input.department);
       const fields = fieldsOf(input);
-      return change(async (trx) => {
+      return change(async ({ trx, audit }) => {
         const tx = createRecordsAdminRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
@@ -202,7 +217,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           );
         }
         const after = await reread(trx, id);
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'record.update',
           departmentSlug: after.department_slug,
@@ -225,7 +240,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      */
     async void(id: number, input: { reason: string; voteCounts: boolean }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
-      return change(async (trx) => {
+      return change(async ({ trx, audit }) => {
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
@@ -241,7 +256,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         if (voted && !input.voteCounts) {
           await records.moveBallot(left.department_id, await records.votesOf(id), -1);
         }
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'record.void',
           departmentSlug: before.department_slug,
@@ -260,7 +275,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      */
     async restore(id: number, reason: string, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
-      return change(async (trx) => {
+      return change(async ({ trx, audit }) => {
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
@@ -274,7 +289,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         if (voted && before.vote_counted === 0) {
           await records.moveBallot(back.department_id, await records.votesOf(id), 1);
         }
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'record.restore',
           departmentSlug: before.department_slug,
@@ -306,11 +321,11 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
       if (input.codes !== null) {
         const known = new Set(candidates.map((c) => c.code));
         const unknown = input.codes.filter((code) => !known.has(code));
-        if (unknown.length > 0) throw BadRequest(recordsMessages.unknownCandidates(unknown));
+        if (unknown.length > 0) throw BadRequest(recordMessages.unknownCandidates(unknown));
         // Stored in the candidates' own order, as a vote is.
         chosen = candidates.filter((c) => (input.codes as string[]).includes(c.code));
       }
-      return change(async (trx) => {
+      return change(async ({ trx, audit }) => {
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
@@ -354,7 +369,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           at,
           revision: input.voteRevision + 1,
         });
-        await writeAudit(trx, {
+        await audit({
           actorEmail: actor.email,
           action: 'record.vote.correct',
           departmentSlug: before.department_slug,

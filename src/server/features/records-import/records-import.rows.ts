@@ -4,19 +4,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { unguardCell } from '#server/platform/lib/csv';
 import { departmentKey, foldText, quoteValue } from '#server/platform/lib/text';
+import { personKey } from '#server/platform/records/records.identity';
+import type { MunicipalityRow } from '#server/platform/records/records.repository';
 import {
   IMPORT_MAX_LINE_CHARS,
   IMPORT_MAX_ROWS,
   IMPORT_REPORT_MAX_ITEMS,
   type ImportDuplicate,
   type ImportProblem,
-  recordFieldProblem,
-} from '#shared/features/records/records.admin';
+} from '#shared/features/records-import/records-import';
 import { formatCount } from '#shared/platform/format';
-import { CsvFileError, type CsvSeparator, readCsv } from './records.csv';
-import { personKey } from './records.identity';
-import { type CsvEncoding, readText } from './records.import-encoding';
-import { createRecordsAdminRepository, type ImportedRecord, type MunicipalityRow } from './records-admin.repository';
+import { recordFieldProblem } from '#shared/platform/record-fields';
+import { CsvFileError, type CsvSeparator, readCsv } from './records-import.csv';
+import { type CsvEncoding, readText } from './records-import.encoding';
+import { createRecordsImportRepository, type ImportedRecord } from './records-import.repository';
 
 type Field = 'comunidad' | 'nombre' | 'ubch' | 'telefono' | 'department';
 
@@ -175,7 +176,7 @@ function createDepartmentFinder(departments: MunicipalityRow[]): (cell: string) 
 
 /** The people already recorded in a municipality (personKey -> record id), read when its first row needs them. */
 async function peopleIn(db: Kysely<Database>, departmentId: number): Promise<Map<string, number>> {
-  const repo = createRecordsAdminRepository(db);
+  const repo = createRecordsImportRepository(db);
   const keys = new Map<string, number>();
   for (let after = 0; ; ) {
     const page = await repo.identityPage(departmentId, after, 5_000);

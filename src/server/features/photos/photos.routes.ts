@@ -3,29 +3,23 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BadRequest, NotFound } from '#server/platform/http/errors';
+import { BadRequest } from '#server/platform/http/errors';
 import { type Answer, createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
 import { requireUser } from '#server/platform/session/session.plugin';
-import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
-  PHOTO_MAX_BYTES_SETTING,
   type PhotoUploadResult,
   photoParamsSchema,
   photoQuerySchema,
   photosMessages,
   photoUploadParamsSchema,
   photoUploadResultSchema,
-} from '#shared/features/records/photos';
+} from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
-import { contentDisposition, photoDownloadName } from './photo-names';
-import { createPhotosRepository } from './photos.repository';
-import { acceptPhoto, slotFilledConflict } from './photos.service';
-import { createRecordsRepository } from './records.repository';
-import { notPendingRefusal, requireValidationDepartment } from './records.service';
+import { acceptPhoto, openPhoto, photoMaxBytes, requireOpenSlot } from './photos.service';
 
 /** Uploads older than this in the temporary folder are leftovers of a crash. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -45,8 +39,6 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
   const storage = createPhotoStorage(app.config);
   const images = createImagePipeline();
   const tempDir = uploadTempDir(app.config.dataDir);
-  const photos = createPhotosRepository(db);
-  const records = createRecordsRepository(db);
   const keys = createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now });
 
   await removeStaleUploads(tempDir);
@@ -88,19 +80,11 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = requireUser(request);
       const { slug, id, kind } = request.params;
       const key = request.headers['idempotency-key'];
-      const department = await requireValidationDepartment(db, user, slug);
-      const found = await records.findInDepartment(department.id, id);
-      if (found?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, id);
+      // A filled slot is refused before the file travels (requireOpenSlot).
+      const department = await requireOpenSlot({ db, keys }, { user, slug, recordId: id, kind, key });
       if (key) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
-      // Validators fill a slot once; admins may replace, and the old photo stays as evidence. A filled
-      // slot is refused before the file travels, unless the request may be a retry of the upload that
-      // filled it (its key is known): that one gets its first answer again, once its file is compared.
-      // (The record is read before the key: a key stored with this slot's photo is then always seen.)
-      if (found[`${kind}_photo_id`] !== null && user.role !== 'admin' && !(key && (await keys.exists(key)))) {
-        throw await slotFilledConflict(db, id, kind);
-      }
 
-      const maxBytes = parseMaxBytes(await photos.getSetting(PHOTO_MAX_BYTES_SETTING));
+      const maxBytes = await photoMaxBytes(db);
       // The data folder keeps its floor of free space for votes and the photos already accepted.
       await app.dataDisk.requireRoom(maxBytes);
       let part: Awaited<ReturnType<typeof request.file>>;
@@ -164,27 +148,13 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const photo = await photos.findForServing(request.params.id);
-      if (!photo) throw NotFound();
-      // Someone who may not see the department gets the same 404 as for a photo that does not exist.
-      await requireValidationDepartment(db, user, photo.department_slug);
-
       const { variant, download } = request.query;
-      const original = variant === 'original';
-      const key = original ? photo.original_key : variant === 'thumb' ? photo.thumb_key : photo.display_key;
-      const contentType = original ? photo.content_type : 'image/jpeg';
-      const ext = contentType === 'image/heic' ? 'heic' : 'jpg';
-      const file = await storage.get(key);
-      if (!file) {
-        request.log.error({ photoId: photo.id, variant }, 'photo file missing from storage');
-        throw NotFound();
-      }
-      const name = photoDownloadName(photo.department_title, photo.kind, photo.record_nombre, ext);
+      const photo = await openPhoto({ db, storage }, { user, id: request.params.id, variant, download }, request.log);
       return reply
-        .header('content-type', contentType)
-        .header('content-length', String(file.size))
-        .header('content-disposition', contentDisposition(download ? 'attachment' : 'inline', name))
-        .send(file.stream);
+        .header('content-type', photo.contentType)
+        .header('content-length', String(photo.size))
+        .header('content-disposition', photo.disposition)
+        .send(photo.stream);
     },
   );
 };

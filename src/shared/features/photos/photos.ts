@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { atTime, dayAndTime } from '#shared/platform/format';
-import { photoKindSchema, recordSchema } from './records';
+import { photoKindSchema, recordSchema } from '#shared/platform/records';
 
 export const DEFAULT_PHOTO_MAX_BYTES = 20 * 1024 * 1024;
 /** Settings key of the upload limit, in bytes. */

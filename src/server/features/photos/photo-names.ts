@@ -1,5 +1,5 @@
-import { PHOTO_KIND_LABELS } from '#shared/features/records/records';
 import type { PhotoKind } from '#shared/platform/constants';
+import { PHOTO_KIND_LABELS } from '#shared/platform/records';
 
 const MAX_SEGMENT = 120;
 
