@@ -4,7 +4,7 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
 import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
-import { EVIDENCE_HELP, runAuditVerify } from '#server/features/evidence/evidence.cli';
+import { EVIDENCE_HELP, runAuditVerify, runEvidenceVerify } from '#server/features/evidence/evidence.cli';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
@@ -175,6 +175,9 @@ export async function runCli(
         return await runResultsCheck(db, io);
       case 'audit:verify':
         return await runAuditVerify(db, createPhotoStorage(loadConfig()), io);
+      case 'evidence:verify':
+        need(1, 'evidence:verify <paquete.zip>');
+        return await runEvidenceVerify(args[0] as string, io);
       case 'airtable:import':
       case 'airtable:push':
         return await runAirtableCommand(command, rest, db, io, now);

@@ -103,6 +103,29 @@ export function createEvidenceRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** The chain's last row. */
+    lastChained(): Promise<ChainRow | undefined> {
+      return db
+        .selectFrom('audit_log')
+        .select(CHAIN_COLUMNS)
+        .where('seq', 'is not', null)
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** The details of the last row of an action (the last key announced). */
+    async lastDetailsOf(action: string): Promise<string | null | undefined> {
+      const row = await db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', action)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.details;
+    },
+
     head(): Promise<{ seq: number; hash: string } | undefined> {
       return db.selectFrom('audit_chain_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirst();
     },
