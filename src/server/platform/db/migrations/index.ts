@@ -18,6 +18,7 @@ import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
 import { auditChainMigration } from './017-audit-chain';
 import { auditChainChecksMigration } from './018-audit-chain-checks';
+import { auditTargetIndexMigration } from './019-audit-target-index';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -40,6 +41,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '016-validated-by': validatedByMigration(),
     '017-audit-chain': auditChainMigration(),
     '018-audit-chain-checks': auditChainChecksMigration(dialect),
+    '019-audit-target-index': auditTargetIndexMigration(),
   };
   return { getMigrations: async () => migrations };
 }
