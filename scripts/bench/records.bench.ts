@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,8 @@ import type { BenchSuite } from './types';
 const EMAIL = 'bench.validador@comando.example';
 const PASSWORD = 'clave-de-rendimiento-123';
 const SLUG = 'bolivar';
-const RECORDS = 50_000;
+// Enough for the two vote cases to vote records of their own (a fifth to three fifths, and the rest).
+const RECORDS = 100_000;
 let ids: number[] = [];
 
 async function signIn(origin: string): Promise<string> {
@@ -84,8 +86,8 @@ export const suite: BenchSuite = {
       targetRps: 2000,
       requests: async (origin) => {
         const cookie = await signIn(origin);
-        // Votes use the second half of the records; uploads below use the first ones.
-        let next = Math.floor(ids.length / 2);
+        // Votes use records from the fifth on; uploads below use the first ones.
+        let next = Math.floor(ids.length / 5);
         return [
           {
             method: 'POST',
@@ -94,6 +96,31 @@ export const suite: BenchSuite = {
             body: JSON.stringify({ candidates: ['FA', 'NR'] }),
             setupRequest: (req) => ({
               ...req,
+              path: `/api/validation/${SLUG}/records/${ids[next++ % ids.length]}/vote`,
+            }),
+          },
+        ];
+      },
+    },
+    {
+      // As the phone's outbox sends a vote: each with its own Idempotency-Key (decision 023).
+      name: 'POST voto con Idempotency-Key, como lo envía el teléfono',
+      connections: 50,
+      targetP99: 25,
+      targetRps: 2000,
+      requests: async (origin) => {
+        const cookie = await signIn(origin);
+        // Records of their own: the case above votes from the fifth to at most the three fifths.
+        let next = Math.floor((ids.length * 3) / 5);
+        return [
+          {
+            method: 'POST',
+            path: '/',
+            headers: { cookie, origin, 'content-type': 'application/json' },
+            body: JSON.stringify({ candidates: ['FA', 'NR'] }),
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, 'idempotency-key': randomUUID() },
               path: `/api/validation/${SLUG}/records/${ids[next++ % ids.length]}/vote`,
             }),
           },

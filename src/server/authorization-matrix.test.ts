@@ -404,6 +404,11 @@ const MATRIX: Record<string, Case[]> = {
   ],
   'GET /api/admin/audit': [{ expect: adminOnly() }],
   'GET /api/admin/audit.csv': [{ expect: adminOnly() }],
+  'GET /api/admin/evidence/chain': [{ expect: adminOnly() }],
+  'POST /api/admin/evidence/chain/check': [{ expect: adminOnly() }],
+  'GET /api/admin/evidence/package.zip': [
+    { request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
+  ],
   // --- agenda and notas editors (admins and each page's own list; the lists' people are checked in
   // agenda.admin.routes.test.ts and notas.admin.routes.test.ts) -------------------------------------------
   'GET /api/admin/agenda': [

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
+import { EVIDENCE_HELP, runAuditVerify, runEvidenceVerify } from '#server/features/evidence/evidence.cli';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
@@ -15,6 +16,7 @@ import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { HttpError } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';
 
@@ -40,6 +42,8 @@ Acceso por departamento (las listas de correos de la especificación)
 Resultados
   results:check                       Recuenta los totales desde los trámites y muestra cualquier diferencia
                                       con los contadores (sale con código 1 si hay alguna).
+
+${EVIDENCE_HELP}
 
 ${AIRTABLE_HELP}
 
@@ -171,6 +175,11 @@ export async function runCli(
       }
       case 'results:check':
         return await runResultsCheck(db, io);
+      case 'audit:verify':
+        return await runAuditVerify(db, createPhotoStorage(loadConfig()), io);
+      case 'evidence:verify':
+        need(1, 'evidence:verify <paquete.zip>');
+        return await runEvidenceVerify(args[0] as string, io);
       case 'airtable:import':
       case 'airtable:push':
         return await runAirtableCommand(command, rest, db, io, now);

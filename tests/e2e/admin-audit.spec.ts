@@ -59,3 +59,28 @@ test('an admin filters the log by person, action and dates, and downloads those 
   await expect(rows.first()).toContainText('admin@e2e.example');
   await context.close();
 });
+
+test('an admin verifies the audit chain and downloads the evidence package of a municipality', async ({ browser }) => {
+  const { context, page } = await signedIn(browser, server, { viewport: DESKTOP });
+  await page.goto('/admin/auditoria');
+  const panel = page.getByRole('region', { name: 'Cadena de auditoría y evidencias' });
+  await expect(panel.getByText('La cadena aún no se ha verificado.')).toBeVisible();
+  await panel.getByRole('button', { name: 'Verificar ahora' }).click();
+  // The seeded votes and photos were written without audit rows: the check names them.
+  await expect(
+    panel.getByText(/^Cadena con \d+ problemas: verificada hasta el registro \d+, \d{1,2}:\d\d [ap]\. m\.$/),
+  ).toBeVisible();
+  await expect(panel.getByRole('listitem').first()).toContainText('y la cadena dice');
+  await expectNoSeriousA11yViolations(page);
+
+  await panel.getByLabel('Municipio del paquete').selectOption({ label: 'Cabimas' });
+  const download = page.waitForEvent('download');
+  await panel.getByRole('link', { name: 'Descargar paquete de evidencias' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^evidencias-cabimas-.+\.zip$/);
+  const bytes = fs.readFileSync((await file.path()) as string);
+  // A ZIP: its local file header, then its end-of-central-directory record.
+  expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+  expect(bytes.includes(Buffer.from('SHA256SUMS.sig'))).toBe(true);
+  await context.close();
+});

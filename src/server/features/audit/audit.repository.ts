@@ -14,7 +14,19 @@ export interface AuditFilter {
   untilIso?: string | undefined;
 }
 
-const COLUMNS = ['id', 'at', 'actor_email', 'action', 'department_slug', 'target', 'ip', 'details'] as const;
+const COLUMNS = [
+  'id',
+  'at',
+  'actor_email',
+  'action',
+  'department_slug',
+  'target',
+  'ip',
+  'details',
+  'seq',
+  'prev_hash',
+  'hash',
+] as const;
 
 export function createAdminAuditRepository(db: Kysely<Database>) {
   const filtered = (f: AuditFilter) => {

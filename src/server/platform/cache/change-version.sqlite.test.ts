@@ -152,7 +152,7 @@ describe('the access version of the embedded database', () => {
     await t.db.kysely.selectFrom('records').select('id').execute();
     expect(data()).toBe(dataBefore);
     await writeAudit(t.db.kysely, { actorEmail: actor.email, action: 'prueba' });
-    expect(data()).toBe(dataBefore + 1);
+    expect(data()).toBeGreaterThan(dataBefore);
     expect(access()).toBe(accessBefore);
   });
 

@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -232,6 +233,15 @@ const envSchema = z
       [0, 'debe ser 0 (sin mínimo) o más'],
       [10_000_000, 'debe ser como mucho 10000000 MB'],
     ),
+    EVIDENCE_PRIVATE_KEY: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v.replace(/\\n/g, '\n') : undefined))
+      .refine((v) => v === undefined || isEd25519PrivateKey(v), {
+        message: 'debe ser una clave privada Ed25519 en PEM (openssl genpkey -algorithm ed25519)',
+      }),
+    TIMESTAMP_URL: optionalUrl('debe ser la URL completa de una autoridad de sellado de tiempo (RFC 3161)'),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -355,6 +365,12 @@ export interface Config {
   webRoot: string | undefined;
   /** The built module that renders the public pages on the server (`npm run build`); absent in API-only tests. */
   rendererModule: string | undefined;
+  /**
+   * The evidence packages' signing key (EVIDENCE_PRIVATE_KEY, an Ed25519 PEM; absent: the key made at
+   * first start in the data folder) and the RFC 3161 time-stamp authority their chain head is stamped by
+   * (TIMESTAMP_URL; absent: none). Optional: absent means neither.
+   */
+  evidence?: { privateKeyPem: string | undefined; timestampUrl: string | undefined };
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
 }
@@ -458,7 +474,7 @@ export class ConfigError extends Error {
 
 const MB = 1024 * 1024;
 
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|DATABASE_URL/;
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|PRIVATE_KEY|DATABASE_URL/;
 
 /** Parses the environment. Every bad variable is named in one message (ConfigError). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
@@ -527,8 +543,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDirMinFreeBytes: e.DATA_DIR_MIN_FREE_MB * MB,
     webRoot: path.resolve(cwd, 'dist'),
     rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
+    evidence: { privateKeyPem: e.EVIDENCE_PRIVATE_KEY, timestampUrl: e.TIMESTAMP_URL },
     now: makeClock(e.COMANDO_NOW),
   };
+}
+
+/** A PEM node:crypto reads as an Ed25519 private key. */
+function isEd25519PrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
 }
 
 function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { registerChangeWatch, watchAccessTables, watchChanges } from '#server/platform/cache/cache';
 import { migrationProvider } from '#server/platform/db/migrations/index';
 import type { Dialect } from './dialect';
+import { registerReader } from './reader';
 import { isConnectionLoss, noteCommitFailure } from './failures';
 import type { Database } from './schema';
 
@@ -134,6 +135,15 @@ function openSqlite(dataDir: string): Db {
     dialect: reportingTransactionFailures(new SqliteDialect({ database }), () => sqlite.inTransaction),
   });
   registerChangeWatch(kysely, watch);
+  // A second connection, only for reads of what is committed (reader.ts), opened when first asked for.
+  let reader: Kysely<Database> | undefined;
+  registerReader(kysely, () => {
+    const connection = new SQLite(file);
+    connection.pragma('query_only = ON');
+    connection.pragma('busy_timeout = 5000');
+    reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    return reader;
+  });
   return {
     kysely,
     dialect: 'sqlite',
@@ -142,6 +152,7 @@ function openSqlite(dataDir: string): Db {
     },
     probeWrite: () => probeWrite(kysely),
     async close() {
+      await reader?.destroy();
       await kysely.destroy();
     },
   };

@@ -27,6 +27,8 @@ export interface CoreTables {
   agenda_events: AgendaEventsTable;
   posts: PostsTable;
   audit_log: AuditLogTable;
+  audit_chain_head: AuditChainHeadTable;
+  audit_chain_checks: AuditChainChecksTable;
   ready_probe: ReadyProbeTable;
 }
 
@@ -101,4 +103,32 @@ export interface AuditLogTable {
   target: string | null;
   ip: string | null;
   details: string | null;
+  /**
+   * The row's place in the hash chain (from 1, no gaps), the hash of the row before it and its own
+   * (platform/audit/audit-chain.ts, migration 017). Null only on rows written around the chain.
+   */
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+/** The chain's last link, one row (id 1): every audit row takes its place by updating it (decision 073). */
+export interface AuditChainHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
+/** Each check of the audit chain and how it ended (migration 018). */
+export interface AuditChainChecksTable {
+  id: Generated<number>;
+  at: string;
+  checked_by: string;
+  ok: number;
+  verified_up_to: number;
+  last_seq: number;
+  last_hash: string;
+  problems: number;
+  /** JSON array of the first problems' messages. */
+  first_problems: string;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { readerOf } from '#server/platform/db/reader';
 import type { Database } from '#server/platform/db/schema';
 import { UnprocessableEntity } from '#server/platform/http/errors';
 import { idempotencyMessages } from '#shared/platform/idempotency';
@@ -63,15 +64,17 @@ export function createIdempotencyKeys(db: Db, options: { days: number; now: () =
   return {
     /** Whether a live entry exists for the key, whatever it holds. */
     async exists(key: string): Promise<boolean> {
-      return (await createIdempotencyRepository(db).find(key, options.now())) !== undefined;
+      return (await createIdempotencyRepository(readerOf(db)).find(key, options.now())) !== undefined;
     },
 
     /**
      * The answer already given to this key, or undefined when the key is new. A key used for another
-     * request, or by someone else, is refused with 422.
+     * request, or by someone else, is refused with 422. Outside a transaction it reads what is committed
+     * without waiting for the writer (db/reader.ts): on SQLite a vote's check of its key no longer waits
+     * for the flush of the votes before it, and then again for its own.
      */
-    async replay<T>(request: IdempotentRequest, trx: Db = db): Promise<Answer<T> | undefined> {
-      const stored = await createIdempotencyRepository(trx).find(request.key, options.now());
+    async replay<T>(request: IdempotentRequest, trx?: Db): Promise<Answer<T> | undefined> {
+      const stored = await createIdempotencyRepository(trx ?? readerOf(db)).find(request.key, options.now());
       return stored ? answerFrom<T>(stored, request) : undefined;
     },
 

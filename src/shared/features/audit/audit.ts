@@ -83,6 +83,7 @@ export const AUDIT_ACTION_FAMILIES = [
   { value: 'agenda*', label: 'Agenda' },
   { value: 'nota*', label: 'Notas' },
   { value: 'audit*', label: 'Auditoría' },
+  { value: 'evidence*', label: 'Evidencias' },
   { value: 'airtable*', label: 'Airtable' },
 ] as const;
 
@@ -130,6 +131,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'nota.unpublish': 'Nota retirada',
   'nota.delete': 'Nota borrada',
   'audit.export': 'Exportación de auditoría',
+  'evidence.key': 'Clave de los paquetes de evidencias',
+  'evidence.export': 'Paquete de evidencias descargado',
   'airtable.import': 'Importación desde Airtable',
   'field.clear': 'Aviso de envíos atascados quitado',
 };
@@ -186,6 +189,9 @@ export function auditTargetLabel(
 
 /** The words for the keys of an audit row's details (a test keeps this list complete). */
 export const AUDIT_DETAIL_LABELS: Record<string, string> = {
+  fingerprint: 'Huella',
+  keyFingerprint: 'Huella de la clave',
+  source: 'Origen',
   before: 'Antes',
   after: 'Después',
   from: 'De',

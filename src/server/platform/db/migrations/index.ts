@@ -16,6 +16,9 @@ import { trustedDevicesMigration } from './013-trusted-devices';
 import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
+import { auditChainMigration } from './017-audit-chain';
+import { auditChainChecksMigration } from './018-audit-chain-checks';
+import { auditTargetIndexMigration } from './019-audit-target-index';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -36,6 +39,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '014-field-reports': fieldReportsMigration(),
     '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
     '016-validated-by': validatedByMigration(),
+    '017-audit-chain': auditChainMigration(),
+    '018-audit-chain-checks': auditChainChecksMigration(dialect),
+    '019-audit-target-index': auditTargetIndexMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAdmin } from '#server/platform/session/session.plugin';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import { chainStateSchema, evidenceQuerySchema, evidenceZipSchema } from '#shared/features/evidence/evidence';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { loadEvidenceKey } from './evidence-key';
+import { createEvidenceService } from './evidence.service';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 503: apiErrorSchema };
+
+/**
+ * The audit chain's state and check, and the evidence package, for admins (docs/decisions/073, 074). The
+ * signing key is loaded (or made) when the app starts, and named in the audit log when it is new.
+ */
+export const adminEvidenceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const evidence = createEvidenceService({
+    db: app.db.kysely,
+    storage: createPhotoStorage(app.config),
+    key: loadEvidenceKey(app.config),
+    now: app.config.now,
+    timestampUrl: app.config.evidence?.timestampUrl,
+  });
+  await evidence.announceKey();
+
+  app.get(
+    '/api/admin/evidence/chain',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Estado de la cadena de auditoría: su último registro, la última verificación y la huella de la clave',
+        response: { 200: chainStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return evidence.chainState();
+    },
+  );
+
+  app.post(
+    '/api/admin/evidence/chain/check',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Verifica la cadena de auditoría contra los votos, las fotos y sus archivos (como audit:verify)',
+        response: { 200: chainStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return evidence.checkChain({ email: admin.email, ip: request.ip });
+    },
+  );
+
+  app.get(
+    '/api/admin/evidence/package.zip',
+    {
+      schema: {
+        tags: ['administración'],
+        summary:
+          'Paquete de evidencias de un municipio o de todos: ZIP con registros, votos, fotos, filas de auditoría, SHA256SUMS firmado y la clave pública (queda en el registro de auditoría)',
+        querystring: evidenceQuerySchema,
+        response: {
+          200: { description: 'Archivo ZIP', content: { 'application/zip': { schema: evidenceZipSchema } } },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const department = request.query.department;
+      const { stream, done, at } = await evidence.exportPackage(department, { email: admin.email, ip: request.ip });
+      done.then(
+        (summary) => request.log.info({ evidence: summary }, 'evidence package written'),
+        (error: unknown) => request.log.error({ err: error }, 'evidence package failed'),
+      );
+      const name = `evidencias-${department ?? 'todos'}-${at.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.zip`;
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(stream as unknown as string);
+    },
+  );
+};
