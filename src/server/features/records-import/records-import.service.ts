@@ -3,7 +3,7 @@
 // comes, all or nothing.
 
 import type { Kysely } from 'kysely';
-import { runChange } from '#server/platform/change/change';
+import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
 import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/platform/records/records';
@@ -222,6 +222,8 @@ export interface RecordsBulkLoad {
   insertRecords(records: NewRecord[], now: Date): Promise<number[]>;
   insertVoteRows(rows: { record_id: number; candidate_id: number; created_at: string }[]): Promise<void>;
   insertPhotos(photos: NewPhoto[]): Promise<number[]>;
+  /** One audit row in the load's change: each vote and photo leaves the row its own path would write. */
+  audit: Change['audit'];
 }
 
 /** Records brought in and taken out in bulk, as named use cases: the CSV import, the export, the demo's load. */
@@ -296,14 +298,14 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
     },
 
     /**
-     * Records written in bulk with their votes and photos (the demo data), in one change with no audit
-     * row of their own; then every record's photo slots point at its photos and every count and result
-     * total is recounted. Not for the vote or upload paths, which keep their counts as they go.
+     * Records written in bulk with their votes and photos (the demo data), in one change, each vote and
+     * photo with the audit row a validator's would leave (so `audit:verify` holds on the demo); then every
+     * record's photo slots point at its photos and every count and result total is recounted. Not for the vote or upload paths, which keep their counts as they go.
      */
     loadInBulk(load: (tx: RecordsBulkLoad) => Promise<void>): Promise<void> {
       return runChange(
         db,
-        async ({ trx }) => {
+        async ({ trx, audit }) => {
           const records = createRecordsRepository(trx);
           await load({
             listMunicipalities: () => records.listMunicipalities(),
@@ -311,6 +313,7 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
             insertRecords: (list, now) => records.insertMany(list, now),
             insertVoteRows: (rows) => records.insertVoteRows(rows),
             insertPhotos: (list) => records.insertPhotos(list),
+            audit,
           });
           await records.relinkPhotoSlots();
           await records.rebuildTotals();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '#server/features/evidence/audit-verify';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { DEMO_RECORDS_PER_DEPARTMENT } from './records.demo';
@@ -106,5 +107,10 @@ describe('demo records', () => {
     const storage = createPhotoStorage(t.config);
     const keys = new Set(photos.flatMap((p) => [p.original_key, p.display_key, p.thumb_key]));
     for (const key of keys) expect(await storage.exists(key)).toBe(true);
+
+    // Each vote and photo left the audit row a validator's would: the chain holds and agrees with them.
+    const report = await verifyAuditChain(db, { storage });
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 });

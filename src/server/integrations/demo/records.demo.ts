@@ -71,6 +71,31 @@ export const recordsDemoStep: DemoStep = async ({ db, now }) => {
       }
     }
     await records.insertVoteRows(ballots);
-    await records.insertPhotos(photos);
+    const photoIds = await records.insertPhotos(photos);
+
+    // The rows a validator's vote and uploads leave, so the demo's chain holds (`audit:verify`).
+    const slugOf = new Map(municipalities.map((m) => [m.id, m.slug]));
+    for (const [i, record] of all.entries()) {
+      if (ids[i] === undefined || !record.vote) continue;
+      await records.audit({
+        actorEmail: DEMO_VALIDATOR,
+        action: 'record.vote',
+        departmentSlug: slugOf.get(record.departmentId) ?? null,
+        target: `record:${ids[i]}`,
+        details: { candidates: record.vote.codes },
+        at: new Date(record.vote.at),
+      });
+    }
+    const departmentOf = new Map(all.map((record, i) => [ids[i], record.departmentId]));
+    for (const [i, photo] of photos.entries()) {
+      await records.audit({
+        actorEmail: DEMO_VALIDATOR,
+        action: 'photo.upload',
+        departmentSlug: slugOf.get(departmentOf.get(photo.record_id) ?? -1) ?? null,
+        target: `record:${photo.record_id}`,
+        details: { kind: photo.kind, photoId: photoIds[i] },
+        at: new Date(photo.uploaded_at),
+      });
+    }
   });
 };
