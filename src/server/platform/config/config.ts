@@ -243,6 +243,19 @@ const envSchema = z
           .min(0, 'debe ser 0 (sin mínimo) o más')
           .max(10_000_000, 'debe ser como mucho 10000000 MB'),
       ),
+    // Whoever has it reads /metrics (docs/decisions/075); without it /metrics answers 404.
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .pipe(
+        z
+          .string()
+          .min(32, 'debe tener al menos 32 caracteres (por ejemplo, la salida de openssl rand -hex 32)')
+          .regex(/^[\x21-\x7e]+$/, 'debe ser una sola palabra de caracteres visibles, sin espacios')
+          .optional(),
+      ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -366,6 +379,8 @@ export interface Config {
   webRoot: string | undefined;
   /** The built module that renders the public pages on the server (`npm run build`); absent in API-only tests. */
   rendererModule: string | undefined;
+  /** The bearer token Prometheus sends to read /metrics; undefined: /metrics is off (404). */
+  metricsToken: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
 }
@@ -538,6 +553,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDirMinFreeBytes: e.DATA_DIR_MIN_FREE_MB * MB,
     webRoot: path.resolve(cwd, 'dist'),
     rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
+    metricsToken: e.METRICS_TOKEN,
     now: makeClock(e.COMANDO_NOW),
   };
 }
