@@ -45,7 +45,14 @@ export default defineConfig<{ withoutAppCode: boolean }>({
     },
   },
   projects: [
-    { name: 'chromium' },
+    // Everything but the proxy project's spec, which starts its own nginx, PostgreSQL and two instances.
+    { name: 'chromium', testIgnore: /proxy\.spec\.ts$/ },
+    // Through Debian's nginx with docs/deploy/nginx-comando.conf, HTTPS with a self-signed certificate,
+    // in front of two instances on one PostgreSQL (docs/decisions/076). `npm test` leaves it out, loudly,
+    // where nginx or PostgreSQL is not installed (COMANDO_E2E_WITHOUT_PROXY=1).
+    ...(process.env.COMANDO_E2E_WITHOUT_PROXY === '1'
+      ? []
+      : [{ name: 'proxy', testMatch: /proxy\.spec\.ts$/, use: { ignoreHTTPSErrors: true } }]),
     // The public pages' tests (@publica) again with every request for the app's code failing: the pages'
     // own script does all they need (docs/decisions/065).
     {

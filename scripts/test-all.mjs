@@ -134,8 +134,17 @@ if (fs.existsSync(chromiumPath)) {
   if (built.ok) {
     const pwJson = 'test-results/e2e.json';
     fs.rmSync(pwJson, { force: true });
+    // The proxy project needs Debian's nginx and PostgreSQL; without them it is left out, and said so.
+    const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((f) => fs.existsSync(f));
+    const withoutProxy = !nginx || !pg || pg === 'TEST_DATABASE_URL';
+    if (withoutProxy) {
+      skipped.push(
+        'Extremo a extremo detrás de nginx (proyecto proxy): necesita nginx y PostgreSQL instalados. Instálalos con `apt-get install --no-install-recommends nginx postgresql`.',
+      );
+    }
     const e2e = run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+      ...(withoutProxy ? { COMANDO_E2E_WITHOUT_PROXY: '1' } : {}),
     });
     const report = readPlaywright(pwJson);
     results.push({ suite: 'extremo a extremo', ok: e2e.ok, counts: report?.counts, ms: e2e.ms });

@@ -40,6 +40,7 @@ import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import type { RecordChangeHooks } from '#server/platform/records/records';
+import { registerMetrics } from '#server/platform/metrics/metrics';
 import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
 import { createDataDisk, type DataDisk, type FreeBytesReader } from '#server/platform/storage/data-disk';
@@ -131,12 +132,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerGracefulClose(app);
+  // Before every route, so each answer is counted (docs/decisions/075).
+  registerMetrics(app, db, config.metricsToken);
   if (ownsDb) app.addHook('onClose', async () => db.close());
 
   // AIRTABLE_WRITEBACK=1: votes and photos of records from Airtable are queued in their own transaction
   // and a worker sends them. Its onClose runs before the database's (Fastify runs them in reverse).
   const writeback = createAirtableWriteback(config, db.kysely, app.log, options.airtableWriteback);
-  app.decorate('recordHooks', writeback?.hooks ?? {});
+  const writebackHooks: RecordChangeHooks = writeback?.hooks ?? {};
+  app.decorate('recordHooks', {
+    async afterVote(trx, vote) {
+      await writebackHooks.afterVote?.(trx, vote);
+      // Counted in the vote's transaction; the first write of a record's vote, not a correction.
+      if (vote.revision === 1) app.metrics.voteStored();
+    },
+    async afterPhoto(trx, photo) {
+      await writebackHooks.afterPhoto?.(trx, photo);
+      app.metrics.photoStored(photo.kind);
+    },
+  } satisfies RecordChangeHooks);
   if (writeback) {
     app.addHook('onReady', async () => writeback.worker.start());
     app.addHook('onClose', async () => writeback.worker.stop());

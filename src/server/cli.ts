@@ -1,6 +1,7 @@
 // Operator's command line: `npm run cli -- <orden> [argumentos]`. Passwords are read from the keyboard
 // (hidden) or from standard input, never from an argument that would stay in the shell's history.
 import os from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
@@ -8,11 +9,13 @@ import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/peop
 import { EVIDENCE_HELP, runAuditVerify, runEvidenceVerify } from '#server/features/evidence/evidence.cli';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
+import { BACKUP_HELP, restoreBackup, takeBackup } from '#server/integrations/backup/backup';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
 import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 import { createAccessRepository } from '#server/platform/access/access.repository';
 import { listDepartmentEmails } from '#server/platform/access/access.service';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
+import { BackupError } from '#server/platform/db/backup';
 import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
@@ -45,6 +48,8 @@ Resultados
 
 ${EVIDENCE_HELP}
 
+${BACKUP_HELP}
+
 ${AIRTABLE_HELP}
 
 ${STORAGE_HELP}
@@ -54,6 +59,7 @@ Ejemplos
   npm run cli -- user:add jefa@example.org --admin
   printf '%s\\n' "$CLAVE" | npm run cli -- user:password jefa@example.org
   npm run cli -- access:grant ana@example.org cabimas
+  npm run cli -- backup /srv/copias/comando-$(date +%F-%H%M)
   AIRTABLE_TOKEN=pat… AIRTABLE_BASE_ID=app… npm run cli -- airtable:import
 `;
 
@@ -268,6 +274,16 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
+  // A backup reads the database through its own connection; a restore needs the target empty, so
+  // neither opens (nor migrates) it here.
+  if (argv[0] === 'backup' || argv[0] === 'restore') {
+    const folder = argv[1];
+    if (!folder) throw new UsageError(`Falta la carpeta. Uso: npm run cli -- ${argv[0]} <carpeta>`);
+    const out = (line: string) => console.log(line);
+    if (argv[0] === 'backup') await takeBackup(config, path.resolve(folder), out, config.now);
+    else process.exitCode = (await restoreBackup(config, path.resolve(folder), out)).length > 0 ? 1 : 0;
+    return;
+  }
   const db = await openDatabase(config);
   try {
     await migrateToLatest(db);
@@ -286,7 +302,12 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
-    if (error instanceof ConfigError || error instanceof DatabaseStartupError || error instanceof UsageError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DatabaseStartupError ||
+      error instanceof UsageError ||
+      error instanceof BackupError
+    ) {
       console.error(error.message);
     } else {
       console.error('Error inesperado:', error instanceof Error ? error.message : error);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPhotosRepository } from '#server/features/photos/photos.repository';
+import { runChange } from '#server/platform/change/change';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import type { PhotoKind } from '#shared/platform/constants';
@@ -54,22 +55,32 @@ export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKi
   const data = fixture('ballot.jpg');
   const meta = { suffix: 'jpg', contentType: 'image/jpeg' };
   const keys = await Promise.all([storage.put(data, meta), storage.put(data, meta), storage.put(data, meta)]);
-  const repo = createPhotosRepository(t.db.kysely);
-  const id = await repo.insert({
-    record_id: recordId,
-    kind,
-    original_key: keys[0].key,
-    display_key: keys[1].key,
-    thumb_key: keys[2].key,
-    sha256: randomBytes(32).toString('hex'),
-    size_bytes: data.length,
-    content_type: 'image/jpeg',
-    width: 480,
-    height: 360,
-    uploaded_by: 'pruebas',
-    uploaded_at: new Date().toISOString(),
+  // In one change with the audit row an upload leaves, so the audit chain agrees with the photo.
+  const id = await runChange(t.db.kysely, async ({ trx, audit }) => {
+    const repo = createPhotosRepository(trx);
+    const photoId = await repo.insert({
+      record_id: recordId,
+      kind,
+      original_key: keys[0].key,
+      display_key: keys[1].key,
+      thumb_key: keys[2].key,
+      sha256: randomBytes(32).toString('hex'),
+      size_bytes: data.length,
+      content_type: 'image/jpeg',
+      width: 480,
+      height: 360,
+      uploaded_by: 'pruebas',
+      uploaded_at: new Date().toISOString(),
+    });
+    await repo.fillSlot(recordId, kind, photoId, null, new Date().toISOString(), 'pruebas');
+    await audit({
+      actorEmail: 'pruebas',
+      action: 'photo.upload',
+      target: `record:${recordId}`,
+      details: { kind, photoId },
+    });
+    return photoId;
   });
-  await repo.fillSlot(recordId, kind, id, null, new Date().toISOString(), 'pruebas');
   await createRecordsRepository(t.db.kysely).recountProgress();
   return id;
 }

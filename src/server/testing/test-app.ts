@@ -46,6 +46,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     dataDirMinFreeBytes: 0,
     webRoot: undefined,
     rendererModule: undefined,
+    metricsToken: undefined,
     now: () => new Date(),
     ...overrides,
   };

@@ -40,6 +40,12 @@ const REPORT_BODY_LIMIT = 128 * 1024;
 export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const field = createFieldService(db, app.config.now);
+  app.metrics.gauge({
+    name: 'comando_field_items_waiting',
+    help: 'Votos y fotos que los teléfonos dicen tener en espera, por departamento (según sus reportes)',
+    label: 'department',
+    read: () => field.waitingByDepartment(),
+  });
 
   app.post(
     '/api/field/reports',

@@ -192,6 +192,16 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
       };
     },
 
+    /** Items the phones say wait, per municipality or parish (its slug), for the operators' metrics. */
+    async waitingByDepartment(): Promise<{ label: string; value: number }[]> {
+      const departments = await repo.municipalities(null);
+      const waiting = await repo.waiting(departments.map((d) => d.id));
+      return departments.map((d) => ({
+        label: d.slug,
+        value: waiting.filter((w) => w.department_id === d.id).reduce((sum, w) => sum + w.waiting, 0),
+      }));
+    },
+
     /**
      * A coordinator forgets what a person's phones said waits in a department: a phone that went quiet
      * (lost, wiped, its items deleted) would otherwise show them for ever. Audited. A phone that still

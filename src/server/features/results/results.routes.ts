@@ -44,6 +44,11 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // Open streams would hold the server open: end them before it waits for requests to finish.
   app.addHook('preClose', async () => live.close());
+  app.metrics.gauge({
+    name: 'comando_live_streams',
+    help: 'Transmisiones en vivo de resultados abiertas',
+    read: () => live.size,
+  });
 
   app.get(
     '/api/results',

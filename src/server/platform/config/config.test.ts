@@ -73,6 +73,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ BODY_TIMEOUT_SECONDS: '0' })).toThrow(/BODY_TIMEOUT_SECONDS/);
   });
 
+  it('reads METRICS_TOKEN (off without it), never short and never echoed back', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    const token = 'a'.repeat(64);
+    expect(loadConfig({ METRICS_TOKEN: ` ${token} ` }).metricsToken).toBe(token);
+    let error: unknown;
+    try {
+      loadConfig({ METRICS_TOKEN: 'corto-y-secreto' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      'METRICS_TOKEN: debe tener al menos 32 caracteres (por ejemplo, la salida de openssl rand -hex 32)',
+    ]);
+    expect(() => loadConfig({ METRICS_TOKEN: `${token} ${token}` })).toThrow(
+      /METRICS_TOKEN: debe ser una sola palabra/,
+    );
+  });
+
   it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
     const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
     expect(config.demo).toBe(false);

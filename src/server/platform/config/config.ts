@@ -242,6 +242,19 @@ const envSchema = z
         message: 'debe ser una clave privada Ed25519 en PEM (openssl genpkey -algorithm ed25519)',
       }),
     TIMESTAMP_URL: optionalUrl('debe ser la URL completa de una autoridad de sellado de tiempo (RFC 3161)'),
+    // Whoever has it reads /metrics (docs/decisions/075); without it /metrics answers 404.
+    METRICS_TOKEN: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .pipe(
+        z
+          .string()
+          .min(32, 'debe tener al menos 32 caracteres (por ejemplo, la salida de openssl rand -hex 32)')
+          .regex(/^[\x21-\x7e]+$/, 'debe ser una sola palabra de caracteres visibles, sin espacios')
+          .optional(),
+      ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -371,6 +384,8 @@ export interface Config {
    * (TIMESTAMP_URL; absent: none). Optional: absent means neither.
    */
   evidence?: { privateKeyPem: string | undefined; timestampUrl: string | undefined };
+  /** The bearer token Prometheus sends to read /metrics; undefined: /metrics is off (404). */
+  metricsToken: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
 }
@@ -544,6 +559,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webRoot: path.resolve(cwd, 'dist'),
     rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
     evidence: { privateKeyPem: e.EVIDENCE_PRIVATE_KEY, timestampUrl: e.TIMESTAMP_URL },
+    metricsToken: e.METRICS_TOKEN,
     now: makeClock(e.COMANDO_NOW),
   };
 }

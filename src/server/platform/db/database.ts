@@ -17,6 +17,8 @@ export interface Db {
   ping(): Promise<void>;
   /** Writes (and commits) one small row: throws when the database answers but cannot write (disk full…). */
   probeWrite(): Promise<void>;
+  /** PostgreSQL: the pool's connections now (open, idle, and requests waiting for one); SQLite has none. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -231,6 +233,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
       await sql`select 1`.execute(kysely);
     },
     probeWrite: () => probeWrite(kysely),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await kysely.destroy();
     },
