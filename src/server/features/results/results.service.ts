@@ -4,7 +4,14 @@ import { createVersionedCache, dataVersionOf } from '#server/platform/cache/cach
 import type { Database } from '#server/platform/db/schema';
 import type { SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { type Breakdown, type Results, resultPercent } from '#shared/features/results/results';
+import {
+  type Breakdown,
+  type Results,
+  resultPercent,
+  TIMELINE_STEP_MINUTES,
+  type Timeline,
+} from '#shared/features/results/results';
+import { dateInTimeZone } from '#shared/platform/format';
 import { createResultsRepository } from './results.repository';
 
 /** The allow-list of the Resultados page (admins see it too): the results, breakdown and downloads. */
@@ -193,3 +200,70 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
   const ballots = recountedBallots.reduce((sum, r) => sum + r.ballots, 0);
   return { differences, ballots, votes };
 }
+
+const STEP_MS = TIMELINE_STEP_MINUTES * 60_000;
+
+/**
+ * When the campaign's day of `now` began. America/Caracas keeps UTC−4 all year (no summer time since
+ * 2016), so its midnight is 04:00 UTC and its quarters of an hour are UTC's.
+ */
+export function caracasDayStart(now: Date): { day: string; startsAt: Date } {
+  const day = dateInTimeZone(now);
+  return { day, startsAt: new Date(`${day}T00:00:00-04:00`) };
+}
+
+/**
+ * The day's votes per quarter of an hour, from its first vote up to now (quarters without votes
+ * included, so the line shows a pause), and each candidate's running total. The votes before the day
+ * are the counters' totals less the day's, so the last running total is what the cards show.
+ */
+export async function readTimeline(db: Kysely<Database>, now: Date): Promise<Timeline> {
+  const repo = createResultsRepository(db);
+  const { day, startsAt } = caracasDayStart(now);
+  const [candidates, quarters, settings] = await Promise.all([
+    repo.candidateVotes(),
+    repo.votesByQuarter(startsAt.toISOString()),
+    createSettingsRepository(db).getAll(),
+  ]);
+  const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
+  const zero = () => Object.fromEntries(candidates.map((c) => [c.code, 0])) as Record<string, number>;
+  const byStart = new Map<number, Record<string, number>>();
+  for (const q of quarters) {
+    const code = codeOf.get(q.candidate_id);
+    if (!code) continue;
+    const at = new Date(`${q.hour}:00:00.000Z`).getTime() + q.quarter * STEP_MS;
+    const votes = byStart.get(at) ?? zero();
+    votes[code] = (votes[code] ?? 0) + q.votes;
+    byStart.set(at, votes);
+  }
+  const today = zero();
+  for (const votes of byStart.values()) {
+    for (const code of Object.keys(today)) today[code] = (today[code] ?? 0) + (votes[code] ?? 0);
+  }
+  const before = Object.fromEntries(candidates.map((c) => [c.code, Math.max(0, c.votes - (today[c.code] ?? 0))]));
+
+  const buckets: Timeline['buckets'] = [];
+  if (byStart.size > 0) {
+    const first = Math.min(...byStart.keys());
+    const last = Math.max(Math.floor(now.getTime() / STEP_MS) * STEP_MS, ...byStart.keys());
+    const running = { ...before };
+    for (let at = first; at <= last; at += STEP_MS) {
+      const votes = byStart.get(at) ?? zero();
+      for (const code of Object.keys(running)) running[code] = (running[code] ?? 0) + (votes[code] ?? 0);
+      buckets.push({ at: new Date(at).toISOString(), votes, running: { ...running } });
+    }
+  }
+  return {
+    candidates: candidates.map((c) => ({ code: c.code, name: c.name, colour: c.colour })),
+    denominator: settings.resultsDenominator,
+    day,
+    dayStartsAt: startsAt.toISOString(),
+    before,
+    buckets,
+    computedAt: now.toISOString(),
+  };
+}
+
+/** The timeline, read again only when something changed (its last quarter reaches up to the read's time). */
+export const createTimelineReader = (db: Kysely<Database>, clock: () => Date) =>
+  untilDatabaseChanges(db, () => readTimeline(db, clock()), stampedNow(clock));
