@@ -4,6 +4,7 @@ import { formatCount } from '#shared/platform/format';
 import type { StreamStatus } from '../api/stream-results';
 import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
+import { ResultsNight } from './results-night';
 
 /** The URL parameter that opens projector mode (?proyector=1), so a bookmark opens it directly. */
 export const PROJECTOR_PARAM = 'proyector';
@@ -130,6 +131,7 @@ export function ProjectorView({ results, status, updatedAt, onLeave }: Projector
         <div className="flex flex-1 flex-col justify-center">
           <CandidateResults candidates={results.candidates} size="projector" />
         </div>
+        <ResultsNight live={status === 'live'} size="projector" />
         <div className="flex flex-wrap items-center justify-between gap-x-8 gap-y-2 text-[clamp(1.1rem,1.8vw,2.5rem)] font-semibold">
           <p>{resultsMessages.denominator(formatCount(results.denominator))}</p>
           <LiveStatus status={status} updatedAt={updatedAt} />
