@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { TIME_ZONE } from '#shared/platform/constants';
+import { formatTime } from '#shared/platform/format';
 import { CHART_FONT, downloadCanvas, paperCanvas } from './download';
 import { INK, SERIES_DASHES } from './tile-colours';
 
@@ -63,9 +64,17 @@ export default function LineChart(props: LineChartProps) {
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), TIME_ZONE),
-        scales: { y: { range: (_u, min, max) => [0, Math.max(yMax ?? 0, max, min + 1)] } },
+        // From 0, with a little room above the highest point.
+        scales: { y: { range: (_u, min, max) => [0, Math.max(yMax ?? 0, max * 1.1, min + 1)] } },
         axes: [
-          { ...axis, size: large ? 56 : 40 },
+          // Times of day in Caracas, written as everywhere else in the app ('10:15 a. m.').
+          {
+            ...axis,
+            size: large ? 56 : 40,
+            // Room for '10:15 a. m.' between two ticks.
+            space: large ? 170 : 100,
+            values: (_u, splits) => splits.map((s) => formatTime(new Date(s * 1000))),
+          },
           { ...axis, size: large ? 96 : 64, values: (_u, values) => values.map((v) => format.current(v)) },
         ],
         series: [

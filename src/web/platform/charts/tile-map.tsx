@@ -109,10 +109,10 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
       </div>
 
       <div
-        className="relative mx-auto mt-3 grid gap-[0.4%]"
+        className={`relative mx-auto mt-3 grid ${projector ? 'gap-[0.3vw]' : 'gap-[3px]'}`}
         style={{
           gridTemplateColumns: `repeat(${ZULIA_COLUMNS}, minmax(0, 1fr))`,
-          maxWidth: projector ? `min(100%, calc(52vh * ${ZULIA_COLUMNS} / ${ZULIA_ROWS}))` : '40rem',
+          maxWidth: projector ? `min(100%, calc(60vh * ${ZULIA_COLUMNS} / ${ZULIA_ROWS}))` : '40rem',
         }}
       >
         <div
@@ -124,30 +124,40 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
         </div>
         <div
           aria-hidden="true"
-          className="pointer-events-none -m-[2px] flex items-end justify-start rounded-lg border-2 border-dashed border-stone-700"
+          className="pointer-events-none -m-[2px] rounded-lg border-2 border-dashed border-stone-700"
           style={{
             gridColumn: `${MARACAIBO_BLOCK.fromCol + 1} / ${MARACAIBO_BLOCK.toCol + 2}`,
             gridRow: `${MARACAIBO_BLOCK.fromRow + 1} / ${MARACAIBO_BLOCK.toRow + 2}`,
           }}
+        />
+        {/* Named in the empty squares above its parishes. */}
+        <div
+          aria-hidden="true"
+          className="flex items-end justify-center pb-[2%] text-[clamp(0.55rem,2.2vw,1.05rem)] font-bold text-stone-900"
+          style={{
+            gridColumn: `${MARACAIBO_BLOCK.fromCol + 2} / ${MARACAIBO_BLOCK.toCol + 1}`,
+            gridRow: MARACAIBO_BLOCK.fromRow,
+          }}
         >
-          <span className="w-1/4 p-[1%] text-center text-[clamp(0.45rem,1.2vw,0.9rem)] leading-tight font-bold text-stone-800">
-            Maracaibo
-          </span>
+          Maracaibo
         </div>
         {placed.map((tile) => tileButton(tile, { gridColumn: tile.col + 1, gridRow: tile.row + 1 }))}
       </div>
       {others.length > 0 && (
-        <div className="mx-auto mt-2 grid max-w-[40rem] grid-cols-8 gap-[0.4%]">{others.map((t) => tileButton(t))}</div>
+        <div className="mx-auto mt-2 grid max-w-[40rem] grid-cols-8 gap-[3px]">{others.map((t) => tileButton(t))}</div>
       )}
 
-      <p className="mt-2 min-h-[1.5em] text-center text-sm font-semibold text-stone-900" data-testid={`${id}-detalle`}>
+      <p
+        className={`mt-2 min-h-[1.5em] text-center font-semibold text-stone-900 ${projector ? 'text-[clamp(1rem,1.2vw,1.6rem)]' : 'text-sm'}`}
+        data-testid={`${id}-detalle`}
+      >
         {shown ? shown.summary : 'Pasa el cursor o toca un cuadro para ver sus cifras.'}
       </p>
 
       <ul
         id={`${id}-leyenda`}
         aria-label="Leyenda"
-        className="mt-2 flex flex-wrap justify-center gap-x-4 gap-y-1 text-sm"
+        className={`mt-2 flex flex-wrap justify-center gap-x-4 gap-y-1 ${projector ? 'text-[clamp(1rem,1.2vw,1.6rem)]' : 'text-sm'}`}
       >
         {legend.map((step) => (
           <li key={step.label} className="flex items-center gap-1.5 text-stone-900">
@@ -169,7 +179,8 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
           <summary className="cursor-pointer px-3 py-2 font-semibold text-stone-900">Tabla del mapa</summary>
           {/* Drawn once opened: a closed table is out of reach anyway, and costs nothing while the map updates. */}
           {tableOpen && (
-            <div className="max-h-96 overflow-auto">
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must be reachable by keyboard (axe: scrollable-region-focusable)
+            <div className="max-h-96 overflow-auto" tabIndex={0}>
               <table className="w-full border-collapse text-sm" data-testid={`${id}-tabla`}>
                 <caption className="sr-only">{title}</caption>
                 <thead className="sticky top-0 bg-stone-100 text-left">

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import type { Timeline } from '#shared/features/results/results';
+import { TIMELINE_STEP_MINUTES, type Timeline } from '#shared/features/results/results';
 import { dateInTimeZone, formatCount, formatDecimal, formatPercent, formatTime } from '#shared/platform/format';
 import { downloadCsv } from '#web/platform/charts/download';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
@@ -11,6 +11,7 @@ const LineChart = lazy(() => import('#web/platform/charts/line-chart'));
 const button =
   'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
 
+const STEP_MS = TIMELINE_STEP_MINUTES * 60_000;
 const quarter = (iso: string) => formatTime(new Date(iso));
 const share = (votes: number, denominator: number) => (votes / denominator) * 100;
 
@@ -51,16 +52,22 @@ export function ResultsTimeline({ live, pollMs, size = 'page' }: ResultsTimeline
   const projector = size === 'projector';
   const chart = useMemo(() => {
     if (!data) return null;
-    const x = data.buckets.map((b) => new Date(b.at).getTime() / 1000);
+    // The lines start a quarter before the first vote, where nothing was cast yet and the totals were
+    // the day before's: a first quarter alone is a line, not a dot.
+    const start = (new Date(data.buckets[0]?.at ?? data.dayStartsAt).getTime() - STEP_MS) / 1000;
+    const x = [start, ...data.buckets.map((b) => new Date(b.at).getTime() / 1000)];
     const perQuarter = data.candidates.map((c) => ({
       label: `${c.code} (${c.name})`,
       colour: c.colour,
-      values: data.buckets.map((b) => b.votes[c.code] ?? 0),
+      values: [0, ...data.buckets.map((b) => b.votes[c.code] ?? 0)],
     }));
     const running = data.candidates.map((c) => ({
       label: `${c.code} (${c.name})`,
       colour: c.colour,
-      values: data.buckets.map((b) => share(b.running[c.code] ?? 0, data.denominator)),
+      values: [
+        share(data.before[c.code] ?? 0, data.denominator),
+        ...data.buckets.map((b) => share(b.running[c.code] ?? 0, data.denominator)),
+      ],
     }));
     return { x, perQuarter, running };
   }, [data]);
@@ -113,7 +120,7 @@ export function ResultsTimeline({ live, pollMs, size = 'page' }: ResultsTimeline
                 x={chart.x}
                 series={chart.running}
                 yFormat={(v) => `${formatDecimal(v, v < 10 ? 1 : 0)} %`}
-                height={projector ? Math.round(window.innerHeight * 0.3) : 260}
+                height={projector ? Math.round(window.innerHeight * 0.55) : 260}
                 fileName={`total-acumulado-${data.day}`}
                 large={projector}
               />
@@ -155,7 +162,8 @@ function TimelineFigures({ timeline }: { timeline: Timeline }) {
           Descargar CSV
         </button>
       </div>
-      <div className="max-h-96 overflow-auto">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must be reachable by keyboard (axe: scrollable-region-focusable) */}
+      <div className="max-h-96 overflow-auto" tabIndex={0}>
         <table className="w-full border-collapse text-sm" data-testid="tabla-linea">
           <caption className="sr-only">Votos por cuarto de hora y total acumulado de cada candidato</caption>
           <thead className="sticky top-0 bg-stone-100 text-left">
