@@ -209,6 +209,8 @@ export function createResultsRepository(db: Kysely<Database>) {
      */
     async votesByQuarter(
       since: string,
+      /** Only votes before this instant (ISO), when given. */
+      until?: string,
     ): Promise<{ hour: string; quarter: number; candidate_id: number; votes: number }[]> {
       const hour = sql<string>`substr(records.voted_at, 1, 13)`;
       const quarter = sql<number>`cast(substr(records.voted_at, 15, 2) as integer) / 15`;
@@ -222,6 +224,7 @@ export function createResultsRepository(db: Kysely<Database>) {
           s.fn.countAll<number>().as('votes'),
         ])
         .where('records.voted_at', '>=', since)
+        .$if(until !== undefined, (q) => q.where('records.voted_at', '<', until as string))
         .where('records.vote_counted', '=', 1)
         .groupBy([hour, quarter, 'record_votes.candidate_id'])
         .execute();

@@ -4,6 +4,7 @@ import { addRecords } from '#server/testing/records';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import type { Results, Timeline } from '#shared/features/results/results';
+import { readTimeline } from './results.service';
 
 const ADMIN = 'jefa.noche@example.org';
 const VALIDATOR = 'validadora.noche@example.org';
@@ -82,6 +83,24 @@ describe('GET /api/results/timeline', () => {
       votes: { FA: 0, LC: 1, NR: 0 },
       running: { FA: 6, LC: 3, NR: 1 },
     });
+
+    // An admin corrects the 13:02 vote (FA to NR): its quarter, read before, is read again.
+    now = new Date('2026-12-06T14:07:00Z');
+    const corrected = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${ids[1]}/vote`,
+      headers: { cookie: admin },
+      payload: { candidates: ['NR'], reason: 'Acta revisada', voteRevision: 1 },
+    });
+    expect(corrected.statusCode).toBe(200);
+    const fixed = await get<Timeline>('/api/results/timeline', admin);
+    expect(fixed.buckets[0]).toEqual({
+      at: '2026-12-06T13:00:00.000Z',
+      votes: { FA: 0, LC: 0, NR: 1 },
+      running: { FA: 4, LC: 1, NR: 1 },
+    });
+    expect(fixed.buckets.at(-1)?.running).toEqual({ FA: 5, LC: 3, NR: 2 });
+    expect(fixed).toEqual({ ...(await readTimeline(t.db.kysely, now)), computedAt: fixed.computedAt });
   });
 
   it('has no quarters before the day’s first vote, and only the Resultados list may read it', async () => {
