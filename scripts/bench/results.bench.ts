@@ -24,7 +24,7 @@ const SMALL_RECORDS = 1_000;
 const STREAMS = Number(process.env.BENCH_RESULTS_STREAMS ?? 2_000);
 const VOTES_PER_SECOND = 500;
 const VOTE_SECONDS = Number(process.env.BENCH_RESULTS_VOTE_SECONDS ?? 10);
-const SMALL_PORT = 4391;
+const SMALL_PORT = Number(process.env.BENCH_SMALL_PORT ?? 4391);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CORRECTIONS = Number(process.env.BENCH_RESULTS_CORRECTIONS ?? 50);
 const CORRECTION_STREAMS = 200;
@@ -32,6 +32,8 @@ const CORRECTIONS_PER_SECOND = 5;
 
 /** Ids of unvoted records the validator may vote on, filled by the seed. */
 let voteIds: number[] = [];
+/** How many of them the runs so far have voted. */
+let votesUsed = 0;
 
 /** Half the records voted, in the mix of a real day: single votes, pairs, and a few for nobody. */
 function ballotsFor(records: number) {
@@ -190,11 +192,59 @@ async function comparison(origin: string): Promise<Record<string, unknown>> {
   };
 }
 
-async function streams(origin: string, serverPid: number): Promise<Record<string, unknown>> {
+/**
+ * What an open Resultados page does on each event of the stream: it asks for the breakdown again (the
+ * table, and since decision 077 the map) and, since 077, the timeline, one round at a time (an event
+ * that comes meanwhile asks once more when the round is back). `onShown` gets each round's end with
+ * the ballot count of the event that started it.
+ */
+function screenRefresher(
+  origin: string,
+  cookie: string,
+  agent: http.Agent,
+  urls: readonly string[],
+  onShown: (ballots: number) => void,
+) {
+  let busy = false;
+  let again = -1;
+  const get = (url: string) =>
+    new Promise<void>((resolve) => {
+      const req = http.get(`${origin}${url}`, { agent, headers: { cookie } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', () => resolve());
+    });
+  const round = (ballots: number): void => {
+    busy = true;
+    void Promise.all(urls.map(get)).then(() => {
+      busy = false;
+      onShown(ballots);
+      if (again >= 0) {
+        const next = again;
+        again = -1;
+        round(next);
+      }
+    });
+  };
+  return (ballots: number) => {
+    if (busy) again = ballots;
+    else round(ballots);
+  };
+}
+
+async function streams(
+  origin: string,
+  serverPid: number,
+  /** The requests each page sends after each event (none: the stream alone). */
+  { screens = [] }: { screens?: readonly string[] } = {},
+): Promise<Record<string, unknown>> {
   const admin = await signIn(origin, ADMIN);
   const validator = await signIn(origin, VALIDATOR);
   const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const voteAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // The pages' requests after each event: one kept connection per page, as a browser has.
+  const screenAgent = new http.Agent({ keepAlive: true, maxSockets: STREAMS });
 
   let peakMb = memoryMb(serverPid).server;
   const sampler = setInterval(() => {
@@ -218,8 +268,8 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
         Array.from({ length: Math.min(100, STREAMS - i) }, (_, j) => {
           const sampled = i + j < SAMPLED;
           let last = -1;
-          return openStream(origin, admin, streamAgent, (ballots) => {
-            if (base < 0) base = ballots;
+          // Until the page shows it: the stream's event, or (with the map and timeline) the refresh it starts.
+          const shown = (ballots: number) => {
             if (!sampled) return;
             if (last < 0) last = ballots;
             const now = Date.now();
@@ -230,7 +280,13 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
               const acked = ackedAt[b - base - 1];
               fromAck.push(acked === undefined ? 0 : Math.max(0, now - acked));
             }
-            last = ballots;
+            last = Math.max(last, ballots);
+          };
+          const refresh = screens.length > 0 ? screenRefresher(origin, admin, screenAgent, screens, shown) : undefined;
+          return openStream(origin, admin, streamAgent, (ballots) => {
+            if (base < 0) base = ballots;
+            if (refresh) refresh(ballots);
+            else shown(ballots);
           });
         }),
       );
@@ -241,7 +297,9 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
     base = Math.min(...probes.map((p) => p.ballots));
 
     // Votes at a steady 500 per second, through the real vote endpoint.
-    const total = Math.min(voteIds.length, VOTES_PER_SECOND * VOTE_SECONDS);
+    const ids = voteIds.slice(votesUsed);
+    const total = Math.min(ids.length, VOTES_PER_SECOND * VOTE_SECONDS);
+    votesUsed += total;
     const codes = [['FA'], ['LC'], ['NR'], ['FA', 'LC'], []];
     let failed = 0;
     const pending: Promise<void>[] = [];
@@ -250,7 +308,7 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
       const due = started + (k * 1000) / VOTES_PER_SECOND;
       const wait = due - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const id = voteIds[k]!;
+      const id = ids[k]!;
       sentAt[k] = Date.now();
       pending.push(
         new Promise<void>((resolve) => {
@@ -305,7 +363,7 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
     );
     return {
       suite: 'Resultados',
-      caso: `${probes.length} flujos en vivo, votos a ${rate.toFixed(0)}/s durante ${VOTE_SECONDS} s`,
+      caso: `${probes.length} ${screens.length > 0 ? `páginas que piden ${screens.join(' y ')} en cada evento (voto→pantalla)` : 'flujos en vivo'}, votos a ${rate.toFixed(0)}/s durante ${VOTE_SECONDS} s`,
       conexiones: probes.length,
       'req/s': Math.round(rate),
       'p50 ms': p50,
@@ -319,6 +377,7 @@ async function streams(origin: string, serverPid: number): Promise<Record<string
     for (const p of probes) p.close();
     streamAgent.destroy();
     voteAgent.destroy();
+    screenAgent.destroy();
   }
 }
 
@@ -428,7 +487,8 @@ export const suite: BenchSuite = {
   async seed(db, now) {
     const started = Date.now();
     await seedResults(db, now, RECORDS);
-    voteIds = await unvotedRecordIds(db.kysely, VOTING_SLUG, VOTES_PER_SECOND * VOTE_SECONDS);
+    // Three runs of votes (the stream alone, with the pages' breakdown, with breakdown and timeline), each on records of its own.
+    voteIds = await unvotedRecordIds(db.kysely, VOTING_SLUG, 3 * VOTES_PER_SECOND * VOTE_SECONDS);
     console.log(
       `Resultados: ${RECORDS.toLocaleString('es')} trámites en ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -441,6 +501,14 @@ export const suite: BenchSuite = {
       requests: resultsRequests,
     },
     {
+      name: 'GET /api/results/timeline (el día por cuartos de hora)',
+      connections: 50,
+      targetP99: 50,
+      requests: async (origin) => [
+        { method: 'GET', path: '/api/results/timeline', headers: { cookie: await signIn(origin, ADMIN) } },
+      ],
+    },
+    {
       name: 'GET /api/results/breakdown (37 municipios)',
       connections: 50,
       targetP99: 50,
@@ -450,6 +518,15 @@ export const suite: BenchSuite = {
     },
   ],
   async extra(origin, serverPid) {
-    return [await comparison(origin), await streams(origin, serverPid), await corrections(origin)];
+    // The votes' way to the screens in one sitting: the stream alone, pages that also ask for the
+    // breakdown on each event (the table, before the map and the timeline), and pages that ask for the
+    // breakdown and the timeline (decision 077).
+    return [
+      await comparison(origin),
+      await streams(origin, serverPid),
+      await streams(origin, serverPid, { screens: ['/api/results/breakdown'] }),
+      await streams(origin, serverPid, { screens: ['/api/results/breakdown', '/api/results/timeline'] }),
+      await corrections(origin),
+    ];
   },
 };

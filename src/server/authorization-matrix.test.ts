@@ -249,6 +249,7 @@ const MATRIX: Record<string, Case[]> = {
     },
   ],
   'GET /api/field': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/field/pace': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/field/{slug}': [
     {
       name: 'municipality A (admins see every one)',
@@ -285,6 +286,7 @@ const MATRIX: Record<string, Case[]> = {
     },
   ],
   'GET /api/results/breakdown': [{ expect: adminOnly() }],
+  'GET /api/results/timeline': [{ expect: adminOnly() }],
   'GET /api/results/breakdown.csv': [{ expect: adminOnly() }],
   'GET /api/results/validated.csv': [{ expect: adminOnly() }],
 

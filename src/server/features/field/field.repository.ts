@@ -205,6 +205,47 @@ export function createFieldRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Who is on each of these departments' lists. */
+    async members(departmentIds: readonly number[]): Promise<{ department_id: number; email: string }[]> {
+      if (departmentIds.length === 0) return [];
+      return db
+        .selectFrom('department_members')
+        .select(['department_id', 'email'])
+        .where('department_id', 'in', [...departmentIds])
+        .execute();
+    },
+
+    /**
+     * Per department and validator, the records they voted since `since` (by the index on voted_by and
+     * voted_at, migration 021): how many since `recentSince`, and the last one.
+     */
+    async votesBy(
+      departmentIds: readonly number[],
+      since: string,
+      recentSince: string,
+    ): Promise<{ department_id: number; voted_by: string; recent: number; last_at: string | null }[]> {
+      if (departmentIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('records')
+        .select((eb) => [
+          'department_id',
+          'voted_by',
+          eb.fn.sum<number>(eb.case().when('voted_at', '>=', recentSince).then(1).else(0).end()).as('recent'),
+          eb.fn.max<string | null>('voted_at').as('last_at'),
+        ])
+        .where('department_id', 'in', [...departmentIds])
+        .where('voted_at', '>=', since)
+        .where('voted_by', 'is not', null)
+        .groupBy(['department_id', 'voted_by'])
+        .execute();
+      return rows.map((r) => ({
+        department_id: r.department_id,
+        voted_by: r.voted_by as string,
+        recent: Number(r.recent ?? 0),
+        last_at: r.last_at,
+      }));
+    },
+
     /** How many are on each of these departments' lists. */
     async memberCounts(departmentIds: readonly number[]): Promise<Map<number, number>> {
       if (departmentIds.length === 0) return new Map();

@@ -12,6 +12,7 @@ import {
   fieldClearAnswerSchema,
   fieldClearBodySchema,
   fieldOverviewSchema,
+  fieldPaceSchema,
   fieldParamsSchema,
   fieldViewSchema,
 } from '#shared/features/field/field';
@@ -89,6 +90,23 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = requireUser(request);
       return field.overview(user);
+    },
+  );
+
+  // A fixed path wins over /api/field/:slug (no municipality or parish is called 'pace').
+  app.get(
+    '/api/field/pace',
+    {
+      schema: {
+        tags: ['validación'],
+        summary:
+          'El ritmo de cada validador de las listas que puede ver esta persona: votos de la última hora, último voto, inactivo tras 30 min, envíos en el teléfono',
+        response: { 200: fieldPaceSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      return field.pace(user);
     },
   );
 

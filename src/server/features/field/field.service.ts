@@ -6,13 +6,16 @@ import type { Actor, SessionUser } from '#server/platform/session/identity';
 import {
   type DeviceReport,
   FIELD_DEVICES_PER_PERSON,
+  FIELD_IDLE_MINUTES,
   FIELD_REPORTS_PER_MINUTE,
   FIELD_STUCK_MINUTES,
   type FieldOverview,
+  type FieldPace,
   type FieldValidator,
   type FieldView,
   fieldMessages,
 } from '#shared/features/field/field';
+import { dateInTimeZone } from '#shared/platform/format';
 import { createFieldRepository, type DevicesRow, type WaitingRow } from './field.repository';
 
 const MINUTE_MS = 60_000;
@@ -200,6 +203,59 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
         label: d.slug,
         value: waiting.filter((w) => w.department_id === d.id).reduce((sum, w) => sum + w.waiting, 0),
       }));
+    },
+
+    /**
+     * Each validator's pace, on every list a person may see: records they voted in the last hour, their
+     * last vote today (America/Caracas), idle after FIELD_IDLE_MINUTES without one, and what waits on
+     * their phones there. The stuck first, then the idle, then the busiest.
+     */
+    async pace(user: SessionUser): Promise<FieldPace> {
+      const now = clock();
+      const departments = await repo.municipalities(user.role === 'admin' ? null : user.email);
+      const ids = departments.map((d) => d.id);
+      const dayStart = new Date(`${dateInTimeZone(now)}T00:00:00-04:00`).toISOString();
+      const hourAgo = new Date(now.getTime() - 60 * MINUTE_MS).toISOString();
+      const idleBefore = new Date(now.getTime() - FIELD_IDLE_MINUTES * MINUTE_MS).toISOString();
+      const [members, votes, waiting] = await Promise.all([
+        repo.members(ids),
+        repo.votesBy(ids, dayStart, hourAgo),
+        repo.waiting(ids),
+      ]);
+      const key = (departmentId: number, email: string) => `${departmentId} ${email}`;
+      const votesOf = new Map(votes.map((v) => [key(v.department_id, v.voted_by), v]));
+      const waitingOf = new Map(waiting.map((w) => [key(w.department_id, w.user_email), w]));
+      const byId = new Map(departments.map((d) => [d.id, d]));
+      const before = stuckBefore(now);
+      const validators = members.flatMap((m) => {
+        const department = byId.get(m.department_id);
+        if (!department) return [];
+        const v = votesOf.get(key(m.department_id, m.email));
+        const w = waitingOf.get(key(m.department_id, m.email));
+        const lastActivityAt = v?.last_at ?? null;
+        const oldest = w?.oldest ?? null;
+        return [
+          {
+            email: m.email,
+            slug: department.slug,
+            title: department.title,
+            lastHour: v?.recent ?? 0,
+            lastActivityAt,
+            idle: lastActivityAt === null || lastActivityAt <= idleBefore,
+            waiting: Number(w?.waiting ?? 0),
+            stuck: oldest !== null && oldest <= before,
+          },
+        ];
+      });
+      validators.sort(
+        (a, b) =>
+          Number(b.stuck) - Number(a.stuck) ||
+          Number(b.idle) - Number(a.idle) ||
+          b.lastHour - a.lastHour ||
+          a.title.localeCompare(b.title, 'es') ||
+          a.email.localeCompare(b.email),
+      );
+      return { generatedAt: now.toISOString(), idleAfterMinutes: FIELD_IDLE_MINUTES, validators };
     },
 
     /**

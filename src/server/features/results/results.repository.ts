@@ -202,6 +202,35 @@ export function createResultsRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ ...r, ballots: Number(r.ballots) }));
     },
 
+    /**
+     * Votes per candidate and quarter of an hour cast since `since` (records whose vote counts), read
+     * with the index on voted_at (migration 021). `hour` is the ISO prefix 'YYYY-MM-DDTHH' (UTC),
+     * `quarter` 0 to 3.
+     */
+    async votesByQuarter(
+      since: string,
+      /** Only votes before this instant (ISO), when given. */
+      until?: string,
+    ): Promise<{ hour: string; quarter: number; candidate_id: number; votes: number }[]> {
+      const hour = sql<string>`substr(records.voted_at, 1, 13)`;
+      const quarter = sql<number>`cast(substr(records.voted_at, 15, 2) as integer) / 15`;
+      const rows = await db
+        .selectFrom('records')
+        .innerJoin('record_votes', 'record_votes.record_id', 'records.id')
+        .select((s) => [
+          hour.as('hour'),
+          quarter.as('quarter'),
+          'record_votes.candidate_id',
+          s.fn.countAll<number>().as('votes'),
+        ])
+        .where('records.voted_at', '>=', since)
+        .$if(until !== undefined, (q) => q.where('records.voted_at', '<', until as string))
+        .where('records.vote_counted', '=', 1)
+        .groupBy([hour, quarter, 'record_votes.candidate_id'])
+        .execute();
+      return rows.map((r) => ({ ...r, quarter: Number(r.quarter), votes: Number(r.votes) }));
+    },
+
     /** One page of voted records whose vote counts, by id, for the download (keyset: pass the last id seen). */
     async votedRecordsPage(afterId: number, limit: number): Promise<VotedRecordRow[]> {
       return db

@@ -12,12 +12,19 @@ import {
   resultsMessages,
   resultsSchema,
   resultsStreamSchema,
+  timelineSchema,
 } from '#shared/features/results/results';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { dateInTimeZone } from '#shared/platform/format';
 import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
-import { createBreakdownReader, createResultsReader, recordDownload, requireResultsAccess } from './results.service';
+import {
+  createBreakdownReader,
+  createResultsReader,
+  createTimelineReader,
+  recordDownload,
+  requireResultsAccess,
+} from './results.service';
 
 const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
 const streamErrors = { ...errors, 406: apiErrorSchema, 503: apiErrorSchema };
@@ -33,6 +40,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   const repo = createResultsRepository(db);
   const read = createResultsReader(db, app.config.now);
   const readBreakdownNow = createBreakdownReader(db, app.config.now);
+  const readTimelineNow = createTimelineReader(db, app.config.now);
   const live = createLiveResults({
     read,
     source:
@@ -114,6 +122,22 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await requireResultsAccess(db, request.user);
       return readBreakdownNow();
+    },
+  );
+
+  app.get(
+    '/api/results/timeline',
+    {
+      schema: {
+        tags: ['resultados'],
+        summary:
+          'Votos del día por cuarto de hora y total acumulado de cada candidato frente al denominador (hora de Caracas)',
+        response: { 200: timelineSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireResultsAccess(db, request.user);
+      return readTimelineNow();
     },
   );
 

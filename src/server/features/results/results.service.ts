@@ -5,7 +5,14 @@ import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
-import { type Breakdown, type Results, resultPercent } from '#shared/features/results/results';
+import {
+  type Breakdown,
+  type Results,
+  resultPercent,
+  TIMELINE_STEP_MINUTES,
+  type Timeline,
+} from '#shared/features/results/results';
+import { dateInTimeZone } from '#shared/platform/format';
 import { createResultsRepository } from './results.repository';
 
 /** The allow-list of the Resultados page (admins see it too): the results, breakdown and downloads. */
@@ -217,4 +224,136 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
   }
   const ballots = recountedBallots.reduce((sum, r) => sum + r.ballots, 0);
   return { differences, ballots, votes };
+}
+
+const STEP_MS = TIMELINE_STEP_MINUTES * 60_000;
+
+/**
+ * When the campaign's day of `now` began. America/Caracas keeps UTC−4 all year (no summer time since
+ * 2016), so its midnight is 04:00 UTC and its quarters of an hour are UTC's.
+ */
+export function caracasDayStart(now: Date): { day: string; startsAt: Date } {
+  const day = dateInTimeZone(now);
+  return { day, startsAt: new Date(`${day}T00:00:00-04:00`) };
+}
+
+/**
+ * The day's quarters before the current one, as last read, and each candidate's total less the
+ * current quarter's votes at that moment. While that difference stays the same, nothing outside the
+ * current quarter changed (a vote always lands in it; a correction or a void of an older vote changes
+ * the difference), so only the current quarter is read again: one quarter of records, not the day's.
+ */
+export interface PastQuarters {
+  day: string;
+  /** The current quarter's start when they were read (ms): they end there. */
+  until: number;
+  byStart: ReadonlyMap<number, Readonly<Record<string, number>>>;
+  rest: Readonly<Record<string, number>>;
+}
+
+/**
+ * The day's votes per quarter of an hour, from its first vote up to now (quarters without votes
+ * included, so the line shows a pause), and each candidate's running total. The votes before the day
+ * are the counters' totals less the day's, so the last running total is what the cards show. `past`,
+ * from the previous read, spares reading the day's earlier quarters again when they cannot have changed.
+ */
+export async function readTimelineWith(
+  db: Kysely<Database>,
+  now: Date,
+  past: PastQuarters | undefined,
+): Promise<{ timeline: Timeline; past: PastQuarters }> {
+  const repo = createResultsRepository(db);
+  const { day, startsAt } = caracasDayStart(now);
+  const quarterStart = Math.floor(now.getTime() / STEP_MS) * STEP_MS;
+  const [candidates, current, settings] = await Promise.all([
+    repo.candidateVotes(),
+    repo.votesByQuarter(new Date(quarterStart).toISOString()),
+    createSettingsRepository(db).getAll(),
+  ]);
+  const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
+  const zero = () => Object.fromEntries(candidates.map((c) => [c.code, 0])) as Record<string, number>;
+  const group = (rows: { hour: string; quarter: number; candidate_id: number; votes: number }[]) => {
+    const byStart = new Map<number, Record<string, number>>();
+    for (const q of rows) {
+      const code = codeOf.get(q.candidate_id);
+      if (!code) continue;
+      const at = new Date(`${q.hour}:00:00.000Z`).getTime() + q.quarter * STEP_MS;
+      const votes = byStart.get(at) ?? zero();
+      votes[code] = (votes[code] ?? 0) + q.votes;
+      byStart.set(at, votes);
+    }
+    return byStart;
+  };
+  const sum = (byStart: ReadonlyMap<number, Readonly<Record<string, number>>>) => {
+    const total = zero();
+    for (const votes of byStart.values()) {
+      for (const code of Object.keys(total)) total[code] = (total[code] ?? 0) + (votes[code] ?? 0);
+    }
+    return total;
+  };
+  const thisQuarter = group(current);
+  const inQuarter = sum(thisQuarter);
+  const rest = Object.fromEntries(candidates.map((c) => [c.code, c.votes - (inQuarter[c.code] ?? 0)]));
+  const unchanged =
+    past !== undefined &&
+    past.day === day &&
+    past.until === quarterStart &&
+    candidates.every((c) => past.rest[c.code] === rest[c.code]);
+  const kept: PastQuarters = unchanged
+    ? past
+    : {
+        day,
+        until: quarterStart,
+        byStart: group(await repo.votesByQuarter(startsAt.toISOString(), new Date(quarterStart).toISOString())),
+        rest,
+      };
+
+  const byStart = new Map(kept.byStart);
+  for (const [at, votes] of thisQuarter) byStart.set(at, votes);
+  const today = sum(byStart);
+  const before = Object.fromEntries(candidates.map((c) => [c.code, Math.max(0, c.votes - (today[c.code] ?? 0))]));
+
+  const buckets: Timeline['buckets'] = [];
+  if (byStart.size > 0) {
+    const first = Math.min(...byStart.keys());
+    const last = Math.max(quarterStart, ...byStart.keys());
+    const running = { ...before };
+    for (let at = first; at <= last; at += STEP_MS) {
+      const votes = byStart.get(at) ?? zero();
+      for (const code of Object.keys(running)) running[code] = (running[code] ?? 0) + (votes[code] ?? 0);
+      buckets.push({ at: new Date(at).toISOString(), votes: { ...votes }, running: { ...running } });
+    }
+  }
+  const timeline: Timeline = {
+    candidates: candidates.map((c) => ({ code: c.code, name: c.name, colour: c.colour })),
+    denominator: settings.resultsDenominator,
+    day,
+    dayStartsAt: startsAt.toISOString(),
+    before,
+    buckets,
+    computedAt: now.toISOString(),
+  };
+  return { timeline, past: kept };
+}
+
+/** The timeline read from scratch. */
+export async function readTimeline(db: Kysely<Database>, now: Date): Promise<Timeline> {
+  return (await readTimelineWith(db, now, undefined)).timeline;
+}
+
+/**
+ * The timeline for the screens: on SQLite read again only when something changed, and then only its
+ * current quarter unless an older one changed (PastQuarters).
+ */
+export function createTimelineReader(db: Kysely<Database>, clock: () => Date): () => Promise<Timeline> {
+  let past: PastQuarters | undefined;
+  return untilDatabaseChanges(
+    db,
+    async () => {
+      const read = await readTimelineWith(db, clock(), past);
+      past = read.past;
+      return read.timeline;
+    },
+    stampedNow(clock),
+  );
 }

@@ -117,3 +117,31 @@ export const fieldParamsSchema = z.object({ slug });
 /** A coordinator clears what a person's phones said was waiting in a department (a phone gone quiet). */
 export const fieldClearBodySchema = z.object({ email: emailFieldSchema });
 export const fieldClearAnswerSchema = z.object({ cleared: z.number().int() });
+
+/** A validator with no vote for longer than this is flagged idle in the pace table. */
+export const FIELD_IDLE_MINUTES = 30;
+
+/** One validator's pace in one department: votes this hour, the last one, idle or not, items on the phone. */
+export const fieldPaceRowSchema = z.object({
+  email: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  /** Records this person voted in the last 60 minutes. */
+  lastHour: z.number().int().nonnegative(),
+  /** Their last vote in this department (null: none yet). */
+  lastActivityAt: z.string().nullable(),
+  /** No vote for more than FIELD_IDLE_MINUTES (or none yet). */
+  idle: z.boolean(),
+  /** Items for this department waiting on their phones that the server has not received. */
+  waiting: z.number().int().nonnegative(),
+  stuck: z.boolean(),
+});
+export type FieldPaceRow = z.infer<typeof fieldPaceRowSchema>;
+
+export const fieldPaceSchema = z.object({
+  generatedAt: z.string(),
+  idleAfterMinutes: z.number().int(),
+  /** Every member of the lists a person may see; the idle and stuck first. */
+  validators: z.array(fieldPaceRowSchema),
+});
+export type FieldPace = z.infer<typeof fieldPaceSchema>;

@@ -94,3 +94,35 @@ export const resultsStreamSchema = z
   .describe(
     `text/event-stream: un evento "${RESULTS_EVENT}" con los totales (el mismo cuerpo que GET /api/results) al conectar y tras cada cambio, y "${RESULTS_PING_EVENT}" cada ${RESULTS_HEARTBEAT_MS / 1000} s`,
   );
+
+/** The timeline's step: votes are counted per quarter of an hour. */
+export const TIMELINE_STEP_MINUTES = 15;
+
+const candidateVotesSchema = z.record(z.string(), z.number().int().nonnegative());
+
+export const timelineBucketSchema = z.object({
+  /** When the quarter of an hour begins (ISO 8601). */
+  at: z.string(),
+  /** Votes per candidate code cast in it. */
+  votes: candidateVotesSchema,
+  /** Votes per candidate code up to its end, the day before included (what the cards show by then). */
+  running: candidateVotesSchema,
+});
+export type TimelineBucket = z.infer<typeof timelineBucketSchema>;
+
+/**
+ * The day's votes (America/Caracas), quarter of an hour by quarter of an hour, from the first one of the
+ * day up to now, and the running total of each candidate against the denominator.
+ */
+export const timelineSchema = z.object({
+  candidates: z.array(z.object({ code: z.string(), name: z.string(), colour: z.string() })),
+  denominator: z.number().positive(),
+  /** The day shown, YYYY-MM-DD in America/Caracas, and when it began (ISO 8601). */
+  day: z.string(),
+  dayStartsAt: z.string(),
+  /** Votes per candidate cast before the day began: where the running totals start. */
+  before: candidateVotesSchema,
+  buckets: z.array(timelineBucketSchema),
+  computedAt: z.string(),
+});
+export type Timeline = z.infer<typeof timelineSchema>;

@@ -19,6 +19,7 @@ import { validatedByMigration } from './016-validated-by';
 import { auditChainMigration } from './017-audit-chain';
 import { auditChainChecksMigration } from './018-audit-chain-checks';
 import { auditTargetIndexMigration } from './019-audit-target-index';
+import { nightViewsMigration } from './021-night-views';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -42,6 +43,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '017-audit-chain': auditChainMigration(),
     '018-audit-chain-checks': auditChainChecksMigration(dialect),
     '019-audit-target-index': auditTargetIndexMigration(),
+    '021-night-views': nightViewsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

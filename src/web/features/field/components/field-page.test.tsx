@@ -1,9 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { Route, Routes, useParams } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FieldOverview, FieldValidator, FieldView } from '#shared/features/field/field';
+import type { FieldOverview, FieldPace, FieldValidator, FieldView } from '#shared/features/field/field';
+import type { Session } from '#shared/platform/session';
+import { WAITING_STEPS } from '#web/platform/charts/tile-colours';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { FIELD_REFRESH_MS } from '../api/get-field';
@@ -74,16 +76,67 @@ function overview(overrides: Partial<FieldOverview> = {}): FieldOverview {
   };
 }
 
+/** Ana voted twice this last hour; Beto has not voted for 40 minutes and his phone is stuck; Carla never voted. */
+const PACE: FieldPace = {
+  generatedAt: AT,
+  idleAfterMinutes: 30,
+  validators: [
+    {
+      email: 'beto@example.org',
+      slug: 'lagunillas',
+      title: 'Lagunillas',
+      lastHour: 1,
+      lastActivityAt: minutesAgo(40),
+      idle: true,
+      waiting: 1_234,
+      stuck: true,
+    },
+    {
+      email: 'carla@example.org',
+      slug: 'cabimas',
+      title: 'Cabimas',
+      lastHour: 0,
+      lastActivityAt: null,
+      idle: true,
+      waiting: 0,
+      stuck: false,
+    },
+    {
+      email: 'ana@example.org',
+      slug: 'cabimas',
+      title: 'Cabimas',
+      lastHour: 2,
+      lastActivityAt: minutesAgo(3),
+      idle: false,
+      waiting: 1,
+      stuck: false,
+    },
+  ],
+};
+
 const allClear = (): FieldOverview =>
   overview({
     departments: overview().departments.map((d) => ({ ...d, withWaiting: 0, waiting: 0, stuck: 0 })),
     validators: [],
   });
 
+/** A coordinator whose menu has no Resultados: Campo does not open the live stream for them. */
+let session: Session = {
+  user: { email: 'coordinadora@example.org', role: 'staff', mustChangePassword: false },
+  menu: [{ title: 'Cabimas', path: '/validation/cabimas' }],
+  home: '/validation/cabimas',
+  logoutRoute: '/',
+};
+
 function api(answers: FieldView[], overviews: FieldOverview[] = [overview()]) {
   const asked: string[] = [];
   const cleared: { slug: string; body: unknown }[] = [];
   server.use(
+    http.get('*/api/auth/session', () => HttpResponse.json(session)),
+    http.get('*/api/field/pace', () => {
+      asked.push('ritmo');
+      return HttpResponse.json(PACE);
+    }),
     http.get('*/api/field', () => {
       asked.push('todos');
       const n = asked.filter((a) => a === 'todos').length;
@@ -91,7 +144,7 @@ function api(answers: FieldView[], overviews: FieldOverview[] = [overview()]) {
     }),
     http.get('*/api/field/:slug', ({ params }) => {
       asked.push(String(params.slug));
-      const n = asked.filter((a) => a !== 'todos').length;
+      const n = asked.filter((a) => a !== 'todos' && a !== 'ritmo').length;
       return HttpResponse.json(answers[Math.min(n - 1, answers.length - 1)]);
     }),
     http.post('*/api/field/:slug/clear', async ({ params, request }) => {
@@ -99,7 +152,7 @@ function api(answers: FieldView[], overviews: FieldOverview[] = [overview()]) {
       return HttpResponse.json({ cleared: 2 });
     }),
   );
-  return { asked, cleared, departments: () => asked.filter((a) => a !== 'todos') };
+  return { asked, cleared, departments: () => asked.filter((a) => a !== 'todos' && a !== 'ritmo') };
 }
 
 const renderAt = (route: string) =>
@@ -244,5 +297,89 @@ describe('FieldPage, one department', () => {
     await userEvent.selectOptions(screen.getByLabelText('Municipio o parroquia'), 'lagunillas');
     expect(await screen.findByText('Nadie está en la lista de este municipio.')).toBeInTheDocument();
     expect(calls.departments()).toEqual(['cabimas', 'lagunillas']);
+  });
+});
+
+describe('FieldPage: the night at a glance', () => {
+  it('colours each department’s square by what waits on its phones, marks the stuck, and its table agrees', async () => {
+    api([view()]);
+    renderAt('/campo');
+    const lagunillas = await screen.findByTestId('cuadro-lagunillas');
+    expect(lagunillas).toHaveAccessibleName(
+      'Lagunillas: 1.234 por enviar en 1 de 4 validadores; 1 validador atascado.',
+    );
+    expect(lagunillas.dataset.fill).toBe(WAITING_STEPS[4]?.fill);
+    expect(screen.getByTestId('cuadro-cabimas').dataset.fill).toBe(WAITING_STEPS[1]?.fill);
+    expect(screen.getByTestId('cuadro-baralt').dataset.fill).toBe(WAITING_STEPS[0]?.fill);
+    await userEvent.click(screen.getByText('Tabla del mapa'));
+    const line = screen.getByTestId('mapa-campo-tabla').querySelector('tr[data-slug="lagunillas"]') as HTMLElement;
+    expect(
+      within(line)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['4', '1', '1.234', '1', '200 o más por enviar']);
+  });
+
+  it('shows each validator’s pace, the idle and the stuck flagged in words', async () => {
+    api([view()]);
+    renderAt('/campo');
+    const table = await screen.findByTestId('tabla-ritmo');
+    const rowOf = (email: string) => within(table).getByRole('row', { name: new RegExp(`^${email}`) });
+    expect(rowOf('beto@example.org')).toHaveTextContent('beto@example.orgLagunillas1hace 40 minAtascado1.234');
+    expect(rowOf('carla@example.org')).toHaveTextContent('carla@example.orgCabimas0Sin votos hoyInactivo0');
+    expect(rowOf('ana@example.org')).toHaveTextContent('ana@example.orgCabimas2hace 3 minActivo1');
+    expect(screen.getByText('2 de 3 sin votar hace más de 30 min.')).toBeInTheDocument();
+  });
+
+  it('opens a department from its square', async () => {
+    const { departments } = api([view()]);
+    renderAt('/campo');
+    await userEvent.click(await screen.findByTestId('cuadro-cabimas'));
+    await waitFor(() => expect(departments()).toContain('cabimas'));
+  });
+});
+
+describe('FieldPage: live', () => {
+  class FakeEventSource {
+    static instances: FakeEventSource[] = [];
+    private listeners = new Map<string, () => void>();
+    constructor(public url: string) {
+      FakeEventSource.instances.push(this);
+    }
+    addEventListener(type: string, listener: () => void) {
+      this.listeners.set(type, listener);
+    }
+    close() {}
+    emit(type: string) {
+      this.listeners.get(type)?.();
+    }
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeEventSource.instances = [];
+  });
+
+  it('asks for the field and the pace again on each event of the live stream, for someone who may open Resultados', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    session = {
+      user: { email: 'jefa@example.org', role: 'admin', mustChangePassword: false },
+      menu: [{ title: 'Resultados', path: '/resultados' }],
+      home: '/resultados',
+      logoutRoute: '/',
+    };
+    const { asked } = api([view()]);
+    renderAt('/campo');
+    await screen.findByTestId('tabla-ritmo');
+    await waitFor(() => expect(FakeEventSource.instances.map((s) => s.url)).toEqual(['/api/results/stream']));
+    const before = {
+      todos: asked.filter((a) => a === 'todos').length,
+      ritmo: asked.filter((a) => a === 'ritmo').length,
+    };
+    act(() => FakeEventSource.instances[0]?.emit('resultados'));
+    await waitFor(() => {
+      expect(asked.filter((a) => a === 'todos').length).toBe(before.todos + 1);
+      expect(asked.filter((a) => a === 'ritmo').length).toBeGreaterThan(before.ritmo);
+    });
   });
 });

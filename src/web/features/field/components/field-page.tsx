@@ -13,6 +13,7 @@ import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { answerInToast, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useClearField } from '../api/clear-field';
 import { FIELD_REFRESH_MS, useFieldOverview, useFieldView } from '../api/get-field';
+import { FieldMap, FieldPaceTable, useFieldLive } from './field-night';
 
 /** 'hace 12 min', counted from the server's time of the answer (never the phone's own clock). */
 export function ago(iso: string, from: string): string {
@@ -262,6 +263,7 @@ function DepartmentField({ slug, onClear }: { slug: string; onClear: (target: Cl
           onClear={onClear}
         />
       )}
+      <FieldPaceTable slug={view.slug} />
     </>
   );
 }
@@ -282,6 +284,7 @@ function AllDepartments({ overview, onClear }: { overview: FieldOverview; onClea
             : ` en ${formatCount(stuckIn)} ${stuckIn === 1 ? 'municipio o parroquia' : 'municipios o parroquias'}`
         }
       />
+      <FieldMap overview={overview} />
       <h2 className="mt-6 text-xl font-bold text-stone-900">Con envíos por enviar</h2>
       {overview.validators.length === 0 ? (
         <p className="mt-2 text-stone-700">Ningún teléfono tiene envíos por enviar.</p>
@@ -344,6 +347,7 @@ function AllDepartments({ overview, onClear }: { overview: FieldOverview; onClea
           </tbody>
         </table>
       </div>
+      <FieldPaceTable />
     </>
   );
 }
@@ -360,6 +364,7 @@ export function FieldPage({ slug }: { slug: string | undefined }) {
   useDocumentTitle('Campo');
   const navigate = useNavigate();
   const overview = useFieldOverview();
+  useFieldLive(overview.dataUpdatedAt);
   const [clearing, setClearing] = useState<ClearTarget | null>(null);
   const list = [...(overview.data?.departments ?? [])].sort((a, b) => a.title.localeCompare(b.title, 'es'));
   return (

@@ -7,6 +7,7 @@ export const resultsKeys = {
   all: ['results'] as const,
   current: ['results', 'current'] as const,
   breakdown: ['results', 'breakdown'] as const,
+  timeline: ['results', 'timeline'] as const,
 };
 
 export const getResults = () => apiFetch<Results>('/api/results', { cache: 'no-store' });

@@ -25,7 +25,7 @@ export interface ResultsStreamOptions {
  * is live. The browser's EventSource already reconnects after a dropped connection; this also starts
  * over when the server refused it (restart, proxy error), when it went silent, or when the network
  * comes back. While not live, the page falls back to polling. Each event also refreshes the
- * per-municipality table, so it never lags the cards.
+ * per-municipality table (and the map drawn from it) and the day's timeline, so none lags the cards.
  */
 export function useResultsStream({
   reconnectMs = 2_000,
@@ -44,7 +44,8 @@ export function useResultsStream({
     let failures = 0;
     let lastHeard = Date.now();
     let stopped = false;
-    // The per-municipality table follows the same events as the totals: each one asks for it again,
+    // The per-municipality table (and the map drawn from it) and the timeline follow the same events as
+    // the totals: each one asks for them again,
     // one request at a time (an event that comes while it is on the way asks once more when it is back).
     let refreshing = false;
     let again = false;
@@ -54,7 +55,10 @@ export function useResultsStream({
         return;
       }
       refreshing = true;
-      void queryClient.refetchQueries({ queryKey: resultsKeys.breakdown, type: 'active' }).finally(() => {
+      void Promise.all([
+        queryClient.refetchQueries({ queryKey: resultsKeys.breakdown, type: 'active' }),
+        queryClient.refetchQueries({ queryKey: resultsKeys.timeline, type: 'active' }),
+      ]).finally(() => {
         refreshing = false;
         if (again && !stopped) {
           again = false;

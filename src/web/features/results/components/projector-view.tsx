@@ -4,6 +4,7 @@ import { formatCount } from '#shared/platform/format';
 import type { StreamStatus } from '../api/stream-results';
 import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
+import { ResultsNight } from './results-night';
 
 /** The URL parameter that opens projector mode (?proyector=1), so a bookmark opens it directly. */
 export const PROJECTOR_PARAM = 'proyector';
@@ -41,6 +42,8 @@ export function ProjectorView({ results, status, updatedAt, onLeave }: Projector
   const canFullscreen =
     typeof document.documentElement.requestFullscreen === 'function' && document.fullscreenEnabled !== false;
   const [fullscreen, setFullscreen] = useState(() => Boolean(document.fullscreenElement));
+  // Two pictures for the room: the totals, or the map and the day's timeline at the screen's full height.
+  const [night, setNight] = useState(false);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -122,14 +125,21 @@ export function ProjectorView({ results, status, updatedAt, onLeave }: Projector
                 {resultsMessages.fullscreen}
               </button>
             )}
+            <button type="button" className={button} onClick={() => setNight((n) => !n)}>
+              {night ? 'Ver totales' : 'Ver mapa y línea de tiempo'}
+            </button>
             <button type="button" className={button} onClick={onLeave}>
               {resultsMessages.projectorLeave}
             </button>
           </div>
         </div>
-        <div className="flex flex-1 flex-col justify-center">
-          <CandidateResults candidates={results.candidates} size="projector" />
-        </div>
+        {night ? (
+          <ResultsNight live={status === 'live'} size="projector" />
+        ) : (
+          <div className="flex flex-1 flex-col justify-center">
+            <CandidateResults candidates={results.candidates} size="projector" />
+          </div>
+        )}
         <div className="flex flex-wrap items-center justify-between gap-x-8 gap-y-2 text-[clamp(1.1rem,1.8vw,2.5rem)] font-semibold">
           <p>{resultsMessages.denominator(formatCount(results.denominator))}</p>
           <LiveStatus status={status} updatedAt={updatedAt} />

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Breakdown, Results } from '#shared/features/results/results';
+import type { Breakdown, Results, Timeline } from '#shared/features/results/results';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { ResultsPage } from './results-page';
@@ -92,14 +92,29 @@ class FakeEventSource {
   }
 }
 
+/** A day without votes yet: the timeline says so (no chart to draw in jsdom). */
+const TIMELINE: Timeline = {
+  candidates: BREAKDOWN.candidates,
+  denominator: 5373,
+  day: '2026-11-22',
+  dayStartsAt: '2026-11-22T04:00:00.000Z',
+  before: { FA: 0, LC: 0, NR: 0 },
+  buckets: [],
+  computedAt: '2026-11-23T03:30:00.000Z',
+};
+
 function serve(current: () => Results) {
-  const calls = { results: 0 };
+  const calls = { results: 0, timeline: 0 };
   server.use(
     http.get('*/api/results', () => {
       calls.results += 1;
       return HttpResponse.json(current());
     }),
     http.get('*/api/results/breakdown', () => HttpResponse.json(BREAKDOWN)),
+    http.get('*/api/results/timeline', () => {
+      calls.timeline += 1;
+      return HttpResponse.json(TIMELINE);
+    }),
   );
   return calls;
 }
@@ -167,6 +182,31 @@ describe('ResultsPage', () => {
     const before = calls.results;
     await new Promise((r) => setTimeout(r, 200));
     expect(calls.results).toBe(before);
+  });
+
+  it('asks for the map’s figures and the timeline again with every event of the live stream', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    let breakdown = BREAKDOWN;
+    const calls = serve(() => results([1234, 2345, 345]));
+    server.use(http.get('*/api/results/breakdown', () => HttpResponse.json(breakdown)));
+    renderWithProviders(<ResultsPage />);
+    expect(await screen.findByText('Todavía no hay votos hoy.')).toBeInTheDocument();
+    expect(await screen.findByTestId('cuadro-sucre')).toHaveAccessibleName('Sucre: sin registros.');
+    act(() => FakeEventSource.last.emit('resultados', results([1234, 2345, 345])));
+    await waitFor(() => expect(calls.timeline).toBe(2));
+
+    // Sucre's first records, all validated: the next event recolours its square.
+    breakdown = {
+      ...BREAKDOWN,
+      rows: BREAKDOWN.rows.map((r) => (r.slug === 'sucre' ? { ...r, total: 4, voted: 4, validated: 4 } : r)),
+    };
+    act(() => FakeEventSource.last.emit('resultados', results([1235, 2345, 345])));
+    await waitFor(() =>
+      expect(screen.getByTestId('cuadro-sucre')).toHaveAccessibleName(
+        'Sucre: 100,00\u00a0% validado, 4 de 4 trámites; 4 votados.',
+      ),
+    );
+    await waitFor(() => expect(calls.timeline).toBe(3));
   });
 
   it('updates the per-municipality table with every event of the live stream, as the cards', async () => {

@@ -9,6 +9,7 @@ import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
 import { exitFullscreen, PROJECTOR_PARAM, ProjectorView, requestFullscreen } from './projector-view';
 import { ResultsBreakdown } from './results-breakdown';
+import { ResultsNight } from './results-night';
 
 export interface ResultsPageProps {
   /** The campaign's name, for the printed page's header. */
@@ -86,6 +87,8 @@ export function ResultsPage({ campaignName, pollMs, stream: streamOptions }: Res
           </>
         )}
       </div>
+
+      <ResultsNight live={stream.status === 'live'} pollMs={pollMs} />
 
       <ResultsBreakdown live={stream.status === 'live'} pollMs={pollMs} />
 

@@ -1,0 +1,176 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { TIME_ZONE } from '#shared/platform/constants';
+import { formatTime } from '#shared/platform/format';
+import { CHART_FONT, downloadCanvas, paperCanvas } from './download';
+import { INK, SERIES_DASHES } from './tile-colours';
+
+export interface ChartSeries {
+  label: string;
+  colour: string;
+  values: number[];
+}
+
+export interface LineChartProps {
+  /** Said by a screen reader instead of the drawing (the table under the chart has the figures). */
+  label: string;
+  /** The picture's title when downloaded. */
+  title: string;
+  /** Seconds since the epoch, one per point. */
+  x: number[];
+  series: ChartSeries[];
+  /** How a value of the y axis is written. */
+  yFormat: (value: number) => string;
+  /** Steps (a count per quarter of an hour) instead of a line between the points. */
+  stepped?: boolean;
+  /** Height in CSS pixels. */
+  height: number;
+  /** Name of the downloaded picture, without extension. */
+  fileName: string;
+  /** A fixed upper end of the y axis (a percentage's 100); without it, the data decides. */
+  yMax?: number;
+  /** Bigger type for the projector. */
+  large?: boolean;
+}
+
+const button =
+  'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
+
+/**
+ * A time chart drawn by uPlot (docs/decisions/077): one line per candidate in their colour and a dash of
+ * their own, times in Caracas, the width of its box. Data changes redraw the same chart; the legend is
+ * ours (plain HTML), and 'Descargar imagen' saves the drawing with its title and legend.
+ */
+export default function LineChart(props: LineChartProps) {
+  const { label, title, x, series, yFormat, stepped = false, height, fileName, yMax, large = false } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+  const shape = `${series.map((s) => `${s.label}|${s.colour}`).join(',')}|${stepped}|${height}|${yMax}|${large}`;
+  const format = useRef(yFormat);
+  format.current = yFormat;
+
+  // The chart is made again only when its shape changes; new figures go through setData below.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` sums up what the options depend on
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const font = `${large ? 18 : 12}px ${CHART_FONT}`;
+    const axis = { stroke: INK, font, grid: { stroke: '#d6d3d1', width: 1 }, ticks: { stroke: '#a8a29e', width: 1 } };
+    const u = new uPlot(
+      {
+        width: Math.max(200, el.clientWidth),
+        height,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), TIME_ZONE),
+        // From 0, with a little room above the highest point.
+        scales: { y: { range: (_u, min, max) => [0, Math.max(yMax ?? 0, max * 1.1, min + 1)] } },
+        axes: [
+          // Times of day in Caracas, written as everywhere else in the app ('10:15 a. m.').
+          {
+            ...axis,
+            size: large ? 56 : 40,
+            // Room for '10:15 a. m.' between two ticks.
+            space: large ? 170 : 100,
+            values: (_u, splits) => splits.map((s) => formatTime(new Date(s * 1000))),
+          },
+          { ...axis, size: large ? 96 : 64, values: (_u, values) => values.map((v) => format.current(v)) },
+        ],
+        series: [
+          {},
+          ...series.map((s, i) => ({
+            label: s.label,
+            stroke: s.colour,
+            width: large ? 4 : 2.5,
+            dash: SERIES_DASHES[i % SERIES_DASHES.length],
+            points: { show: false },
+            ...(stepped ? { paths: uPlot.paths.stepped?.({ align: 1 }) } : {}),
+          })),
+        ],
+      },
+      [x, ...series.map((s) => s.values)],
+      el,
+    );
+    chart.current = u;
+    const resize =
+      typeof ResizeObserver === 'undefined'
+        ? undefined
+        : new ResizeObserver(() => {
+            u.setSize({ width: Math.max(200, el.clientWidth), height });
+          });
+    resize?.observe(el);
+    return () => {
+      resize?.disconnect();
+      u.destroy();
+      chart.current = null;
+    };
+  }, [shape]);
+
+  useEffect(() => {
+    chart.current?.setData([x, ...series.map((s) => s.values)]);
+  }, [x, series]);
+
+  const download = () => {
+    const u = chart.current;
+    if (!u) return;
+    const drawn = u.ctx.canvas;
+    const width = u.width;
+    const chartHeight = u.height;
+    const legendHeight = series.length * 24 + 12;
+    const { canvas, ctx } = paperCanvas(width + 32, chartHeight + 72 + legendHeight);
+    ctx.fillStyle = INK;
+    ctx.font = `bold 20px ${CHART_FONT}`;
+    ctx.textBaseline = 'top';
+    ctx.fillText(title, 16, 16);
+    ctx.drawImage(drawn, 16, 52, width, chartHeight);
+    let top = 52 + chartHeight + 12;
+    ctx.font = `15px ${CHART_FONT}`;
+    series.forEach((s, i) => {
+      ctx.strokeStyle = s.colour;
+      ctx.lineWidth = 3;
+      ctx.setLineDash(SERIES_DASHES[i % SERIES_DASHES.length] ?? []);
+      ctx.beginPath();
+      ctx.moveTo(16, top + 9);
+      ctx.lineTo(56, top + 9);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = INK;
+      ctx.fillText(s.label, 64, top + 1);
+      top += 24;
+    });
+    downloadCanvas(`${fileName}.png`, canvas);
+  };
+
+  return (
+    <div className="min-w-0">
+      <div ref={box} role="img" aria-label={label} className="w-full" />
+      <ul
+        aria-hidden="true"
+        className={`mt-2 flex flex-wrap gap-x-5 gap-y-1 ${large ? 'text-[clamp(1rem,1.3vw,1.8rem)]' : 'text-sm'}`}
+      >
+        {series.map((s, i) => (
+          <li key={s.label} className="flex items-center gap-2 font-semibold text-stone-900">
+            <svg width="36" height="10" aria-hidden="true">
+              <line
+                x1="0"
+                y1="5"
+                x2="36"
+                y2="5"
+                stroke={s.colour}
+                strokeWidth="3"
+                strokeDasharray={SERIES_DASHES[i % SERIES_DASHES.length]?.join(' ')}
+              />
+            </svg>
+            {s.label}
+          </li>
+        ))}
+      </ul>
+      {!large && (
+        <button type="button" className={`${button} mt-2 print:hidden`} onClick={download}>
+          Descargar imagen
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,289 @@
+import { type CSSProperties, useState } from 'react';
+import { CHART_FONT, downloadCanvas, downloadCsv, paperCanvas } from './download';
+import { type ColourStep, INK } from './tile-colours';
+import { MARACAIBO_BLOCK, placeTiles, ZULIA_COLUMNS, ZULIA_LAKE, ZULIA_ROWS } from './zulia-tiles';
+
+/** One department on the map. */
+export interface MapTile {
+  slug: string;
+  title: string;
+  colour: ColourStep;
+  /** The short figure written on the square: '45 %', 's/r', '12'. */
+  value: string;
+  /** Its figures in a sentence: shown on hover or focus, and what a screen reader hears. */
+  summary: string;
+  /** Something to act on (validators stuck): a thick border and this text. */
+  alert?: string | undefined;
+}
+
+export interface TileMapProps {
+  /** Unique on the page: the ids of the title and the table hang on it. */
+  id: string;
+  title: string;
+  tiles: readonly MapTile[];
+  legend: readonly ColourStep[];
+  /** A square's click: its breakdown (without it, as on the projector, the click shows its figures). */
+  onOpen?: ((slug: string) => void) | undefined;
+  /** The figures of every square, for the table under the map and the CSV. */
+  table: { columns: readonly string[]; rows: readonly { slug: string; title: string; cells: readonly string[] }[] };
+  /** File names of the downloads, without extension. */
+  fileName: string;
+  /** The projector's map is bounded by the screen's height. */
+  size?: 'page' | 'projector';
+}
+
+const button =
+  'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
+
+/**
+ * Zulia as squares (zulia-tiles.ts), each in its step's colour with its short name and figure written on
+ * it; hovering or focusing one shows its figures, clicking opens its breakdown. The legend says what each
+ * colour means, the table under it gives every figure, and both download.
+ */
+export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, size = 'page' }: TileMapProps) {
+  const [active, setActive] = useState<string | null>(null);
+  const [tableOpen, setTableOpen] = useState(false);
+  const { placed, others } = placeTiles(tiles);
+  const shown = tiles.find((t) => t.slug === active);
+  const projector = size === 'projector';
+
+  const tileButton = (tile: MapTile & { short: string }, style?: CSSProperties) => (
+    <button
+      key={tile.slug}
+      type="button"
+      data-testid={`cuadro-${tile.slug}`}
+      data-fill={tile.colour.fill}
+      aria-label={tile.summary}
+      onMouseEnter={() => setActive(tile.slug)}
+      onFocus={() => setActive(tile.slug)}
+      onClick={() => (onOpen ? onOpen(tile.slug) : setActive(tile.slug))}
+      className={`@container relative flex aspect-square min-w-0 flex-col items-center justify-center rounded-[8%] leading-none focus-visible:z-20 focus-visible:outline-4 focus-visible:outline-offset-1 focus-visible:outline-stone-900 ${tile.alert ? 'border-[max(3px,8cqw)] border-double border-stone-900' : 'border border-stone-400'}`}
+      style={{ backgroundColor: tile.colour.fill, color: tile.colour.text, ...style }}
+    >
+      <span aria-hidden="true" className="text-[clamp(0.5rem,26cqw,2rem)] font-black">
+        {tile.short}
+      </span>
+      <span aria-hidden="true" className="mt-[6cqw] text-[clamp(0.5rem,22cqw,1.75rem)] font-semibold tabular-nums">
+        {tile.value}
+      </span>
+      {tile.alert && (
+        <span
+          aria-hidden="true"
+          className="absolute -top-[0.6em] -right-[0.4em] rounded-full bg-stone-900 px-[0.35em] text-[clamp(0.55rem,20cqw,1.5rem)] font-bold text-white"
+        >
+          !
+        </span>
+      )}
+    </button>
+  );
+
+  return (
+    <section aria-labelledby={`${id}-titulo`} className="min-w-0">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2
+          id={`${id}-titulo`}
+          className={projector ? 'text-[clamp(1.2rem,1.8vw,2.5rem)] font-bold' : 'text-xl font-bold'}
+        >
+          {title}
+        </h2>
+        {!projector && (
+          <div className="flex flex-wrap gap-2 print:hidden">
+            <button
+              type="button"
+              className={button}
+              onClick={() => downloadCanvas(`${fileName}.png`, drawMap(title, tiles, legend))}
+            >
+              Descargar imagen
+            </button>
+            <button
+              type="button"
+              className={button}
+              onClick={() =>
+                downloadCsv(`${fileName}.csv`, [table.columns, ...table.rows.map((r) => [r.title, ...r.cells])])
+              }
+            >
+              Descargar CSV
+            </button>
+          </div>
+        )}
+      </div>
+
+      <div
+        className={`relative mx-auto mt-3 grid ${projector ? 'gap-[0.3vw]' : 'gap-[3px]'}`}
+        style={{
+          gridTemplateColumns: `repeat(${ZULIA_COLUMNS}, minmax(0, 1fr))`,
+          maxWidth: projector ? `min(100%, calc(60vh * ${ZULIA_COLUMNS} / ${ZULIA_ROWS}))` : '40rem',
+        }}
+      >
+        <div
+          aria-hidden="true"
+          className="flex items-center justify-center rounded-lg bg-sky-100 text-center text-[clamp(0.5rem,1.6vw,1rem)] font-semibold text-sky-950 [writing-mode:vertical-rl]"
+          style={{ gridColumn: ZULIA_LAKE.col + 1, gridRow: `${ZULIA_LAKE.fromRow + 1} / ${ZULIA_LAKE.toRow + 2}` }}
+        >
+          Lago de Maracaibo
+        </div>
+        <div
+          aria-hidden="true"
+          className="pointer-events-none -m-[2px] rounded-lg border-2 border-dashed border-stone-700"
+          style={{
+            gridColumn: `${MARACAIBO_BLOCK.fromCol + 1} / ${MARACAIBO_BLOCK.toCol + 2}`,
+            gridRow: `${MARACAIBO_BLOCK.fromRow + 1} / ${MARACAIBO_BLOCK.toRow + 2}`,
+          }}
+        />
+        {/* Named in the empty squares above its parishes. */}
+        <div
+          aria-hidden="true"
+          className="flex items-end justify-center pb-[2%] text-[clamp(0.55rem,2.2vw,1.05rem)] font-bold text-stone-900"
+          style={{
+            gridColumn: `${MARACAIBO_BLOCK.fromCol + 2} / ${MARACAIBO_BLOCK.toCol + 1}`,
+            gridRow: MARACAIBO_BLOCK.fromRow,
+          }}
+        >
+          Maracaibo
+        </div>
+        {placed.map((tile) => tileButton(tile, { gridColumn: tile.col + 1, gridRow: tile.row + 1 }))}
+      </div>
+      {others.length > 0 && (
+        <div className="mx-auto mt-2 grid max-w-[40rem] grid-cols-8 gap-[3px]">{others.map((t) => tileButton(t))}</div>
+      )}
+
+      <p
+        className={`mt-2 min-h-[1.5em] text-center font-semibold text-stone-900 ${projector ? 'text-[clamp(1rem,1.2vw,1.6rem)]' : 'text-sm'}`}
+        data-testid={`${id}-detalle`}
+      >
+        {shown ? shown.summary : 'Pasa el cursor o toca un cuadro para ver sus cifras.'}
+      </p>
+
+      <ul
+        id={`${id}-leyenda`}
+        aria-label="Leyenda"
+        className={`mt-2 flex flex-wrap justify-center gap-x-4 gap-y-1 ${projector ? 'text-[clamp(1rem,1.2vw,1.6rem)]' : 'text-sm'}`}
+      >
+        {legend.map((step) => (
+          <li key={step.label} className="flex items-center gap-1.5 text-stone-900">
+            <span
+              aria-hidden="true"
+              className="inline-block h-4 w-4 rounded-sm border border-stone-500"
+              style={{ backgroundColor: step.fill }}
+            />
+            {step.label}
+          </li>
+        ))}
+      </ul>
+
+      {!projector && (
+        <details
+          className="mt-3 rounded-lg border border-stone-200 bg-white"
+          onToggle={(event) => setTableOpen(event.currentTarget.open)}
+        >
+          <summary className="cursor-pointer px-3 py-2 font-semibold text-stone-900">Tabla del mapa</summary>
+          {/* Drawn once opened: a closed table is out of reach anyway, and costs nothing while the map updates. */}
+          {tableOpen && (
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must be reachable by keyboard (axe: scrollable-region-focusable)
+            <div className="max-h-96 overflow-auto" tabIndex={0}>
+              <table className="w-full border-collapse text-sm" data-testid={`${id}-tabla`}>
+                <caption className="sr-only">{title}</caption>
+                <thead className="sticky top-0 bg-stone-100 text-left">
+                  <tr>
+                    {table.columns.map((c, i) => (
+                      <th key={c} scope="col" className={`px-3 py-2 ${i > 0 ? 'text-right' : ''}`}>
+                        {c}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {table.rows.map((r) => (
+                    <tr key={r.slug} className="border-t border-stone-200" data-slug={r.slug}>
+                      <th scope="row" className="px-3 py-1.5 text-left font-medium">
+                        {r.title}
+                      </th>
+                      {r.cells.map((cell, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+                        <td key={i} className="px-3 py-1.5 text-right tabular-nums">
+                          {cell}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </details>
+      )}
+    </section>
+  );
+}
+
+/** The map as a picture: title, squares, the lake, Maracaibo's outline and the legend. */
+function drawMap(title: string, tiles: readonly MapTile[], legend: readonly ColourStep[]): HTMLCanvasElement {
+  const cell = 72;
+  const gap = 4;
+  const margin = 24;
+  const { placed, others } = placeTiles(tiles);
+  const otherRows = Math.ceil(others.length / ZULIA_COLUMNS);
+  const gridWidth = ZULIA_COLUMNS * (cell + gap);
+  const width = gridWidth + margin * 2;
+  const top = margin + 40;
+  const gridHeight = (ZULIA_ROWS + otherRows) * (cell + gap);
+  const height = top + gridHeight + 24 + legend.length * 24 + margin;
+  const { canvas, ctx } = paperCanvas(width, height);
+  ctx.fillStyle = INK;
+  ctx.font = `bold 22px ${CHART_FONT}`;
+  ctx.textBaseline = 'top';
+  ctx.fillText(title, margin, margin);
+
+  const x = (col: number) => margin + col * (cell + gap);
+  const y = (row: number) => top + row * (cell + gap);
+  ctx.fillStyle = '#e0f2fe';
+  ctx.fillRect(
+    x(ZULIA_LAKE.col),
+    y(ZULIA_LAKE.fromRow),
+    cell,
+    (ZULIA_LAKE.toRow - ZULIA_LAKE.fromRow + 1) * (cell + gap) - gap,
+  );
+  ctx.setLineDash([6, 4]);
+  ctx.strokeStyle = '#44403c';
+  ctx.lineWidth = 2;
+  ctx.strokeRect(
+    x(MARACAIBO_BLOCK.fromCol) - 2,
+    y(MARACAIBO_BLOCK.fromRow) - 2,
+    (MARACAIBO_BLOCK.toCol - MARACAIBO_BLOCK.fromCol + 1) * (cell + gap) - gap + 4,
+    (MARACAIBO_BLOCK.toRow - MARACAIBO_BLOCK.fromRow + 1) * (cell + gap) - gap + 4,
+  );
+  ctx.setLineDash([]);
+
+  const drawTile = (tile: MapTile & { short: string }, left: number, upper: number) => {
+    ctx.fillStyle = tile.colour.fill;
+    ctx.fillRect(left, upper, cell, cell);
+    ctx.strokeStyle = INK;
+    ctx.lineWidth = tile.alert ? 4 : 1;
+    ctx.strokeRect(left, upper, cell, cell);
+    ctx.fillStyle = tile.colour.text;
+    ctx.textAlign = 'center';
+    ctx.font = `900 18px ${CHART_FONT}`;
+    ctx.fillText(tile.short, left + cell / 2, upper + 16);
+    ctx.font = `600 15px ${CHART_FONT}`;
+    ctx.fillText(tile.value, left + cell / 2, upper + 42);
+    ctx.textAlign = 'start';
+  };
+  for (const tile of placed) drawTile(tile, x(tile.col), y(tile.row));
+  others.forEach((tile, i) => {
+    drawTile(tile, x(i % ZULIA_COLUMNS), y(ZULIA_ROWS + Math.floor(i / ZULIA_COLUMNS)));
+  });
+
+  let legendTop = top + gridHeight + 16;
+  ctx.font = `15px ${CHART_FONT}`;
+  for (const step of legend) {
+    ctx.fillStyle = step.fill;
+    ctx.fillRect(margin, legendTop, 18, 18);
+    ctx.strokeStyle = INK;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(margin, legendTop, 18, 18);
+    ctx.fillStyle = INK;
+    ctx.fillText(step.label, margin + 26, legendTop + 1);
+    legendTop += 24;
+  }
+  return canvas;
+}

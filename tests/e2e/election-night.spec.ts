@@ -1,0 +1,187 @@
+// The election night's views (map, timeline, pace) on Resultados, the projector and Campo, against a server
+// of their own with known records, so the squares' colours and the figures are exact.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
+import { createAccountsService } from '#server/features/people/accounts.service';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { testPasswordHash } from '#server/testing/auth-helpers';
+import { seedSyntheticResults } from '#server/testing/results-synthetic';
+import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { forgetSessions, signedInContext } from './support/sessions';
+
+const PASSWORD = 'clave-noche-2026';
+const ADMIN = 'jefa.noche@e2e.example';
+const VALIDATOR = 'validador.noche@e2e.example';
+const VOTING_SLUG = 'cabimas';
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ServerProcess | undefined;
+let dataDir: string;
+let origin: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-noche-'));
+  const db = await openDatabase({ dataDir, databaseUrl: undefined });
+  const now = new Date();
+  await migrateToLatest(db);
+  await seedReferenceData(db, now, 'Comando Zulia');
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
+  const actor = { email: 'e2e', ip: null };
+  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
+  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
+  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, VOTING_SLUG, actor);
+  // Validated records (vote and three photos) in a few municipalities and parishes, some still to do.
+  await seedSyntheticResults(db.kysely, {
+    departments: ['sucre', 'mara', 'coquivacoa', 'bolivar', 'lagunillas'],
+    ballots: [
+      { codes: ['FA'], count: 400 },
+      { codes: ['LC'], count: 300 },
+      { codes: ['NR'], count: 100 },
+    ],
+    withPhotos: true,
+    now,
+  });
+  await seedSyntheticResults(db.kysely, { departments: ['sucre', 'lagunillas', 'san-francisco'], unvoted: 300, now });
+  // Cabimas: four records with their three photos, still to vote: each vote validates one (0 % to 25 %).
+  await seedSyntheticResults(db.kysely, {
+    departments: [VOTING_SLUG],
+    unvoted: 4,
+    withPhotos: true,
+    label: 'Votante',
+    now,
+  });
+  await db.close();
+
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = await startServerProcess({ port, dataDir, name: 'de la noche electoral', env: { NODE_ENV: 'test' } });
+});
+
+test.afterAll(async () => {
+  forgetSessions(origin);
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const signedIn = (browser: Browser, email: string, viewport: { width: number; height: number }) =>
+  signedInContext(browser, { origin, email, password: PASSWORD, viewport });
+
+const SIZES = [
+  { name: '390', viewport: { width: 390, height: 844 } },
+  { name: '1920', viewport: { width: 1920, height: 1080 } },
+] as const;
+
+/** The whole page, or (the projector) the screen as the room sees it. */
+async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage });
+}
+
+/** Votes the next record of Cabimas through the validation screen; returns once the vote was saved. */
+let nextVoter = 1;
+async function vote(voter: Page, codes: string[]): Promise<void> {
+  const name = `Persona Votante 1 ${nextVoter++}`;
+  await voter.goto(`/validation/${VOTING_SLUG}`);
+  await voter.getByRole('button', { name: `Votar: ${name}`, exact: true }).click();
+  const dialog = voter.getByRole('dialog', { name: 'Votar' });
+  for (const code of codes) await dialog.getByRole('checkbox', { name: new RegExp(code) }).check();
+  const answered = voter.waitForResponse((r) => r.url().includes('/vote') && r.request().method() === 'POST');
+  await dialog.getByRole('button', { name: 'Votar' }).click();
+  expect((await answered).status()).toBe(201);
+}
+
+test.describe('election night', () => {
+  let contexts: BrowserContext[] = [];
+  test.afterEach(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+    contexts = [];
+  });
+
+  // How soon is measured by `npm run bench -- results` (vote to screen, p95, with many screens open);
+  // here: the projector's square and timeline change with the vote, pushed, without a reload or a poll.
+  test('a validator votes: the projector’s square of Cabimas and its timeline change, pushed by the live stream', async ({
+    browser,
+  }) => {
+    const admin = await signedIn(browser, ADMIN, SIZES[1].viewport);
+    const voter = await signedIn(browser, VALIDATOR, { width: 390, height: 844 });
+    contexts.push(admin.context, voter.context);
+    const page = admin.page;
+    await page.goto('/resultados?proyector=1');
+    const projector = page.getByTestId('modo-proyector');
+    await expect(projector.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    await projector.getByRole('button', { name: 'Ver mapa y línea de tiempo' }).click();
+    const square = projector.getByTestId(`cuadro-${VOTING_SLUG}`);
+    await expect(square).toHaveAccessibleName('Cabimas: 0,00\u00a0% validado, 0 de 4 trámites; 0 votados.');
+    const before = await square.getAttribute('data-fill');
+    const timeline: Locator = projector.getByTestId('linea-projector').getByRole('img');
+    await expect(timeline).toHaveAccessibleName(
+      /^Total acumulado sobre 5\.373 electores, FA .*\s%, LC .*\s%, NR .*\s%$/,
+    );
+    const timelineBefore = await timeline.getAttribute('aria-label');
+    await expect(projector.getByTestId('mapa-proyector-detalle')).toBeVisible();
+    await screenshot(page, 'proyector-1920-antes', { fullPage: false });
+
+    let reads = 0;
+    page.on('request', (r) => {
+      if (['/api/results', '/api/results/timeline'].includes(new URL(r.url()).pathname)) reads += 1;
+    });
+    await page.evaluate(() => {
+      (window as unknown as { sinRecargar: boolean }).sinRecargar = true;
+    });
+    const votedAt = Date.now();
+    await vote(voter.page, ['FA']);
+    await expect(square).toHaveAccessibleName('Cabimas: 25,00\u00a0% validado, 1 de 4 trámites; 1 votados.');
+    await expect(timeline).not.toHaveAttribute('aria-label', timelineBefore ?? '');
+    test
+      .info()
+      .annotations.push({ type: 'voto a pantalla (ms, informativo)', description: String(Date.now() - votedAt) });
+    expect(await square.getAttribute('data-fill')).not.toBe(before);
+    // The timeline was asked for once per event of the stream (no timer), and the totals never polled.
+    expect(reads).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate(() => (window as unknown as { sinRecargar?: boolean }).sinRecargar)).toBe(true);
+    await screenshot(page, 'proyector-1920-despues', { fullPage: false });
+    await expectNoSeriousA11yViolations(page, '[data-testid="modo-proyector"]');
+  });
+
+  for (const size of SIZES) {
+    test(`Resultados and Campo at ${size.name} px: map, timeline and pace, accessible; screenshots kept`, async ({
+      browser,
+    }) => {
+      const admin = await signedIn(browser, ADMIN, size.viewport);
+      contexts.push(admin.context);
+      const page = admin.page;
+
+      await page.goto('/resultados');
+      await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+      const map = page.getByRole('region', { name: 'Mapa: trámites validados' });
+      await expect(map.getByTestId('cuadro-baralt')).toHaveAccessibleName('Baralt: sin registros.');
+      await expect(map.getByTestId('cuadro-mara')).toHaveAccessibleName(/^Mara: 100,00\s% validado/);
+      await expect(page.getByTestId('linea-page').getByRole('img')).toHaveCount(2);
+      await page.getByText('Tabla de la línea de tiempo').click();
+      await expect(page.getByTestId('tabla-linea').getByRole('row')).not.toHaveCount(1);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, `resultados-${size.name}`);
+
+      await page.goto('/resultados?proyector=1');
+      await page.getByRole('button', { name: 'Ver mapa y línea de tiempo' }).click();
+      await expect(page.getByTestId('modo-proyector').getByTestId('cuadro-sucre')).toBeVisible();
+      await expectNoSeriousA11yViolations(page, '[data-testid="modo-proyector"]');
+      await screenshot(page, `proyector-${size.name}`, { fullPage: false });
+
+      await page.goto('/campo');
+      await expect(page.getByRole('heading', { level: 1, name: 'Campo' })).toBeVisible();
+      await expect(page.getByTestId('cuadro-cabimas')).toHaveAccessibleName(
+        'Cabimas: 0 por enviar en 0 de 1 validadores.',
+      );
+      await expect(page.getByTestId('tabla-ritmo')).toContainText(VALIDATOR);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, `campo-${size.name}`);
+    });
+  }
+});
