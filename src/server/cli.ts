@@ -30,6 +30,8 @@ Cuentas
   user:enable <email>                 Vuelve a activar la cuenta.
   user:role <email> <admin|staff>     Cambia el rol de la cuenta.
   user:list                           Lista las cuentas.
+  user:second-factor-reset <email>    Quita el segundo factor de la cuenta (teléfono perdido) y cierra
+                                      sus sesiones; si se exige, configurará otro al entrar.
 
 Acceso por departamento (las listas de correos de la especificación)
   access:grant <email> <departamento> Añade el correo a la lista del departamento.
@@ -122,6 +124,12 @@ export async function runCli(
         if (role !== 'admin' && role !== 'staff') throw new UsageError('El rol debe ser admin o staff.');
         await auth.setRole(args[0]!, role, actor);
         io.out(`Rol de ${args[0]!.toLowerCase()}: ${role}.`);
+        return 0;
+      }
+      case 'user:second-factor-reset': {
+        need(1, 'user:second-factor-reset <email>');
+        await auth.resetSecondFactor(args[0]!, actor);
+        io.out(`Segundo factor quitado a ${args[0]!.toLowerCase()}; sus sesiones abiertas se cerraron.`);
         return 0;
       }
       case 'user:list': {

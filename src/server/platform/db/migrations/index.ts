@@ -16,6 +16,7 @@ import { trustedDevicesMigration } from './013-trusted-devices';
 import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
+import { secondFactorMigration } from './026-second-factor';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -36,6 +37,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '014-field-reports': fieldReportsMigration(),
     '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
     '016-validated-by': validatedByMigration(),
+    '026-second-factor': secondFactorMigration(),
   };
   return { getMigrations: async () => migrations };
 }
