@@ -5,6 +5,8 @@ import {
   correctVoteBodySchema,
   recordAdminParamsSchema,
   recordBodySchema,
+  recordPhoneSchema,
+  updateRecordBodySchema,
   recordResultSchema,
   recordsAdminMessages,
   recordsAdminPageSchema,
@@ -83,7 +85,7 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['registros'],
         summary: 'Corrige un registro pendiente (un registro sin voto también puede cambiar de municipio)',
         params: recordAdminParamsSchema,
-        body: recordBodySchema,
+        body: updateRecordBodySchema,
         response: { 200: recordResultSchema, ...errors },
       },
     },
@@ -91,6 +93,20 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const record = await service.update(request.params.id, request.body, actorOf(request));
       return { message: recordsAdminMessages.updated, record };
     },
+  );
+
+  app.post(
+    '/api/admin/records/:id/phone',
+    {
+      schema: {
+        tags: ['registros'],
+        summary:
+          "'Mostrar': el teléfono completo de un registro (la lista lo muestra enmascarado); queda en la auditoría",
+        params: recordAdminParamsSchema,
+        response: { 200: recordPhoneSchema, ...errors },
+      },
+    },
+    async (request) => service.showPhone(request.params.id, actorOf(request)),
   );
 
   app.post(
