@@ -497,6 +497,15 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(),
     },
   ],
+  // Never run for real here (it would leave no phone for the other cases): a body without the typed
+  // confirmation is refused. records-purge.test.ts runs it.
+  'POST /api/admin/records/purge': [
+    {
+      name: 'without the typed confirmation',
+      request: () => ({ body: { photos: 'keep', confirm: 'no' } }),
+      expect: adminOnly(400),
+    },
+  ],
   'POST /api/admin/records/{id}/phone': [
     {
       request: async (t) => {

@@ -207,6 +207,8 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   fields: 'Campos',
   changed: 'Campos cambiados',
   personalData: 'Datos personales',
+  photoFiles: 'Archivos de fotos',
+  keptAnswers: 'Respuestas guardadas para reintentos',
   recoveryCode: 'Con código de recuperación',
   recoveryCodesLeft: 'Códigos de recuperación restantes',
   secondFactor: 'Segundo factor pendiente',

@@ -68,6 +68,23 @@ export const recordAdminSchema = z.object({
 });
 export type RecordAdmin = z.infer<typeof recordAdminSchema>;
 
+/**
+ * POST /api/admin/records/purge, 'Borrar datos personales' (decision 081): names to initials, phones
+ * removed, ballot photos kept or removed. `confirm` is the sentence the admin typed the second time.
+ */
+export const PURGE_CONFIRMATION = 'BORRAR DATOS PERSONALES';
+export const purgeBodySchema = z.object({
+  photos: z.enum(['keep', 'remove'], { error: 'Elige si las fotos de boletas se conservan o se borran.' }),
+  confirm: z.literal(PURGE_CONFIRMATION, { error: `Escribe ${PURGE_CONFIRMATION} para confirmar.` }),
+});
+export type PurgeBody = z.input<typeof purgeBodySchema>;
+export const purgeResultSchema = z.object({
+  records: z.number().int(),
+  photoFiles: z.number().int(),
+  photoFilesRemoved: z.number().int(),
+});
+export type PurgeResult = z.infer<typeof purgeResultSchema>;
+
 /** POST /api/admin/records/:id/phone ('Mostrar'): one record's phone, whole; the look is audited. */
 export const recordPhoneSchema = z.object({ telefono: z.string() });
 export type RecordPhone = z.infer<typeof recordPhoneSchema>;

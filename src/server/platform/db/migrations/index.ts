@@ -17,6 +17,7 @@ import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
 import { secondFactorMigration } from './026-second-factor';
+import { auditWithoutPersonalDataMigration } from './027-audit-without-personal-data';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
     '016-validated-by': validatedByMigration(),
     '026-second-factor': secondFactorMigration(),
+    '027-audit-without-personal-data': auditWithoutPersonalDataMigration(),
   };
   return { getMigrations: async () => migrations };
 }
