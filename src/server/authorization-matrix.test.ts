@@ -101,6 +101,14 @@ const MATRIX: Record<string, Case[]> = {
   // Each request has a fresh session of its own (cookieFor), so ending them all affects no other case.
   'POST /api/auth/logout-all': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/auth/session': [{ expect: everyone(200) }],
+  'GET /api/auth/sessions': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'DELETE /api/auth/sessions/{id}': [
+    {
+      name: 'a session of nobody',
+      request: () => ({ params: { id: '999999' } }),
+      expect: { ...everyone(404), anonymous: 401 },
+    },
+  ],
   'GET /api/auth/second-factor': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'POST /api/auth/second-factor/enrol': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'POST /api/auth/second-factor/confirm': [

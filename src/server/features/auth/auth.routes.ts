@@ -18,6 +18,9 @@ import {
   changePasswordBodySchema,
   firebaseLoginBodySchema,
   loginBodySchema,
+  openSessionsSchema,
+  sessionEndedSchema,
+  sessionIdParamsSchema,
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
 import {
@@ -33,6 +36,7 @@ import {
   secondFactorEnrolmentSchema,
   secondFactorStatusSchema,
 } from '#shared/features/auth/second-factor';
+import { createOpenSessionsService } from './open-sessions.service';
 import { createSecondFactorService } from './second-factor.service';
 import { createSignInService } from './sign-in.service';
 
@@ -240,6 +244,43 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         deviceToken: readDeviceToken(request),
       });
       return sessionView(app, changed);
+    },
+  );
+
+  const openSessions = createOpenSessionsService(app.db.kysely, app.config.now);
+
+  app.get(
+    '/api/auth/sessions',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Las sesiones abiertas de quien inició sesión: dispositivo, IP, último uso',
+        response: { 200: openSessionsSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => ({ sessions: await openSessions.list(requireUser(request), readSessionToken(request)) }),
+  );
+
+  app.delete(
+    '/api/auth/sessions/:id',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Cierra una de las sesiones abiertas de quien inició sesión (también esta, si la elige)',
+        params: sessionIdParamsSchema,
+        response: { 200: sessionEndedSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const current = await openSessions.end(
+        user,
+        request.params.id,
+        readSessionToken(request),
+        actorOf(request, user),
+      );
+      if (current) clearSessionCookie(reply);
+      return { ended: true as const, current };
     },
   );
 

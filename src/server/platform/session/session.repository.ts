@@ -191,6 +191,28 @@ export function createAuthRepository(db: Kysely<Database>) {
       return row?.created_at;
     },
 
+    /** The account's live sessions, newest first: what 'Sesiones abiertas' lists. */
+    async liveSessionsOf(userId: number, nowIso: string) {
+      return db
+        .selectFrom('sessions')
+        .select(['id', 'token_hash', 'created_at', 'idle_expires_at', 'expires_at', 'ip', 'user_agent'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', nowIso)
+        .where('idle_expires_at', '>', nowIso)
+        .orderBy('id', 'desc')
+        .execute();
+    },
+
+    /** Ends one session of this account (not anyone else's): false if there is none by that id. */
+    async deleteSessionOf(userId: number, sessionId: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('id', '=', sessionId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
     async deleteSessionsOfUser(userId: number): Promise<number> {
       const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows);
