@@ -34,7 +34,7 @@ const SECTIONS = [
   {
     path: 'ajustes',
     title: 'Ajustes',
-    Page: lazy(() => import('#web/features/settings/components/settings-admin-page')),
+    Page: lazy(() => import('./admin-settings')),
   },
   {
     path: 'auditoria',

@@ -99,14 +99,18 @@ function VerifyForm({ email }: { email: string }) {
   );
 }
 
-function EnrolForm({ email }: { email: string }) {
+/**
+ * Setting up the second factor: the QR code and the secret, one code to confirm, then the recovery
+ * codes. `onDone` runs when the person says they kept the codes (by default the session is asked again).
+ */
+export function EnrolForm({ email, onDone }: { email: string; onDone?: () => void }) {
   const enrol = useEnrolSecondFactor();
   const confirm = useConfirmSecondFactor(showsOwnError);
   const [enrolment, setEnrolment] = useState<SecondFactorEnrolment | null>(null);
   const { mutate } = enrol;
   useEffect(() => mutate(undefined, { onSuccess: setEnrolment }), [mutate]);
 
-  if (confirm.data) return <RecoveryCodesList codes={confirm.data.recoveryCodes} />;
+  if (confirm.data) return <RecoveryCodesList codes={confirm.data.recoveryCodes} onDone={onDone} />;
   return (
     <>
       <h1 className="text-center text-3xl font-black text-brand">Configura el segundo factor</h1>
@@ -153,7 +157,7 @@ function EnrolForm({ email }: { email: string }) {
 }
 
 /** The ten recovery codes, this once; the session is asked again only when the person says they kept them. */
-function RecoveryCodesList({ codes }: { codes: string[] }) {
+function RecoveryCodesList({ codes, onDone }: { codes: string[]; onDone?: (() => void) | undefined }) {
   const queryClient = useQueryClient();
   return (
     <>
@@ -171,7 +175,7 @@ function RecoveryCodesList({ codes }: { codes: string[] }) {
       </ul>
       <button
         type="button"
-        onClick={() => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY })}
+        onClick={() => (onDone ? onDone() : void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }))}
         className="mt-5 w-full rounded-lg bg-brand px-5 py-3 text-lg font-bold text-white shadow-sm hover:bg-brand-dark focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
       >
         Ya los guardé, continuar
