@@ -91,5 +91,73 @@ test('an admin must set up the second factor, then signs in with a code from the
   await page.getByRole('textbox', { name: 'Código de verificación' }).fill(codeOf(secret, true));
   await page.getByRole('button', { name: 'Verificar' }).click();
   await expect(page).not.toHaveURL(/\/login(\?|$)/);
+
+  // Off again: the other admins of this server sign in with their password alone.
+  await page.goto('/admin/ajustes');
+  await page.getByLabel('Exigir segundo factor a los administradores').uncheck();
+  await page.getByRole('button', { name: 'Guardar ajustes' }).click();
+  await expect(toastWith(page, 'Ajustes guardados')).toBeVisible();
+  await context.close();
+});
+
+test('a validator sees their open sessions in Tu cuenta and ends the other one', async ({ browser }) => {
+  const validator = E2E_ACCOUNTS.validatorA;
+  const other = await browser.newContext({ baseURL: server.origin, locale: 'es-VE' });
+  const otherPage = await other.newPage();
+  await signIn(otherPage, validator.email, E2E_PASSWORD);
+
+  const context = await browser.newContext({
+    baseURL: server.origin,
+    locale: 'es-VE',
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  await signIn(page, validator.email, E2E_PASSWORD);
+  await page.goto('/cuenta');
+  await expect(page.getByRole('heading', { name: 'Tu cuenta' })).toBeVisible();
+  await expect(page.getByText('Sin activar.', { exact: false })).toBeVisible();
+  const sessions = page.getByRole('region', { name: 'Sesiones abiertas' }).getByRole('listitem');
+  await expect(sessions).toHaveCount(2);
+  await expect(sessions.filter({ hasText: '(esta sesión)' })).toHaveCount(1);
+  await expectNoSeriousA11yViolations(page);
+  await sessions.filter({ hasNotText: '(esta sesión)' }).getByRole('button').click();
+  await expect(sessions).toHaveCount(1);
+
+  // The other browser is signed out: its next look at the session finds nobody.
+  await otherPage.goto('/cuenta');
+  await expect(otherPage).toHaveURL(/\/login/);
+  await other.close();
+  await context.close();
+});
+
+test('an admin erases the personal data after asking twice; the lists keep their counts', async ({ browser }) => {
+  const context = await browser.newContext({
+    baseURL: server.origin,
+    locale: 'es-VE',
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = await context.newPage();
+  await signIn(page, E2E_ACCOUNTS.adminLogout.email, E2E_PASSWORD);
+  await page.goto('/admin/registros');
+  const cards = page.getByRole('article');
+  await expect(cards.first()).toBeVisible();
+  const before = await cards.count();
+
+  await page.goto('/admin/ajustes');
+  const purge = page.getByRole('region', { name: 'Borrar datos personales' });
+  await purge.getByLabel('Conservar las fotos de boletas').check();
+  await purge.getByRole('button', { name: 'Borrar datos personales' }).click();
+  const confirm = purge.getByLabel('Escribe BORRAR DATOS PERSONALES para confirmar');
+  await expect(purge.getByRole('button', { name: 'Borrar definitivamente' })).toBeDisabled();
+  await confirm.fill('BORRAR DATOS PERSONALES');
+  await purge.getByRole('button', { name: 'Borrar definitivamente' }).click();
+  await expect(toastWith(page, /^Datos personales borrados de [\d.]+ trámites\.$/)).toBeVisible();
+
+  await page.goto('/admin/registros');
+  await expect(cards.first()).toBeVisible();
+  expect(await cards.count()).toBe(before);
+  // Every name is initials now.
+  for (const name of await cards.getByRole('heading').allTextContents())
+    expect(name).toMatch(/^(\p{Lu}|\d)\.( (\p{Lu}|\d)\.)*$/u);
   await context.close();
 });

@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Navigate } from 'react-router';
 import { formatShortDate, formatTime } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';
 import { cardClass } from '#web/platform/ui/back-office';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
@@ -15,7 +17,11 @@ const when = (iso: string) => `${formatShortDate(iso)}, ${formatTime(new Date(is
 /** 'Tu cuenta': the person's second factor and open sessions (decisions 080 and 081's companion). */
 export function AccountPage() {
   useDocumentTitle('Tu cuenta');
-  const email = useSession().data?.user?.email ?? '';
+  const session = useSession();
+  if (session.isPending) return <Spinner />;
+  const email = session.data?.user?.email;
+  // Nobody signed in (or the session was ended from elsewhere): the sign-in, then back here.
+  if (!email) return <Navigate to={`${paths.login}?next=${encodeURIComponent(paths.account)}`} replace />;
   return (
     <Page>
       <h1 className="mb-4 text-3xl font-black tracking-tight text-brand">Tu cuenta</h1>
