@@ -183,6 +183,25 @@ describe('the second factor (TOTP)', () => {
     expect((await session(await loginAs(t, ADMIN))).user.secondFactor).toBeUndefined();
   });
 
+  it('a one-time password of someone with a second factor: the code first, then the new password', async () => {
+    await setup();
+    const { secret } = await enrol(await loginAs(t, VALIDATOR));
+    const admin = await loginAs(t, OTHER_ADMIN);
+    const id = (
+      await t.db.kysely.selectFrom('users').select('id').where('email', '=', VALIDATOR).executeTakeFirstOrThrow()
+    ).id;
+    const reset = await post(admin, `/api/admin/users/${id}/password`, {});
+    expect(reset.statusCode, reset.body).toBe(200);
+    later(60);
+    const cookie = await loginAs(t, VALIDATOR, reset.json().oneTimePassword as string);
+    expect((await session(cookie)).user).toMatchObject({ secondFactor: 'verify', mustChangePassword: true });
+    const early = await post(cookie, '/api/auth/password', { newPassword: 'mi-clave-nueva-2026' });
+    expect(early.statusCode).toBe(403);
+    expect((await post(cookie, '/api/auth/second-factor/verify', { code: codeOf(secret) })).statusCode).toBe(200);
+    expect((await post(cookie, '/api/auth/password', { newPassword: 'mi-clave-nueva-2026' })).statusCode).toBe(200);
+    expect((await t.request({ url: '/api/validation/cabimas/records', headers: { cookie } })).statusCode).toBe(200);
+  });
+
   it('the command line resets the factor of the last admin', async () => {
     await setup();
     await enrol(await loginAs(t, ADMIN));
