@@ -6,6 +6,7 @@ import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
 import { authRoutes } from '#server/features/auth/auth.routes';
 import { registerPasswordChangeGate } from '#server/features/auth/password-change-gate';
+import { registerSecondFactorGate } from '#server/features/auth/second-factor-gate';
 import { accessRoutes } from '#server/features/departments/departments.access.routes';
 import { fieldRoutes } from '#server/features/field/field.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerPrivateAnswers(app);
   registerBodyTimeout(app, config.timeouts);
   await registerAuth(app);
+  registerSecondFactorGate(app);
   registerPasswordChangeGate(app);
 
   await registerApiDocs(app, config);

@@ -101,6 +101,30 @@ const MATRIX: Record<string, Case[]> = {
   // Each request has a fresh session of its own (cookieFor), so ending them all affects no other case.
   'POST /api/auth/logout-all': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/auth/session': [{ expect: everyone(200) }],
+  'GET /api/auth/sessions': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'DELETE /api/auth/sessions/{id}': [
+    {
+      name: 'a session of nobody',
+      request: () => ({ params: { id: '999999' } }),
+      expect: { ...everyone(404), anonymous: 401 },
+    },
+  ],
+  'GET /api/auth/second-factor': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'POST /api/auth/second-factor/enrol': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'POST /api/auth/second-factor/confirm': [
+    {
+      name: 'with a wrong code',
+      request: () => ({ body: { code: '000000' } }),
+      expect: { ...everyone(400), anonymous: 401 },
+    },
+  ],
+  'POST /api/auth/second-factor/verify': [
+    {
+      name: 'without a second factor to verify',
+      request: () => ({ body: { code: '000000' } }),
+      expect: { ...everyone(400), anonymous: 401 },
+    },
+  ],
 
   // --- access ----------------------------------------------------------------------------------------
   'GET /api/access/departments/{slug}': [
@@ -330,6 +354,17 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(),
     },
   ],
+  'POST /api/admin/users/{id}/second-factor/reset': [
+    {
+      name: 'of a person without one',
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) } };
+      },
+      expect: { ...adminOnly(), admin: 400 },
+    },
+  ],
   'PUT /api/admin/users/{id}/departments': [
     {
       request: async (t) => {
@@ -477,6 +512,24 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(),
     },
   ],
+  // Never run for real here (it would leave no phone for the other cases): a body without the typed
+  // confirmation is refused. records-purge.test.ts runs it.
+  'POST /api/admin/records/purge': [
+    {
+      name: 'without the typed confirmation',
+      request: () => ({ body: { photos: 'keep', confirm: 'no' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'POST /api/admin/records/{id}/phone': [
+    {
+      request: async (t) => {
+        const [id] = await addRecords(t, FIXTURES.slugB, 1);
+        return { params: { id: String(id) } };
+      },
+      expect: adminOnly(),
+    },
+  ],
   'POST /api/admin/records/{id}/void': [
     {
       request: async (t) => {
@@ -538,6 +591,9 @@ beforeAll(async () => {
   await createUser(t.db, { email: FIXTURES.emails.noDepartment, role: 'staff' });
   await createUser(t.db, { email: FIXTURES.emails.admin, role: 'admin' });
   await createUser(t.db, { email: 'matriz@example.org', role: 'staff' });
+  // A record in each municipality from the start: every list answered has a phone to show or mask.
+  await addRecords(t, FIXTURES.slugA, 1);
+  await addRecords(t, FIXTURES.slugB, 1);
   const spec = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
     paths: Record<string, Record<string, unknown>>;
   };
@@ -571,6 +627,20 @@ async function uploadOfValidatorA(t: TestApp): Promise<string> {
   return created.id;
 }
 
+/** Every phone stored (as typed), to search the answers for. */
+async function storedPhones(): Promise<string[]> {
+  const rows = await t.db.kysely.selectFrom('records').select('telefono').execute();
+  return rows.map((r) => r.telefono);
+}
+
+async function auditRows(): Promise<number> {
+  const row = await t.db.kysely
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 function urlFor(path: string, request: Request): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = request.params?.[name];
@@ -592,12 +662,16 @@ describe('authorisation matrix', () => {
   // Hundreds of requests, each after a real argon2 sign-in: minutes on a busy machine, not a speed check.
   it('answers each person exactly as the matrix says', { timeout: 180_000 }, async () => {
     const failures: string[] = [];
+    const phoneProbes: string[] = [];
+    const phonesSeen: string[] = [];
+    const exportsUnaudited: string[] = [];
     for (const op of operations) {
       const [method, path] = op.split(' ') as [string, string];
       for (const c of MATRIX[op] ?? []) {
         for (const person of PEOPLE) {
           const request = (await c.request?.(t, person)) ?? {};
           const cookie = await cookieFor(person);
+          const auditBefore = await auditRows();
           const res = await t.request({
             method: method as 'GET',
             url: urlFor(path, request),
@@ -605,6 +679,13 @@ describe('authorisation matrix', () => {
             ...(request.body === undefined ? {} : { payload: request.body as object }),
           });
           const expected = c.expect[person];
+          if (res.statusCode < 300) {
+            // Every answer, searched for any record's whole phone (decision 081).
+            const probe = `${op} as ${person}`;
+            phoneProbes.push(probe);
+            if ((await storedPhones()).some((phone) => res.body.includes(phone))) phonesSeen.push(probe);
+            if (path.endsWith('.csv') && (await auditRows()) === auditBefore) exportsUnaudited.push(probe);
+          }
           if (res.statusCode !== expected) {
             failures.push(
               `${op}${c.name ? ` (${c.name})` : ''} as ${person}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 120)}`,
@@ -614,6 +695,18 @@ describe('authorisation matrix', () => {
       }
     }
     expect(failures).toEqual([]);
+    // Whole phones reach the validators of the record's own department, an admin's audited 'Mostrar' and
+    // the audited CSV export of a municipality; every other answer shows them masked, or none.
+    expect(phonesSeen.sort()).toEqual(
+      [
+        'GET /api/admin/records/export.csv as admin',
+        'GET /api/validation/{slug}/records as validatorA',
+        'POST /api/admin/records/{id}/phone as admin',
+        'POST /api/validation/{slug}/records/{id}/vote as validatorA',
+      ].sort(),
+    );
+    expect(phoneProbes.length).toBeGreaterThan(100);
+    expect(exportsUnaudited).toEqual([]);
   });
 
   it('gives a signed-in person the same 404 for a department they may not see as for one that does not exist', async () => {

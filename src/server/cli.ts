@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
 import { EVIDENCE_HELP, runAuditVerify, runEvidenceVerify } from '#server/features/evidence/evidence.cli';
+import { createRecordsPurgeService } from '#server/features/records-admin/records-purge.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { BACKUP_HELP, restoreBackup, takeBackup } from '#server/integrations/backup/backup';
@@ -19,8 +20,8 @@ import { BackupError } from '#server/platform/db/backup';
 import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { HttpError } from '#server/platform/http/errors';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import type { Actor } from '#server/platform/session/identity';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
@@ -35,12 +36,20 @@ Cuentas
   user:enable <email>                 Vuelve a activar la cuenta.
   user:role <email> <admin|staff>     Cambia el rol de la cuenta.
   user:list                           Lista las cuentas.
+  user:second-factor-reset <email>    Quita el segundo factor de la cuenta (teléfono perdido) y cierra
+                                      sus sesiones; si se exige, configurará otro al entrar.
 
 Acceso por departamento (las listas de correos de la especificación)
   access:grant <email> <departamento> Añade el correo a la lista del departamento.
   access:revoke <email> <departamento> Quita el correo de la lista.
   access:list <departamento>          Muestra los correos de un departamento.
   access:departments                  Lista los departamentos (resultados, notas, agenda y municipios).
+
+Datos personales (tras la elección)
+  records:purge --conservar-fotos|--borrar-fotos --confirmar
+                                      Borra los datos personales: los nombres quedan en iniciales y los
+                                      teléfonos se borran; las fotos de boletas se conservan o se borran.
+                                      Los conteos y los resultados no cambian. No se puede deshacer.
 
 Resultados
   results:check                       Recuenta los totales desde los trámites y muestra cualquier diferencia
@@ -134,6 +143,12 @@ export async function runCli(
         io.out(`Rol de ${args[0]!.toLowerCase()}: ${role}.`);
         return 0;
       }
+      case 'user:second-factor-reset': {
+        need(1, 'user:second-factor-reset <email>');
+        await auth.resetSecondFactor(args[0]!, actor);
+        io.out(`Segundo factor quitado a ${args[0]!.toLowerCase()}; sus sesiones abiertas se cerraron.`);
+        return 0;
+      }
       case 'user:list': {
         const users = await auth.listUsers();
         if (users.length === 0) {
@@ -177,6 +192,28 @@ export async function runCli(
         for (const d of await createAccessRepository(db).listDepartmentsWithMembers()) {
           io.out(`${d.slug}\t${d.kind === 'page' ? 'página' : 'municipio'}\t${d.title}\t${d.emails.length} correos`);
         }
+        return 0;
+      }
+      case 'records:purge': {
+        const keep = flags.has('--conservar-fotos');
+        const remove = flags.has('--borrar-fotos');
+        if (keep === remove) throw new UsageError('Indica --conservar-fotos o --borrar-fotos.');
+        if (!flags.has('--confirmar')) {
+          throw new UsageError(
+            'Esto no se puede deshacer. Repite la orden con --confirmar para borrar los datos personales.',
+          );
+        }
+        const storage = remove ? createPhotoStorage(loadConfig()) : undefined;
+        const done = await createRecordsPurgeService(db, now, { storage }).purge(
+          { photos: remove ? 'remove' : 'keep' },
+          actor,
+        );
+        io.out(
+          `Datos personales borrados de ${done.records} trámites` +
+            (remove
+              ? `; archivos de fotos borrados: ${done.photoFilesRemoved} de ${done.photoFiles}.`
+              : '; las fotos se conservan.'),
+        );
         return 0;
       }
       case 'results:check':

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { type AdminServer, startAdminServer } from './admin-server';
@@ -57,7 +58,13 @@ test('imports a CSV after reviewing it: counts, duplicates, then every new row a
   await page.getByRole('link', { name: 'Ver los registros' }).tap();
   await page.getByLabel('Municipio o parroquia').selectOption('catatumbo');
   await expect(page.getByRole('article')).toHaveCount(2);
-  await expect(page.getByRole('article', { name: 'Yelitza Rincón Paz' })).toContainText('0414-7100001');
+  // Phones masked for the back office; 'Mostrar' shows one (and the server audits the look).
+  const yelitza = page.getByRole('article', { name: 'Yelitza Rincón Paz' });
+  await expect(yelitza).toContainText('•••• •• 00 01');
+  await expect(yelitza).not.toContainText('0414-7100001');
+  await page.screenshot({ path: path.join(os.tmpdir(), 'comando-registros-enmascarados.png') });
+  await yelitza.getByRole('button', { name: 'Mostrar el teléfono de Yelitza Rincón Paz' }).tap();
+  await expect(yelitza).toContainText('0414-7100001');
   await page.getByLabel('Municipio o parroquia').selectOption('colon');
   await expect(page.getByRole('article', { name: 'Marbelis Añez' })).toContainText('Barrio "La Ceiba"');
   await expectNoSeriousA11yViolations(page);
@@ -122,7 +129,7 @@ test('adds, edits and voids a record by hand, and exports the municipality as CS
   await dialog.getByRole('button', { name: 'Agregar registro' }).tap();
   await expect(toast(page, 'Registro agregado.')).toBeVisible();
   const card = page.getByRole('article', { name: 'Xiomara Prueba' });
-  await expect(card).toContainText('0414-7500001');
+  await expect(card).toContainText('•••• •• 00 01');
 
   // The same person again is refused, with the reason in the form.
   await page.getByRole('button', { name: 'Agregar registro' }).tap();

@@ -50,6 +50,19 @@ function countDigits(value: string): number {
 }
 
 /**
+ * A phone as people who need no phone see it (decision 081): its last four digits, '•••• •• 12 34'.
+ * The validators of the record's own department see it whole; anyone else asks 'Mostrar', audited.
+ */
+export function maskPhone(telefono: string): string {
+  const digits = telefono.replace(/\D/g, '');
+  if (digits.length < 4) return '•••• •• •• ••';
+  return `•••• •• ${digits.slice(-4, -2)} ${digits.slice(-2)}`;
+}
+
+/** Whether a phone is the masked form of one: sent back unchanged from a form, it means "keep the phone". */
+export const isMaskedPhone = (value: string): boolean => /^•••• •• (\d\d|••) (\d\d|••)$/.test(value.trim());
+
+/**
  * What is wrong with one field of a record (already trimmed), or null. The rules of the form and of
  * every row of an import; written without allocating, as an import checks them 100,000 times.
  */

@@ -74,6 +74,11 @@ export const sessionSchema = z.object({
       role: roleSchema,
       /** Signed in with a one-time password: the only thing to do is choose a new one. */
       mustChangePassword: z.boolean(),
+      /**
+       * The second factor this session still owes: 'verify' a code, or 'enrol' one first. Until it is
+       * given, the menu is empty and only the second factor's form opens.
+       */
+      secondFactor: z.enum(['verify', 'enrol']).nullable().optional(),
     })
     .nullable(),
   /** The departments the user may open, in order; empty for visitors. */

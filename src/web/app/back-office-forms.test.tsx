@@ -367,6 +367,8 @@ const read = (file: string) => readFileSync(path.resolve(import.meta.dirname, '.
 /** Forms that send nothing themselves, or are not the back office's, and why. */
 const NOT_SENDING_FORMS: Record<string, string> = {
   'features/auth/components/login-page.tsx': 'the sign-in, not a back-office form (decision 051)',
+  'features/auth/components/second-factor-form.tsx':
+    'the second step of the sign-in, not a back-office form (decision 080)',
   'features/records/components/vote-dialog.tsx': 'the validators’ vote goes to the outbox, once per record',
   'features/notas/components/rich-text-editor.tsx': 'the link and image dialogs change the editor, not the server',
   'features/audit/components/audit-admin-page.tsx': 'a filter, applied as it is typed',

@@ -15,6 +15,7 @@ const AdminPage = lazy(() => import('#web/app/routes/admin'));
 const OutboxPage = lazy(() => import('#web/app/routes/envios'));
 const FieldRoute = lazy(() => import('#web/app/routes/campo'));
 const AppStart = lazy(() => import('#web/app/routes/app-start'));
+const AccountRoute = lazy(() => import('#web/app/routes/cuenta'));
 const NotFoundScreen = lazy(() => import('#web/app/routes/not-found'));
 
 export function AppRoutes() {
@@ -29,6 +30,7 @@ export function AppRoutes() {
         <Route path="validation" element={<AppStart />} />
         <Route path="validation/:slug" element={<ValidationPage />} />
         <Route path="envios" element={<OutboxPage />} />
+        <Route path="cuenta" element={<AccountRoute />} />
         <Route path="campo" element={<FieldRoute />} />
         <Route path="campo/:slug" element={<FieldRoute />} />
         <Route path="admin/*" element={<AdminPage />} />

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { AuditRow } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { containsPattern } from '#server/platform/db/sql';
+import { PERSONAL_DATA_ACTIONS, PERSONAL_DATA_DOWNLOAD, PERSONAL_DATA_FILTER } from '#shared/features/audit/audit';
 
 export interface AuditFilter {
   /** Part of the e-mail of who acted or of the target. */
@@ -40,7 +41,15 @@ export function createAdminAuditRepository(db: Kysely<Database>) {
         ]),
       );
     }
-    if (f.action?.endsWith('*')) {
+    if (f.action === PERSONAL_DATA_FILTER) {
+      // Every look at names and phones: a phone shown, an export that holds them, a purge (decision 081).
+      query = query.where((eb) =>
+        eb.or([
+          eb('action', 'in', PERSONAL_DATA_ACTIONS),
+          eb.and([eb('action', '=', 'results.download'), eb('target', '=', PERSONAL_DATA_DOWNLOAD)]),
+        ]),
+      );
+    } else if (f.action?.endsWith('*')) {
       const prefix = f.action.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
       query = query.where(sql<boolean>`action like ${`${prefix}%`} escape '\\'`);
     } else if (f.action) {

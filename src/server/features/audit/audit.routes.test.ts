@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit, writeAudit } from '#server/platform/audit/audit.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
+import { addRecords } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { startOfDay } from './audit.service';
 
@@ -95,6 +96,34 @@ describe('GET /api/admin/audit', () => {
     expect(actions(await audit('from=2025-06-16&to=2025-06-16'))).toEqual(['user.disable']);
     // '_' is not a wildcard.
     expect((await audit('person=ana_example')).total).toBe(0);
+  });
+
+  it("filters 'Datos personales': a phone shown, the exports with names or phones, never the others", async () => {
+    const [id] = await addRecords(t, 'cabimas', 2);
+    const get = (url: string) => t.request({ url, headers: { cookie: admin } });
+    const shown = await t.request({
+      method: 'POST',
+      url: `/api/admin/records/${id}/phone`,
+      headers: { cookie: admin },
+    });
+    expect(shown.statusCode).toBe(200);
+    expect((await get('/api/admin/records/export.csv?department=cabimas&status=todos')).statusCode).toBe(200);
+    expect((await get('/api/results/validated.csv')).statusCode).toBe(200);
+    expect((await get('/api/results/breakdown.csv')).statusCode).toBe(200);
+
+    const page = await audit('action=personal_data');
+    expect(page.items.map((i) => `${i.action} ${i.target}`)).toEqual([
+      'results.download validated.csv',
+      'records.export cabimas.csv',
+      `record.phone_shown record:${id}`,
+    ]);
+    const exported = (await listAudit(t.db.kysely, { action: 'records.export' }))[0];
+    expect(JSON.parse(exported?.details ?? '{}')).toEqual({
+      status: 'todos',
+      rows: 2,
+      personalData: ['nombre', 'telefono'],
+    });
+    expect(exported?.actor_email).toBe('jefa@example.org');
   });
 
   it('pages fifty at a time', async () => {

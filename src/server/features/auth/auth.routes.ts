@@ -18,6 +18,9 @@ import {
   changePasswordBodySchema,
   firebaseLoginBodySchema,
   loginBodySchema,
+  openSessionsSchema,
+  sessionEndedSchema,
+  sessionIdParamsSchema,
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
 import {
@@ -27,6 +30,14 @@ import {
   type Session,
   sessionSchema,
 } from '#shared/platform/session';
+import {
+  recoveryCodesSchema,
+  secondFactorCodeBodySchema,
+  secondFactorEnrolmentSchema,
+  secondFactorStatusSchema,
+} from '#shared/features/auth/second-factor';
+import { createOpenSessionsService } from './open-sessions.service';
+import { createSecondFactorService } from './second-factor.service';
 import { createSignInService } from './sign-in.service';
 
 const requestContext = (request: FastifyRequest) => ({
@@ -56,17 +67,23 @@ async function sessionParts(app: FastifyInstance, user: SessionUser | null) {
 
 function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRoute: string): Session {
   const mustChangePassword = user?.mustChangePassword === true;
+  const secondFactor = user?.secondFactor ?? null;
+  // A one-time password opens nothing but the form to change it; an owed second factor, nothing but its form.
+  const closed = mustChangePassword || secondFactor !== null;
   return {
-    user: user ? { email: user.email, role: user.role, mustChangePassword } : null,
-    // A one-time password opens nothing but the form to change it.
-    menu: mustChangePassword ? [] : [...menu],
-    home: mustChangePassword ? null : (menu[0]?.path ?? null),
+    user: user
+      ? { email: user.email, role: user.role, mustChangePassword, ...(secondFactor ? { secondFactor } : {}) }
+      : null,
+    menu: closed ? [] : [...menu],
+    home: closed ? null : (menu[0]?.path ?? null),
     logoutRoute,
   };
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const auth = createSignInService(app.db.kysely, app.config.now);
+  const auth = createSignInService(app.db.kysely, app.config.now, {
+    secondFactorByDefault: app.config.env === 'production',
+  });
   const provider = app.config.auth;
   // The session check runs on every page load: its answer, serialised, is kept per user while nothing
   // about access changes (cache.ts).
@@ -230,6 +247,106 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  const openSessions = createOpenSessionsService(app.db.kysely, app.config.now);
+
+  app.get(
+    '/api/auth/sessions',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Las sesiones abiertas de quien inició sesión: dispositivo, IP, último uso',
+        response: { 200: openSessionsSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => ({ sessions: await openSessions.list(requireUser(request), readSessionToken(request)) }),
+  );
+
+  app.delete(
+    '/api/auth/sessions/:id',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Cierra una de las sesiones abiertas de quien inició sesión (también esta, si la elige)',
+        params: sessionIdParamsSchema,
+        response: { 200: sessionEndedSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const current = await openSessions.end(
+        user,
+        request.params.id,
+        readSessionToken(request),
+        actorOf(request, user),
+      );
+      if (current) clearSessionCookie(reply);
+      return { ended: true as const, current };
+    },
+  );
+
+  const secondFactor = createSecondFactorService(app.db.kysely, app.config.now);
+  const codeErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+
+  app.get(
+    '/api/auth/second-factor',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Si quien inició sesión tiene segundo factor y cuántos códigos de recuperación le quedan',
+        response: { 200: secondFactorStatusSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => secondFactor.status(requireUser(request)),
+  );
+
+  app.post(
+    '/api/auth/second-factor/enrol',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Un secreto TOTP nuevo, con su código QR, que se confirma con un código de la aplicación',
+        response: { 200: secondFactorEnrolmentSchema, 401: apiErrorSchema, 409: apiErrorSchema },
+      },
+    },
+    async (request) => secondFactor.enrol(requireUser(request)),
+  );
+
+  app.post(
+    '/api/auth/second-factor/confirm',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Confirma el segundo factor con un código; responde diez códigos de recuperación, una sola vez',
+        body: secondFactorCodeBodySchema,
+        response: { 200: recoveryCodesSchema, ...codeErrors },
+      },
+    },
+    async (request) =>
+      secondFactor.confirm(requireUser(request), request.body.code, {
+        ...requestContext(request),
+        token: readSessionToken(request),
+      }),
+  );
+
+  app.post(
+    '/api/auth/second-factor/verify',
+    {
+      schema: {
+        tags: ['sesión'],
+        summary: 'Tras la contraseña: un código de la aplicación o un código de recuperación (que se gasta)',
+        body: secondFactorCodeBodySchema,
+        response: { 200: sessionSchema, ...codeErrors },
+      },
+    },
+    async (request) => {
+      const user = await secondFactor.verify(requireUser(request), request.body.code, {
+        ...requestContext(request),
+        token: readSessionToken(request),
+      });
+      return sessionView(app, user);
+    },
+  );
+
   app.get(
     '/api/auth/session',
     {
@@ -242,7 +359,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = seenUser(app, request.user);
       const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
-      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${logoutRoute}`;
+      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${user?.secondFactor ?? ''} ${logoutRoute}`;
       const body = await sessionBodies(variant, async () => {
         const menu = user ? await menuFor(app.db.kysely, user) : NO_MENU;
         return JSON.stringify(sessionSchema.parse(viewOf(user, menu, logoutRoute)));

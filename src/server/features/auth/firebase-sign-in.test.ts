@@ -1,4 +1,5 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import type { AuthProviderConfig } from '#server/platform/config/config';
@@ -155,6 +156,47 @@ describe('POST /api/auth/firebase', () => {
     expect(
       (await t.request({ url: '/api/validation/cabimas/records', headers: { cookie: cookieOf(ana) } })).statusCode,
     ).toBe(200);
+  });
+
+  it('a person with a second factor gives a code after Firebase, before anything opens', async () => {
+    await firebaseApp();
+    const cookieOf = (res: Awaited<ReturnType<typeof exchange>>) =>
+      `comando_sesion=${res.cookies.find((c) => c.name === 'comando_sesion')?.value}`;
+    const first = cookieOf(await exchange(await firebase.idTokenFor('jefa@example.org')));
+    const enrolled = await t.request({
+      method: 'POST',
+      url: '/api/auth/second-factor/enrol',
+      headers: { cookie: first },
+    });
+    const { secret } = enrolled.json() as { secret: string };
+    const code = TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() });
+    const confirmed = await t.request({
+      method: 'POST',
+      url: '/api/auth/second-factor/confirm',
+      headers: { cookie: first },
+      payload: { code },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    const res = await exchange(await firebase.idTokenFor('jefa@example.org'));
+    expect(res.json()).toMatchObject({
+      user: { email: 'jefa@example.org', secondFactor: 'verify' },
+      menu: [],
+      home: null,
+    });
+    const cookie = cookieOf(res);
+    expect((await t.request({ url: '/api/admin/users', headers: { cookie } })).statusCode).toBe(403);
+    const { recoveryCodes } = confirmed.json() as { recoveryCodes: string[] };
+    // A recovery code: this step's code from the app was taken by the confirmation.
+    const verified = await t.request({
+      method: 'POST',
+      url: '/api/auth/second-factor/verify',
+      headers: { cookie },
+      payload: { code: recoveryCodes[0] },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const after = await t.request({ url: '/api/admin/users', headers: { cookie } });
+    expect(after.statusCode, after.body).toBe(200);
   });
 
   it('admins land on Resultados, as with a password', async () => {

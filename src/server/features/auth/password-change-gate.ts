@@ -20,6 +20,8 @@ export function registerPasswordChangeGate(app: FastifyInstance): void {
   if (app.config.auth.provider !== 'local') return;
   app.addHook('onRequest', async (request) => {
     if (!request.user?.mustChangePassword) return;
+    // The second factor comes first: its own gate lets through nothing but it (decision 080).
+    if (request.user.secondFactor) return;
     const route = `${request.method} ${request.routeOptions.url ?? ''}`;
     if (OPEN_TO_ONE_TIME_PASSWORDS.has(route)) return;
     throw Forbidden(authMessages.passwordChangeRequired);

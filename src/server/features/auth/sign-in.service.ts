@@ -14,7 +14,8 @@ import {
   oneTimePasswordExpired,
   verifyPassword,
 } from '#server/platform/session/passwords';
-import { createAuthRepository } from '#server/platform/session/session.repository';
+import { readSecondFactorRequired } from '#server/platform/session/second-factor';
+import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
 import { createSessionService, type SignInResult } from '#server/platform/session/session.service';
 import { createThrottle, THROTTLE, throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';
@@ -28,8 +29,23 @@ import { type FirebaseIdentity, FirebaseTokenError } from './firebase-identity';
  * through the change helper with its audit row (docs/decisions/069 and 072). A refused or failed
  * attempt is its own change, committed before the refusal is answered.
  */
-export function createSignInService(db: Kysely<Database>, clock: () => Date) {
+export function createSignInService(
+  db: Kysely<Database>,
+  clock: () => Date,
+  options: { secondFactorByDefault?: boolean } = {},
+) {
   const repo = createAuthRepository(db);
+
+  /**
+   * What a new session of `user` owes before it opens anything (decision 080): a code when the person
+   * has a second factor; enrolling one when they are an admin and the setting requires it.
+   */
+  async function owedSecondFactor(user: UserRow): Promise<'verify' | 'enrol' | null> {
+    if (user.totp_secret) return 'verify';
+    if (user.role !== 'admin') return null;
+    const required = await readSecondFactorRequired(db, options.secondFactorByDefault ?? false);
+    return required ? 'enrol' : null;
+  }
   const sessions = createSessionService(db, clock);
   const throttle = createThrottle(db);
   const devices = createTrustedDevices(db);
@@ -113,12 +129,13 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       }
       // Hashed before the change: its transaction does not wait for argon2.
       const rehashed = needsRehash(user.password_hash) ? await hashPassword(credentials.password) : undefined;
+      const secondFactor = await owedSecondFactor(user);
       return runChange(db, async (change) => {
         if (rehashed) await createAuthRepository(change.trx).updatePasswordHash(user.id, rehashed, now);
         // The whole account's counter is not reset: an attacker's failures elsewhere must not be forgiven
         // because the owner came in.
         const details = wait > 0 ? { throttled: 'one_time_password' } : null;
-        const result = await sessions.open(change, user, ctx, now, [ownKey], details);
+        const result = await sessions.open(change, user, ctx, now, [ownKey], details, secondFactor);
         return { ...result, deviceToken: await createTrustedDevices(change.trx).trust(ctx.deviceToken, user.id, now) };
       });
     },
@@ -161,7 +178,10 @@ export function createSignInService(db: Kysely<Database>, clock: () => Date) {
       }
       // The address counter is not reset by a success, as with passwords: one good account must not
       // buy unlimited tries for others.
-      return runChange(db, (change) => sessions.open(change, user, ctx, now, [], { provider: 'firebase' }));
+      const secondFactor = await owedSecondFactor(user);
+      return runChange(db, (change) =>
+        sessions.open(change, user, ctx, now, [], { provider: 'firebase' }, secondFactor),
+      );
     },
 
     /**

@@ -37,7 +37,13 @@ async function election() {
     c.validatorA,
   );
   expect(photo.statusCode).toBe(201);
-  return { a1: a1 as number, a2: a2 as number, b1: b1 as number, photoId: photo.json().photo.id as number };
+  return {
+    a1: a1 as number,
+    a2: a2 as number,
+    b1: b1 as number,
+    photoId: photo.json().photo.id as number,
+    admin: c.admin,
+  };
 }
 
 async function verify() {
@@ -141,6 +147,30 @@ describe('the audit chain', () => {
     expect(result.err).toContain(
       `Registro ${a1} (${SLUG_A}), foto gobernador: el archivo de la foto ${photoId} cambió`,
     );
+  });
+
+  it('names a photo file gone without a purge, and takes files removed by a purge of personal data as the chain says', async () => {
+    const { a1, photoId, admin } = await election();
+    const photo = await t.db.kysely
+      .selectFrom('photos')
+      .select('original_key')
+      .where('id', '=', photoId)
+      .executeTakeFirstOrThrow();
+    const file = path.join(dataRoot(t.config.dataDir), 'photos', photo.original_key);
+    fs.rmSync(file);
+    const gone = await verify();
+    expect(gone.code).toBe(1);
+    expect(gone.err).toContain(`Registro ${a1} (${SLUG_A}), foto gobernador: falta el archivo de la foto ${photoId}`);
+
+    // 'Borrar datos personales' with the photos removed: its audit row says so, and the chain holds.
+    const purged = await t.request({
+      method: 'POST',
+      url: '/api/admin/records/purge',
+      headers: { cookie: admin },
+      payload: { photos: 'remove', confirm: 'BORRAR DATOS PERSONALES' },
+    });
+    expect(purged.statusCode, purged.body).toBe(200);
+    expect(await verify()).toMatchObject({ code: 0 });
   });
 
   it('keeps one chain when audit rows are written at the same time outside and inside transactions', async () => {

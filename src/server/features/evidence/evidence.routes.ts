@@ -3,8 +3,8 @@ import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { chainStateSchema, evidenceQuerySchema, evidenceZipSchema } from '#shared/features/evidence/evidence';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { loadEvidenceKey } from './evidence-key';
 import { createEvidenceService } from './evidence.service';
+import { loadEvidenceKey } from './evidence-key';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 503: apiErrorSchema };
 

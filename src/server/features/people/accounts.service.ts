@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { Conflict, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail, checkNewPassword, hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
+import { resetSecondFactor } from '#server/platform/session/second-factor';
 import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
 import { throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';
+import { secondFactorMessages } from '#shared/features/auth/second-factor';
 import { normalizeEmail } from '#shared/platform/email';
 import type { Role } from '#shared/platform/session';
 
@@ -168,6 +170,17 @@ export function createAccountsService(
     },
 
     update,
+
+    /**
+     * Removes the account's second factor (a lost phone): its sessions end, and at the next sign-in the
+     * person signs in with the password alone, or enrols a new one where it is required (decision 080).
+     */
+    async resetSecondFactor(email: string, actor: Actor): Promise<void> {
+      const user = await findUserOrThrow(email);
+      if (!user.totp_secret) throw BadRequest(secondFactorMessages.notEnrolled);
+      const now = clock();
+      await runChange(db, (change) => resetSecondFactor(change, user, actor, now));
+    },
 
     /** Disabling ends every session of the account at once. */
     setDisabled: (email: string, disabled: boolean, actor: Actor): Promise<void> => update(email, { disabled }, actor),

@@ -8,6 +8,7 @@ import {
   createUserBodySchema,
   createUserResultSchema,
   endSessionsResultSchema,
+  resetSecondFactorResultSchema,
   resetPasswordBodySchema,
   resetPasswordResultSchema,
   setUserDepartmentsBodySchema,
@@ -98,6 +99,20 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => people.endSessions(request.params.id, adminActor(request)),
+  );
+
+  app.post(
+    '/api/admin/users/:id/second-factor/reset',
+    {
+      schema: {
+        tags: ['administración'],
+        summary:
+          'Quita el segundo factor de la persona (teléfono perdido) y cierra sus sesiones; queda en la auditoría',
+        params: userIdParamsSchema,
+        response: { 200: resetSecondFactorResultSchema, ...errors },
+      },
+    },
+    async (request) => people.resetSecondFactor(request.params.id, adminActor(request)),
   );
 
   app.put(

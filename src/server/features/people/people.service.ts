@@ -180,6 +180,14 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       return { user: await view(id), sessionsEnded };
     },
 
+    /** Removes another person's second factor (a lost phone), audited; an admin never removes their own. */
+    async resetSecondFactor(id: number, actor: SessionUser & Actor) {
+      const row = await userOrThrow(id);
+      notSelf(row, actor);
+      await auth.resetSecondFactor(row.email, actor);
+      return { user: await view(id) };
+    },
+
     /** Makes the account's departments exactly these: grants and revokes the difference (each audited). */
     async setDepartments(id: number, slugs: string[], actor: Actor) {
       const row = await userOrThrow(id);

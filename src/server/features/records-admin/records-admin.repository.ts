@@ -219,6 +219,48 @@ export function createRecordsAdminRepository(db: Db) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+
+    // --- the purge of personal data (decision 081) ------------------------------------------------------
+    /** A page of records, by id, with what the purge reads. */
+    async personalDataPage(afterId: number, limit: number) {
+      return db
+        .selectFrom('records')
+        .select(['id', 'nombre', 'telefono', 'comunidad', 'ubch'])
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+
+    /** Names become the given initials, phones go, and the search text follows: one statement a slice. */
+    async purgeSlice(rows: { id: number; nombre: string; comunidad: string; ubch: string }[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db
+        .updateTable('records')
+        .set({
+          nombre: sql<string>`case id ${sql.join(
+            rows.map((r) => sql`when ${r.id} then ${r.nombre}`),
+            sql` `,
+          )} end`,
+          telefono: '',
+          search_text: sql<string>`case id ${sql.join(
+            rows.map((r) => sql`when ${r.id} then ${recordSearchText({ ...r, telefono: '' })}`),
+            sql` `,
+          )} end`,
+        })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    },
+
+    /** Every stored file of every ballot photo (original, browser copy, thumbnail). */
+    async photoKeys(): Promise<string[]> {
+      const rows = await db.selectFrom('photos').select(['original_key', 'display_key', 'thumb_key']).execute();
+      return rows.flatMap((r) => [r.original_key, r.display_key, r.thumb_key]);
+    },
   };
 }
 export type RecordsAdminRepository = ReturnType<typeof createRecordsAdminRepository>;

@@ -7,6 +7,7 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { maskPhone } from '#shared/platform/record-fields';
 import { createRecordsAdminService } from './records-admin.service';
 
 let t: TestApp;
@@ -104,8 +105,16 @@ describe('records back office: by hand', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       message: 'Registro agregado.',
-      record: { ...MARIA, departmentSlug: 'cabimas', departmentTitle: 'Cabimas', status: 'pendiente', votes: [] },
+      record: {
+        ...MARIA,
+        telefono: maskPhone(MARIA.telefono),
+        departmentSlug: 'cabimas',
+        departmentTitle: 'Cabimas',
+        status: 'pendiente',
+        votes: [],
+      },
     });
+    expect(res.json().record.telefono).toMatch(/^•••• •• \d\d \d\d$/);
     expect((await validatorList(cookies.validator)).map((r) => r.nombre)).toEqual(['María Pérez']);
     expect(await summary('cabimas')).toEqual({ total: 1, voted: 0, validated: 0 });
 
@@ -128,7 +137,8 @@ describe('records back office: by hand', () => {
     const audit = await listAudit(t.db.kysely, { action: 'record.create' });
     expect(audit).toHaveLength(2);
     expect(audit[1]).toMatchObject({ actor_email: PEOPLE.admin, department_slug: 'cabimas' });
-    expect(JSON.parse(audit[1]!.details!)).toEqual(MARIA);
+    // Field names, never the values: the audit log keeps no name or phone (decision 081).
+    expect(JSON.parse(audit[1]!.details!)).toEqual({ fields: ['comunidad', 'nombre', 'ubch', 'telefono'] });
     await expectCountersRight();
   });
 
@@ -225,10 +235,12 @@ describe('records back office: by hand', () => {
     await expectCountersRight();
 
     const audit = await listAudit(t.db.kysely, { action: 'record.update' });
-    expect(JSON.parse(audit[0]!.details!)).toMatchObject({
-      before: { department: 'cabimas' },
-      after: { department: 'lagunillas', nombre: 'María Pérez' },
-    });
+    // Field names only: no name or phone in the audit log (decision 081).
+    expect(JSON.parse(audit[0]!.details!)).toMatchObject({ department: { from: 'cabimas', to: 'lagunillas' } });
+    for (const row of await listAudit(t.db.kysely)) {
+      expect(row.details ?? '').not.toContain('María');
+      expect(row.details ?? '').not.toContain(MARIA.telefono);
+    }
     const missing = await t.request({
       method: 'PUT',
       url: '/api/admin/records/999999',

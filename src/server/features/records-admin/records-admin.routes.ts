@@ -1,10 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAdmin } from '#server/platform/session/session.plugin';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
   correctVoteBodySchema,
   recordAdminParamsSchema,
   recordBodySchema,
+  purgeBodySchema,
+  purgeResultSchema,
+  recordPhoneSchema,
+  updateRecordBodySchema,
   recordResultSchema,
   recordsAdminMessages,
   recordsAdminPageSchema,
@@ -16,6 +21,7 @@ import {
 } from '#shared/features/records-admin/records-admin';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { createRecordsAdminService } from './records-admin.service';
+import { createRecordsPurgeService } from './records-purge.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -27,6 +33,7 @@ const actorOf = (request: FastifyRequest) => ({ email: requireAdmin(request).ema
  */
 export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createRecordsAdminService(app.db.kysely, app.config.now, app.recordHooks);
+  const purge = createRecordsPurgeService(app.db.kysely, app.config.now, { storage: createPhotoStorage(app.config) });
 
   // Before any body is read: a visitor gets 401 and anyone but an admin the unknown-resource 404.
   app.addHook('onRequest', async (request) => {
@@ -83,7 +90,7 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['registros'],
         summary: 'Corrige un registro pendiente (un registro sin voto también puede cambiar de municipio)',
         params: recordAdminParamsSchema,
-        body: recordBodySchema,
+        body: updateRecordBodySchema,
         response: { 200: recordResultSchema, ...errors },
       },
     },
@@ -91,6 +98,34 @@ export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const record = await service.update(request.params.id, request.body, actorOf(request));
       return { message: recordsAdminMessages.updated, record };
     },
+  );
+
+  app.post(
+    '/api/admin/records/purge',
+    {
+      schema: {
+        tags: ['registros'],
+        summary:
+          'Borrar datos personales: los nombres quedan en iniciales, los teléfonos se borran y las fotos de boletas se conservan o se borran; los conteos y resultados no cambian',
+        body: purgeBodySchema,
+        response: { 200: purgeResultSchema, ...errors },
+      },
+    },
+    async (request) => purge.purge({ photos: request.body.photos }, actorOf(request)),
+  );
+
+  app.post(
+    '/api/admin/records/:id/phone',
+    {
+      schema: {
+        tags: ['registros'],
+        summary:
+          "'Mostrar': el teléfono completo de un registro (la lista lo muestra enmascarado); queda en la auditoría",
+        params: recordAdminParamsSchema,
+        response: { 200: recordPhoneSchema, ...errors },
+      },
+    },
+    async (request) => service.showPhone(request.params.id, actorOf(request)),
   );
 
   app.post(

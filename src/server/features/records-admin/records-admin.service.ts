@@ -17,12 +17,13 @@ import {
 import { searchPattern } from '#server/platform/records/records.search';
 import {
   type RecordAdmin,
+  type RecordPhone,
   type RecordStatusValue,
   type RecordsAdminPage,
   type RecordsDepartments,
   recordsAdminMessages,
 } from '#shared/features/records-admin/records-admin';
-import type { RecordFields, RecordsAdminFilter } from '#shared/platform/record-fields';
+import { isMaskedPhone, maskPhone, type RecordFields, type RecordsAdminFilter } from '#shared/platform/record-fields';
 import { recordMessages } from '#shared/platform/records';
 import {
   createRecordsAdminRepository,
@@ -31,7 +32,10 @@ import {
   type RecordsAdminRepository,
 } from './records-admin.repository';
 
-/** What the back office sees of a record. */
+/**
+ * What the back office sees of a record: the phone masked (decision 081). An admin needs no phone to
+ * run the back office; 'Mostrar' asks for one record's, and that look is audited.
+ */
 export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
   return {
     id: row.id,
@@ -40,7 +44,7 @@ export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
     comunidad: row.comunidad,
     nombre: row.nombre,
     ubch: row.ubch,
-    telefono: row.telefono,
+    telefono: maskPhone(row.telefono),
     status: row.status as RecordStatusValue,
     votedAt: row.voted_at,
     votes: row.vote_codes ? row.vote_codes.split(',').filter(Boolean) : [],
@@ -55,7 +59,13 @@ export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
   };
 }
 
-const fieldsOf = (r: { comunidad: string; nombre: string; ubch: string; telefono: string }) => ({
+type Fields = { comunidad: string; nombre: string; ubch: string; telefono: string };
+
+/** The names of the fields an update changed (never their values: decision 081). */
+const changedFields = (before: Fields, after: Fields) =>
+  (['comunidad', 'nombre', 'ubch', 'telefono'] as const).filter((f) => before[f] !== after[f]);
+
+const fieldsOf = (r: Fields) => ({
   comunidad: r.comunidad,
   nombre: r.nombre,
   ubch: r.ubch,
@@ -188,7 +198,8 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           departmentSlug: department.slug,
           target: `record:${row.id}`,
           ip: actor.ip,
-          details: fields,
+          // Ids and field names only: the audit log outlives the purge of personal data (decision 081).
+          details: { fields: Object.keys(fields) },
           at: now,
         });
         return presentRecordAdmin(row);
@@ -198,11 +209,12 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
     async update(id: number, input: RecordFields & { department: string }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
       const target = await requireMunicipality(db, input.department);
-      const fields = fieldsOf(input);
       return change(async ({ trx, audit }) => {
         const tx = createRecordsAdminRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
+        // The phone as the list showed it, masked: the stored one stays.
+        const fields = fieldsOf(isMaskedPhone(input.telefono) ? { ...input, telefono: before.telefono } : input);
         if (before.status !== 'pendiente') throw Conflict(recordsAdminMessages.voided);
         const moves = target.id !== before.department_id;
         if (moves && before.voted_at !== null) throw Conflict(recordsAdminMessages.votedCannotMove);
@@ -224,8 +236,8 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           target: `record:${id}`,
           ip: actor.ip,
           details: {
-            before: { department: before.department_slug, ...fieldsOf(before) },
-            after: { department: after.department_slug, ...fieldsOf(after) },
+            department: { from: before.department_slug, to: after.department_slug },
+            changed: changedFields(before, after),
           },
           at: now,
         });
@@ -383,6 +395,23 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           at: now,
         });
         return { record: presentRecordAdmin(await reread(trx, id)), cleared: afterCodes === null };
+      });
+    },
+
+    /** 'Mostrar': one record's whole phone, with the audit row of who looked at whose (decision 081). */
+    async showPhone(id: number, actor: RecordsActor): Promise<RecordPhone> {
+      const now = clock();
+      return runChange(db, async ({ trx, audit }) => {
+        const row = await reread(trx, id);
+        await audit({
+          actorEmail: actor.email,
+          action: 'record.phone_shown',
+          departmentSlug: row.department_slug,
+          target: `record:${id}`,
+          ip: actor.ip,
+          at: now,
+        });
+        return { telefono: row.telefono };
       });
     },
   };

@@ -130,5 +130,15 @@ export function createRecordsImportRepository(db: Db) {
       if (status !== 'todos') query = query.where('records.status', '=', status);
       return query.orderBy('records.id').limit(limit).execute();
     },
+
+    /** How many rows an export of this department and status holds (for its audit row). */
+    async exportCount(departmentId: number, status: StatusFilter): Promise<number> {
+      let query = db
+        .selectFrom('records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('department_id', '=', departmentId);
+      if (status !== 'todos') query = query.where('status', '=', status);
+      return Number((await query.executeTakeFirstOrThrow()).n);
+    },
   };
 }

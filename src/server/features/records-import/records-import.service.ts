@@ -249,18 +249,24 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
     ): Promise<{ fileName: string; lines: AsyncGenerator<string> }> {
       const found = await requireMunicipality(db, slug);
       const now = clock();
-      await runChange(db, ({ audit }) =>
+      const repo = createRecordsImportRepository(db);
+      // Who took whose names and phones, and how many (decision 081): read in the change, so the count
+      // is the one of the rows as they were when the export started.
+      await runChange(db, async ({ trx, audit }) =>
         audit({
           actorEmail: actor.email,
           action: 'records.export',
           departmentSlug: found.slug,
           target: `${found.slug}.csv`,
           ip: actor.ip,
-          details: { status },
+          details: {
+            status,
+            rows: await createRecordsImportRepository(trx).exportCount(found.id, status),
+            personalData: ['nombre', 'telefono'],
+          },
           at: now,
         }),
       );
-      const repo = createRecordsImportRepository(db);
       async function* lines(): AsyncGenerator<string> {
         yield CSV_BOM +
           csvLine([

@@ -259,6 +259,17 @@ export function createResultsRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
+
+    /** How many rows the validated records' CSV holds (for its audit row). */
+    async votedRecordsCount(): Promise<number> {
+      const row = await db
+        .selectFrom('records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('voted_at', 'is not', null)
+        .where('vote_counted', '=', 1)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
   };
 }
 export type ResultsRepository = ReturnType<typeof createResultsRepository>;

@@ -198,7 +198,9 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await requireResultsAccess(db, request.user);
       const now = app.config.now();
-      await recordDownload(db, 'validated.csv', null, actorOf(request, user), now);
+      // Names of people and how they voted: who took them, and how many (decision 081).
+      const rows = await repo.votedRecordsCount();
+      await recordDownload(db, 'validated.csv', { rows, personalData: ['nombre'] }, actorOf(request, user), now);
       // Written page by page as the client reads: half a million rows never sit in memory at once.
       async function* lines(): AsyncGenerator<string> {
         yield CSV_BOM +

@@ -13,6 +13,7 @@ const VALID = {
   logoutRoute: '/agenda',
   photoMaxMb: 8,
   photoSendOriginals: true,
+  requireSecondFactorAdmins: false,
 };
 
 beforeAll(async () => {
@@ -35,6 +36,7 @@ describe('admin settings', () => {
       logoutRoute: '/',
       photoMaxMb: 20,
       photoSendOriginals: false,
+      requireSecondFactorAdmins: false,
     });
   });
 

@@ -9,7 +9,9 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema }
 
 /** The back office's settings: for admins. Saving is the settings' use case (settings.service.ts). */
 export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const settings = createSettingsService(app.db.kysely, app.config.now);
+  const settings = createSettingsService(app.db.kysely, app.config.now, {
+    secondFactorByDefault: app.config.env === 'production',
+  });
 
   app.get(
     '/api/admin/settings',

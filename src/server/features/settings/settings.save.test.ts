@@ -14,6 +14,7 @@ const ORIGINAL = {
   logoutRoute: '/',
   photoMaxMb: 20,
   photoSendOriginals: false,
+  requireSecondFactorAdmins: false,
 };
 
 /** The database itself refuses to store the photo limit (as a full disk or a lost connection would). */

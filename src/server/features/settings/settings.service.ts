@@ -7,6 +7,8 @@ import {
   parseMaxBytes,
   settingsAnswers,
 } from '#server/platform/settings/settings.repository';
+import { readSecondFactorRequired } from '#server/platform/session/second-factor';
+import { SECOND_FACTOR_SETTING } from '#shared/features/auth/second-factor';
 import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/photos/photo-uploads';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { type AdminSettings, PHOTO_MAX_MB_BOUNDS } from '#shared/features/settings/settings';
@@ -21,15 +23,17 @@ const KEYS: { [K in keyof AdminSettings]: { key: string; store: (v: AdminSetting
   logoutRoute: { key: 'logout_route', store: (v) => v },
   photoMaxMb: { key: PHOTO_MAX_BYTES_SETTING, store: (v) => String(v * MB) },
   photoSendOriginals: { key: PHOTO_SEND_ORIGINALS_SETTING, store: (v) => (v ? '1' : '0') },
+  requireSecondFactorAdmins: { key: SECOND_FACTOR_SETTING, store: (v) => (v ? '1' : '0') },
 };
 
 /** The settings as the back office edits them, read through `db` (the database or a change's transaction). */
-async function readAdminSettings(db: Kysely<Database>): Promise<AdminSettings> {
+async function readAdminSettings(db: Kysely<Database>, secondFactorByDefault: boolean): Promise<AdminSettings> {
   const settings = createSettingsRepository(db);
-  const [s, photoMaxBytes, sendOriginals] = await Promise.all([
+  const [s, photoMaxBytes, sendOriginals, secondFactor] = await Promise.all([
     settings.readAll(),
     settings.get(PHOTO_MAX_BYTES_SETTING),
     settings.get(PHOTO_SEND_ORIGINALS_SETTING),
+    readSecondFactorRequired(db, secondFactorByDefault),
   ]);
   const mb = Math.round(parseMaxBytes(photoMaxBytes) / MB);
   return {
@@ -39,6 +43,7 @@ async function readAdminSettings(db: Kysely<Database>): Promise<AdminSettings> {
     logoutRoute: s.logoutRoute,
     photoMaxMb: Math.min(PHOTO_MAX_MB_BOUNDS.max, Math.max(PHOTO_MAX_MB_BOUNDS.min, mb)),
     photoSendOriginals: sendOriginals === '1',
+    requireSecondFactorAdmins: secondFactor,
   };
 }
 
@@ -46,22 +51,27 @@ async function readAdminSettings(db: Kysely<Database>): Promise<AdminSettings> {
  * The settings' use cases (docs/decisions/069): each change is one transaction with an audit row per
  * value changed, after which the kept settings are forgotten. Saved half-way, nothing is saved.
  */
-export function createSettingsService(db: Kysely<Database>, clock: () => Date) {
+export function createSettingsService(
+  db: Kysely<Database>,
+  clock: () => Date,
+  options: { secondFactorByDefault?: boolean } = {},
+) {
+  const secondFactorByDefault = options.secondFactorByDefault ?? false;
   const change = <T>(work: (change: Change) => Promise<T>) => runChange(db, work, { forget: [settingsAnswers] });
 
   return {
     /** The settings as the back office shows them. */
-    read: (): Promise<AdminSettings> => readAdminSettings(db),
+    read: (): Promise<AdminSettings> => readAdminSettings(db, secondFactorByDefault),
 
     /** Saves the back office's settings: every value that changed, with its own audit row, or none. */
     save(input: AdminSettings, actor: Actor): Promise<AdminSettings> {
       const now = clock();
       return change(async ({ trx, audit }) => {
         const settings = createSettingsRepository(trx);
-        const before = await readAdminSettings(trx);
+        const before = await readAdminSettings(trx, secondFactorByDefault);
         for (const field of Object.keys(KEYS) as (keyof AdminSettings)[]) {
           const value = input[field];
-          if (value === before[field]) continue;
+          if (value === undefined || value === before[field]) continue;
           const { key, store } = KEYS[field] as { key: string; store: (v: unknown) => string };
           await settings.set(key, store(value), now);
           await audit({
@@ -73,7 +83,7 @@ export function createSettingsService(db: Kysely<Database>, clock: () => Date) {
             at: now,
           });
         }
-        return readAdminSettings(trx);
+        return readAdminSettings(trx, secondFactorByDefault);
       });
     },
 

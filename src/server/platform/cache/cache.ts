@@ -159,6 +159,15 @@ const ACCESS_TRIGGERS = [
 ];
 
 /**
+ * A session that gave its second factor opens more than it did (migration 026): created once that
+ * column exists, so a database opened before its migration still writes its sessions.
+ */
+const SECOND_FACTOR_TRIGGER =
+  `create temp trigger if not exists ${ACCESS_CHANGED}_sessions_second_factor ` +
+  'after update of second_factor on main.sessions when new.second_factor is not old.second_factor ' +
+  `begin select ${ACCESS_CHANGED}(); end`;
+
+/**
  * The change versions of one SQLite connection. `wrote()` is called after every statement that is not
  * read-only; `watchAccessTables()` once the access tables exist (it is safe to repeat). Until then the
  * access version is new at every reading, so nothing is kept.
@@ -196,6 +205,11 @@ export function watchChanges(sqlite: SQLite.Database) {
         .get(...ACCESS_TABLES, 'sessions');
       if (tables !== ACCESS_TABLES.length + 1) return;
       for (const trigger of ACCESS_TRIGGERS) sqlite.exec(trigger);
+      const secondFactor = sqlite
+        .prepare(`select count(*) from pragma_table_info('sessions') where name = 'second_factor'`)
+        .pluck()
+        .get();
+      if (secondFactor === 1) sqlite.exec(SECOND_FACTOR_TRIGGER);
       watching = true;
     },
     wrote(): void {

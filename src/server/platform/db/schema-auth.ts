@@ -7,6 +7,7 @@ export interface AuthTables {
   sessions: SessionsTable;
   login_throttle: LoginThrottleTable;
   trusted_devices: TrustedDevicesTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export interface UsersTable {
@@ -25,6 +26,13 @@ export interface UsersTable {
   last_login_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The confirmed TOTP secret (base32), or null without a second factor (migration 026). */
+  totp_secret: string | null;
+  /** A secret shown in a QR code and not confirmed yet with a code. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: string | null;
+  /** The last 30-second step a code was accepted for: no code of that step or before is taken again. */
+  totp_last_step: number | null;
 }
 
 export interface SessionsTable {
@@ -39,6 +47,16 @@ export interface SessionsTable {
   idle_expires_at: string;
   ip: string | null;
   user_agent: string | null;
+  /** While the second factor is owed: 'verify' (the person has one) or 'enrol' (must set one up). */
+  second_factor: 'verify' | 'enrol' | null;
+}
+
+/** A recovery code of the second factor, by its sha256 (hex); spent once `used_at` is set. */
+export interface RecoveryCodesTable {
+  code_hash: string;
+  user_id: number;
+  created_at: string;
+  used_at: string | null;
 }
 
 /**

@@ -105,7 +105,7 @@ export interface AuditLogTable {
   details: string | null;
   /**
    * The row's place in the hash chain (from 1, no gaps), the hash of the row before it and its own
-   * (platform/audit/audit-chain.ts, migration 017). Null only on rows written around the chain.
+   * (platform/audit/audit-chain.ts, migration 018). Null only on rows written around the chain.
    */
   seq: number | null;
   prev_hash: string | null;
@@ -119,7 +119,7 @@ export interface AuditChainHeadTable {
   hash: string;
 }
 
-/** Each check of the audit chain and how it ended (migration 018). */
+/** Each check of the audit chain and how it ended (migration 019). */
 export interface AuditChainChecksTable {
   id: Generated<number>;
   at: string;

@@ -49,6 +49,12 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       return row !== undefined;
     },
 
+    /** Every kept answer goes (the purge of personal data: an answer may name a person). */
+    async deleteAll(): Promise<number> {
+      const result = await db.deleteFrom('idempotency_keys').executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async purgeExpired(now: Date): Promise<number> {
       const result = await db
         .deleteFrom('idempotency_keys')

@@ -8,6 +8,11 @@ export interface SessionUser {
   role: Role;
   /** Signed in with a one-time password an admin generated: may only change it (decision 040). */
   mustChangePassword?: boolean;
+  /**
+   * The second factor this session still owes (decision 080): 'verify' a code, or 'enrol' one first (an
+   * admin while the setting requires it). Until then the session opens nothing else.
+   */
+  secondFactor?: 'verify' | 'enrol' | null;
 }
 
 export interface RequestContext {

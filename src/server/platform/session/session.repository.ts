@@ -11,6 +11,8 @@ export interface NewSession {
   idleExpiresAt: string;
   ip: string | null;
   userAgent: string | null;
+  /** The second factor this session still owes, if any (migration 026). */
+  secondFactor?: 'verify' | 'enrol' | null;
 }
 
 const USER_COLUMNS = [
@@ -23,6 +25,7 @@ const USER_COLUMNS = [
   'password_expires_at',
   'last_login_at',
   'created_at',
+  'totp_secret',
 ] as const;
 export type UserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
 
@@ -38,6 +41,7 @@ export const LIVE_SESSION_COLUMNS = [
   'users.email',
   'users.role',
   'users.must_change_password',
+  'sessions.second_factor',
 ] as const;
 export type SessionLookup = Selection<Database, 'sessions' | 'users', (typeof LIVE_SESSION_COLUMNS)[number]>;
 
@@ -157,6 +161,7 @@ export function createAuthRepository(db: Kysely<Database>) {
           idle_expires_at: s.idleExpiresAt,
           ip: s.ip,
           user_agent: s.userAgent,
+          second_factor: s.secondFactor ?? null,
         })
         .execute();
     },
@@ -184,6 +189,28 @@ export function createAuthRepository(db: Kysely<Database>) {
         .where('user_id', '=', userId)
         .executeTakeFirst();
       return row?.created_at;
+    },
+
+    /** The account's live sessions, newest first: what 'Sesiones abiertas' lists. */
+    async liveSessionsOf(userId: number, nowIso: string) {
+      return db
+        .selectFrom('sessions')
+        .select(['id', 'token_hash', 'created_at', 'idle_expires_at', 'expires_at', 'ip', 'user_agent'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', nowIso)
+        .where('idle_expires_at', '>', nowIso)
+        .orderBy('id', 'desc')
+        .execute();
+    },
+
+    /** Ends one session of this account (not anyone else's): false if there is none by that id. */
+    async deleteSessionOf(userId: number, sessionId: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('id', '=', sessionId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
 
     async deleteSessionsOfUser(userId: number): Promise<number> {

@@ -56,6 +56,7 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
       now: Date,
       clearKeys: string[],
       details: Record<string, string> | null,
+      secondFactor: 'verify' | 'enrol' | null = null,
     ): Promise<SignInResult> {
       const nowIso = now.toISOString();
       const token = newToken();
@@ -73,10 +74,12 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
         idleExpiresAt: new Date(Math.min(now.getTime() + SESSION_IDLE_MS, expiresAt.getTime())).toISOString(),
         ip: ctx.ip?.slice(0, 100) ?? null,
         userAgent: ctx.userAgent?.slice(0, 300) ?? null,
+        secondFactor,
       });
       await r.setLastLogin(user.id, now);
-      await change.audit({ actorEmail: user.email, action: 'auth.login', ip: ctx.ip, details, at: now });
-      return { token, user: toSessionUser(user), expiresAt };
+      const audited = secondFactor ? { ...details, secondFactor } : details;
+      await change.audit({ actorEmail: user.email, action: 'auth.login', ip: ctx.ip, details: audited, at: now });
+      return { token, user: { ...toSessionUser(user), secondFactor }, expiresAt };
     },
 
     /** The user of a live session token, or null. Keeps an active session from going idle. */
@@ -98,6 +101,7 @@ export function createSessionService(db: Kysely<Database>, clock: () => Date) {
         email: found.email,
         role: found.role,
         mustChangePassword: found.must_change_password === 1,
+        secondFactor: found.second_factor,
       };
     },
 

@@ -69,8 +69,19 @@ export const auditPageSchema = z.object({
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-/** Families of actions, for the filter: the value matches every action that starts with its prefix. */
+/** The filter 'Datos personales': every look at names and phones (decision 081). */
+export const PERSONAL_DATA_FILTER = 'personal_data';
+/** The actions that always touch names or phones; the validated records' CSV is added by its target. */
+export const PERSONAL_DATA_ACTIONS = ['record.phone_shown', 'records.export', 'records.purge'] as const;
+/** The download of Resultados that names people (the validated records' CSV). */
+export const PERSONAL_DATA_DOWNLOAD = 'validated.csv';
+
+/**
+ * Families of actions, for the filter: the value matches every action that starts with its prefix;
+ * 'Datos personales' matches the actions above.
+ */
 export const AUDIT_ACTION_FAMILIES = [
+  { value: PERSONAL_DATA_FILTER, label: 'Datos personales' },
   { value: 'auth*', label: 'Sesiones' },
   { value: 'user*', label: 'Personas' },
   { value: 'access*', label: 'Acceso a departamentos' },
@@ -94,13 +105,17 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'auth.login_throttled': 'Inicio de sesión bloqueado por intentos',
   'auth.logout': 'Cierre de sesión',
   'auth.logout_all': 'Cierre de sesión en todos los dispositivos',
+  'auth.session_end': 'Sesión cerrada desde Sesiones abiertas',
   'auth.password_change': 'Contraseña propia cambiada',
+  'auth.second_factor': 'Segundo factor verificado',
+  'auth.second_factor_enrol': 'Segundo factor configurado',
   'user.create': 'Cuenta creada',
   'user.password': 'Contraseña restablecida',
   'user.disable': 'Cuenta desactivada',
   'user.enable': 'Cuenta activada',
   'user.role': 'Rol cambiado',
   'user.sessions_end': 'Sesiones cerradas en todos los dispositivos',
+  'user.second_factor_reset': 'Segundo factor restablecido',
   'access.grant': 'Acceso concedido',
   'access.revoke': 'Acceso retirado',
   'department.create': 'Departamento creado',
@@ -112,6 +127,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'setting.update': 'Ajuste cambiado',
   'record.create': 'Trámite agregado',
   'record.update': 'Trámite editado',
+  'record.phone_shown': 'Teléfono mostrado',
+  'records.purge': 'Datos personales borrados',
   'record.void': 'Trámite anulado',
   'record.restore': 'Trámite restaurado',
   'record.vote': 'Voto registrado',
@@ -194,6 +211,16 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   source: 'Origen',
   before: 'Antes',
   after: 'Después',
+  fields: 'Campos',
+  changed: 'Campos cambiados',
+  personalData: 'Datos personales',
+  photoFiles: 'Archivos de fotos',
+  session: 'Sesión',
+  current: 'Esta misma sesión',
+  keptAnswers: 'Respuestas guardadas para reintentos',
+  recoveryCode: 'Con código de recuperación',
+  recoveryCodesLeft: 'Códigos de recuperación restantes',
+  secondFactor: 'Segundo factor pendiente',
   from: 'De',
   to: 'A',
   reason: 'Motivo',

@@ -59,3 +59,24 @@ export const changePasswordBodySchema = z
   })
   .refine((v) => v.newPassword !== v.currentPassword, { message: authMessages.samePassword, path: ['newPassword'] });
 export type ChangePasswordBody = z.input<typeof changePasswordBodySchema>;
+
+/** GET /api/auth/sessions: the person's open sessions ('Sesiones abiertas'). */
+export const openSessionSchema = z.object({
+  id: z.number().int(),
+  /** 'Chrome en Android (teléfono)', from the browser's user agent; 'Dispositivo desconocido' without one. */
+  device: z.string(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+  /** When it was last used, to the minute. */
+  lastUsedAt: z.string(),
+  /** The session of this very browser. */
+  current: z.boolean(),
+});
+export type OpenSession = z.infer<typeof openSessionSchema>;
+export const openSessionsSchema = z.object({ sessions: z.array(openSessionSchema) });
+export type OpenSessions = z.infer<typeof openSessionsSchema>;
+export const sessionIdParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const sessionEndedSchema = z.object({ ended: z.literal(true), current: z.boolean() });
+export const sessionsMessages = {
+  notFound: 'Esa sesión ya no está abierta.',
+} as const;

@@ -90,6 +90,9 @@ export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 export const endSessionsResultSchema = z.object({ user: adminUserSchema, sessionsEnded: z.number().int() });
 export type EndSessionsResult = z.infer<typeof endSessionsResultSchema>;
 
+export const resetSecondFactorResultSchema = z.object({ user: adminUserSchema });
+export type ResetSecondFactorResult = z.infer<typeof resetSecondFactorResultSchema>;
+
 export const setUserDepartmentsBodySchema = z.object({ departments: z.array(departmentSlugSchema).max(100) });
 export type SetUserDepartmentsBody = z.input<typeof setUserDepartmentsBodySchema>;
 

@@ -1,7 +1,9 @@
 import { apiErrorSchema } from '#shared/platform/errors';
 import {
   recordDepartmentSchema,
+  isMaskedPhone,
   recordFieldMessages,
+  recordFieldProblem,
   recordFieldsSchema,
   recordsAdminFilterSchema,
 } from '#shared/platform/record-fields';
@@ -66,6 +68,27 @@ export const recordAdminSchema = z.object({
 });
 export type RecordAdmin = z.infer<typeof recordAdminSchema>;
 
+/**
+ * POST /api/admin/records/purge, 'Borrar datos personales' (decision 081): names to initials, phones
+ * removed, ballot photos kept or removed. `confirm` is the sentence the admin typed the second time.
+ */
+export const PURGE_CONFIRMATION = 'BORRAR DATOS PERSONALES';
+export const purgeBodySchema = z.object({
+  photos: z.enum(['keep', 'remove'], { error: 'Elige si las fotos de boletas se conservan o se borran.' }),
+  confirm: z.literal(PURGE_CONFIRMATION, { error: `Escribe ${PURGE_CONFIRMATION} para confirmar.` }),
+});
+export type PurgeBody = z.input<typeof purgeBodySchema>;
+export const purgeResultSchema = z.object({
+  records: z.number().int(),
+  photoFiles: z.number().int(),
+  photoFilesRemoved: z.number().int(),
+});
+export type PurgeResult = z.infer<typeof purgeResultSchema>;
+
+/** POST /api/admin/records/:id/phone ('Mostrar'): one record's phone, whole; the look is audited. */
+export const recordPhoneSchema = z.object({ telefono: z.string() });
+export type RecordPhone = z.infer<typeof recordPhoneSchema>;
+
 export const recordsAdminQuerySchema = z.object({
   /** One municipality or parish; without it, every one of them (each record names its own). */
   department: recordDepartmentSchema.optional(),
@@ -99,6 +122,20 @@ export type RecordsDepartment = z.infer<typeof recordsDepartmentSchema>;
 
 export const recordBodySchema = recordFieldsSchema.extend({ department: recordDepartmentSchema });
 export type RecordBody = z.input<typeof recordBodySchema>;
+
+/**
+ * PUT /api/admin/records/:id: as a new record, except that the phone may come back masked as the list
+ * showed it ('•••• •• 12 34'), which keeps the stored phone (decision 081).
+ */
+export const updateRecordBodySchema = recordBodySchema.extend({
+  telefono: z
+    .string({ error: recordFieldMessages.telefonoRequired })
+    .trim()
+    .superRefine((value, ctx) => {
+      const problem = isMaskedPhone(value) ? null : recordFieldProblem('telefono', value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+});
 
 export const recordAdminParamsSchema = z.object({
   id: z.coerce.number().int().positive().max(2_147_483_647),

@@ -59,6 +59,8 @@ export const adminSettingsSchema = z.object({
     .max(PHOTO_MAX_MB_BOUNDS.max, settingsMessages.photoMaxMb(PHOTO_MAX_MB_BOUNDS.min, PHOTO_MAX_MB_BOUNDS.max)),
   /** Phones send the picked photo as it is instead of a JPEG of at most 2560 px (docs/decisions/047). */
   photoSendOriginals: z.boolean().default(false),
+  /** 'Exigir segundo factor a los administradores' (docs/decisions/080); on by default in production. */
+  requireSecondFactorAdmins: z.boolean().optional(),
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 export type AdminSettingsBody = z.input<typeof adminSettingsSchema>;

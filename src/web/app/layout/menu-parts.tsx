@@ -70,6 +70,13 @@ export function MenuLinks({
             </NavLink>
           </li>
         )}
+        {showOutbox && (
+          <li>
+            <NavLink to={paths.account} onClick={onNavigate} className={LINK_CLASS}>
+              Tu cuenta
+            </NavLink>
+          </li>
+        )}
         {showLogin && (
           <li>
             <NavLink to={paths.login} onClick={onNavigate} className={LINK_CLASS}>

@@ -251,8 +251,12 @@ export function RootLayout() {
       />
       {pathname === paths.login && <SessionEndedNotice count={endedWaiting} />}
       <Suspense fallback={<Spinner />}>
-        {/* A one-time password opens nothing but the form to replace it, which /login shows. */}
-        {user?.mustChangePassword && pathname !== paths.login ? <Navigate to={paths.login} replace /> : <Outlet />}
+        {/* A one-time password, or an owed second factor, opens nothing but its form, which /login shows. */}
+        {(user?.mustChangePassword || user?.secondFactor) && pathname !== paths.login ? (
+          <Navigate to={paths.login} replace />
+        ) : (
+          <Outlet />
+        )}
       </Suspense>
       {applyUpdate && <UpdatePrompt onUpdate={applyUpdate} onLater={() => setApplyUpdate(null)} />}
       {askAllDevices && (

@@ -16,10 +16,12 @@ import { trustedDevicesMigration } from './013-trusted-devices';
 import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
-import { auditChainMigration } from './017-audit-chain';
-import { auditChainChecksMigration } from './018-audit-chain-checks';
-import { auditTargetIndexMigration } from './019-audit-target-index';
+import { auditWithoutPersonalDataMigration } from './017-audit-without-personal-data';
+import { auditChainMigration } from './018-audit-chain';
+import { auditChainChecksMigration } from './019-audit-chain-checks';
+import { auditTargetIndexMigration } from './020-audit-target-index';
 import { nightViewsMigration } from './021-night-views';
+import { secondFactorMigration } from './026-second-factor';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -40,10 +42,13 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '014-field-reports': fieldReportsMigration(),
     '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
     '016-validated-by': validatedByMigration(),
-    '017-audit-chain': auditChainMigration(),
-    '018-audit-chain-checks': auditChainChecksMigration(dialect),
-    '019-audit-target-index': auditTargetIndexMigration(),
+    // Before the chain: it rewrites rows written earlier, which the chain then hashes as they are.
+    '017-audit-without-personal-data': auditWithoutPersonalDataMigration(),
+    '018-audit-chain': auditChainMigration(),
+    '019-audit-chain-checks': auditChainChecksMigration(dialect),
+    '020-audit-target-index': auditTargetIndexMigration(),
     '021-night-views': nightViewsMigration(),
+    '026-second-factor': secondFactorMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -14,6 +14,7 @@ import { useLogout } from '../api/logout';
 import { preloadFirebaseSignIn, signOutOfFirebaseIfLoaded } from '../firebase-session';
 import { ChangePasswordForm } from './change-password-form';
 import { PasswordField } from './password-field';
+import { SecondFactorForm } from './second-factor-form';
 
 /**
  * The spec's /login: e-mail, password with an eye toggle, 'Entrar'. The shared schema checks the form
@@ -21,7 +22,10 @@ import { PasswordField } from './password-field';
  */
 export function LoginPage() {
   const session = useSession();
-  useDocumentTitle(session.data?.user?.mustChangePassword ? 'Elige tu contraseña' : 'Iniciar sesión');
+  const owed = session.data?.user?.secondFactor;
+  useDocumentTitle(
+    owed ? 'Segundo factor' : session.data?.user?.mustChangePassword ? 'Elige tu contraseña' : 'Iniciar sesión',
+  );
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
 
@@ -34,6 +38,7 @@ export function LoginPage() {
     );
   }
   const { user, home } = session.data;
+  if (user?.secondFactor) return <SecondFactorForm email={user.email} owed={user.secondFactor} />;
   if (user?.mustChangePassword) return <ChangePasswordForm email={user.email} />;
   if (user && (next || home)) return <Navigate to={next ?? home ?? '/'} replace />;
   if (user) return <NoDepartmentNotice email={user.email} />;

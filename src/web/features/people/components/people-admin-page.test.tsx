@@ -100,6 +100,10 @@ function api() {
       state.bodies.push({ url: new URL(request.url).pathname, method: request.method, body: null });
       return HttpResponse.json({ user: USERS[1], sessionsEnded: 3 });
     }),
+    http.post('*/api/admin/users/:id/second-factor/reset', ({ request }) => {
+      state.bodies.push({ url: new URL(request.url).pathname, method: request.method, body: null });
+      return HttpResponse.json({ user: USERS[1] });
+    }),
     http.post('*/api/admin/users/:id/password', async ({ request }) => {
       await record(request);
       return HttpResponse.json({ user: USERS[1], oneTimePassword: 'abcd-efgh-jkmn', sessionsEnded: 2 });
@@ -301,6 +305,20 @@ describe('PeopleAdminPage', () => {
         screen.queryByRole('button', { name: `Cerrar sesión en todos los dispositivos: ${email}` }),
       ).not.toBeInTheDocument();
     }
+  });
+
+  it('removes a person’s second factor after asking (a lost phone), never on the admin’s own card', async () => {
+    const state = api();
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Quitar segundo factor: ana@example.org' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Quitar segundo factor' });
+    expect(within(confirm).getByText(/Queda en la auditoría/)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Quitar segundo factor' }));
+    expect(
+      await screen.findByText('Segundo factor quitado a ana@example.org; sus sesiones se cerraron.'),
+    ).toBeInTheDocument();
+    expect(state.bodies.at(-1)).toEqual({ url: '/api/admin/users/2/second-factor/reset', method: 'POST', body: null });
+    expect(screen.queryByRole('button', { name: 'Quitar segundo factor: jefa@example.org' })).not.toBeInTheDocument();
   });
 
   it('gives access in bulk: review first, then apply, with a report per line', async () => {

@@ -13,6 +13,7 @@ import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
 import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useEndSessions } from '../api/end-sessions';
+import { useResetSecondFactor } from '../api/reset-second-factor';
 import { useUsers } from '../api/get-users';
 import { useResetPassword } from '../api/reset-password';
 import { useUpdateUser } from '../api/update-user';
@@ -57,6 +58,7 @@ export default function PeopleAdminPage({
   const update = useUpdateUser();
   const reset = useResetPassword();
   const endSessions = useEndSessions();
+  const resetFactor = useResetSecondFactor();
   const confirmDialog = useDialogOpening(pending !== null);
 
   const filter =
@@ -100,6 +102,11 @@ export default function PeopleAdminPage({
         done();
         toast.success(sessionsEndedMessage(result.user.email, result.sessionsEnded));
       }, onError);
+    } else if (action === 'second-factor') {
+      resetFactor.mutateAsync(user.id).then((result) => {
+        done();
+        toast.success(`Segundo factor quitado a ${result.user.email}; sus sesiones se cerraron.`);
+      }, onError);
     } else if (action === 'toggle-disabled') {
       update.mutateAsync({ id: user.id, disabled: true }).then((u) => {
         done();
@@ -137,6 +144,17 @@ export default function PeopleAdminPage({
           </>
         ),
         label: 'Cerrar sus sesiones',
+        danger: true,
+      },
+      'second-factor': {
+        title: 'Quitar segundo factor',
+        message: (
+          <>
+            <strong className="break-all">{pending.user.email}</strong> entrará solo con su contraseña (o configurará un
+            segundo factor nuevo, si es obligatorio) y se cerrarán sus sesiones abiertas. Queda en la auditoría.
+          </>
+        ),
+        label: 'Quitar segundo factor',
         danger: true,
       },
       'toggle-disabled': {
@@ -301,7 +319,7 @@ export default function PeopleAdminPage({
         message={confirmText?.message}
         confirmLabel={confirmText?.label ?? ''}
         danger={confirmText?.danger}
-        pending={update.isPending || reset.isPending || endSessions.isPending}
+        pending={update.isPending || reset.isPending || endSessions.isPending || resetFactor.isPending}
         onConfirm={confirm}
         onCancel={() => setPending(null)}
       />

@@ -2,7 +2,13 @@ import type { AdminUser } from '#shared/features/people/people';
 import { formatDateTime } from '#web/platform/lib/format';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
 
-export type UserAction = 'departments' | 'password' | 'end-sessions' | 'toggle-disabled' | 'toggle-role';
+export type UserAction =
+  | 'departments'
+  | 'password'
+  | 'end-sessions'
+  | 'second-factor'
+  | 'toggle-disabled'
+  | 'toggle-role';
 
 export interface UserCardProps {
   user: AdminUser;
@@ -81,6 +87,14 @@ export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserC
                 Cerrar sesión en todos los dispositivos
               </button>
             )}
+            <button
+              type="button"
+              className={buttonClass.small}
+              aria-label={`Quitar segundo factor: ${user.email}`}
+              onClick={() => onAction('second-factor', user)}
+            >
+              Quitar segundo factor
+            </button>
             <button
               type="button"
               className={buttonClass.small}

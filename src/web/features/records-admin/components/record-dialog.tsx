@@ -4,6 +4,7 @@ import {
   type RecordBody,
   type RecordsDepartment,
   recordBodySchema,
+  updateRecordBodySchema,
 } from '#shared/features/records-admin/records-admin';
 import { RECORD_LIMITS } from '#shared/platform/record-fields';
 import { buttonClass } from '#web/platform/ui/back-office';
@@ -44,7 +45,8 @@ export function RecordDialog({
   onSave,
   onClose,
 }: RecordDialogProps) {
-  const form = useDraftForm(recordBodySchema, () => draftOf(record, department));
+  // Editing, the phone comes masked as the list has it: sent back unchanged, the server keeps the stored one.
+  const form = useDraftForm(record ? updateRecordBodySchema : recordBodySchema, () => draftOf(record, department));
   const { field } = form;
   const [shown, setShown] = useState<{ open: boolean; record: RecordAdmin | null }>({ open: false, record: null });
   if (shown.open !== open || shown.record !== record) {

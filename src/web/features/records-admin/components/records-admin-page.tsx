@@ -13,6 +13,7 @@ import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { showErrorFrom, useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useCreateRecord } from '../api/create-record';
 import { useRecordsAdmin } from '../api/get-records-admin';
+import { useShowRecordPhone } from '../api/show-record-phone';
 import { useUpdateRecord } from '../api/update-record';
 import { RecordChangeDialog } from './record-change-dialogs';
 import { RecordDialog } from './record-dialog';
@@ -292,7 +293,9 @@ function RecordCard({
           </>
         )}
         <dt className="text-stone-600">Teléfono</dt>
-        <dd className="break-words text-stone-900">{record.telefono}</dd>
+        <dd className="break-words text-stone-900">
+          <RecordPhoneValue id={record.id} masked={record.telefono} name={record.nombre} />
+        </dd>
         <dt className="text-stone-600">Comunidad</dt>
         <dd className="break-words text-stone-900">{record.comunidad || '—'}</dd>
         <dt className="text-stone-600">UBCH</dt>
@@ -359,5 +362,28 @@ function RecordCard({
         )}
       </div>
     </article>
+  );
+}
+
+/**
+ * The phone as the list has it, masked; 'Mostrar' asks the server for the whole one, which records who
+ * looked (decision 081). It stays shown on this card only.
+ */
+function RecordPhoneValue({ id, masked, name }: { id: number; masked: string; name: string }) {
+  const show = useShowRecordPhone();
+  if (show.data) return <span>{show.data.telefono}</span>;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <span>{masked}</span>
+      <button
+        type="button"
+        onClick={() => show.mutate(id)}
+        aria-label={`Mostrar el teléfono de ${name}`}
+        disabled={show.isPending}
+        className="rounded border border-brand px-2 py-0.5 text-xs font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait"
+      >
+        Mostrar
+      </button>
+    </span>
   );
 }

@@ -14,6 +14,7 @@ const CURRENT: AdminSettings = {
   logoutRoute: '/',
   photoMaxMb: 20,
   photoSendOriginals: false,
+  requireSecondFactorAdmins: false,
 };
 
 function api() {
@@ -83,6 +84,7 @@ describe('SettingsAdminPage', () => {
           logoutRoute: '/agenda',
           photoMaxMb: 8,
           photoSendOriginals: false,
+          requireSecondFactorAdmins: false,
         },
       ]),
     );

@@ -11,7 +11,8 @@ import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
 
-type Draft = { [K in Exclude<keyof AdminSettings, 'photoSendOriginals'>]: string } & { photoSendOriginals: boolean };
+type Flags = 'photoSendOriginals' | 'requireSecondFactorAdmins';
+type Draft = { [K in Exclude<keyof AdminSettings, Flags>]: string } & { [K in Flags]: boolean };
 
 const toDraft = (s: AdminSettings): Draft => ({
   campaignName: s.campaignName,
@@ -20,6 +21,7 @@ const toDraft = (s: AdminSettings): Draft => ({
   logoutRoute: s.logoutRoute,
   photoMaxMb: String(s.photoMaxMb),
   photoSendOriginals: s.photoSendOriginals,
+  requireSecondFactorAdmins: s.requireSecondFactorAdmins ?? false,
 });
 
 /** A number typed by a person: blank is not zero. */
@@ -106,6 +108,25 @@ function SettingsForm({ current }: { current: AdminSettings }) {
             <p id="ajustes-fotos-originales-ayuda" className="text-sm text-stone-700">
               Si no se marca, el teléfono envía cada foto como JPEG de hasta 2560 px por lado: varias veces más liviana
               y legible, lo que cuenta con mala señal.
+            </p>
+          </div>
+        </div>
+        <div className="flex items-start gap-3">
+          <input
+            id="ajustes-segundo-factor"
+            type="checkbox"
+            className="mt-1 h-5 w-5 accent-brand"
+            checked={draft.requireSecondFactorAdmins}
+            onChange={(e) => set('requireSecondFactorAdmins', e.target.checked)}
+            aria-describedby="ajustes-segundo-factor-ayuda"
+          />
+          <div>
+            <label htmlFor="ajustes-segundo-factor" className="font-semibold text-stone-900">
+              Exigir segundo factor a los administradores
+            </label>
+            <p id="ajustes-segundo-factor-ayuda" className="text-sm text-stone-700">
+              Al entrar, cada administrador escribe además un código de su aplicación de autenticación; quien no la
+              tenga configurada la configura en ese momento.
             </p>
           </div>
         </div>

@@ -10,7 +10,7 @@ it('chains the rows written before the upgrade in their order, and the next row 
   try {
     const { db } = testDb;
     const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect) });
-    expect((await migrator.migrateTo('016-validated-by')).error).toBeUndefined();
+    expect((await migrator.migrateTo('017-audit-without-personal-data')).error).toBeUndefined();
     const k = db.kysely as unknown as Kysely<unknown>;
     for (const [i, action] of ['auth.login', 'record.vote', 'setting.update'].entries()) {
       await sql`insert into audit_log (at, actor_email, action, target, details)

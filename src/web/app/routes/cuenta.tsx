@@ -1,0 +1,3 @@
+import { AccountPage } from '#web/features/auth/components/account-page';
+
+export default AccountPage;
