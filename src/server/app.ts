@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import '#shared/platform/zod-spanish';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
+import { accountRoutes } from '#server/features/auth/account.routes';
 import { authRoutes } from '#server/features/auth/auth.routes';
 import { registerPasswordChangeGate } from '#server/features/auth/password-change-gate';
 import { registerSecondFactorGate } from '#server/features/auth/second-factor-gate';
@@ -40,8 +41,8 @@ import { RequestLogController, requestLogLevel } from '#server/platform/http/req
 import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
-import type { RecordChangeHooks } from '#server/platform/records/records';
 import { registerMetrics } from '#server/platform/metrics/metrics';
+import type { RecordChangeHooks } from '#server/platform/records/records';
 import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
 import { createDataDisk, type DataDisk, type FreeBytesReader } from '#server/platform/storage/data-disk';
@@ -192,6 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const readNotas = createPublishedNotasReader(db.kysely, wordpress, html);
   await app.register(notasRoutes, { readNotas });
   await app.register(authRoutes);
+  await app.register(accountRoutes);
   await app.register(accessRoutes);
   await app.register(recordsRoutes);
   await app.register(photosRoutes);
