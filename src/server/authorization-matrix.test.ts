@@ -249,6 +249,7 @@ const MATRIX: Record<string, Case[]> = {
     },
   ],
   'GET /api/field': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/election': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/field/{slug}': [
     {
       name: 'municipality A (admins see every one)',
@@ -404,6 +405,18 @@ const MATRIX: Record<string, Case[]> = {
   ],
   'GET /api/admin/audit': [{ expect: adminOnly() }],
   'GET /api/admin/audit.csv': [{ expect: adminOnly() }],
+  'GET /api/admin/election': [{ expect: adminOnly() }],
+  'PUT /api/admin/election/phase': [
+    {
+      // The day stays under way for the routes after this one: an admin is told it already is.
+      name: 'to the phase it is in',
+      request: () => ({ body: { phase: 'en_curso', reason: 'Sigue en curso' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'PUT /api/admin/election/close': [
+    { request: () => ({ body: { closesAt: null, graceHours: 12, reason: 'Sin hora fija' } }), expect: adminOnly() },
+  ],
   // --- agenda and notas editors (admins and each page's own list; the lists' people are checked in
   // agenda.admin.routes.test.ts and notas.admin.routes.test.ts) -------------------------------------------
   'GET /api/admin/agenda': [

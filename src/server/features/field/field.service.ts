@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { rememberReportedKeys } from '#server/platform/election/election';
 import { Conflict, TooManyRequests } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import {
@@ -126,6 +127,13 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
         );
         if (!saved) throw Conflict(fieldMessages.deviceTaken);
         await repo.replaceItems(trx, user.email, report.deviceId, items);
+        // Heard of now: after the close, what a phone named before it is still taken (decision 078).
+        await rememberReportedKeys(
+          trx,
+          items.map((i) => i.item_key),
+          user.email,
+          now,
+        );
         await repo.trimDevices(trx, user.email, FIELD_DEVICES_PER_PERSON);
       });
       return { receivedAt: nowIso };

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { recordLateArrival, requireElectionOpen } from '#server/platform/election/election';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import {
   type Answer,
@@ -75,6 +76,8 @@ async function applyVote(
     const earlier = await keys.replay<VoteResult>(input.idempotency, trx);
     if (earlier) return { earlier };
   }
+  // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
+  const allowance = await requireElectionOpen(trx, 'vote', { now: input.now, key: input.idempotency?.key });
   const repo = createValidationRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
@@ -102,9 +105,19 @@ async function applyVote(
     departmentSlug: input.department.slug,
     target: `record:${input.recordId}`,
     ip: input.ip,
-    details: { candidates: chosen.map((c) => c.code) },
+    details: { candidates: chosen.map((c) => c.code), ...(allowance.late ? { late: true } : {}) },
     at: input.now,
   });
+  if (allowance.late && input.idempotency) {
+    await recordLateArrival(trx, {
+      key: input.idempotency.key,
+      kind: 'vote',
+      slug: input.department.slug,
+      recordId: input.recordId,
+      email: input.user.email,
+      now: input.now,
+    });
+  }
   const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
   if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
   return { cast: answer };

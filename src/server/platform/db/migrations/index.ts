@@ -16,6 +16,8 @@ import { trustedDevicesMigration } from './013-trusted-devices';
 import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
+import { electionMigration } from './024-election';
+import { lateArrivalsMigration } from './025-late-arrivals';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -36,6 +38,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '014-field-reports': fieldReportsMigration(),
     '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
     '016-validated-by': validatedByMigration(),
+    '024-election': electionMigration(),
+    '025-late-arrivals': lateArrivalsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '#server/platform/session/identity';
+import { requireAdmin, requireUser } from '#server/platform/session/session.plugin';
+import {
+  electionAdminSchema,
+  electionCloseBodySchema,
+  electionPhaseBodySchema,
+  electionStatusSchema,
+} from '#shared/features/election/election';
+import { apiErrorSchema } from '#shared/platform/errors';
+import { createElectionService } from './election.service';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+
+/** The day's phase as the staff pages read it (the SIMULACRO band, the close on Resultados). */
+export const electionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const election = createElectionService(app.db.kysely, app.config.now);
+
+  app.get(
+    '/api/election',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary: 'Fase de la jornada, hora de cierre y llegadas después del cierre',
+        response: { 200: electionStatusSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return election.status();
+    },
+  );
+};
+
+/** The back office's Jornada section: for admins (admin.routes.ts guards the prefix). */
+export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const election = createElectionService(app.db.kysely, app.config.now);
+
+  app.get(
+    '/api/admin/election',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary: 'Jornada: fase, último cambio con su motivo, cierre, gracia y llegadas tardías',
+        response: { 200: electionAdminSchema, ...errors },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return election.admin();
+    },
+  );
+
+  app.put(
+    '/api/admin/election/phase',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary: 'Cambia la fase de la jornada (con motivo; queda en la auditoría)',
+        body: electionPhaseBodySchema,
+        response: { 200: electionStatusSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return election.setPhase(request.body, actorOf(request, admin));
+    },
+  );
+
+  app.put(
+    '/api/admin/election/close',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary: 'Fija la hora de cierre (hora de Caracas) y las horas de gracia (con motivo)',
+        body: electionCloseBodySchema,
+        response: { 200: electionStatusSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return election.scheduleClose(request.body, actorOf(request, admin));
+    },
+  );
+};

@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely';
+import { runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import { type ElectionNow, readElection } from '#server/platform/election/election';
+import { createElectionRepository } from '#server/platform/election/election.repository';
+import { BadRequest, Conflict } from '#server/platform/http/errors';
+import type { Actor } from '#server/platform/session/identity';
+import {
+  type ElectionAdmin,
+  type ElectionCloseBody,
+  type ElectionPhaseBody,
+  type ElectionStatus,
+  electionMessages,
+} from '#shared/features/election/election';
+
+/** Late arrivals the Jornada section lists (the newest); the count covers them all. */
+const LATE_LISTED = 200;
+
+/**
+ * Caracas keeps UTC-4 all year (no summer time since 2016): a wall-clock time there is that time at
+ * -04:00. The close is typed as Caracas time whatever the admin's own device says.
+ */
+const CARACAS_OFFSET = '-04:00';
+
+export function caracasWallTimeToInstant(wallTime: string): Date {
+  return new Date(`${wallTime}:00${CARACAS_OFFSET}`);
+}
+
+/**
+ * The election day's use cases (docs/decisions/078): its status as the pages read it, and the admins'
+ * changes of phase and of the close set in advance, each audited with who, when and why. The check every
+ * write runs lives in platform/election.
+ */
+export function createElectionService(db: Kysely<Database>, clock: () => Date) {
+  const repo = createElectionRepository(db);
+
+  async function lateCount(day: ElectionNow): Promise<number> {
+    return day.closedAt ? repo.countLateArrivals(day.closedAt) : 0;
+  }
+
+  return {
+    async status(): Promise<ElectionStatus> {
+      const day = await readElection(db, clock());
+      return { phase: day.phase, closesAt: day.closesAt, closedAt: day.closedAt, lateArrivals: await lateCount(day) };
+    },
+
+    async admin(): Promise<ElectionAdmin> {
+      const day = await readElection(db, clock());
+      const late = day.closedAt ? await repo.listLateArrivals(day.closedAt, LATE_LISTED) : [];
+      return {
+        phase: day.phase,
+        closesAt: day.closesAt,
+        closedAt: day.closedAt,
+        lateArrivals: await lateCount(day),
+        graceHours: day.graceHours,
+        changedAt: day.row?.changed_at ?? null,
+        changedBy: day.row?.changed_by ?? null,
+        reason: day.row?.reason ?? null,
+        late: late.map((l) => ({
+          kind: l.kind,
+          slug: l.department_slug,
+          recordId: l.record_id,
+          by: l.user_email,
+          at: l.arrived_at,
+        })),
+      };
+    },
+
+    /**
+     * Moves the day to another phase, with why. Closing keeps the time it closed; reopening (from
+     * 'cerrada' to 'en_curso') forgets the close and any close set in advance. The drill is entered
+     * only once its erasure exists: until then the server refuses it, so no practice vote can count.
+     */
+    async setPhase(input: ElectionPhaseBody, actor: Actor): Promise<ElectionStatus> {
+      const now = clock();
+      const at = now.toISOString();
+      await runChange(db, async ({ trx, audit }) => {
+        const day = await readElection(trx, now);
+        if (day.phase === input.phase) throw BadRequest(electionMessages.samePhase);
+        if (input.phase === 'simulacro') throw Conflict(electionMessages.drillUnavailable);
+        const reopening = day.phase === 'cerrada';
+        await createElectionRepository(trx).save({
+          phase: input.phase,
+          // A close set in advance stays while the day has not closed; closing or reopening ends it.
+          closes_at: input.phase === 'cerrada' || reopening ? null : (day.row?.closes_at ?? null),
+          closed_at: input.phase === 'cerrada' ? at : null,
+          grace_hours: day.graceHours,
+          changed_at: at,
+          changed_by: actor.email,
+          reason: input.reason,
+        });
+        await audit({
+          actorEmail: actor.email,
+          action: reopening ? 'election.reopen' : 'election.phase',
+          target: 'election',
+          ip: actor.ip,
+          details: {
+            from: day.phase,
+            to: input.phase,
+            reason: input.reason,
+            ...(day.closedAt ? { closedAt: day.closedAt } : {}),
+          },
+          at: now,
+        });
+      });
+      return this.status();
+    },
+
+    /** Sets (or clears) the close in advance, in Caracas time, and the grace after it. */
+    async scheduleClose(input: ElectionCloseBody, actor: Actor): Promise<ElectionStatus> {
+      const now = clock();
+      const at = now.toISOString();
+      const closesAt = input.closesAt === null ? null : caracasWallTimeToInstant(input.closesAt);
+      if (closesAt && Number.isNaN(closesAt.getTime())) throw BadRequest(electionMessages.closeTimeInvalid);
+      if (closesAt && closesAt.getTime() <= now.getTime()) throw BadRequest(electionMessages.closeTimePast);
+      await runChange(db, async ({ trx, audit }) => {
+        const day = await readElection(trx, now);
+        if (day.phase === 'cerrada' && day.closedAt) {
+          // Closed already: the grace may still change; the close itself only by reopening.
+          if (closesAt) throw Conflict(electionMessages.closedForAdmins(day.closedAt));
+        }
+        await createElectionRepository(trx).save({
+          phase: day.row?.phase ?? day.phase,
+          closes_at: day.phase === 'cerrada' ? (day.row?.closes_at ?? null) : (closesAt?.toISOString() ?? null),
+          closed_at: day.row?.closed_at ?? null,
+          grace_hours: input.graceHours,
+          changed_at: at,
+          changed_by: actor.email,
+          reason: input.reason,
+        });
+        await audit({
+          actorEmail: actor.email,
+          action: 'election.close_time',
+          target: 'election',
+          ip: actor.ip,
+          details: { closesAt: closesAt?.toISOString() ?? null, graceHours: input.graceHours, reason: input.reason },
+          at: now,
+        });
+      });
+      return this.status();
+    },
+  };
+}
+export type ElectionService = ReturnType<typeof createElectionService>;

@@ -1,0 +1,142 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/platform/db/schema';
+import { Conflict } from '#server/platform/http/errors';
+import {
+  DEFAULT_GRACE_HOURS,
+  type ElectionPhase,
+  type ElectionWrite,
+  electionMessages,
+  electionPhaseSchema,
+} from '#shared/features/election/election';
+import { createElectionRepository, type ElectionRow } from './election.repository';
+
+const HOUR_MS = 3_600_000;
+
+/** The day as it stands at an instant: the stored phase, with a close set in advance applied. */
+export interface ElectionNow {
+  phase: ElectionPhase;
+  /** The close set in advance, while it is set. */
+  closesAt: string | null;
+  /** When the day closed, while it is closed. */
+  closedAt: string | null;
+  graceHours: number;
+  row: ElectionRow | undefined;
+}
+
+/**
+ * What the stored row means at `now`: no row is 'preparacion' (a new database); an 'en_curso' whose
+ * close set in advance has come is closed at that time, whether or not anyone has looked since.
+ */
+export function electionAt(row: ElectionRow | undefined, now: Date): ElectionNow {
+  const graceHours = row?.grace_hours ?? DEFAULT_GRACE_HOURS;
+  if (!row) return { phase: 'preparacion', closesAt: null, closedAt: null, graceHours, row };
+  const phase = electionPhaseSchema.parse(row.phase);
+  if (phase === 'en_curso' && row.closes_at && row.closes_at <= now.toISOString()) {
+    return { phase: 'cerrada', closesAt: row.closes_at, closedAt: row.closes_at, graceHours, row };
+  }
+  return { phase, closesAt: row.closes_at, closedAt: phase === 'cerrada' ? row.closed_at : null, graceHours, row };
+}
+
+/** The day at `now`, read through `db` (a transaction, inside a change). */
+export async function readElection(db: Kysely<Database>, now: Date): Promise<ElectionNow> {
+  return electionAt(await createElectionRepository(db).find(), now);
+}
+
+/** What a write that passed the check is. */
+export interface WriteAllowance {
+  /** Made during the drill. */
+  drill: boolean;
+  /** Accepted after the close because a phone reported its key before it (stored as a late arrival). */
+  late: boolean;
+}
+
+export interface WriteContext {
+  /** The server's clock: the phone's never decides (a phone set a day ahead changes nothing). */
+  now: Date;
+  /** The item's Idempotency-Key (votes and photos from phones). */
+  key?: string;
+}
+
+/**
+ * The one check of the day's phase, run by every write of the records features inside the write's own
+ * transaction (docs/decisions/078), so that no vote, photo, correction, void or import skips it:
+ * - votes and photos: refused in 'preparacion'; taken in 'simulacro' (as drill) and 'en_curso'; after
+ *   the close, taken only when a phone reported their key before the close and the grace has not run
+ *   out (then `late`);
+ * - corrections, voids and imports: taken in 'preparacion' and 'en_curso'; refused during the drill
+ *   (its erasure puts back votes and photos, not what an admin changed) and after the close (the
+ *   close's count stays what it was unless an admin reopens).
+ * A refusal is a 409 with the reason in Spanish.
+ */
+export async function requireElectionOpen(
+  db: Kysely<Database>,
+  write: ElectionWrite,
+  context: WriteContext,
+): Promise<WriteAllowance> {
+  const day = await readElection(db, context.now);
+  const fromPhone = write === 'vote' || write === 'photo';
+  switch (day.phase) {
+    case 'en_curso':
+      return { drill: false, late: false };
+    case 'preparacion':
+      if (fromPhone) throw Conflict(electionMessages.preparing);
+      return { drill: false, late: false };
+    case 'simulacro':
+      if (!fromPhone) throw Conflict(electionMessages.drillNoAdminChanges);
+      return { drill: true, late: false };
+    case 'cerrada': {
+      const closedAt = day.closedAt ?? context.now.toISOString();
+      if (!fromPhone) throw Conflict(electionMessages.closedForAdmins(closedAt));
+      if (context.key && (await reportedBeforeClose(db, context.key, closedAt, day.graceHours, context.now))) {
+        return { drill: false, late: true };
+      }
+      throw Conflict(electionMessages.closedAt(closedAt));
+    }
+  }
+}
+
+/** Whether a phone named this key before the close, and the grace after the close still runs. */
+async function reportedBeforeClose(
+  db: Kysely<Database>,
+  key: string,
+  closedAt: string,
+  graceHours: number,
+  now: Date,
+): Promise<boolean> {
+  if (now.getTime() >= new Date(closedAt).getTime() + graceHours * HOUR_MS) return false;
+  const heardAt = await createElectionRepository(db).heardAt(key);
+  return heardAt !== undefined && heardAt < closedAt;
+}
+
+/**
+ * A vote or photo taken late is kept as such, in its own transaction: the back office marks it
+ * 'llegó después del cierre' and the results count it apart.
+ */
+export async function recordLateArrival(
+  db: Kysely<Database>,
+  item: { key: string; kind: string; slug: string; recordId: number; email: string; now: Date },
+): Promise<void> {
+  const day = await readElection(db, item.now);
+  await createElectionRepository(db).addLateArrival({
+    item_key: item.key,
+    kind: item.kind,
+    department_slug: item.slug,
+    record_id: item.recordId,
+    user_email: item.email,
+    arrived_at: item.now.toISOString(),
+    closed_at: day.closedAt ?? item.now.toISOString(),
+  });
+}
+
+/**
+ * The keys a phone's field report names, each kept with when it was first heard of (server's clock):
+ * the proof, after the close, that the item was on a phone before it. Called in the report's change.
+ */
+export async function rememberReportedKeys(
+  db: Kysely<Database>,
+  keys: readonly string[],
+  email: string,
+  now: Date,
+): Promise<void> {
+  await createElectionRepository(db).rememberHeardKeys(keys, email, now.toISOString());
+}

@@ -1,0 +1,101 @@
+import { formatTime } from '#shared/platform/format';
+import { z } from '#shared/platform/zod-spanish';
+
+/**
+ * The election day's phases (docs/decisions/078), in the order the day goes through them. Stored as
+ * these codes; people read the labels.
+ */
+export const ELECTION_PHASES = ['preparacion', 'simulacro', 'en_curso', 'cerrada'] as const;
+export const electionPhaseSchema = z.enum(ELECTION_PHASES);
+export type ElectionPhase = z.infer<typeof electionPhaseSchema>;
+
+export const ELECTION_PHASE_LABELS: Record<ElectionPhase, string> = {
+  preparacion: 'Preparación',
+  simulacro: 'Simulacro',
+  en_curso: 'En curso',
+  cerrada: 'Cerrada',
+};
+
+/** Hours after the close during which an item a phone reported before it is still accepted. */
+export const DEFAULT_GRACE_HOURS = 12;
+export const GRACE_HOURS_BOUNDS = { min: 0, max: 72 } as const;
+
+/** The writes the phase decides on. */
+export type ElectionWrite = 'vote' | 'photo' | 'correction' | 'void' | 'import';
+
+export const electionMessages = {
+  preparing: 'La jornada está en preparación: todavía no se reciben votos ni fotos.',
+  /** 'La jornada cerró a las 6:00 p. m.', the time as the app writes every time (its 'p. m.' ends the sentence). */
+  closedAt: (closedAt: string) => `La jornada cerró a las ${formatTime(new Date(closedAt))}`,
+  closedForAdmins: (closedAt: string) =>
+    `La jornada cerró a las ${formatTime(new Date(closedAt))} Para cambiar registros, reábrala con un motivo.`,
+  drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
+  reasonRequired: 'Indica el motivo del cambio.',
+  samePhase: 'La jornada ya está en esa fase.',
+  drillUnavailable: 'El simulacro todavía no se puede elegir: llegará con su borrado al terminarlo.',
+  closeTimeInvalid: 'Indica la hora de cierre como fecha y hora (AAAA-MM-DDTHH:MM).',
+  closeTimePast: 'La hora de cierre debe ser posterior a la hora actual.',
+  graceHours: `Las horas de gracia deben ser un número entero entre ${GRACE_HOURS_BOUNDS.min} y ${GRACE_HOURS_BOUNDS.max}.`,
+  lateLabel: 'llegó después del cierre',
+  phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
+  closeScheduled: 'Hora de cierre guardada.',
+} as const;
+
+const reason = z
+  .string({ error: electionMessages.reasonRequired })
+  .trim()
+  .min(3, electionMessages.reasonRequired)
+  .max(500, 'El motivo no puede tener más de 500 caracteres.');
+
+/** A change of phase, with why. */
+export const electionPhaseBodySchema = z.object({ phase: electionPhaseSchema, reason });
+export type ElectionPhaseBody = z.infer<typeof electionPhaseBodySchema>;
+
+/**
+ * The close set in advance: a wall-clock time in Caracas ('2026-11-28T18:00', what a datetime-local
+ * field gives), or null for none; and the grace hours for items reported before the close.
+ */
+export const electionCloseBodySchema = z.object({
+  closesAt: z
+    .string({ error: electionMessages.closeTimeInvalid })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, electionMessages.closeTimeInvalid)
+    .nullable(),
+  graceHours: z
+    .number({ error: electionMessages.graceHours })
+    .int(electionMessages.graceHours)
+    .min(GRACE_HOURS_BOUNDS.min, electionMessages.graceHours)
+    .max(GRACE_HOURS_BOUNDS.max, electionMessages.graceHours),
+  reason,
+});
+export type ElectionCloseBody = z.infer<typeof electionCloseBodySchema>;
+
+/** One item accepted after the close because a phone had reported it before. */
+export const lateArrivalSchema = z.object({
+  kind: z.string(),
+  slug: z.string(),
+  recordId: z.number().int(),
+  by: z.string(),
+  at: z.string(),
+});
+
+/** The day as everyone may read it (the phase decides what the pages show). */
+export const electionStatusSchema = z.object({
+  phase: electionPhaseSchema,
+  /** The close set in advance (UTC ISO), if any and not yet passed or already applied. */
+  closesAt: z.string().nullable(),
+  /** When the day closed (UTC ISO), while it is closed. */
+  closedAt: z.string().nullable(),
+  /** Items accepted after the close, reported by a phone before it. */
+  lateArrivals: z.number().int(),
+});
+export type ElectionStatus = z.infer<typeof electionStatusSchema>;
+
+/** The Jornada section: the status, who changed it last and why, the grace, the late arrivals. */
+export const electionAdminSchema = electionStatusSchema.extend({
+  graceHours: z.number().int(),
+  changedAt: z.string().nullable(),
+  changedBy: z.string().nullable(),
+  reason: z.string().nullable(),
+  late: z.array(lateArrivalSchema),
+});
+export type ElectionAdmin = z.infer<typeof electionAdminSchema>;
