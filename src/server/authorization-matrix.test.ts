@@ -414,6 +414,14 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(400),
     },
   ],
+  'POST /api/admin/election/drill/end': [
+    {
+      // The day is not in the drill: an admin is told so, and nothing is erased.
+      name: 'outside the drill',
+      request: () => ({ body: { votes: 0, photos: 0, reason: 'Fin de la práctica' } }),
+      expect: adminOnly(409),
+    },
+  ],
   'PUT /api/admin/election/close': [
     { request: () => ({ body: { closesAt: null, graceHours: 12, reason: 'Sin hora fija' } }), expect: adminOnly() },
   ],

@@ -172,12 +172,6 @@ describe('changing the phase in Jornada', () => {
     const admin = (await t.request({ url: '/api/admin/election', headers: { cookie: cookies.admin } })).json();
     expect(admin).toMatchObject({ phase: 'en_curso', changedBy: PEOPLE.admin, reason: 'Abren los centros' });
   });
-
-  it('does not enter the drill while its erasure is not there', async () => {
-    const { cookies } = await setup(null);
-    const res = await phaseChange(cookies.admin, 'simulacro', 'Práctica');
-    expect(res.statusCode).toBe(409);
-  });
 });
 
 describe('the close', () => {

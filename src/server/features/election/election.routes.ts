@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin, requireUser } from '#server/platform/session/session.plugin';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
+  drillEndBodySchema,
+  drillEndResultSchema,
   electionAdminSchema,
   electionCloseBodySchema,
   electionPhaseBodySchema,
@@ -34,7 +37,10 @@ export const electionRoutes: FastifyPluginAsyncZod = async (app) => {
 
 /** The back office's Jornada section: for admins (admin.routes.ts guards the prefix). */
 export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const election = createElectionService(app.db.kysely, app.config.now);
+  const election = createElectionService(app.db.kysely, app.config.now, {
+    storage: createPhotoStorage(app.config),
+    onFileLeft: (key, error) => app.log.warn({ err: error, key }, 'a drill photo file could not be deleted'),
+  });
 
   app.get(
     '/api/admin/election',
@@ -80,6 +86,24 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const admin = requireAdmin(request);
       return election.scheduleClose(request.body, actorOf(request, admin));
+    },
+  );
+
+  app.post(
+    '/api/admin/election/drill/end',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'Terminar simulacro: borra sus votos y fotos (archivos incluidos), devuelve registros y contadores a como ' +
+          'estaban y pasa a Preparación; se confirma con los números mostrados',
+        body: drillEndBodySchema,
+        response: { 200: drillEndResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return election.endDrill(request.body, actorOf(request, admin));
     },
   );
 };

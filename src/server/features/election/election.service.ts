@@ -4,8 +4,14 @@ import type { Database } from '#server/platform/db/schema';
 import { type ElectionNow, readElection } from '#server/platform/election/election';
 import { createElectionRepository } from '#server/platform/election/election.repository';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
+import { recordListAnswers } from '#server/platform/records/records';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { Actor } from '#server/platform/session/identity';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import {
+  type DrillCounts,
+  type DrillEndBody,
+  type DrillEndResult,
   type ElectionAdmin,
   type ElectionCloseBody,
   type ElectionPhaseBody,
@@ -31,8 +37,19 @@ export function caracasWallTimeToInstant(wallTime: string): Date {
  * changes of phase and of the close set in advance, each audited with who, when and why. The check every
  * write runs lives in platform/election.
  */
-export function createElectionService(db: Kysely<Database>, clock: () => Date) {
+export function createElectionService(
+  db: Kysely<Database>,
+  clock: () => Date,
+  options: { storage?: PhotoStorage; onFileLeft?: (key: string, error: unknown) => void } = {},
+) {
   const repo = createElectionRepository(db);
+
+  /** What the drill holds now: its votes and its photos. */
+  async function drillCounts(trx: Kysely<Database> = db): Promise<DrillCounts> {
+    const items = await createElectionRepository(trx).openDrillItems();
+    const votes = items.filter((i) => i.kind === 'vote').length;
+    return { votes, photos: items.length - votes };
+  }
 
   async function lateCount(day: ElectionNow): Promise<number> {
     return day.closedAt ? repo.countLateArrivals(day.closedAt) : 0;
@@ -56,6 +73,7 @@ export function createElectionService(db: Kysely<Database>, clock: () => Date) {
         changedAt: day.row?.changed_at ?? null,
         changedBy: day.row?.changed_by ?? null,
         reason: day.row?.reason ?? null,
+        drill: day.phase === 'simulacro' ? await drillCounts() : null,
         late: late.map((l) => ({
           kind: l.kind,
           slug: l.department_slug,
@@ -68,8 +86,9 @@ export function createElectionService(db: Kysely<Database>, clock: () => Date) {
 
     /**
      * Moves the day to another phase, with why. Closing keeps the time it closed; reopening (from
-     * 'cerrada' to 'en_curso') forgets the close and any close set in advance. The drill is entered
-     * only once its erasure exists: until then the server refuses it, so no practice vote can count.
+     * 'cerrada' to 'en_curso') forgets the close and any close set in advance. The drill starts from
+     * 'preparacion' with no vote and no photo stored (so the results count only the drill during it),
+     * and ends only through endDrill, which erases it.
      */
     async setPhase(input: ElectionPhaseBody, actor: Actor): Promise<ElectionStatus> {
       const now = clock();
@@ -77,7 +96,13 @@ export function createElectionService(db: Kysely<Database>, clock: () => Date) {
       await runChange(db, async ({ trx, audit }) => {
         const day = await readElection(trx, now);
         if (day.phase === input.phase) throw BadRequest(electionMessages.samePhase);
-        if (input.phase === 'simulacro') throw Conflict(electionMessages.drillUnavailable);
+        if (day.phase === 'simulacro') throw Conflict(electionMessages.drillLeave);
+        if (
+          input.phase === 'simulacro' &&
+          (day.phase !== 'preparacion' || (await createElectionRepository(trx).anyVoteOrPhoto()))
+        ) {
+          throw Conflict(electionMessages.drillNotClean);
+        }
         const reopening = day.phase === 'cerrada';
         await createElectionRepository(trx).save({
           phase: input.phase,
@@ -104,6 +129,85 @@ export function createElectionService(db: Kysely<Database>, clock: () => Date) {
         });
       });
       return this.status();
+    },
+
+    /**
+     * 'Terminar simulacro' (docs/decisions/079): every drill vote and photo goes, in one change: the
+     * records back to what they were (no vote, no photo, their revision and last change), the ballots,
+     * the photo rows and the answers kept for their keys deleted, the counters recounted, one audit row
+     * with the counts, and the day back in 'preparacion'. The admin confirms the counts they were shown:
+     * if the drill has more since, nothing is erased and they are shown the new ones. The photos' files
+     * are deleted once the change has committed. The drill's items stay listed as erased, so that a phone
+     * sending one later is told 'Era del simulacro'.
+     */
+    async endDrill(input: DrillEndBody, actor: Actor): Promise<DrillEndResult> {
+      const now = clock();
+      const at = now.toISOString();
+      const erased = await runChange(
+        db,
+        async ({ trx, audit }) => {
+          const day = await readElection(trx, now);
+          if (day.phase !== 'simulacro') throw Conflict(electionMessages.notInDrill);
+          const tx = createElectionRepository(trx);
+          const items = await tx.openDrillItems();
+          const counts = await drillCounts(trx);
+          if (counts.votes !== input.votes || counts.photos !== input.photos) {
+            throw Conflict(electionMessages.drillCountsChanged(counts.votes, counts.photos), { drill: counts });
+          }
+          // Each record as its first drill item found it.
+          const before = new Map<number, { revision: number; updatedAt: string }>();
+          for (const i of items) {
+            if (!before.has(i.record_id)) {
+              before.set(i.record_id, { revision: i.record_revision, updatedAt: i.record_updated_at });
+            }
+          }
+          const photoIds = items.flatMap((i) => (i.photo_id === null ? [] : [i.photo_id]));
+          const files = await tx.photoFiles(photoIds);
+          for (const [recordId, was] of before) await tx.restoreRecord(recordId, was);
+          await tx.deleteDrillRows(
+            [...before.keys()],
+            photoIds,
+            items.flatMap((i) => (i.item_key === null ? [] : [i.item_key])),
+          );
+          await createRecordsRepository(trx).rebuildTotals();
+          await tx.markDrillErased(at);
+          await tx.save({
+            phase: 'preparacion',
+            closes_at: day.row?.closes_at ?? null,
+            closed_at: null,
+            grace_hours: day.graceHours,
+            changed_at: at,
+            changed_by: actor.email,
+            reason: input.reason,
+          });
+          await audit({
+            actorEmail: actor.email,
+            action: 'election.drill_end',
+            target: 'election',
+            ip: actor.ip,
+            details: { votes: counts.votes, photos: counts.photos, files: files.length, reason: input.reason },
+            at: now,
+          });
+          return { counts, files };
+        },
+        { forget: [recordListAnswers] },
+      );
+      // After the commit: a file that cannot be deleted now is left to the storage sweep, and said.
+      let filesDeleted = 0;
+      for (const key of erased.files) {
+        try {
+          await options.storage?.delete(key);
+          filesDeleted += options.storage ? 1 : 0;
+        } catch (error) {
+          options.onFileLeft?.(key, error);
+        }
+      }
+      return {
+        message: electionMessages.drillEnded(erased.counts.votes, erased.counts.photos),
+        votes: erased.counts.votes,
+        photos: erased.counts.photos,
+        filesDeleted,
+      };
     },
 
     /** Sets (or clears) the close in advance, in Caracas time, and the grace after it. */

@@ -3,7 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { recordLateArrival, requireElectionOpen } from '#server/platform/election/election';
+import {
+  recordBeforeDrillItem,
+  recordDrillItem,
+  recordLateArrival,
+  requireElectionOpen,
+} from '#server/platform/election/election';
 import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
@@ -157,6 +162,7 @@ export async function storePhoto(
         // The day's phase decides in the photo's own transaction (docs/decisions/078).
         const key = input.idempotency?.request.key;
         const allowance = await requireElectionOpen(trx, 'photo', { now: input.now, key });
+        const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
         const tx = createPhotosRepository(trx);
         const id = await tx.insert({ ...row });
         const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
@@ -167,7 +173,19 @@ export async function storePhoto(
           // This photo filled the last empty slot of a voted record: it is validated now, and only now.
           await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
         }
-        await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at });
+        // A drill photo is kept for the drill's erasure (decision 079) and goes nowhere else: the hooks
+        // are told, and the one that sends photos to another system skips it.
+        if (drillBefore) {
+          await recordDrillItem(trx, {
+            kind,
+            recordId: record.id,
+            photoId: id,
+            key,
+            before: drillBefore,
+            now: input.now,
+          });
+        }
+        await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at, drill: allowance.drill });
         await audit({
           actorEmail: user.email,
           action: input.current === null ? 'photo.upload' : 'photo.replace',
@@ -183,6 +201,7 @@ export async function storePhoto(
             ...(input.current !== null ? { replacedPhotoId: input.current } : {}),
             ...(sameImage ? { sameImageAsRecord: sameImage.record_id } : {}),
             ...(allowance.late ? { late: true } : {}),
+            ...(allowance.drill ? { drill: true } : {}),
           },
           at: input.now,
         });

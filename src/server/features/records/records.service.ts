@@ -2,7 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { recordLateArrival, requireElectionOpen } from '#server/platform/election/election';
+import {
+  recordBeforeDrillItem,
+  recordDrillItem,
+  recordLateArrival,
+  requireElectionOpen,
+} from '#server/platform/election/election';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import {
   type Answer,
@@ -78,6 +83,7 @@ async function applyVote(
   }
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
   const allowance = await requireElectionOpen(trx, 'vote', { now: input.now, key: input.idempotency?.key });
+  const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, input.recordId) : undefined;
   const repo = createValidationRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
@@ -93,19 +99,35 @@ async function applyVote(
     at,
   );
   await createRecordsRepository(trx).bumpCounts(input.department.id, { voted: 1, validated: row.completed });
-  await hooks.afterVote?.(trx, {
-    recordId: input.recordId,
-    codes: chosen.map((c) => c.code),
-    at,
-    revision: row.vote_revision,
-  });
+  // A drill vote goes nowhere else (another system would keep it after the drill is erased).
+  if (!allowance.drill) {
+    await hooks.afterVote?.(trx, {
+      recordId: input.recordId,
+      codes: chosen.map((c) => c.code),
+      at,
+      revision: row.vote_revision,
+    });
+  }
+  if (drillBefore) {
+    await recordDrillItem(trx, {
+      kind: 'vote',
+      recordId: input.recordId,
+      key: input.idempotency?.key,
+      before: drillBefore,
+      now: input.now,
+    });
+  }
   await change.audit({
     actorEmail: input.user.email,
     action: 'record.vote',
     departmentSlug: input.department.slug,
     target: `record:${input.recordId}`,
     ip: input.ip,
-    details: { candidates: chosen.map((c) => c.code), ...(allowance.late ? { late: true } : {}) },
+    details: {
+      candidates: chosen.map((c) => c.code),
+      ...(allowance.late ? { late: true } : {}),
+      ...(allowance.drill ? { drill: true } : {}),
+    },
     at: input.now,
   });
   if (allowance.late && input.idempotency) {

@@ -1,8 +1,11 @@
-/** Tables of the election day (migrations 024-election and 025-late-arrivals). */
+/** Tables of the election day (migrations 024-election and 025-late-arrivals-and-drill). */
+import type { Generated } from 'kysely';
+
 export interface ElectionTables {
   election: ElectionTable;
   election_heard_keys: ElectionHeardKeysTable;
   election_late_arrivals: ElectionLateArrivalsTable;
+  election_drill_items: ElectionDrillItemsTable;
 }
 
 /**
@@ -41,4 +44,21 @@ export interface ElectionLateArrivalsTable {
   arrived_at: string;
   /** The close it came after. */
   closed_at: string;
+}
+
+/** A vote or photo made during the drill, and its record as it was before it. */
+export interface ElectionDrillItemsTable {
+  id: Generated<number>;
+  /** 'vote' or a photo kind. */
+  kind: string;
+  record_id: number;
+  /** The photo's row, for a photo. */
+  photo_id: number | null;
+  /** Its Idempotency-Key, if it came with one. */
+  item_key: string | null;
+  record_revision: number;
+  record_updated_at: string;
+  made_at: string;
+  /** When 'Terminar simulacro' erased it. */
+  erased_at: string | null;
 }

@@ -1,9 +1,23 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
-import type { ElectionLateArrivalsTable, ElectionTable } from '#server/platform/db/schema-election';
+import type {
+  ElectionDrillItemsTable,
+  ElectionLateArrivalsTable,
+  ElectionTable,
+} from '#server/platform/db/schema-election';
+import type { PhotoKind } from '#shared/platform/constants';
 
 export type ElectionRow = Selectable<ElectionTable>;
 export type LateArrivalRow = Selectable<ElectionLateArrivalsTable>;
+export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
+
+/** Ids per statement: well under both databases' limits on bound values. */
+const CHUNK = 500;
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
 
 /** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
 export function createElectionRepository(db: Kysely<Database>) {
@@ -65,5 +79,91 @@ export function createElectionRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
+
+    // --- the drill (docs/decisions/079) ---
+
+    /** A record's revision and last change, as they are before a drill item changes them. */
+    async recordBefore(recordId: number): Promise<{ vote_revision: number; updated_at: string } | undefined> {
+      return db
+        .selectFrom('records')
+        .select(['vote_revision', 'updated_at'])
+        .where('id', '=', recordId)
+        .executeTakeFirst();
+    },
+
+    async addDrillItem(row: Omit<DrillItemRow, 'id' | 'erased_at'>): Promise<void> {
+      await db.insertInto('election_drill_items').values(row).execute();
+    },
+
+    /** Whether this key named a drill item that has since been erased. */
+    async isErasedDrillKey(key: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('election_drill_items')
+        .select('id')
+        .where('item_key', '=', key)
+        .where('erased_at', 'is not', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The drill's items not yet erased, oldest first. */
+    openDrillItems(): Promise<DrillItemRow[]> {
+      return db.selectFrom('election_drill_items').selectAll().where('erased_at', 'is', null).orderBy('id').execute();
+    },
+
+    /** Whether any record is voted or any photo stored: the drill starts only on a clean slate. */
+    async anyVoteOrPhoto(): Promise<boolean> {
+      const voted = await db.selectFrom('records').select('id').where('voted_at', 'is not', null).executeTakeFirst();
+      if (voted) return true;
+      const photo = await db.selectFrom('photos').select('id').executeTakeFirst();
+      return photo !== undefined;
+    },
+
+    /** The stored files of these photos (original, display, thumbnail). */
+    async photoFiles(photoIds: readonly number[]): Promise<string[]> {
+      const keys: string[] = [];
+      for (const ids of chunks(photoIds)) {
+        const rows = await db
+          .selectFrom('photos')
+          .select(['original_key', 'display_key', 'thumb_key'])
+          .where('id', 'in', ids)
+          .execute();
+        for (const r of rows) keys.push(r.original_key, r.display_key, r.thumb_key);
+      }
+      return keys;
+    },
+
+    /** A record back to what it was before the drill: no vote, no photo, its revision and last change. */
+    async restoreRecord(recordId: number, before: { revision: number; updatedAt: string }): Promise<void> {
+      await db
+        .updateTable('records')
+        .set({
+          voted_at: null,
+          voted_by: null,
+          vote_codes: null,
+          gobernador_photo_id: null,
+          an_photo_id: null,
+          clez_photo_id: null,
+          completed: 0,
+          validated_by: null,
+          vote_revision: before.revision,
+          updated_at: before.updatedAt,
+        })
+        .where('id', '=', recordId)
+        .execute();
+    },
+
+    /** The drill's ballots, photo rows and the answers kept for its keys. */
+    async deleteDrillRows(recordIds: readonly number[], photoIds: readonly number[], keys: readonly string[]) {
+      for (const ids of chunks(recordIds)) await db.deleteFrom('record_votes').where('record_id', 'in', ids).execute();
+      for (const ids of chunks(photoIds)) await db.deleteFrom('photos').where('id', 'in', ids).execute();
+      for (const part of chunks(keys)) await db.deleteFrom('idempotency_keys').where('key', 'in', part).execute();
+    },
+
+    async markDrillErased(at: string): Promise<void> {
+      await db.updateTable('election_drill_items').set({ erased_at: at }).where('erased_at', 'is', null).execute();
+    },
   };
 }
+
+export type DrillKind = 'vote' | PhotoKind;

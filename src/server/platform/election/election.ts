@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
-import { Conflict } from '#server/platform/http/errors';
+import { Conflict, HttpError } from '#server/platform/http/errors';
 import {
   DEFAULT_GRACE_HOURS,
   type ElectionPhase,
@@ -8,7 +8,7 @@ import {
   electionMessages,
   electionPhaseSchema,
 } from '#shared/features/election/election';
-import { createElectionRepository, type ElectionRow } from './election.repository';
+import { createElectionRepository, type DrillKind, type ElectionRow } from './election.repository';
 
 const HOUR_MS = 3_600_000;
 
@@ -73,8 +73,12 @@ export async function requireElectionOpen(
   write: ElectionWrite,
   context: WriteContext,
 ): Promise<WriteAllowance> {
-  const day = await readElection(db, context.now);
   const fromPhone = write === 'vote' || write === 'photo';
+  // A drill item sent after the drill was erased: never a real vote, whatever the phase (decision 079).
+  if (fromPhone && context.key && (await createElectionRepository(db).isErasedDrillKey(context.key))) {
+    throw new HttpError(410, electionMessages.drillItem);
+  }
+  const day = await readElection(db, context.now);
   switch (day.phase) {
     case 'en_curso':
       return { drill: false, late: false };
@@ -106,6 +110,38 @@ async function reportedBeforeClose(
   if (now.getTime() >= new Date(closedAt).getTime() + graceHours * HOUR_MS) return false;
   const heardAt = await createElectionRepository(db).heardAt(key);
   return heardAt !== undefined && heardAt < closedAt;
+}
+
+/** What a drill item's record is before it: read in the item's transaction, before its write. */
+export async function recordBeforeDrillItem(
+  db: Kysely<Database>,
+  recordId: number,
+): Promise<{ revision: number; updatedAt: string } | undefined> {
+  const row = await createElectionRepository(db).recordBefore(recordId);
+  return row && { revision: row.vote_revision, updatedAt: row.updated_at };
+}
+
+/** Keeps a vote or photo made during the drill, with its record as it was, for its erasure. */
+export async function recordDrillItem(
+  db: Kysely<Database>,
+  item: {
+    kind: DrillKind;
+    recordId: number;
+    photoId?: number;
+    key?: string;
+    before: { revision: number; updatedAt: string };
+    now: Date;
+  },
+): Promise<void> {
+  await createElectionRepository(db).addDrillItem({
+    kind: item.kind,
+    record_id: item.recordId,
+    photo_id: item.photoId ?? null,
+    item_key: item.key ?? null,
+    record_revision: item.before.revision,
+    record_updated_at: item.before.updatedAt,
+    made_at: item.now.toISOString(),
+  });
 }
 
 /**

@@ -32,11 +32,19 @@ export const electionMessages = {
   drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
   reasonRequired: 'Indica el motivo del cambio.',
   samePhase: 'La jornada ya está en esa fase.',
-  drillUnavailable: 'El simulacro todavía no se puede elegir: llegará con su borrado al terminarlo.',
   closeTimeInvalid: 'Indica la hora de cierre como fecha y hora (AAAA-MM-DDTHH:MM).',
   closeTimePast: 'La hora de cierre debe ser posterior a la hora actual.',
   graceHours: `Las horas de gracia deben ser un número entero entre ${GRACE_HOURS_BOUNDS.min} y ${GRACE_HOURS_BOUNDS.max}.`,
   lateLabel: 'llegó después del cierre',
+  /** What a phone is told about an item of a drill already erased: it drops it. */
+  drillItem: 'Era del simulacro',
+  drillNotClean: 'El simulacro empieza desde Preparación y sin votos ni fotos guardados.',
+  drillLeave: 'Para salir del simulacro, usa «Terminar simulacro»: borra sus votos y fotos.',
+  notInDrill: 'La jornada no está en simulacro.',
+  drillCountsChanged: (votes: number, photos: number) =>
+    `El simulacro tiene ahora ${votes} votos y ${photos} fotos: revisa los números y confirma otra vez.`,
+  drillEnded: (votes: number, photos: number) =>
+    `Simulacro terminado: se borraron ${votes} votos y ${photos} fotos. La jornada está en Preparación.`,
   phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
   closeScheduled: 'Hora de cierre guardada.',
 } as const;
@@ -90,12 +98,28 @@ export const electionStatusSchema = z.object({
 });
 export type ElectionStatus = z.infer<typeof electionStatusSchema>;
 
+/** What the drill holds: the votes and photos 'Terminar simulacro' would erase. */
+export const drillCountsSchema = z.object({ votes: z.number().int(), photos: z.number().int() });
+export type DrillCounts = z.infer<typeof drillCountsSchema>;
+
+/** 'Terminar simulacro', confirmed with the counts the admin was shown. */
+export const drillEndBodySchema = drillCountsSchema.extend({ reason });
+export type DrillEndBody = z.infer<typeof drillEndBodySchema>;
+
+export const drillEndResultSchema = drillCountsSchema.extend({
+  message: z.string(),
+  filesDeleted: z.number().int(),
+});
+export type DrillEndResult = z.infer<typeof drillEndResultSchema>;
+
 /** The Jornada section: the status, who changed it last and why, the grace, the late arrivals. */
 export const electionAdminSchema = electionStatusSchema.extend({
   graceHours: z.number().int(),
   changedAt: z.string().nullable(),
   changedBy: z.string().nullable(),
   reason: z.string().nullable(),
+  /** During the drill: what it holds. */
+  drill: drillCountsSchema.nullable(),
   late: z.array(lateArrivalSchema),
 });
 export type ElectionAdmin = z.infer<typeof electionAdminSchema>;

@@ -17,7 +17,7 @@ import { fieldReportsMigration } from './014-field-reports';
 import { oneTimePasswordExpiryMigration } from './015-one-time-password-expiry';
 import { validatedByMigration } from './016-validated-by';
 import { electionMigration } from './024-election';
-import { lateArrivalsMigration } from './025-late-arrivals';
+import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -39,7 +39,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '015-one-time-password-expiry': oneTimePasswordExpiryMigration(),
     '016-validated-by': validatedByMigration(),
     '024-election': electionMigration(),
-    '025-late-arrivals': lateArrivalsMigration(),
+    '025-late-arrivals-and-drill': lateArrivalsAndDrillMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }
