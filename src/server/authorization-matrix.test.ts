@@ -278,6 +278,7 @@ const MATRIX: Record<string, Case[]> = {
 
   // --- results (the Resultados allow-list; admins are its base group) -------------------------------
   'GET /api/results': [{ expect: adminOnly() }],
+  'GET /api/election/close-results': [{ expect: adminOnly() }],
   'GET /api/results/stream': [
     {
       // app.inject cannot hold a stream open: it does not ask for one, so the allowed person gets 406.

@@ -241,6 +241,39 @@ describe('the close', () => {
     expect([tooLate.statusCode, tooLate.json().message]).toEqual([409, 'La jornada cerró a las 12:01 p. m.']);
   });
 
+  it('keeps the counts of a close set in advance, and counts what arrived late apart', async () => {
+    const { cookies, ids } = await setup('en_curso');
+    await t.request({
+      method: 'PUT',
+      url: '/api/admin/election/close',
+      headers: { cookie: cookies.admin },
+      payload: { closesAt: '2026-11-28T18:00', graceHours: 12, reason: 'Hora legal de cierre' },
+    });
+    expect((await vote(cookies.validatorA, ids[0] as number)).statusCode).toBe(201);
+    expect((await vote(cookies.validatorA, ids[1] as number)).statusCode).toBe(201);
+    const key = randomUUID();
+    expect((await report(cookies.validatorA, [{ key, recordId: ids[2] as number }])).statusCode).toBe(200);
+    // Nobody looks at the close until the late vote arrives: its counts are still the close's.
+    now = new Date(CLOSE.getTime() + 30 * 60_000);
+    expect((await vote(cookies.validatorA, ids[2] as number, key)).statusCode).toBe(201);
+
+    const res = await t.request({ url: '/api/election/close-results', headers: { cookie: cookies.admin } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      closedAt: CLOSE.toISOString(),
+      ballots: 2,
+      departments: [{ slug: SLUG_A, ballots: 2, votes: { FA: 2 } }],
+      lateArrivals: 1,
+    });
+    expect(res.json().candidates.find((c: { code: string }) => c.code === 'FA').votes).toBe(2);
+    // The live results count the late vote too.
+    const live = (await t.request({ url: '/api/results', headers: { cookie: cookies.admin } })).json();
+    expect(live.ballots).toBe(3);
+    // Whoever may not open Resultados does not see the close's counts either.
+    const validator = await t.request({ url: '/api/election/close-results', headers: { cookie: cookies.validatorA } });
+    expect(validator.statusCode).toBe(404);
+  });
+
   it('reopens with a reason, audited, and takes votes again', async () => {
     const { cookies, ids } = await setup('en_curso');
     await phaseChange(cookies.admin, 'cerrada', 'Cierre');

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { actorOf } from '#server/platform/session/identity';
 import { requireAdmin, requireUser } from '#server/platform/session/session.plugin';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
+  closeResultsSchema,
   drillEndBodySchema,
   drillEndResultSchema,
   electionAdminSchema,
@@ -31,6 +33,28 @@ export const electionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       requireUser(request);
       return election.status();
+    },
+  );
+};
+
+/** The Resultados staff page: its allow-list opens the close's counts as it opens the live ones. */
+const RESULTS_PAGE = 'resultados';
+
+/** 'Resultados al cierre': for whoever may open Resultados. */
+export const closeResultsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const election = createElectionService(app.db.kysely, app.config.now);
+  app.get(
+    '/api/election/close-results',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary: 'Resultados al cierre: los conteos guardados al cerrar, y aparte cuántos llegaron después',
+        response: { 200: closeResultsSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      await requireDepartmentAccess(app.db.kysely, request.user, RESULTS_PAGE);
+      return election.closeResults();
     },
   );
 };

@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { type ElectionNow, readElection } from '#server/platform/election/election';
+import {
+  type ElectionNow,
+  ensureCloseSnapshot,
+  readCloseSnapshot,
+  readElection,
+} from '#server/platform/election/election';
 import { createElectionRepository } from '#server/platform/election/election.repository';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import { recordListAnswers } from '#server/platform/records/records';
@@ -9,6 +14,7 @@ import { createRecordsRepository } from '#server/platform/records/records.reposi
 import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import {
+  type CloseResults,
   type DrillCounts,
   type DrillEndBody,
   type DrillEndResult,
@@ -59,6 +65,59 @@ export function createElectionService(
     async status(): Promise<ElectionStatus> {
       const day = await readElection(db, clock());
       return { phase: day.phase, closesAt: day.closesAt, closedAt: day.closedAt, lateArrivals: await lateCount(day) };
+    },
+
+    /**
+     * The counts kept at the close, with names, and the late arrivals apart. A close set in advance
+     * whose counts nobody has asked for yet has them kept now (nothing can have arrived since without
+     * keeping them first): a plain write, like other bookkeeping, with no audit row.
+     */
+    async closeResults(): Promise<CloseResults> {
+      const now = clock();
+      const day = await readElection(db, now);
+      const empty: CloseResults = {
+        closedAt: null,
+        takenAt: null,
+        ballots: 0,
+        candidates: [],
+        departments: [],
+        lateArrivals: 0,
+      };
+      if (!day.closedAt) return empty;
+      await ensureCloseSnapshot(db, day.closedAt, now);
+      const snapshot = await readCloseSnapshot(db, day.closedAt);
+      if (!snapshot) return empty;
+      const records = createRecordsRepository(db);
+      const [candidates, departments] = await Promise.all([records.listCandidates(), records.listMunicipalities()]);
+      const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
+      const byDepartment = new Map<number, { ballots: number; votes: Record<string, number> }>();
+      const line = (id: number) => {
+        let found = byDepartment.get(id);
+        if (!found) {
+          found = { ballots: 0, votes: {} };
+          byDepartment.set(id, found);
+        }
+        return found;
+      };
+      for (const b of snapshot.counts.ballots) line(b.department_id).ballots += Number(b.ballots);
+      const totals = new Map<string, number>();
+      for (const c of snapshot.counts.candidates) {
+        const code = codeOf.get(c.candidate_id);
+        if (!code) continue;
+        const votes = line(c.department_id).votes;
+        votes[code] = (votes[code] ?? 0) + Number(c.votes);
+        totals.set(code, (totals.get(code) ?? 0) + Number(c.votes));
+      }
+      return {
+        closedAt: day.closedAt,
+        takenAt: snapshot.takenAt,
+        ballots: [...byDepartment.values()].reduce((sum, d) => sum + d.ballots, 0),
+        candidates: candidates.map((c) => ({ code: c.code, name: c.name, votes: totals.get(c.code) ?? 0 })),
+        departments: departments
+          .filter((d) => byDepartment.has(d.id))
+          .map((d) => ({ slug: d.slug, title: d.title, ...(byDepartment.get(d.id) ?? { ballots: 0, votes: {} }) })),
+        lateArrivals: await lateCount(day),
+      };
     },
 
     async admin(): Promise<ElectionAdmin> {
@@ -114,6 +173,8 @@ export function createElectionService(
           changed_by: actor.email,
           reason: input.reason,
         });
+        // Closing by hand keeps the counts of this instant, in the same change.
+        if (input.phase === 'cerrada') await ensureCloseSnapshot(trx, at, now);
         await audit({
           actorEmail: actor.email,
           action: reopening ? 'election.reopen' : 'election.phase',

@@ -6,6 +6,7 @@ export interface ElectionTables {
   election_heard_keys: ElectionHeardKeysTable;
   election_late_arrivals: ElectionLateArrivalsTable;
   election_drill_items: ElectionDrillItemsTable;
+  election_close_snapshots: ElectionCloseSnapshotsTable;
 }
 
 /**
@@ -61,4 +62,14 @@ export interface ElectionDrillItemsTable {
   made_at: string;
   /** When 'Terminar simulacro' erased it. */
   erased_at: string | null;
+}
+
+/**
+ * The counts at a close, taken before anything arrives after it: the result counters as JSON
+ * (`{ ballots: [{ department_id, ballots }], candidates: [{ department_id, candidate_id, votes }] }`).
+ */
+export interface ElectionCloseSnapshotsTable {
+  closed_at: string;
+  taken_at: string;
+  counts: string;
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type {
   ElectionDrillItemsTable,
@@ -10,14 +11,6 @@ import type { PhotoKind } from '#shared/platform/constants';
 export type ElectionRow = Selectable<ElectionTable>;
 export type LateArrivalRow = Selectable<ElectionLateArrivalsTable>;
 export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
-
-/** Ids per statement: well under both databases' limits on bound values. */
-const CHUNK = 500;
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 /** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
 export function createElectionRepository(db: Kysely<Database>) {
@@ -80,6 +73,25 @@ export function createElectionRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    // --- the counts at the close ---
+
+    async findCloseSnapshot(closedAt: string): Promise<{ taken_at: string; counts: string } | undefined> {
+      return db
+        .selectFrom('election_close_snapshots')
+        .select(['taken_at', 'counts'])
+        .where('closed_at', '=', closedAt)
+        .executeTakeFirst();
+    },
+
+    /** Keeps the first snapshot of a close: a second one (another request at the same time) is ignored. */
+    async addCloseSnapshot(row: { closed_at: string; taken_at: string; counts: string }): Promise<void> {
+      await db
+        .insertInto('election_close_snapshots')
+        .values(row)
+        .onConflict((oc) => oc.column('closed_at').doNothing())
+        .execute();
+    },
+
     // --- the drill (docs/decisions/079) ---
 
     /** A record's revision and last change, as they are before a drill item changes them. */
@@ -122,7 +134,7 @@ export function createElectionRepository(db: Kysely<Database>) {
     /** The stored files of these photos (original, display, thumbnail). */
     async photoFiles(photoIds: readonly number[]): Promise<string[]> {
       const keys: string[] = [];
-      for (const ids of chunks(photoIds)) {
+      for (const ids of inSlices(photoIds)) {
         const rows = await db
           .selectFrom('photos')
           .select(['original_key', 'display_key', 'thumb_key'])
@@ -155,9 +167,10 @@ export function createElectionRepository(db: Kysely<Database>) {
 
     /** The drill's ballots, photo rows and the answers kept for its keys. */
     async deleteDrillRows(recordIds: readonly number[], photoIds: readonly number[], keys: readonly string[]) {
-      for (const ids of chunks(recordIds)) await db.deleteFrom('record_votes').where('record_id', 'in', ids).execute();
-      for (const ids of chunks(photoIds)) await db.deleteFrom('photos').where('id', 'in', ids).execute();
-      for (const part of chunks(keys)) await db.deleteFrom('idempotency_keys').where('key', 'in', part).execute();
+      for (const ids of inSlices(recordIds))
+        await db.deleteFrom('record_votes').where('record_id', 'in', ids).execute();
+      for (const ids of inSlices(photoIds)) await db.deleteFrom('photos').where('id', 'in', ids).execute();
+      for (const part of inSlices(keys)) await db.deleteFrom('idempotency_keys').where('key', 'in', part).execute();
     },
 
     async markDrillErased(at: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, HttpError } from '#server/platform/http/errors';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import {
   DEFAULT_GRACE_HOURS,
   type ElectionPhase,
@@ -90,6 +91,8 @@ export async function requireElectionOpen(
       return { drill: true, late: false };
     case 'cerrada': {
       const closedAt = day.closedAt ?? context.now.toISOString();
+      // The close's counts are kept before anything is taken after it.
+      await ensureCloseSnapshot(db, closedAt, context.now);
       if (!fromPhone) throw Conflict(electionMessages.closedForAdmins(closedAt));
       if (context.key && (await reportedBeforeClose(db, context.key, closedAt, day.graceHours, context.now))) {
         return { drill: false, late: true };
@@ -97,6 +100,35 @@ export async function requireElectionOpen(
       throw Conflict(electionMessages.closedAt(closedAt));
     }
   }
+}
+
+/** The result counters as a close keeps them. */
+export interface CloseCounts {
+  ballots: { department_id: number; ballots: number }[];
+  candidates: { department_id: number; candidate_id: number; votes: number }[];
+}
+
+/**
+ * Keeps the counts of the close at `closedAt`, once: at a close by hand in its own change; for a close
+ * set in advance, in the first change or read after its time. Either way before any late arrival is
+ * taken (every write after the close runs requireElectionOpen, which calls this first), so the counts
+ * are those of the close, whenever they are taken.
+ */
+export async function ensureCloseSnapshot(db: Kysely<Database>, closedAt: string, now: Date): Promise<void> {
+  const repo = createElectionRepository(db);
+  if (await repo.findCloseSnapshot(closedAt)) return;
+  const records = createRecordsRepository(db);
+  const counts: CloseCounts = { ballots: await records.voteTotals(), candidates: await records.candidateTotals() };
+  await repo.addCloseSnapshot({ closed_at: closedAt, taken_at: now.toISOString(), counts: JSON.stringify(counts) });
+}
+
+/** The counts kept at a close, if taken. */
+export async function readCloseSnapshot(
+  db: Kysely<Database>,
+  closedAt: string,
+): Promise<{ takenAt: string; counts: CloseCounts } | undefined> {
+  const row = await createElectionRepository(db).findCloseSnapshot(closedAt);
+  return row && { takenAt: row.taken_at, counts: JSON.parse(row.counts) as CloseCounts };
 }
 
 /** Whether a phone named this key before the close, and the grace after the close still runs. */

@@ -123,3 +123,27 @@ export const electionAdminSchema = electionStatusSchema.extend({
   late: z.array(lateArrivalSchema),
 });
 export type ElectionAdmin = z.infer<typeof electionAdminSchema>;
+
+/**
+ * 'Resultados al cierre': the counts the server kept at the close (per candidate, and per municipality
+ * or parish), and apart from them how many items arrived late. `closedAt` null: the day has not closed.
+ */
+export const closeResultsSchema = z.object({
+  closedAt: z.string().nullable(),
+  takenAt: z.string().nullable(),
+  ballots: z.number().int(),
+  candidates: z.array(z.object({ code: z.string(), name: z.string(), votes: z.number().int() })),
+  departments: z.array(
+    z.object({
+      slug: z.string(),
+      title: z.string(),
+      ballots: z.number().int(),
+      votes: z.record(z.string(), z.number()),
+    }),
+  ),
+  lateArrivals: z.number().int(),
+});
+export type CloseResults = z.infer<typeof closeResultsSchema>;
+
+/** 'Resultados al cierre, 6:00 p. m.' */
+export const closeResultsTitle = (closedAt: string) => `Resultados al cierre, ${formatTime(new Date(closedAt))}`;
