@@ -220,9 +220,16 @@ describe('the close', () => {
     expect(closing.json()).toMatchObject({ phase: 'cerrada', closedAt: now.toISOString() });
     const closedAt = now;
     now = new Date(closedAt.getTime() + 2 * 3_600_000);
+    // Campo shows who still holds items the server heard of before the close.
+    const held = async () =>
+      (await t.request({ url: `/api/field/${SLUG_A}`, headers: { cookie: cookies.admin } }))
+        .json()
+        .validators.find((v: { email: string }) => v.email === PEOPLE.validatorA).heardBeforeClose;
+    expect(await held()).toBe(2);
 
     const accepted = await vote(cookies.validatorA, ids[0] as number, reported);
     expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(await held()).toBe(1);
     const refused = await vote(cookies.validatorA, ids[1] as number, unreported);
     expect([refused.statusCode, refused.json().message]).toEqual([409, 'La jornada cerró a las 12:01 p. m.']);
 
