@@ -24,19 +24,10 @@ import {
   type ElectionStatus,
   electionMessages,
 } from '#shared/features/election/election';
+import { wallTimeToInstant } from '#shared/platform/format';
 
 /** Late arrivals the Jornada section lists (the newest); the count covers them all. */
 const LATE_LISTED = 200;
-
-/**
- * Caracas keeps UTC-4 all year (no summer time since 2016): a wall-clock time there is that time at
- * -04:00. The close is typed as Caracas time whatever the admin's own device says.
- */
-const CARACAS_OFFSET = '-04:00';
-
-export function caracasWallTimeToInstant(wallTime: string): Date {
-  return new Date(`${wallTime}:00${CARACAS_OFFSET}`);
-}
 
 /**
  * The election day's use cases (docs/decisions/078): its status as the pages read it, and the admins'
@@ -275,8 +266,9 @@ export function createElectionService(
     async scheduleClose(input: ElectionCloseBody, actor: Actor): Promise<ElectionStatus> {
       const now = clock();
       const at = now.toISOString();
-      const closesAt = input.closesAt === null ? null : caracasWallTimeToInstant(input.closesAt);
-      if (closesAt && Number.isNaN(closesAt.getTime())) throw BadRequest(electionMessages.closeTimeInvalid);
+      // Typed as Caracas time, whatever the admin's own device's zone.
+      const closesAt = input.closesAt === null ? null : wallTimeToInstant(input.closesAt);
+      if (closesAt === undefined) throw BadRequest(electionMessages.closeTimeInvalid);
       if (closesAt && closesAt.getTime() <= now.getTime()) throw BadRequest(electionMessages.closeTimePast);
       await runChange(db, async ({ trx, audit }) => {
         const day = await readElection(trx, now);

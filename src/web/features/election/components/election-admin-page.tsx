@@ -9,7 +9,7 @@ import {
   electionMessages,
   electionPhaseBodySchema,
 } from '#shared/features/election/election';
-import { formatCount, formatTime } from '#shared/platform/format';
+import { formatCount, formatTime, instantToWallTime } from '#shared/platform/format';
 import { formatDateTime } from '#web/platform/lib/format';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
@@ -30,13 +30,6 @@ const KIND_LABELS: Record<string, string> = {
   an: 'Foto AN',
   clez: 'Foto CLEZ',
 };
-
-/** An instant as Caracas wall-clock time for a datetime-local field ('2026-11-28T18:00'). */
-function caracasWallTime(iso: string | null): string {
-  if (!iso) return '';
-  // Caracas keeps UTC-4 all year.
-  return new Date(new Date(iso).getTime() - 4 * 3_600_000).toISOString().slice(0, 16);
-}
 
 /** Jornada: the day's phase, the close, the drill's end and what arrived after the close. Admins only. */
 export default function ElectionAdminPage() {
@@ -83,7 +76,7 @@ const phaseDraft = (current: ElectionPhase) => ({
 });
 
 const closeDraft = (closesAt: string | null, graceHours: number) => ({
-  closesAt: caracasWallTime(closesAt),
+  closesAt: closesAt ? instantToWallTime(closesAt) : '',
   graceHours: String(graceHours),
   reason: '',
 });
