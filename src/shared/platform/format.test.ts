@@ -10,10 +10,9 @@ import {
   formatHour12,
   formatPercent,
   hourSortKey,
-  instantToWallTime,
   spanishDayTitle,
-  wallTimeToInstant,
 } from './format';
+import { instantToWallTime, wallTimeToInstant } from './wall-time';
 
 describe('dateInTimeZone', () => {
   it('uses Caracas, not UTC: 23:30 in Caracas is already tomorrow in UTC', () => {

@@ -24,7 +24,7 @@ import {
   type ElectionStatus,
   electionMessages,
 } from '#shared/features/election/election';
-import { wallTimeToInstant } from '#shared/platform/format';
+import { wallTimeToInstant } from '#shared/platform/wall-time';
 
 /** Late arrivals the Jornada section lists (the newest); the count covers them all. */
 const LATE_LISTED = 200;

@@ -9,7 +9,8 @@ import {
   electionMessages,
   electionPhaseBodySchema,
 } from '#shared/features/election/election';
-import { formatCount, formatTime, instantToWallTime } from '#shared/platform/format';
+import { formatCount, formatTime } from '#shared/platform/format';
+import { instantToWallTime } from '#shared/platform/wall-time';
 import { formatDateTime } from '#web/platform/lib/format';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
