@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
-import { createElectionRepository } from '#server/platform/election/election.repository';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createElectionRepository } from '#server/platform/election/election.repository';
 import { type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import type { BenchCase, BenchSuite } from './bench/types';
 
@@ -70,7 +70,7 @@ for (const suite of suites) {
       reason: null,
     });
     const seeded = Date.now();
-    await suite.seed?.(db, now);
+    await suite.seed?.(db, now, dataDir);
     await db.close();
     console.log(`${suite.name}: datos listos en ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
     server = await startServerProcess({
