@@ -7,6 +7,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createElectionRepository } from '#server/platform/election/election.repository';
 import { type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import type { BenchCase, BenchSuite } from './bench/types';
 
@@ -58,8 +59,18 @@ for (const suite of suites) {
     const now = new Date();
     await migrateToLatest(db);
     await seedReferenceData(db, now);
+    // The day under way: the suites vote and send photos (a new database starts in Preparación).
+    await createElectionRepository(db.kysely).save({
+      phase: 'en_curso',
+      closes_at: null,
+      closed_at: null,
+      grace_hours: 12,
+      changed_at: now.toISOString(),
+      changed_by: null,
+      reason: null,
+    });
     const seeded = Date.now();
-    await suite.seed?.(db, now);
+    await suite.seed?.(db, now, dataDir);
     await db.close();
     console.log(`${suite.name}: datos listos en ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
     server = await startServerProcess({

@@ -25,9 +25,9 @@ async function gzipKb(urls: string[]): Promise<number> {
  */
 export const suite: BenchSuite = {
   name: 'Páginas públicas',
-  async seed(db, now) {
+  async seed(db, now, dataDir) {
     execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
-    await publicApi.seed?.(db, now);
+    await publicApi.seed?.(db, now, dataDir);
   },
   cases: PAGES.map((path) => ({
     name: `GET ${path} (HTML)`,

@@ -19,8 +19,11 @@ export interface BenchCase {
  */
 export interface BenchSuite {
   name: string;
-  /** Fills the database (already migrated, with reference data) before the server starts. */
-  seed?: (db: Db, now: Date) => Promise<void>;
+  /**
+   * Fills the database (already migrated, with reference data) before the server starts; `dataDir` is the
+   * server's data folder (where a suite puts files, such as photos, the server will find).
+   */
+  seed?: (db: Db, now: Date, dataDir: string) => Promise<void>;
   cases: BenchCase[];
   /** Extra environment for the server. */
   env?: Record<string, string>;

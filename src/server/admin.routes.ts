@@ -3,6 +3,7 @@ import { adminAuditRoutes } from '#server/features/audit/audit.routes';
 import { adminCandidatesRoutes, candidatePhotoRoutes } from '#server/features/candidates/candidates.routes';
 import { adminDepartmentsRoutes } from '#server/features/departments/departments.routes';
 import { adminEvidenceRoutes } from '#server/features/evidence/evidence.routes';
+import { adminElectionRoutes } from '#server/features/election/election.routes';
 import { adminPeopleRoutes } from '#server/features/people/people.routes';
 import { adminSettingsRoutes } from '#server/features/settings/settings.admin.routes';
 import { requireAdmin } from '#server/platform/session/session.plugin';
@@ -24,6 +25,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     await admin.register(adminSettingsRoutes);
     await admin.register(adminAuditRoutes);
     await admin.register(adminEvidenceRoutes);
+    await admin.register(adminElectionRoutes);
   });
   await app.register(candidatePhotoRoutes);
 };

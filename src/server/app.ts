@@ -9,6 +9,7 @@ import { authRoutes } from '#server/features/auth/auth.routes';
 import { registerPasswordChangeGate } from '#server/features/auth/password-change-gate';
 import { registerSecondFactorGate } from '#server/features/auth/second-factor-gate';
 import { accessRoutes } from '#server/features/departments/departments.access.routes';
+import { closeResultsRoutes, electionRoutes } from '#server/features/election/election.routes';
 import { fieldRoutes } from '#server/features/field/field.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
@@ -200,6 +201,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(photoUploadsRoutes);
   await app.register(fieldRoutes);
   await app.register(resultsRoutes);
+  await app.register(electionRoutes);
+  await app.register(closeResultsRoutes);
   await app.register(adminRoutes);
   await app.register(agendaAdminRoutes);
   await app.register(notasAdminRoutes, { html });

@@ -274,6 +274,7 @@ const MATRIX: Record<string, Case[]> = {
   ],
   'GET /api/field': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/field/pace': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  'GET /api/election': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/field/{slug}': [
     {
       name: 'municipality A (admins see every one)',
@@ -302,6 +303,7 @@ const MATRIX: Record<string, Case[]> = {
 
   // --- results (the Resultados allow-list; admins are its base group) -------------------------------
   'GET /api/results': [{ expect: adminOnly() }],
+  'GET /api/election/close-results': [{ expect: adminOnly() }],
   'GET /api/results/stream': [
     {
       // app.inject cannot hold a stream open: it does not ask for one, so the allowed person gets 406.
@@ -445,6 +447,26 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/admin/evidence/chain/check': [{ expect: adminOnly() }],
   'GET /api/admin/evidence/package.zip': [
     { request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
+  ],
+  'GET /api/admin/election': [{ expect: adminOnly() }],
+  'PUT /api/admin/election/phase': [
+    {
+      // The day stays under way for the routes after this one: an admin is told it already is.
+      name: 'to the phase it is in',
+      request: () => ({ body: { phase: 'en_curso', reason: 'Sigue en curso' } }),
+      expect: adminOnly(400),
+    },
+  ],
+  'POST /api/admin/election/drill/end': [
+    {
+      // The day is not in the drill: an admin is told so, and nothing is erased.
+      name: 'outside the drill',
+      request: () => ({ body: { votes: 0, photos: 0, reason: 'Fin de la práctica' } }),
+      expect: adminOnly(409),
+    },
+  ],
+  'PUT /api/admin/election/close': [
+    { request: () => ({ body: { closesAt: null, graceHours: 12, reason: 'Sin hora fija' } }), expect: adminOnly() },
   ],
   // --- agenda and notas editors (admins and each page's own list; the lists' people are checked in
   // agenda.admin.routes.test.ts and notas.admin.routes.test.ts) -------------------------------------------

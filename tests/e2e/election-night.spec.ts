@@ -11,6 +11,7 @@ import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
+import { setElectionPhase } from '#server/testing/test-app';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { forgetSessions, signedInContext } from './support/sessions';
 
@@ -32,6 +33,8 @@ test.beforeAll(async () => {
   const now = new Date();
   await migrateToLatest(db);
   await seedReferenceData(db, now, 'Comando Zulia');
+  // The day is under way: its validators vote and send photos.
+  await setElectionPhase(db, 'en_curso', now);
   const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
+import { createElectionService } from '#server/features/election/election.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
@@ -48,6 +49,8 @@ test.beforeAll(async () => {
   await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
   await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
   await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, VOTING_SLUG, actor);
+  // The day under way: the second browser votes.
+  await createElectionService(db.kysely, () => now).setPhase({ phase: 'en_curso', reason: 'Jornada de prueba' }, actor);
   await seedSyntheticResults(db.kysely, { departments: ['sucre', 'baralt', 'mara'], ballots: BALLOTS, now });
   await seedSyntheticResults(db.kysely, { departments: [VOTING_SLUG], unvoted: 10, label: 'Votante', now });
   await db.close();

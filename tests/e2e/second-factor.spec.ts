@@ -143,6 +143,12 @@ test('an admin erases the personal data after asking twice; the lists keep their
   await expect(cards.first()).toBeVisible();
   const before = await cards.count();
 
+  // The personal data go once the day has closed.
+  const closed = await page.request.put(`${server.origin}/api/admin/election/phase`, {
+    headers: { origin: server.origin },
+    data: { phase: 'cerrada', reason: 'Cierre de mesas' },
+  });
+  expect(closed.status()).toBe(200);
   await page.goto('/admin/ajustes');
   const purge = page.getByRole('region', { name: 'Borrar datos personales' });
   await purge.getByLabel('Conservar las fotos de boletas').check();

@@ -74,7 +74,7 @@ test('a shared phone keeps nothing of the last person once an admin ended their 
       .locator('img');
     await expect(thumb).toBeVisible();
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-    const photoUrl = new URL((await thumb.getAttribute('src')) ?? '', ORIGIN).pathname + '?variant=thumb';
+    const photoUrl = `${new URL((await thumb.getAttribute('src')) ?? '', ORIGIN).pathname}?variant=thumb`;
     const listUrl = `/api/validation/${slug}/records`;
 
     // The coordination ends A's sessions from elsewhere; A, unaware, votes: the vote stays on the phone.

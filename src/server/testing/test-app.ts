@@ -7,6 +7,8 @@ import { inject } from 'vitest';
 import { type BuildOptions, buildApp } from '#server/app';
 import type { Config } from '#server/platform/config/config';
 import { type Db, openDatabase } from '#server/platform/db/database';
+import { createElectionRepository } from '#server/platform/election/election.repository';
+import type { ElectionPhase } from '#shared/features/election/election';
 
 /** Which database this run of the server suite uses (set per Vitest project). */
 export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -199,17 +201,42 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(
-  overrides: Partial<Config> = {},
-  options: Omit<BuildOptions, 'db' | 'logger'> = {},
-): Promise<TestApp> {
+export interface TestAppOptions extends Omit<BuildOptions, 'db' | 'logger'> {
+  /**
+   * The day's phase the test starts in: 'en_curso' unless told (most tests vote and send photos);
+   * null leaves a new database's own phase, 'preparacion'.
+   */
+  electionPhase?: ElectionPhase | null;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+  const { electionPhase = 'en_curso', ...buildOptions } = options;
   const testDb = await createTestDb({ migrated: true });
   const config = testConfig({ ...testDb.options, ...overrides });
-  const app = await buildApp(config, { ...options, db: testDb.db, logger: false });
+  const app = await buildApp(config, { ...buildOptions, db: testDb.db, logger: false });
   await app.ready();
+  if (electionPhase) await setElectionPhase(app.db, electionPhase, config.now());
   return testAppOf(app, async () => {
     await app.close();
     await testDb.destroy();
+  });
+}
+
+/** Puts the day in a phase as test data (no audit row): what the Jornada section's change would store. */
+export async function setElectionPhase(
+  db: Db,
+  phase: ElectionPhase,
+  now: Date,
+  extra: { closesAt?: string | null; closedAt?: string | null; graceHours?: number } = {},
+): Promise<void> {
+  await createElectionRepository(db.kysely).save({
+    phase,
+    closes_at: extra.closesAt ?? null,
+    closed_at: extra.closedAt ?? (phase === 'cerrada' ? now.toISOString() : null),
+    grace_hours: extra.graceHours ?? 12,
+    changed_at: now.toISOString(),
+    changed_by: null,
+    reason: null,
   });
 }
 

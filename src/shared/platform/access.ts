@@ -14,6 +14,7 @@ export const ADMIN_SECTIONS = [
   'registros',
   'ajustes',
   'auditoria',
+  'jornada',
 ] as const;
 export const adminSectionSchema = z.enum(ADMIN_SECTIONS);
 export type AdminSection = z.infer<typeof adminSectionSchema>;

@@ -12,6 +12,7 @@ import {
   hourSortKey,
   spanishDayTitle,
 } from './format';
+import { instantToWallTime, wallTimeToInstant } from './wall-time';
 
 describe('dateInTimeZone', () => {
   it('uses Caracas, not UTC: 23:30 in Caracas is already tomorrow in UTC', () => {
@@ -110,5 +111,17 @@ describe('formatBytes', () => {
     expect(formatBytes(12_400_000)).toBe('12 MB');
     expect(formatBytes(950)).toBe('950 B');
     expect(`${formatBytes(3_800_000)} -> ${formatBytes(610_000)}`).toBe('3,8 MB -> 610 kB');
+  });
+});
+
+describe('wall-clock times in Caracas', () => {
+  it('reads 6:00 p. m. in Caracas as 22:00 UTC, and back, whatever zone runs it', () => {
+    expect(wallTimeToInstant('2026-11-28T18:00')?.toISOString()).toBe('2026-11-28T22:00:00.000Z');
+    expect(instantToWallTime('2026-11-28T22:00:00.000Z')).toBe('2026-11-28T18:00');
+    // Before May 2016 Caracas was UTC-4:30: the zone's own rules, not a fixed offset.
+    expect(wallTimeToInstant('2015-12-06T18:00')?.toISOString()).toBe('2015-12-06T22:30:00.000Z');
+  });
+  it('refuses what is not a date and time', () => {
+    expect(wallTimeToInstant('28/11/2026 6 pm')).toBeUndefined();
   });
 });

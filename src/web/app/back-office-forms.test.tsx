@@ -14,6 +14,7 @@ import { ChangePasswordForm } from '#web/features/auth/components/change-passwor
 import { CandidateDialog } from '#web/features/candidates/components/candidate-dialog';
 import { CreateDepartmentDialog } from '#web/features/departments/components/create-department-dialog';
 import { DepartmentDialog } from '#web/features/departments/components/department-dialog';
+import ElectionAdminPage from '#web/features/election/components/election-admin-page';
 import { NotaEditor } from '#web/features/notas/components/nota-editor';
 import { BulkAccessForm } from '#web/features/people/components/bulk-access-form';
 import { CreateUserDialog } from '#web/features/people/components/create-user-dialog';
@@ -101,7 +102,50 @@ const agendaContext = () =>
   );
 const dialog = (name: string) => screen.findByRole('dialog', { name });
 
+const ELECTION_DAY = {
+  phase: 'en_curso',
+  closesAt: null,
+  closedAt: null,
+  lateArrivals: 0,
+  graceHours: 12,
+  changedAt: null,
+  changedBy: null,
+  reason: null,
+  drill: null,
+  late: [],
+};
+const ELECTION_STATUS = { phase: 'cerrada', closesAt: null, closedAt: null, lateArrivals: 0 };
+const electionContext = () => server.use(http.get('*/api/admin/election', () => HttpResponse.json(ELECTION_DAY)));
+
 const FORMS: FormCase[] = [
+  {
+    file: 'features/election/components/election-admin-page.tsx',
+    name: 'Cambiar de fase',
+    method: 'put',
+    url: '/api/admin/election/phase',
+    answer: ELECTION_STATUS,
+    context: electionContext,
+    render: () => <ElectionAdminPage />,
+    fill: async (ui) => {
+      const form = await screen.findByRole('form', { name: 'Cambiar de fase' });
+      await ui.type(within(form).getByLabelText('Motivo'), 'Cierre de mesas');
+      return within(form).getByRole('button', { name: 'Cambiar fase' });
+    },
+  },
+  {
+    file: 'features/election/components/election-admin-page.tsx',
+    name: 'Hora de cierre',
+    method: 'put',
+    url: '/api/admin/election/close',
+    answer: ELECTION_STATUS,
+    context: electionContext,
+    render: () => <ElectionAdminPage />,
+    fill: async (ui) => {
+      const form = await screen.findByRole('form', { name: 'Hora de cierre' });
+      await ui.type(within(form).getByLabelText('Motivo'), 'Hora legal');
+      return within(form).getByRole('button', { name: 'Guardar cierre' });
+    },
+  },
   {
     file: 'features/agenda/components/agenda-event-dialog.tsx',
     name: 'Nuevo evento',

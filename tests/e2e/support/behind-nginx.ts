@@ -7,13 +7,14 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createAccountsService } from '#server/features/people/accounts.service';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
+import { createAccountsService } from '#server/features/people/accounts.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
+import { setElectionPhase } from '#server/testing/test-app';
 import { findPostgresBin, startPostgresCluster } from '#tests/support/postgres-cluster';
 
 export const PROXY_ACCOUNTS = {
@@ -92,6 +93,8 @@ export async function startBehindNginx(options: { unvoted: number }): Promise<Be
     const now = new Date();
     await migrateToLatest(db);
     await seedReferenceData(db, now, 'Comando Zulia');
+    // The day is under way: its validators vote and send photos.
+    await setElectionPhase(db, 'en_curso', now);
     const accounts = createAccountsService(db.kysely, () => now, testPasswordHash);
     const actor = { email: 'e2e', ip: null };
     const { password, slug } = PROXY_ACCOUNTS;

@@ -87,7 +87,17 @@ describe('POST /api/auth/login', () => {
         {
           title: 'Administración',
           path: '/admin',
-          sections: ['personas', 'departamentos', 'candidatos', 'agenda', 'notas', 'registros', 'ajustes', 'auditoria'],
+          sections: [
+            'personas',
+            'departamentos',
+            'candidatos',
+            'agenda',
+            'notas',
+            'registros',
+            'ajustes',
+            'auditoria',
+            'jornada',
+          ],
         },
       ],
       home: '/resultados',

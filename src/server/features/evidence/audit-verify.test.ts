@@ -6,7 +6,7 @@ import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';
 import { verifyAuditChain } from './audit-verify';
 import { runAuditVerify } from './evidence.cli';
 
@@ -163,6 +163,7 @@ describe('the audit chain', () => {
     expect(gone.err).toContain(`Registro ${a1} (${SLUG_A}), foto gobernador: falta el archivo de la foto ${photoId}`);
 
     // 'Borrar datos personales' with the photos removed: its audit row says so, and the chain holds.
+    await setElectionPhase(t.db, 'cerrada', new Date());
     const purged = await t.request({
       method: 'POST',
       url: '/api/admin/records/purge',
@@ -170,6 +171,28 @@ describe('the audit chain', () => {
       payload: { photos: 'remove', confirm: 'BORRAR DATOS PERSONALES' },
     });
     expect(purged.statusCode, purged.body).toBe(200);
+    expect(await verify()).toMatchObject({ code: 0 });
+  });
+
+  it("holds after a drill: what 'Terminar simulacro' erased is what the chain says was of the drill", async () => {
+    t = await createTestApp({}, { electionPhase: 'simulacro' });
+    const c = await signInPeople(t);
+    const [a1] = await addRecords(t, SLUG_A, 1);
+    expect((await vote(SLUG_A, a1 as number, ['FA'], c.validatorA)).statusCode).toBe(201);
+    const photo = await uploadPhoto(
+      t,
+      { slug: SLUG_A, recordId: a1 as number, kind: 'gobernador' },
+      { data: fixture('ballot.jpg'), filename: 'ballot.jpg', contentType: 'image/jpeg' },
+      c.validatorA,
+    );
+    expect(photo.statusCode).toBe(201);
+    const ended = await t.request({
+      method: 'POST',
+      url: '/api/admin/election/drill/end',
+      headers: { cookie: c.admin },
+      payload: { votes: 1, photos: 1, reason: 'Fin de la práctica' },
+    });
+    expect(ended.statusCode, ended.body).toBe(200);
     expect(await verify()).toMatchObject({ code: 0 });
   });
 

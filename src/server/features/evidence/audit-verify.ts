@@ -69,14 +69,27 @@ function parseDetails(row: ChainRow): Record<string, unknown> {
 const codesIn = (value: unknown): string[] | null | undefined =>
   value === null ? null : Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : undefined;
 
-/** Folds one chained row into what the chain says about its record. */
-function replay(expected: Map<number, Expected>, row: ChainRow): void {
+/**
+ * Folds one chained row into what the chain says about its record. `beforeDrill` keeps what the chain
+ * said of each record before its first drill vote or photo: 'Terminar simulacro' (`election.drill_end`)
+ * puts every such record back to it, as the erasure does to the tables (decision 079).
+ */
+function replay(expected: Map<number, Expected>, beforeDrill: Map<number, Expected | undefined>, row: ChainRow): void {
+  if (row.action === 'election.drill_end') {
+    for (const [id, before] of beforeDrill) {
+      if (before) expected.set(id, before);
+      else expected.delete(id);
+    }
+    beforeDrill.clear();
+    return;
+  }
   const match = /^record:(\d+)$/.exec(row.target ?? '');
   if (!match) return;
   const id = Number(match[1]);
+  const details = parseDetails(row);
+  if (details.drill === true && !beforeDrill.has(id)) beforeDrill.set(id, structuredClone(expected.get(id)));
   const entry = expected.get(id) ?? { department: row.department_slug, photos: {} };
   entry.department = row.department_slug ?? entry.department;
-  const details = parseDetails(row);
   if (row.action === 'record.vote') {
     const codes = codesIn(details.candidates);
     if (codes !== undefined) entry.codes = codes;
@@ -117,6 +130,7 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
   const repo = createEvidenceRepository(db);
   const problems: Problem[] = [];
   const expected = new Map<number, Expected>();
+  const beforeDrill = new Map<number, Expected | undefined>();
 
   // 1. The chain, in its order.
   let rows = 0;
@@ -153,7 +167,7 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
       prevHash = row.hash ?? '';
       nextSeq = seq + 1;
       after = seq;
-      replay(expected, row);
+      replay(expected, beforeDrill, row);
       // 'Borrar datos personales' with the photos removed: the files of photos stored before it are gone.
       if (row.action === 'records.purge' && parseDetails(row).photos === 'remove') filesPurgedAt = seq;
     }

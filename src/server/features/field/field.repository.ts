@@ -11,6 +11,8 @@ export interface WaitingRow {
   user_email: string;
   waiting: number;
   oldest: string | null;
+  /** Of those, the items whose key the server heard of before the close (0 while the day is open). */
+  before_close: number | string | null;
 }
 
 /** One person's phones, added up. */
@@ -147,12 +149,14 @@ export function createFieldRepository(db: Kysely<Database>) {
     /**
      * Per department and member of its list, the items their phones say wait, without those the server
      * has received since (the record has its vote, or that photo) and those naming a record that is not
-     * in that department. Summed here, by the database.
+     * in that department. Summed here, by the database. After a close (`closedAt`), also how many of
+     * them the server heard of before it: those it will still take (docs/decisions/078).
      */
-    async waiting(departmentIds: readonly number[]): Promise<WaitingRow[]> {
+    async waiting(departmentIds: readonly number[], closedAt: string | null = null): Promise<WaitingRow[]> {
       if (departmentIds.length === 0) return [];
       return db
         .selectFrom('field_items as i')
+        .leftJoin('election_heard_keys as h', 'h.item_key', 'i.item_key')
         .innerJoin('department_members as m', (join) =>
           join.onRef('m.department_id', '=', 'i.department_id').onRef('m.email', '=', 'i.user_email'),
         )
@@ -164,6 +168,17 @@ export function createFieldRepository(db: Kysely<Database>) {
           'i.user_email',
           eb.fn.countAll<number>().as('waiting'),
           eb.fn.min<string | null>('i.waiting_since').as('oldest'),
+          eb.fn
+            .sum<number | string | null>(
+              eb
+                .case()
+                // No close: every key's time is after '', so nothing counts.
+                .when('h.heard_at', '<', closedAt ?? '')
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('before_close'),
         ])
         .where('i.department_id', 'in', [...departmentIds])
         .where((eb) =>

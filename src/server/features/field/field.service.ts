@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { readElection, rememberReportedKeys } from '#server/platform/election/election';
 import { Conflict, TooManyRequests } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import {
@@ -30,6 +31,7 @@ function validatorLine(
   waiting: WaitingRow | undefined,
   devices: DevicesRow | undefined,
   stuckBefore: string,
+  closed = false,
 ): FieldValidator {
   const count = Number(waiting?.waiting ?? 0);
   const oldest = count > 0 ? (waiting?.oldest ?? null) : null;
@@ -43,6 +45,8 @@ function validatorLine(
       devices?.last_error && devices.last_error_at ? { message: devices.last_error, at: devices.last_error_at } : null,
     stuck: oldest !== null && oldest <= stuckBefore,
     devices: Number(devices?.devices ?? 0),
+    // Only after the close: what the server heard of before it and will still take.
+    ...(closed ? { heardBeforeClose: Number(waiting?.before_close ?? 0) } : {}),
   };
 }
 
@@ -129,6 +133,13 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
         );
         if (!saved) throw Conflict(fieldMessages.deviceTaken);
         await repo.replaceItems(trx, user.email, report.deviceId, items);
+        // Heard of now: after the close, what a phone named before it is still taken (decision 078).
+        await rememberReportedKeys(
+          trx,
+          items.map((i) => i.item_key),
+          user.email,
+          now,
+        );
         await repo.trimDevices(trx, user.email, FIELD_DEVICES_PER_PERSON);
       });
       return { receivedAt: nowIso };
@@ -137,7 +148,8 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
     /** One department: every member of its list, with what waits on their phones for it. */
     async departmentView(department: Department, members: string[]): Promise<FieldView> {
       const now = clock();
-      const [waiting, devices] = await Promise.all([repo.waiting([department.id]), repo.devicesOf(members)]);
+      const { closedAt } = await readElection(db, now);
+      const [waiting, devices] = await Promise.all([repo.waiting([department.id], closedAt), repo.devicesOf(members)]);
       const waitingOf = new Map(waiting.map((w) => [w.user_email, w]));
       const devicesOf = new Map(devices.map((d) => [d.user_email, d]));
       const before = stuckBefore(now);
@@ -147,7 +159,7 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
         generatedAt: now.toISOString(),
         stuckAfterMinutes: FIELD_STUCK_MINUTES,
         validators: members
-          .map((email) => validatorLine(email, waitingOf.get(email), devicesOf.get(email), before))
+          .map((email) => validatorLine(email, waitingOf.get(email), devicesOf.get(email), before, closedAt !== null))
           .sort(byUrgency),
       };
     },

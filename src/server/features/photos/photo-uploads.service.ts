@@ -1,6 +1,7 @@
 import type { Upload } from '@tus/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
+import { requireElectionOpen } from '#server/platform/election/election';
 import { HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
 import { type Answer, type IdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
@@ -163,7 +164,8 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
       const meta = photoUploadMetadataSchema.safeParse(upload.metadata ?? {});
       if (!meta.success) throw new HttpError(400, photoUploadsMessages.badMetadata);
       const { slug, recordId, kind } = meta.data;
-      // As for a photo sent in one request: a filled slot is refused before the bytes travel.
+      // As for a photo sent in one request: the day's phase and a filled slot refuse before the bytes travel.
+      await requireElectionOpen(db, 'photo', { now: deps.now(), key });
       await requireOpenSlot({ db, keys }, { user, slug, recordId, kind, key });
       // The data folder keeps its floor of free space for votes and the photos already accepted.
       await deps.requireRoom(upload.size);

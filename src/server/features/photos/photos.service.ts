@@ -3,6 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import {
+  recordBeforeDrillItem,
+  recordDrillItem,
+  recordLateArrival,
+  requireElectionOpen,
+} from '#server/platform/election/election';
 import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
@@ -153,6 +159,10 @@ export async function storePhoto(
     const answer = await runChange(
       db,
       async ({ trx, audit }) => {
+        // The day's phase decides in the photo's own transaction (docs/decisions/078).
+        const key = input.idempotency?.request.key;
+        const allowance = await requireElectionOpen(trx, 'photo', { now: input.now, key });
+        const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
         const tx = createPhotosRepository(trx);
         const id = await tx.insert({ ...row });
         const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
@@ -163,7 +173,19 @@ export async function storePhoto(
           // This photo filled the last empty slot of a voted record: it is validated now, and only now.
           await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
         }
-        await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at });
+        // A drill photo is kept for the drill's erasure (decision 079) and goes nowhere else: the hooks
+        // are told, and the one that sends photos to another system skips it.
+        if (drillBefore) {
+          await recordDrillItem(trx, {
+            kind,
+            recordId: record.id,
+            photoId: id,
+            key,
+            before: drillBefore,
+            now: input.now,
+          });
+        }
+        await deps.hooks?.afterPhoto?.(trx, { recordId: record.id, kind, photoId: id, at, drill: allowance.drill });
         await audit({
           actorEmail: user.email,
           action: input.current === null ? 'photo.upload' : 'photo.replace',
@@ -178,9 +200,21 @@ export async function storePhoto(
             contentType: row.content_type,
             ...(input.current !== null ? { replacedPhotoId: input.current } : {}),
             ...(sameImage ? { sameImageAsRecord: sameImage.record_id } : {}),
+            ...(allowance.late ? { late: true } : {}),
+            ...(allowance.drill ? { drill: true } : {}),
           },
           at: input.now,
         });
+        if (allowance.late && key) {
+          await recordLateArrival(trx, {
+            key,
+            kind,
+            slug: input.department.slug,
+            recordId: record.id,
+            email: user.email,
+            now: input.now,
+          });
+        }
         const updated = await createRecordsRepository(trx).findInDepartment(input.department.id, record.id);
         if (!updated) throw new SlotTaken();
         const result: PhotoUploadResult = {
@@ -241,6 +275,9 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
       const earlier = await keys.replay<PhotoUploadResult>(idempotency);
       if (earlier) return earlier;
     }
+    // Refused at once when the day's phase refuses it, before the image is worked on; checked again in
+    // the photo's transaction.
+    await requireElectionOpen(db, 'photo', { now: input.now, key });
     // As it is now: the slot may have been filled while the file travelled.
     const record = await createRecordsRepository(db).findInDepartment(department.id, id);
     if (record?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, id);

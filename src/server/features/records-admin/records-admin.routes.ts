@@ -4,18 +4,18 @@ import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
   correctVoteBodySchema,
-  recordAdminParamsSchema,
-  recordBodySchema,
   purgeBodySchema,
   purgeResultSchema,
+  recordAdminParamsSchema,
+  recordBodySchema,
   recordPhoneSchema,
-  updateRecordBodySchema,
   recordResultSchema,
   recordsAdminMessages,
   recordsAdminPageSchema,
   recordsAdminQuerySchema,
   recordsDepartmentsSchema,
   restoreRecordBodySchema,
+  updateRecordBodySchema,
   voidRecordBodySchema,
   voteCorrectionConflictSchema,
 } from '#shared/features/records-admin/records-admin';

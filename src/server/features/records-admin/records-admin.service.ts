@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { requireElectionOpen } from '#server/platform/election/election';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import {
   type RecordChangeHooks,
@@ -253,6 +254,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
     async void(id: number, input: { reason: string; voteCounts: boolean }, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
       return change(async ({ trx, audit }) => {
+        await requireElectionOpen(trx, 'void', { now });
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
@@ -288,6 +290,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
     async restore(id: number, reason: string, actor: RecordsActor): Promise<RecordAdmin> {
       const now = clock();
       return change(async ({ trx, audit }) => {
+        await requireElectionOpen(trx, 'void', { now });
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
@@ -338,6 +341,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         chosen = candidates.filter((c) => (input.codes as string[]).includes(c.code));
       }
       return change(async ({ trx, audit }) => {
+        await requireElectionOpen(trx, 'correction', { now });
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { readElection } from '#server/platform/election/election';
 import { Conflict } from '#server/platform/http/errors';
 import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
 import { recordListAnswers } from '#server/platform/records/records';
-import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import type { Actor } from '#server/platform/session/identity';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import type { PurgeResult } from '#shared/features/records-admin/records-admin';
 import { createRecordsAdminRepository } from './records-admin.repository';
 
@@ -22,12 +23,15 @@ export function initialsOf(nombre: string): string {
     .join(' ');
 }
 
-/**
- * Whether the purge may run now: null if so, else the reason. Today it always may; once the election
- * has phases, this is where "only after the close" is asked (the one place to change).
- */
+/** Whether the purge may run now: null if so, else the reason. */
 export type PurgeGate = () => Promise<string | null>;
-const alwaysOpen: PurgeGate = async () => null;
+
+/** The personal data go once the day has closed, never while votes may still come (decision 081). */
+export const PURGE_BEFORE_CLOSE = 'Los datos personales se borran después del cierre de la jornada.';
+const afterTheClose =
+  (db: Kysely<Database>, clock: () => Date): PurgeGate =>
+  async () =>
+    (await readElection(db, clock())).phase === 'cerrada' ? null : PURGE_BEFORE_CLOSE;
 
 /**
  * 'Borrar datos personales' (decision 081): after the election, every record's name becomes its
@@ -42,7 +46,7 @@ export function createRecordsPurgeService(
   clock: () => Date,
   options: { storage?: PhotoStorage | undefined; gate?: PurgeGate } = {},
 ) {
-  const gate = options.gate ?? alwaysOpen;
+  const gate = options.gate ?? afterTheClose(db, clock);
   return {
     async purge(input: { photos: 'keep' | 'remove' }, actor: Actor): Promise<PurgeResult> {
       const refused = await gate();

@@ -3,8 +3,8 @@ import { runCli } from '#server/cli';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { addStoredPhoto, photoFilesUnder } from '#server/testing/photos';
 import { addRecords, castVote, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
-import { initialsOf } from './records-purge.service';
+import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';
+import { initialsOf, PURGE_BEFORE_CLOSE } from './records-purge.service';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -74,6 +74,11 @@ async function setup() {
   return cookies;
 }
 
+/** The day's close: only then may the personal data go. */
+async function closeTheDay() {
+  await setElectionPhase(t.db, 'cerrada', new Date());
+}
+
 const results = async (cookie: string) => {
   const res = await t.request({ url: '/api/results', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
@@ -101,6 +106,18 @@ describe("'Borrar datos personales'", () => {
     const summariesBefore = await summaries(cookies);
     expect(photoFilesUnder(t.config.dataDir).length).toBe(3);
 
+    // While the day is under way, votes may still come: nothing is purged.
+    const early = await t.request({
+      method: 'POST',
+      url: '/api/admin/records/purge',
+      headers: { cookie: cookies.admin },
+      payload: { photos: 'remove', confirm: 'BORRAR DATOS PERSONALES' },
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(PURGE_BEFORE_CLOSE);
+    expect(found(await dumpDatabase())).toEqual(secrets);
+
+    await closeTheDay();
     const once = await t.request({
       method: 'POST',
       url: '/api/admin/records/purge',
@@ -147,6 +164,7 @@ describe("'Borrar datos personales'", () => {
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l), readPassword: async () => '' };
     expect(await runCli(['records:purge', '--conservar-fotos'], t.db.kysely, io)).toBe(2);
     expect(found(await dumpDatabase()).length).toBeGreaterThan(0);
+    await closeTheDay();
     expect(await runCli(['records:purge', '--conservar-fotos', '--confirmar'], t.db.kysely, io)).toBe(0);
     expect(lines.at(-1)).toBe('Datos personales borrados de 7 trámites; las fotos se conservan.');
     expect(found(await dumpDatabase())).toEqual([]);

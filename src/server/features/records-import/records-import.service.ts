@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { requireElectionOpen } from '#server/platform/election/election';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
 import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/platform/records/records';
 import {
@@ -71,6 +72,7 @@ async function applyImport(
   return runChange(
     options.db,
     async ({ trx, audit }) => {
+      await requireElectionOpen(trx, 'import', { now });
       const repo = createRecordsImportRepository(trx);
       const records = createRecordsRepository(trx);
       let batch: ImportedRecord[] = [];

@@ -2,6 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import {
+  recordBeforeDrillItem,
+  recordDrillItem,
+  recordLateArrival,
+  requireElectionOpen,
+} from '#server/platform/election/election';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import {
   type Answer,
@@ -75,6 +81,9 @@ async function applyVote(
     const earlier = await keys.replay<VoteResult>(input.idempotency, trx);
     if (earlier) return { earlier };
   }
+  // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
+  const allowance = await requireElectionOpen(trx, 'vote', { now: input.now, key: input.idempotency?.key });
+  const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, input.recordId) : undefined;
   const repo = createValidationRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
@@ -90,21 +99,47 @@ async function applyVote(
     at,
   );
   await createRecordsRepository(trx).bumpCounts(input.department.id, { voted: 1, validated: row.completed });
-  await hooks.afterVote?.(trx, {
-    recordId: input.recordId,
-    codes: chosen.map((c) => c.code),
-    at,
-    revision: row.vote_revision,
-  });
+  // A drill vote goes nowhere else (another system would keep it after the drill is erased).
+  if (!allowance.drill) {
+    await hooks.afterVote?.(trx, {
+      recordId: input.recordId,
+      codes: chosen.map((c) => c.code),
+      at,
+      revision: row.vote_revision,
+    });
+  }
+  if (drillBefore) {
+    await recordDrillItem(trx, {
+      kind: 'vote',
+      recordId: input.recordId,
+      key: input.idempotency?.key,
+      before: drillBefore,
+      now: input.now,
+    });
+  }
   await change.audit({
     actorEmail: input.user.email,
     action: 'record.vote',
     departmentSlug: input.department.slug,
     target: `record:${input.recordId}`,
     ip: input.ip,
-    details: { candidates: chosen.map((c) => c.code) },
+    details: {
+      candidates: chosen.map((c) => c.code),
+      ...(allowance.late ? { late: true } : {}),
+      ...(allowance.drill ? { drill: true } : {}),
+    },
     at: input.now,
   });
+  if (allowance.late && input.idempotency) {
+    await recordLateArrival(trx, {
+      key: input.idempotency.key,
+      kind: 'vote',
+      slug: input.department.slug,
+      recordId: input.recordId,
+      email: input.user.email,
+      now: input.now,
+    });
+  }
   const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
   if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
   return { cast: answer };

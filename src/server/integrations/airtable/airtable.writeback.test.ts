@@ -6,7 +6,14 @@ import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, uploadPhoto } from '#server/testing/photos';
-import { createTestDb, TEST_ORIGIN, type TestApp, type TestDb, testConfig } from '#server/testing/test-app';
+import {
+  createTestDb,
+  setElectionPhase,
+  TEST_ORIGIN,
+  type TestApp,
+  type TestDb,
+  testConfig,
+} from '#server/testing/test-app';
 import {
   type AirtableContractServer,
   airtableId,
@@ -55,6 +62,8 @@ async function startApp(config: Config, overrides: AirtableWritebackOverrides = 
   const db = testDb as TestDb;
   const app = await buildApp(config, { db: db.db, logger: false, airtableWriteback: overrides });
   await app.ready();
+  // The day under way: the validators vote.
+  await setElectionPhase(db.db, 'en_curso', new Date());
   apps.push(app);
   return {
     app,

@@ -36,6 +36,8 @@ export function airtableWritebackHooks(options: {
       if (queued) options.onQueued?.();
     },
     async afterPhoto(trx, photo) {
+      // A drill photo is erased with the drill: Airtable never hears of it.
+      if (photo.drill) return;
       const queued = await createAirtableOutboxRepository(trx).queue({
         recordId: photo.recordId,
         field: photo.kind,

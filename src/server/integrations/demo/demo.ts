@@ -1,4 +1,5 @@
 import { createAgendaService } from '#server/features/agenda/agenda.service';
+import { createElectionService } from '#server/features/election/election.service';
 import { createNotasService } from '#server/features/notas/notas.service';
 import { createSettingsService } from '#server/features/settings/settings.service';
 import type { Db } from '#server/platform/db/database';
@@ -58,6 +59,14 @@ export async function loadDemoData(
   ]);
   if (posts > 0 || events > 0) return false;
 
+  // The demo shows the day under way: votes and photos are taken at once (docs/decisions/078).
+  const election = createElectionService(db.kysely, () => now);
+  if ((await election.status()).phase === 'preparacion') {
+    await election.setPhase(
+      { phase: 'en_curso', reason: 'Datos de demostración: la jornada empieza en curso.' },
+      DEMO_ACTOR,
+    );
+  }
   const ctx: DemoContext = { db, now, today: dateInTimeZone(now), announce };
   for (const step of demoSteps) await step(ctx);
   await settings.storeValue(DEMO_MARKER, now.toISOString(), DEMO_ACTOR);

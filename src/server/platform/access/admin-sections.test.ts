@@ -29,7 +29,17 @@ describe('back-office sections', () => {
     expect((await menuOf('jefa@example.org')).at(-1)).toEqual({
       title: 'Administración',
       path: '/admin',
-      sections: ['personas', 'departamentos', 'candidatos', 'agenda', 'notas', 'registros', 'ajustes', 'auditoria'],
+      sections: [
+        'personas',
+        'departamentos',
+        'candidatos',
+        'agenda',
+        'notas',
+        'registros',
+        'ajustes',
+        'auditoria',
+        'jornada',
+      ],
     });
     expect(await menuOf('agenda@example.org')).toEqual([
       { title: 'Agenda', path: '/agenda' },

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
-import { type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
+import { setElectionPhase, type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
 
 /**
  * SQLite on a disk that fills up: a small tmpfs mounted for the test, which needs root. Without it the
@@ -41,6 +41,8 @@ beforeAll(async () => {
     logger: { level: 'error', stream: { write: (line: string) => log.push(line) } },
   });
   await app.ready();
+  // The day under way: the test votes.
+  await setElectionPhase(app.db, 'en_curso', new Date());
   t = testAppOf(app);
 });
 

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AirtableTables } from './schema-airtable';
 import type { AuthTables } from './schema-auth';
+import type { ElectionTables } from './schema-election';
 import type { IdempotencyTables } from './schema-idempotency';
 import type { RecordsTables } from './schema-records';
 import type { StorageTables } from './schema-storage';
@@ -17,7 +18,8 @@ export interface Database
     AirtableTables,
     StorageTables,
     IdempotencyTables,
-    FieldTables {}
+    FieldTables,
+    ElectionTables {}
 
 export interface CoreTables {
   settings: SettingsTable;

@@ -58,7 +58,11 @@ export interface RecordsActor {
 export interface RecordChangeHooks {
   /** A vote, or an admin's correction of one (`revision` counts the writes of the record's vote, from 1). */
   afterVote?(trx: Db, vote: { recordId: number; codes: string[]; at: string; revision: number }): Promise<void>;
-  afterPhoto?(trx: Db, photo: { recordId: number; kind: PhotoKind; photoId: number; at: string }): Promise<void>;
+  /** `drill`: made during the drill, to be erased with it: a hook that sends photos elsewhere skips it. */
+  afterPhoto?(
+    trx: Db,
+    photo: { recordId: number; kind: PhotoKind; photoId: number; at: string; drill?: boolean },
+  ): Promise<void>;
 }
 
 const photoSlot = (id: number | null) =>

@@ -96,6 +96,7 @@ export const AUDIT_ACTION_FAMILIES = [
   { value: 'audit*', label: 'Auditoría' },
   { value: 'evidence*', label: 'Evidencias' },
   { value: 'airtable*', label: 'Airtable' },
+  { value: 'election*', label: 'Jornada' },
 ] as const;
 
 /** Every action the server writes, in words (a test keeps this list complete). */
@@ -152,6 +153,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'evidence.export': 'Paquete de evidencias descargado',
   'airtable.import': 'Importación desde Airtable',
   'field.clear': 'Aviso de envíos atascados quitado',
+  'election.phase': 'Fase de la jornada cambiada',
+  'election.reopen': 'Jornada reabierta',
+  'election.close_time': 'Hora de cierre o gracia cambiada',
+  'election.drill_end': 'Simulacro terminado y borrado',
 };
 
 /** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
@@ -197,6 +202,7 @@ export function auditTargetLabel(
     }
   }
   const family = action.split('.')[0];
+  if (family === 'election') return 'Jornada';
   if (target.includes('@') || family === 'user' || family === 'auth') return `Persona ${target}`;
   if (family === 'candidate') return `Candidato ${target}`;
   if (family === 'setting') return `Ajuste: ${SETTING_LABELS[target] ?? target}`;
@@ -283,6 +289,12 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   unchanged: 'Sin cambios',
   votes: 'Votos',
   photos: 'Fotos',
+  files: 'Archivos',
+  closedAt: 'Cerró',
+  closesAt: 'Cierre previsto',
+  graceHours: 'Horas de gracia',
+  late: 'Llegó después del cierre',
+  drill: 'Del simulacro',
   warnings: 'Avisos',
   filterByFormula: 'Fórmula de filtro',
   action: 'Acción',
@@ -299,6 +311,10 @@ const AUDIT_DETAIL_VALUES: Record<string, string> = {
   password_change: 'cambio de contraseña',
   known: 'de confianza',
   firebase: 'Firebase Auth',
+  preparacion: 'Preparación',
+  simulacro: 'Simulacro',
+  en_curso: 'En curso',
+  cerrada: 'Cerrada',
 };
 
 /** A key of the details in words; a key unknown to this version (written by a newer one) reads as itself. */

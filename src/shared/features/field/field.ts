@@ -74,6 +74,8 @@ export const fieldValidatorSchema = z.object({
   /** Items for this department waiting for more than FIELD_STUCK_MINUTES. */
   stuck: z.boolean(),
   devices: z.number().int(),
+  /** After the close: the waiting items the server heard of before it, which it still takes. */
+  heardBeforeClose: z.number().int().optional(),
 });
 export type FieldValidator = z.infer<typeof fieldValidatorSchema>;
 

@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { messages } from '#shared/platform/messages';
 import { forgetStaffQueries, useLogout } from '#web/features/auth/api/logout';
+import { DrillBand } from '#web/features/election/components/drill-band';
 import {
   endedWithWaiting,
   hasUnsentHint,
@@ -249,6 +250,8 @@ export function RootLayout() {
         }
         signedInAs={shownUser?.email}
       />
+      {/* Staff only: the public pages never say which phase the day is in. */}
+      <DrillBand enabled={Boolean(user)} />
       {pathname === paths.login && <SessionEndedNotice count={endedWaiting} />}
       <Suspense fallback={<Spinner />}>
         {/* A one-time password, or an owed second factor, opens nothing but its form, which /login shows. */}

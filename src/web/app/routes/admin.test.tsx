@@ -41,6 +41,7 @@ const ALL = [
   'registros',
   'ajustes',
   'auditoria',
+  'jornada',
 ] as const;
 
 describe('the back-office shell', () => {
@@ -56,7 +57,17 @@ describe('the back-office shell', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Personas', 'Departamentos', 'Candidatos', 'Agenda', 'Notas', 'Registros', 'Ajustes', 'Auditoría']);
+    ).toEqual([
+      'Personas',
+      'Departamentos',
+      'Candidatos',
+      'Agenda',
+      'Notas',
+      'Registros',
+      'Ajustes',
+      'Auditoría',
+      'Jornada',
+    ]);
   });
 
   it('shows someone on the Agenda list only the agenda', async () => {

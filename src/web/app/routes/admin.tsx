@@ -41,6 +41,11 @@ const SECTIONS = [
     title: 'Auditoría',
     Page: lazy(() => import('./admin-audit')),
   },
+  {
+    path: 'jornada',
+    title: 'Jornada',
+    Page: lazy(() => import('#web/features/election/components/election-admin-page')),
+  },
 ] as const;
 
 export type AdminSectionPath = (typeof SECTIONS)[number]['path'];

@@ -1,4 +1,6 @@
 import { RequireAccess } from '#web/features/auth/components/require-access';
+import { CloseResults } from '#web/features/election/components/close-results';
+import { DrillBand } from '#web/features/election/components/drill-band';
 import { ResultsPage } from '#web/features/results/components/results-page';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
@@ -11,7 +13,16 @@ function ResultadosShell() {
   const site = useSiteInfo();
   return (
     <Page wide>
-      <ResultsPage campaignName={site.data?.campaignName} />
+      <CloseResults />
+      <ResultsPage
+        campaignName={site.data?.campaignName}
+        band={
+          <>
+            <DrillBand />
+            <CloseResults large />
+          </>
+        }
+      />
     </Page>
   );
 }

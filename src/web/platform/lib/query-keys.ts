@@ -11,6 +11,7 @@ export const adminKeys = {
   candidates: () => ['admin', 'candidates'] as const,
   settings: () => ['admin', 'settings'] as const,
   audit: () => ['admin', 'audit'] as const,
+  election: () => ['admin', 'election'] as const,
   auditPage: (filters: AuditFilters, page: number) => ['admin', 'audit', filters, page] as const,
 };
 

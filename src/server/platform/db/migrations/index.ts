@@ -21,6 +21,8 @@ import { auditChainMigration } from './018-audit-chain';
 import { auditChainChecksMigration } from './019-audit-chain-checks';
 import { auditTargetIndexMigration } from './020-audit-target-index';
 import { nightViewsMigration } from './021-night-views';
+import { electionMigration } from './024-election';
+import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 import { secondFactorMigration } from './026-second-factor';
 
 /** Every migration, in order. Names never change once released. */
@@ -48,6 +50,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '019-audit-chain-checks': auditChainChecksMigration(dialect),
     '020-audit-target-index': auditTargetIndexMigration(),
     '021-night-views': nightViewsMigration(),
+    '024-election': electionMigration(),
+    '025-late-arrivals-and-drill': lateArrivalsAndDrillMigration(dialect),
     '026-second-factor': secondFactorMigration(),
   };
   return { getMigrations: async () => migrations };

@@ -95,6 +95,11 @@ function ValidatorRow({
         className={`${phone.cell} text-right tabular-nums max-sm:text-left ${v.waiting > 0 ? 'font-bold' : ''}`}
       >
         {formatCount(v.waiting)}
+        {(v.heardBeforeClose ?? 0) > 0 && (
+          <span className="block text-sm font-semibold">
+            {formatCount(v.heardBeforeClose ?? 0)} de antes del cierre
+          </span>
+        )}
       </td>
       <td role="cell" data-label="Más antiguo" className={`${phone.cell} ${v.stuck ? 'font-bold text-red-900' : ''}`}>
         <When iso={v.oldestWaitingAt} from={from} empty="—" />

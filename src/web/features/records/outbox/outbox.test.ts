@@ -71,6 +71,21 @@ afterEach(() => {
 });
 
 describe('outbox', () => {
+  it('drops, without asking, an item the server says was of the drill', async () => {
+    const server = fakeServer();
+    const dropped: string[] = [];
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
+    await outbox.addVote(vote(1));
+    await outbox.addVote(vote(2));
+    outbox.connect(ANA, { onDropped: (item, message) => dropped.push(`${item.recordId}: ${message}`) });
+    await settle();
+    await server.reply(410, { message: 'Era del simulacro' });
+    await server.reply(201);
+    expect(states(outbox)).toEqual(['2:vote:sent']);
+    expect(dropped).toEqual(['1: Era del simulacro']);
+    expect(outbox.unsent()).toEqual([]);
+  });
+
   it('sends what was saved in order, one request at a time, and marks each sent', async () => {
     const server = fakeServer();
     const sent: number[] = [];

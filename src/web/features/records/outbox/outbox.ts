@@ -32,6 +32,8 @@ export type Transport = (
 export interface OutboxEvents {
   onSent?(item: OutboxItem, body: unknown): void;
   onRejected?(item: OutboxItem): void;
+  /** The server said the item belongs to a drill already erased: it left the phone (decision 079). */
+  onDropped?(item: OutboxItem, message: string): void;
   /** The session ended: the item waits, and sending stops until a session is connected again. */
   onUnauthorized?(): void;
 }
@@ -197,6 +199,16 @@ export function createOutbox(options: OutboxOptions) {
         pausedForSession = true;
         events.onUnauthorized?.();
         return 'stop';
+      }
+      if (answer.status === 410) {
+        // An item of a drill already erased never counts: it leaves the phone without asking anyone.
+        await store.remove(item.seq);
+        items = items.filter((i) => i.seq !== item.seq);
+        publish();
+        options.broadcast?.();
+        options.onRemove?.(item);
+        events.onDropped?.(item, refusal(answer.body, 'Era del simulacro'));
+        return 'next';
       }
       if (isTransient(answer.status)) {
         await retryLater(item, refusal(answer.body, `Error ${answer.status} del servidor`));

@@ -106,6 +106,10 @@ export function useOutboxConnection({ owner, onSessionEnded }: OutboxConnectionO
         void queryClient.invalidateQueries({ queryKey: recordsKeys.all(item.slug) });
         toast.error(`${item.recordName}: ${item.rejection?.message ?? ''}`, { toastId: item.key });
       },
+      onDropped(item, message) {
+        void queryClient.invalidateQueries({ queryKey: recordsKeys.all(item.slug) });
+        toast.info(`${item.recordName}: ${message}`, { toastId: item.key });
+      },
       onUnauthorized() {
         ended.current?.();
       },

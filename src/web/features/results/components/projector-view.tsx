@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { type Results, resultsMessages } from '#shared/features/results/results';
 import { formatCount } from '#shared/platform/format';
 import type { StreamStatus } from '../api/stream-results';
@@ -28,6 +28,8 @@ export interface ProjectorViewProps {
   status: StreamStatus;
   updatedAt: number | null;
   onLeave: () => void;
+  /** A band over everything (the SIMULACRO band during the drill). */
+  band?: ReactNode;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface ProjectorViewProps {
  * inert), black on white, type sized by the screen's width so 1920×1080 reads from the back of a room.
  * It keeps updating; Escape, leaving full screen or the visible button close it.
  */
-export function ProjectorView({ results, status, updatedAt, onLeave }: ProjectorViewProps) {
+export function ProjectorView({ results, status, updatedAt, onLeave, band }: ProjectorViewProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const leave = useRef(onLeave);
   leave.current = onLeave;
@@ -114,6 +116,7 @@ export function ProjectorView({ results, status, updatedAt, onLeave }: Projector
         onLeave();
       }}
     >
+      {band}
       <div className="flex min-h-full flex-col gap-[2.5vw] p-[3vw]">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <h2 id="proyector-titulo" className="text-[clamp(2rem,3.4vw,6rem)] font-black leading-none tracking-tight">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { resultsMessages } from '#shared/features/results/results';
 import { formatCount, formatLongDate, formatTime } from '#shared/platform/format';
@@ -17,10 +17,12 @@ export interface ResultsPageProps {
   /** How often to ask while the live stream is down (the spec's 5 s; shorter in tests). */
   pollMs?: number;
   stream?: ResultsStreamOptions;
+  /** Shown on top of the projector too (the page composing it gives the day's band). */
+  band?: ReactNode;
 }
 
 /** The Resultados page: live totals per candidate, projector mode, and the breakdown with downloads. */
-export function ResultsPage({ campaignName, pollMs, stream: streamOptions }: ResultsPageProps) {
+export function ResultsPage({ campaignName, pollMs, stream: streamOptions, band }: ResultsPageProps) {
   const stream = useResultsStream(streamOptions);
   const results = useResults({ live: stream.status === 'live', pollMs });
   const [params, setParams] = useSearchParams();
@@ -93,7 +95,13 @@ export function ResultsPage({ campaignName, pollMs, stream: streamOptions }: Res
       <ResultsBreakdown live={stream.status === 'live'} pollMs={pollMs} />
 
       {projector && results.data && (
-        <ProjectorView results={results.data} status={stream.status} updatedAt={updatedAt} onLeave={leaveProjector} />
+        <ProjectorView
+          results={results.data}
+          status={stream.status}
+          updatedAt={updatedAt}
+          onLeave={leaveProjector}
+          band={band}
+        />
       )}
     </>
   );

@@ -1,0 +1,75 @@
+/** Tables of the election day (migrations 024-election and 025-late-arrivals-and-drill). */
+import type { Generated } from 'kysely';
+
+export interface ElectionTables {
+  election: ElectionTable;
+  election_heard_keys: ElectionHeardKeysTable;
+  election_late_arrivals: ElectionLateArrivalsTable;
+  election_drill_items: ElectionDrillItemsTable;
+  election_close_snapshots: ElectionCloseSnapshotsTable;
+}
+
+/**
+ * The day's phase: at most one row (id 1). No row is 'preparacion', as a new database starts
+ * (docs/decisions/078).
+ */
+export interface ElectionTable {
+  id: number;
+  /** 'preparacion' | 'simulacro' | 'en_curso' | 'cerrada' */
+  phase: string;
+  /** The close set in advance: from this instant on, 'en_curso' reads as closed at it. */
+  closes_at: string | null;
+  /** When the day was closed by hand (phase 'cerrada'). */
+  closed_at: string | null;
+  /** Hours after the close during which items reported before it are still accepted. */
+  grace_hours: number;
+  changed_at: string;
+  changed_by: string | null;
+  reason: string | null;
+}
+
+/** An Idempotency-Key a phone's field report named, and when the server first heard of it. */
+export interface ElectionHeardKeysTable {
+  item_key: string;
+  user_email: string;
+  heard_at: string;
+}
+
+/** A vote or photo accepted after the close because a phone had reported its key before it. */
+export interface ElectionLateArrivalsTable {
+  item_key: string;
+  kind: string;
+  department_slug: string;
+  record_id: number;
+  user_email: string;
+  arrived_at: string;
+  /** The close it came after. */
+  closed_at: string;
+}
+
+/** A vote or photo made during the drill, and its record as it was before it. */
+export interface ElectionDrillItemsTable {
+  id: Generated<number>;
+  /** 'vote' or a photo kind. */
+  kind: string;
+  record_id: number;
+  /** The photo's row, for a photo. */
+  photo_id: number | null;
+  /** Its Idempotency-Key, if it came with one. */
+  item_key: string | null;
+  record_revision: number;
+  record_updated_at: string;
+  made_at: string;
+  /** When 'Terminar simulacro' erased it. */
+  erased_at: string | null;
+}
+
+/**
+ * The counts at a close, taken before anything arrives after it: the result counters as JSON
+ * (`{ ballots: [{ department_id, ballots }], candidates: [{ department_id, candidate_id, votes }] }`).
+ */
+export interface ElectionCloseSnapshotsTable {
+  closed_at: string;
+  taken_at: string;
+  counts: string;
+}

@@ -1,0 +1,182 @@
+import type { Kysely, Selectable } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
+import type { Database } from '#server/platform/db/schema';
+import type {
+  ElectionDrillItemsTable,
+  ElectionLateArrivalsTable,
+  ElectionTable,
+} from '#server/platform/db/schema-election';
+import type { PhotoKind } from '#shared/platform/constants';
+
+export type ElectionRow = Selectable<ElectionTable>;
+export type LateArrivalRow = Selectable<ElectionLateArrivalsTable>;
+export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
+
+/** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
+export function createElectionRepository(db: Kysely<Database>) {
+  return {
+    find(): Promise<ElectionRow | undefined> {
+      return db.selectFrom('election').selectAll().where('id', '=', 1).executeTakeFirst();
+    },
+
+    async save(row: Omit<ElectionRow, 'id'>): Promise<void> {
+      await db
+        .insertInto('election')
+        .values({ id: 1, ...row })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row }))
+        .execute();
+    },
+
+    /** Keeps the first time each key was heard of; a key heard again keeps its first time. */
+    async rememberHeardKeys(keys: readonly string[], email: string, at: string): Promise<void> {
+      if (keys.length === 0) return;
+      await db
+        .insertInto('election_heard_keys')
+        .values(keys.map((item_key) => ({ item_key, user_email: email, heard_at: at })))
+        .onConflict((oc) => oc.column('item_key').doNothing())
+        .execute();
+    },
+
+    async heardAt(key: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('election_heard_keys')
+        .select('heard_at')
+        .where('item_key', '=', key)
+        .executeTakeFirst();
+      return row?.heard_at;
+    },
+
+    async addLateArrival(row: LateArrivalRow): Promise<void> {
+      await db
+        .insertInto('election_late_arrivals')
+        .values(row)
+        .onConflict((oc) => oc.column('item_key').doNothing())
+        .execute();
+    },
+
+    async countLateArrivals(closedAt: string): Promise<number> {
+      const row = await db
+        .selectFrom('election_late_arrivals')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('closed_at', '=', closedAt)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    listLateArrivals(closedAt: string, limit: number): Promise<LateArrivalRow[]> {
+      return db
+        .selectFrom('election_late_arrivals')
+        .selectAll()
+        .where('closed_at', '=', closedAt)
+        .orderBy('arrived_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    // --- the counts at the close ---
+
+    async findCloseSnapshot(closedAt: string): Promise<{ taken_at: string; counts: string } | undefined> {
+      return db
+        .selectFrom('election_close_snapshots')
+        .select(['taken_at', 'counts'])
+        .where('closed_at', '=', closedAt)
+        .executeTakeFirst();
+    },
+
+    /** Keeps the first snapshot of a close: a second one (another request at the same time) is ignored. */
+    async addCloseSnapshot(row: { closed_at: string; taken_at: string; counts: string }): Promise<void> {
+      await db
+        .insertInto('election_close_snapshots')
+        .values(row)
+        .onConflict((oc) => oc.column('closed_at').doNothing())
+        .execute();
+    },
+
+    // --- the drill (docs/decisions/079) ---
+
+    /** A record's revision and last change, as they are before a drill item changes them. */
+    async recordBefore(recordId: number): Promise<{ vote_revision: number; updated_at: string } | undefined> {
+      return db
+        .selectFrom('records')
+        .select(['vote_revision', 'updated_at'])
+        .where('id', '=', recordId)
+        .executeTakeFirst();
+    },
+
+    async addDrillItem(row: Omit<DrillItemRow, 'id' | 'erased_at'>): Promise<void> {
+      await db.insertInto('election_drill_items').values(row).execute();
+    },
+
+    /** Whether this key named a drill item that has since been erased. */
+    async isErasedDrillKey(key: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('election_drill_items')
+        .select('id')
+        .where('item_key', '=', key)
+        .where('erased_at', 'is not', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The drill's items not yet erased, oldest first. */
+    openDrillItems(): Promise<DrillItemRow[]> {
+      return db.selectFrom('election_drill_items').selectAll().where('erased_at', 'is', null).orderBy('id').execute();
+    },
+
+    /** Whether any record is voted or any photo stored: the drill starts only on a clean slate. */
+    async anyVoteOrPhoto(): Promise<boolean> {
+      const voted = await db.selectFrom('records').select('id').where('voted_at', 'is not', null).executeTakeFirst();
+      if (voted) return true;
+      const photo = await db.selectFrom('photos').select('id').executeTakeFirst();
+      return photo !== undefined;
+    },
+
+    /** The stored files of these photos (original, display, thumbnail). */
+    async photoFiles(photoIds: readonly number[]): Promise<string[]> {
+      const keys: string[] = [];
+      for (const ids of inSlices(photoIds)) {
+        const rows = await db
+          .selectFrom('photos')
+          .select(['original_key', 'display_key', 'thumb_key'])
+          .where('id', 'in', ids)
+          .execute();
+        for (const r of rows) keys.push(r.original_key, r.display_key, r.thumb_key);
+      }
+      return keys;
+    },
+
+    /** A record back to what it was before the drill: no vote, no photo, its revision and last change. */
+    async restoreRecord(recordId: number, before: { revision: number; updatedAt: string }): Promise<void> {
+      await db
+        .updateTable('records')
+        .set({
+          voted_at: null,
+          voted_by: null,
+          vote_codes: null,
+          gobernador_photo_id: null,
+          an_photo_id: null,
+          clez_photo_id: null,
+          completed: 0,
+          validated_by: null,
+          vote_revision: before.revision,
+          updated_at: before.updatedAt,
+        })
+        .where('id', '=', recordId)
+        .execute();
+    },
+
+    /** The drill's ballots, photo rows and the answers kept for its keys. */
+    async deleteDrillRows(recordIds: readonly number[], photoIds: readonly number[], keys: readonly string[]) {
+      for (const ids of inSlices(recordIds))
+        await db.deleteFrom('record_votes').where('record_id', 'in', ids).execute();
+      for (const ids of inSlices(photoIds)) await db.deleteFrom('photos').where('id', 'in', ids).execute();
+      for (const part of inSlices(keys)) await db.deleteFrom('idempotency_keys').where('key', 'in', part).execute();
+    },
+
+    async markDrillErased(at: string): Promise<void> {
+      await db.updateTable('election_drill_items').set({ erased_at: at }).where('erased_at', 'is', null).execute();
+    },
+  };
+}
+
+export type DrillKind = 'vote' | PhotoKind;

@@ -1,0 +1,149 @@
+import { formatTime } from '#shared/platform/format';
+import { z } from '#shared/platform/zod-spanish';
+
+/**
+ * The election day's phases (docs/decisions/078), in the order the day goes through them. Stored as
+ * these codes; people read the labels.
+ */
+export const ELECTION_PHASES = ['preparacion', 'simulacro', 'en_curso', 'cerrada'] as const;
+export const electionPhaseSchema = z.enum(ELECTION_PHASES);
+export type ElectionPhase = z.infer<typeof electionPhaseSchema>;
+
+export const ELECTION_PHASE_LABELS: Record<ElectionPhase, string> = {
+  preparacion: 'Preparación',
+  simulacro: 'Simulacro',
+  en_curso: 'En curso',
+  cerrada: 'Cerrada',
+};
+
+/** Hours after the close during which an item a phone reported before it is still accepted. */
+export const DEFAULT_GRACE_HOURS = 12;
+export const GRACE_HOURS_BOUNDS = { min: 0, max: 72 } as const;
+
+/** The writes the phase decides on. */
+export type ElectionWrite = 'vote' | 'photo' | 'correction' | 'void' | 'import';
+
+export const electionMessages = {
+  preparing: 'La jornada está en preparación: todavía no se reciben votos ni fotos.',
+  /** 'La jornada cerró a las 6:00 p. m.', the time as the app writes every time (its 'p. m.' ends the sentence). */
+  closedAt: (closedAt: string) => `La jornada cerró a las ${formatTime(new Date(closedAt))}`,
+  closedForAdmins: (closedAt: string) =>
+    `La jornada cerró a las ${formatTime(new Date(closedAt))} Para cambiar registros, reábrala con un motivo.`,
+  drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
+  reasonRequired: 'Indica el motivo del cambio.',
+  samePhase: 'La jornada ya está en esa fase.',
+  closeTimeInvalid: 'Indica la hora de cierre como fecha y hora (AAAA-MM-DDTHH:MM).',
+  closeTimePast: 'La hora de cierre debe ser posterior a la hora actual.',
+  graceHours: `Las horas de gracia deben ser un número entero entre ${GRACE_HOURS_BOUNDS.min} y ${GRACE_HOURS_BOUNDS.max}.`,
+  lateLabel: 'llegó después del cierre',
+  /** What a phone is told about an item of a drill already erased: it drops it. */
+  drillItem: 'Era del simulacro',
+  drillNotClean: 'El simulacro empieza desde Preparación y sin votos ni fotos guardados.',
+  drillLeave: 'Para salir del simulacro, usa «Terminar simulacro»: borra sus votos y fotos.',
+  notInDrill: 'La jornada no está en simulacro.',
+  drillCountsChanged: (votes: number, photos: number) =>
+    `El simulacro tiene ahora ${votes} votos y ${photos} fotos: revisa los números y confirma otra vez.`,
+  drillEnded: (votes: number, photos: number) =>
+    `Simulacro terminado: se borraron ${votes} votos y ${photos} fotos. La jornada está en Preparación.`,
+  phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
+  closeScheduled: 'Hora de cierre guardada.',
+} as const;
+
+const reason = z
+  .string({ error: electionMessages.reasonRequired })
+  .trim()
+  .min(3, electionMessages.reasonRequired)
+  .max(500, 'El motivo no puede tener más de 500 caracteres.');
+
+/** A change of phase, with why. */
+export const electionPhaseBodySchema = z.object({ phase: electionPhaseSchema, reason });
+export type ElectionPhaseBody = z.infer<typeof electionPhaseBodySchema>;
+
+/**
+ * The close set in advance: a wall-clock time in Caracas ('2026-11-28T18:00', what a datetime-local
+ * field gives), or null for none; and the grace hours for items reported before the close.
+ */
+export const electionCloseBodySchema = z.object({
+  closesAt: z
+    .string({ error: electionMessages.closeTimeInvalid })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, electionMessages.closeTimeInvalid)
+    .nullable(),
+  graceHours: z
+    .number({ error: electionMessages.graceHours })
+    .int(electionMessages.graceHours)
+    .min(GRACE_HOURS_BOUNDS.min, electionMessages.graceHours)
+    .max(GRACE_HOURS_BOUNDS.max, electionMessages.graceHours),
+  reason,
+});
+export type ElectionCloseBody = z.infer<typeof electionCloseBodySchema>;
+
+/** One item accepted after the close because a phone had reported it before. */
+export const lateArrivalSchema = z.object({
+  kind: z.string(),
+  slug: z.string(),
+  recordId: z.number().int(),
+  by: z.string(),
+  at: z.string(),
+});
+
+/** The day as everyone may read it (the phase decides what the pages show). */
+export const electionStatusSchema = z.object({
+  phase: electionPhaseSchema,
+  /** The close set in advance (UTC ISO), if any and not yet passed or already applied. */
+  closesAt: z.string().nullable(),
+  /** When the day closed (UTC ISO), while it is closed. */
+  closedAt: z.string().nullable(),
+  /** Items accepted after the close, reported by a phone before it. */
+  lateArrivals: z.number().int(),
+});
+export type ElectionStatus = z.infer<typeof electionStatusSchema>;
+
+/** What the drill holds: the votes and photos 'Terminar simulacro' would erase. */
+export const drillCountsSchema = z.object({ votes: z.number().int(), photos: z.number().int() });
+export type DrillCounts = z.infer<typeof drillCountsSchema>;
+
+/** 'Terminar simulacro', confirmed with the counts the admin was shown. */
+export const drillEndBodySchema = drillCountsSchema.extend({ reason });
+export type DrillEndBody = z.infer<typeof drillEndBodySchema>;
+
+export const drillEndResultSchema = drillCountsSchema.extend({
+  message: z.string(),
+  filesDeleted: z.number().int(),
+});
+export type DrillEndResult = z.infer<typeof drillEndResultSchema>;
+
+/** The Jornada section: the status, who changed it last and why, the grace, the late arrivals. */
+export const electionAdminSchema = electionStatusSchema.extend({
+  graceHours: z.number().int(),
+  changedAt: z.string().nullable(),
+  changedBy: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** During the drill: what it holds. */
+  drill: drillCountsSchema.nullable(),
+  late: z.array(lateArrivalSchema),
+});
+export type ElectionAdmin = z.infer<typeof electionAdminSchema>;
+
+/**
+ * 'Resultados al cierre': the counts the server kept at the close (per candidate, and per municipality
+ * or parish), and apart from them how many items arrived late. `closedAt` null: the day has not closed.
+ */
+export const closeResultsSchema = z.object({
+  closedAt: z.string().nullable(),
+  takenAt: z.string().nullable(),
+  ballots: z.number().int(),
+  candidates: z.array(z.object({ code: z.string(), name: z.string(), votes: z.number().int() })),
+  departments: z.array(
+    z.object({
+      slug: z.string(),
+      title: z.string(),
+      ballots: z.number().int(),
+      votes: z.record(z.string(), z.number()),
+    }),
+  ),
+  lateArrivals: z.number().int(),
+});
+export type CloseResults = z.infer<typeof closeResultsSchema>;
+
+/** 'Resultados al cierre, 6:00 p. m.' */
+export const closeResultsTitle = (closedAt: string) => `Resultados al cierre, ${formatTime(new Date(closedAt))}`;

@@ -1,0 +1,124 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { ElectionAdmin } from '#shared/features/election/election';
+import { server } from '#web/testing/msw-server';
+import { renderWithProviders } from '#web/testing/render';
+import { DrillBand } from './drill-band';
+import ElectionAdminPage from './election-admin-page';
+
+const DAY: ElectionAdmin = {
+  phase: 'en_curso',
+  closesAt: null,
+  closedAt: null,
+  lateArrivals: 0,
+  graceHours: 12,
+  changedAt: '2026-11-28T11:00:00.000Z',
+  changedBy: 'jefa@example.org',
+  reason: 'Abren los centros',
+  drill: null,
+  late: [],
+};
+
+function api(day: ElectionAdmin) {
+  const sent: { url: string; body: unknown }[] = [];
+  const status = { phase: day.phase, closesAt: day.closesAt, closedAt: day.closedAt, lateArrivals: day.lateArrivals };
+  server.use(
+    http.get('*/api/admin/election', () => HttpResponse.json(day)),
+    http.put('*/api/admin/election/phase', async ({ request }) => {
+      const body = (await request.json()) as { phase: ElectionAdmin['phase'] };
+      sent.push({ url: 'phase', body });
+      return HttpResponse.json({ ...status, phase: body.phase });
+    }),
+    http.post('*/api/admin/election/drill/end', async ({ request }) => {
+      const body = await request.json();
+      sent.push({ url: 'drill/end', body });
+      return HttpResponse.json({
+        message: 'Simulacro terminado: se borraron 50 votos y 20 fotos. La jornada está en Preparación.',
+        votes: 50,
+        photos: 20,
+        filesDeleted: 60,
+      });
+    }),
+  );
+  return sent;
+}
+
+describe('Jornada', () => {
+  it('shows the phase and its last change, and changes it with a reason', async () => {
+    const sent = api(DAY);
+    renderWithProviders(<ElectionAdminPage />);
+    expect(await screen.findByText('En curso')).toBeVisible();
+    expect(screen.getByText(/Abren los centros/)).toBeVisible();
+    const form = screen.getByRole('form', { name: 'Cambiar de fase' });
+    await userEvent.selectOptions(within(form).getByLabelText('Nueva fase'), 'cerrada');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
+    // No reason: nothing sent, the field says why.
+    expect(await within(form).findByText('Indica el motivo del cambio.')).toBeVisible();
+    expect(sent).toEqual([]);
+    await userEvent.type(within(form).getByLabelText('Motivo'), 'Cierre de mesas');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
+    await waitFor(() =>
+      expect(sent).toEqual([{ url: 'phase', body: { phase: 'cerrada', reason: 'Cierre de mesas' } }]),
+    );
+  });
+
+  it('offers to reopen a closed day, and lists what arrived after the close as late', async () => {
+    api({
+      ...DAY,
+      phase: 'cerrada',
+      closedAt: '2026-11-28T22:00:00.000Z',
+      lateArrivals: 1,
+      late: [{ kind: 'vote', slug: 'cabimas', recordId: 12, by: 'ana@example.org', at: '2026-11-28T23:10:00.000Z' }],
+    });
+    renderWithProviders(<ElectionAdminPage />);
+    expect(await screen.findByText('La jornada cerró a las 6:00 p. m.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Reabrir la jornada' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Llegaron después del cierre de las 6:00 p. m.: 1' })).toBeVisible();
+    expect(screen.getByText(/Voto · cabimas · trámite 12 · ana@example.org/)).toHaveTextContent(
+      'llegó después del cierre',
+    );
+  });
+
+  it('asks twice, with the counts, before ending the drill, and sends the counts it showed', async () => {
+    const sent = api({ ...DAY, phase: 'simulacro', drill: { votes: 50, photos: 20 } });
+    renderWithProviders(<ElectionAdminPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Terminar simulacro' }));
+    const first = await screen.findByRole('dialog', { name: 'Terminar simulacro' });
+    expect(first).toHaveTextContent('Se borrarán 50 votos y 20 fotos del simulacro.');
+    await userEvent.type(within(first).getByLabelText('Motivo'), 'Termina la práctica');
+    await userEvent.click(within(first).getByRole('button', { name: 'Continuar' }));
+    const second = await screen.findByRole('dialog', { name: '¿Borrar el simulacro?' });
+    expect(sent).toEqual([]);
+    await userEvent.click(within(second).getByRole('button', { name: 'Borrar 50 votos y 20 fotos' }));
+    await waitFor(() =>
+      expect(sent).toEqual([{ url: 'drill/end', body: { votes: 50, photos: 20, reason: 'Termina la práctica' } }]),
+    );
+  });
+});
+
+describe('the SIMULACRO band', () => {
+  it('shows only during the drill', async () => {
+    server.use(
+      http.get('*/api/election', () =>
+        HttpResponse.json({ phase: 'simulacro', closesAt: null, closedAt: null, lateArrivals: 0 }),
+      ),
+    );
+    renderWithProviders(<DrillBand />);
+    expect(await screen.findByRole('status')).toHaveTextContent('SIMULACRO');
+  });
+
+  it('shows nothing while the day is under way', async () => {
+    let asked = false;
+    server.use(
+      http.get('*/api/election', () => {
+        asked = true;
+        return HttpResponse.json({ phase: 'en_curso', closesAt: null, closedAt: null, lateArrivals: 0 });
+      }),
+    );
+    renderWithProviders(<DrillBand />);
+    await waitFor(() => expect(asked).toBe(true));
+    expect(screen.queryByText('SIMULACRO')).toBeNull();
+  });
+});

@@ -1,0 +1,258 @@
+import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import {
+  ELECTION_PHASE_LABELS,
+  ELECTION_PHASES,
+  type ElectionAdmin,
+  type ElectionPhase,
+  electionCloseBodySchema,
+  electionMessages,
+  electionPhaseBodySchema,
+} from '#shared/features/election/election';
+import { formatCount, formatTime } from '#shared/platform/format';
+import { instantToWallTime } from '#shared/platform/wall-time';
+import { formatDateTime } from '#web/platform/lib/format';
+import { showsOwnError } from '#web/platform/lib/mutation-errors';
+import { useDocumentTitle } from '#web/platform/lib/use-document-title';
+import { buttonClass, cardClass } from '#web/platform/ui/back-office';
+import { SelectField, TextAreaField, TextField } from '#web/platform/ui/fields';
+import { ConfirmDialog } from '#web/platform/ui/modal';
+import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { SubmitButton } from '#web/platform/ui/submit-button';
+import { useDraftForm } from '#web/platform/ui/use-draft-form';
+import { useChangeElectionPhase } from '../api/change-election-phase';
+import { useEndDrill } from '../api/end-drill';
+import { useElectionAdmin } from '../api/get-election-admin';
+import { useScheduleElectionClose } from '../api/schedule-election-close';
+
+const KIND_LABELS: Record<string, string> = {
+  vote: 'Voto',
+  gobernador: 'Foto Gobernador',
+  an: 'Foto AN',
+  clez: 'Foto CLEZ',
+};
+
+/** Jornada: the day's phase, the close, the drill's end and what arrived after the close. Admins only. */
+export default function ElectionAdminPage() {
+  useDocumentTitle('Jornada · Administración');
+  const election = useElectionAdmin();
+  if (election.isPending) return <Spinner />;
+  if (election.isError) return <ErrorNotice message={election.error.message} onRetry={() => election.refetch()} />;
+  const day = election.data;
+  return (
+    <section aria-labelledby="jornada-titulo" className="flex max-w-3xl flex-col gap-4">
+      <h2 id="jornada-titulo" className="text-2xl font-bold text-stone-900">
+        Jornada
+      </h2>
+      <DayStatus day={day} />
+      {day.phase === 'simulacro' && day.drill && <EndDrill votes={day.drill.votes} photos={day.drill.photos} />}
+      <PhaseForm day={day} />
+      <CloseForm day={day} />
+      <LateArrivals day={day} />
+    </section>
+  );
+}
+
+function DayStatus({ day }: { day: ElectionAdmin }) {
+  return (
+    <div className={cardClass}>
+      <p className="text-lg">
+        Fase actual: <strong>{ELECTION_PHASE_LABELS[day.phase]}</strong>
+      </p>
+      {day.closedAt && <p>{electionMessages.closedAt(day.closedAt)}</p>}
+      {!day.closedAt && day.closesAt && <p>Cierre previsto: {formatDateTime(day.closesAt)} (hora de Caracas).</p>}
+      <p className="text-sm text-stone-700">
+        Horas de gracia tras el cierre: {day.graceHours}. Último cambio:{' '}
+        {day.changedAt ? `${formatDateTime(day.changedAt)}, ${day.changedBy ?? 'sistema'}` : 'ninguno'}
+        {day.reason ? ` («${day.reason}»)` : ''}.
+      </p>
+    </div>
+  );
+}
+
+/** The phase a change most likely goes to: the close while under way, otherwise under way. */
+const phaseDraft = (current: ElectionPhase) => ({
+  phase: (current === 'en_curso' ? 'cerrada' : 'en_curso') as ElectionPhase,
+  reason: '',
+});
+
+const closeDraft = (closesAt: string | null, graceHours: number) => ({
+  closesAt: closesAt ? instantToWallTime(closesAt) : '',
+  graceHours: String(graceHours),
+  reason: '',
+});
+
+function PhaseForm({ day }: { day: ElectionAdmin }) {
+  const form = useDraftForm(electionPhaseBodySchema, () => phaseDraft(day.phase));
+  const { draft, errors, field, reset } = form;
+  const change = useChangeElectionPhase(showsOwnError);
+  useEffect(() => reset(phaseDraft(day.phase)), [day.phase, reset]);
+  const reopening = day.phase === 'cerrada' && draft.phase === 'en_curso';
+  const submit = form.submit((body) =>
+    change.mutateAsync(body).then(
+      (status) => toast.success(electionMessages.phaseChanged(ELECTION_PHASE_LABELS[status.phase])),
+      (e: Error) => form.showErrors({ form: e.message }),
+    ),
+  );
+  return (
+    <form noValidate onSubmit={submit} className={`${cardClass} flex flex-col gap-4`} aria-label="Cambiar de fase">
+      <h3 className="text-lg font-bold text-stone-900">Cambiar de fase</h3>
+      <SelectField label="Nueva fase" {...field('phase')}>
+        {ELECTION_PHASES.filter((p) => p !== day.phase).map((p) => (
+          <option key={p} value={p}>
+            {ELECTION_PHASE_LABELS[p]}
+          </option>
+        ))}
+      </SelectField>
+      <TextAreaField
+        label="Motivo"
+        {...field('reason')}
+        maxLength={500}
+        hint="Queda en la auditoría con tu nombre y la hora."
+      />
+      {errors.form && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
+          {errors.form}
+        </p>
+      )}
+      <div>
+        <SubmitButton sending={form.sending} sendingLabel="Cambiando…">
+          {reopening ? 'Reabrir la jornada' : 'Cambiar fase'}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+function CloseForm({ day }: { day: ElectionAdmin }) {
+  const form = useDraftForm(electionCloseBodySchema, () => closeDraft(day.closesAt, day.graceHours), {
+    body: (draft) => ({
+      ...draft,
+      closesAt: draft.closesAt.trim() === '' ? null : draft.closesAt.trim(),
+      graceHours: draft.graceHours.trim() === '' ? Number.NaN : Number(draft.graceHours.trim()),
+    }),
+  });
+  const { errors, field, reset } = form;
+  const save = useScheduleElectionClose(showsOwnError);
+  useEffect(() => reset(closeDraft(day.closesAt, day.graceHours)), [day.closesAt, day.graceHours, reset]);
+  const submit = form.submit((body) =>
+    save.mutateAsync(body).then(
+      () => toast.success(electionMessages.closeScheduled),
+      (e: Error) => form.showErrors({ form: e.message }),
+    ),
+  );
+  return (
+    <form noValidate onSubmit={submit} className={`${cardClass} flex flex-col gap-4`} aria-label="Hora de cierre">
+      <h3 className="text-lg font-bold text-stone-900">Hora de cierre</h3>
+      <TextField
+        label="Cierre (hora de Caracas)"
+        type="datetime-local"
+        {...field('closesAt')}
+        hint="Desde esa hora no se reciben votos ni fotos nuevos. Déjalo vacío para cerrar a mano."
+      />
+      <TextField
+        label="Horas de gracia"
+        inputMode="numeric"
+        {...field('graceHours')}
+        hint="Lo que un teléfono avisó que tenía antes del cierre se acepta durante estas horas."
+      />
+      <TextAreaField label="Motivo" {...field('reason')} maxLength={500} />
+      {errors.form && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
+          {errors.form}
+        </p>
+      )}
+      <div>
+        <SubmitButton sending={form.sending} sendingLabel="Guardando…">
+          Guardar cierre
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+/** 'Terminar simulacro': asks twice, saying what goes, then erases the drill. */
+function EndDrill({ votes, photos }: { votes: number; photos: number }) {
+  const [step, setStep] = useState<0 | 1 | 2>(0);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+  const end = useEndDrill();
+  const what = `${formatCount(votes)} votos y ${formatCount(photos)} fotos`;
+  const close = () => setStep(0);
+  return (
+    <div className={`${cardClass} flex flex-col gap-3 border-amber-400`}>
+      <h3 className="text-lg font-bold text-stone-900">Simulacro</h3>
+      <p>
+        El simulacro tiene {what}. Al terminarlo se borran todos (con sus archivos) y la jornada vuelve a Preparación.
+      </p>
+      <div>
+        <button type="button" className={buttonClass.danger} onClick={() => setStep(1)}>
+          Terminar simulacro
+        </button>
+      </div>
+      <ConfirmDialog
+        open={step === 1}
+        title="Terminar simulacro"
+        message={`Se borrarán ${what} del simulacro. Los registros y los resultados vuelven a como estaban antes.`}
+        confirmLabel="Continuar"
+        danger
+        onCancel={close}
+        onConfirm={() => {
+          const ok = reason.trim().length >= 3;
+          setReasonError(ok ? undefined : electionMessages.reasonRequired);
+          if (ok) setStep(2);
+        }}
+      >
+        <TextField
+          label="Motivo"
+          value={reason}
+          error={reasonError}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={500}
+        />
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={step === 2}
+        title="¿Borrar el simulacro?"
+        message={`Última confirmación: ${what} se borran y no se pueden recuperar.`}
+        confirmLabel={`Borrar ${what}`}
+        danger
+        pending={end.isPending}
+        onCancel={close}
+        onConfirm={() =>
+          end.mutate(
+            { votes, photos, reason },
+            {
+              onSuccess: (result) => {
+                toast.success(result.message);
+                close();
+              },
+              onError: close,
+            },
+          )
+        }
+      />
+    </div>
+  );
+}
+
+function LateArrivals({ day }: { day: ElectionAdmin }) {
+  if (!day.closedAt) return null;
+  return (
+    <div className={cardClass}>
+      <h3 className="text-lg font-bold text-stone-900">
+        Llegaron después del cierre de las {formatTime(new Date(day.closedAt))}: {formatCount(day.lateArrivals)}
+      </h3>
+      {day.late.length > 0 && (
+        <ul className="mt-2 flex flex-col gap-1">
+          {day.late.map((l) => (
+            <li key={`${l.kind}-${l.recordId}-${l.at}`}>
+              {KIND_LABELS[l.kind] ?? l.kind} · {l.slug} · trámite {l.recordId} · {l.by} · {formatDateTime(l.at)} —{' '}
+              <em>{electionMessages.lateLabel}</em>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+// The close of the day on a phone, against its own server: what the phone held and reported before the
+// close arrives afterwards and counts as late; what the server never heard of is refused and stays on the
+// phone as 'Rechazado'; the projector shows the close's count and the late arrival (docs/decisions/078).
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { createDepartmentsService } from '#server/features/departments/departments.service';
+import { createElectionService } from '#server/features/election/election.service';
+import { createAccountsService } from '#server/features/people/accounts.service';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
+import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { testPasswordHash } from '#server/testing/auth-helpers';
+import { seedSyntheticResults } from '#server/testing/results-synthetic';
+import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
+import { signIn } from './support/login';
+import { launchPhone, PHONE } from './support/phone';
+import { forgetSessions, signedInContext } from './support/sessions';
+
+const ADMIN = 'jefa.cierre@comando.example';
+const VALIDATOR = 'validador.cierre@comando.example';
+const PASSWORD = 'clave-de-cierre-123';
+const SLUG = 'cabimas';
+
+test.use(PHONE);
+test.describe.configure({ mode: 'serial' });
+
+let server: ServerProcess | undefined;
+let dataDir: string;
+let origin: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-cierre-'));
+  const db = await openDatabase({ dataDir, databaseUrl: undefined });
+  const now = new Date();
+  await migrateToLatest(db);
+  await seedReferenceData(db, now, 'Comando Zulia');
+  const actor = { email: 'e2e', ip: null };
+  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
+  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
+  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
+  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, SLUG, actor);
+  await seedSyntheticResults(db.kysely, { departments: [SLUG], unvoted: 40, label: 'Votante', now });
+  await createElectionService(db.kysely, () => now).setPhase({ phase: 'en_curso', reason: 'Abren los centros' }, actor);
+  await db.close();
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = await startServerProcess({ port, dataDir, name: 'del cierre', env: { NODE_ENV: 'test' } });
+});
+
+test.afterAll(async () => {
+  forgetSessions(origin);
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/**
+ * The phone's network: forwards everything to the app, but answers votes 503 (no answer worth keeping:
+ * the phone tries again later) while `holdVotes` is on; counts the field reports that reached the app.
+ */
+async function startPhoneNetwork(target: string) {
+  const upstream = new URL(target);
+  const state = { holdVotes: true, reports: [] as string[] };
+  const proxy = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST' && /\/vote$/.test(req.url ?? '') && state.holdVotes) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Sin señal' }));
+        return;
+      }
+      const headers = {
+        ...req.headers,
+        host: upstream.host,
+        ...(req.headers.origin ? { origin: upstream.origin } : {}),
+      };
+      const forward = http.request(
+        { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
+        (answer) => {
+          if (req.url === '/api/field/reports' && answer.statusCode === 200) state.reports.push(body.toString());
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    state,
+    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
+  };
+}
+
+const card = (page: Page, name: string) => page.getByRole('article', { name });
+
+async function vote(page: Page, name: string) {
+  await page.getByLabel('Buscar').fill(name);
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await page.getByRole('button', { name: `Votar: ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Votar' });
+  await dialog.getByRole('checkbox', { name: /FA/ }).check();
+  await dialog.getByRole('button', { name: 'Votar' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test('what a phone reported before the close counts as late; what it did not is refused and stays on the phone', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const network = await startPhoneNetwork(origin);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-cierre-telefono-'));
+  // Two-digit numbers: a search for one finds no other (with --repeat-each up to 10).
+  const first = 21 + 2 * testInfo.repeatEachIndex;
+  const reported = `Persona Votante 1 ${first}`;
+  const unreported = `Persona Votante 1 ${first + 1}`;
+  const context = await launchPhone(profile, { baseURL: network.url });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await signIn(page, VALIDATOR, PASSWORD);
+    await expect(page).toHaveURL(new RegExp(`/validation/${SLUG}$`));
+
+    // Without signal for votes: the first one waits on the phone, and the phone's report names it.
+    const reportsBefore = network.state.reports.length;
+    await vote(page, reported);
+    await expect
+      .poll(() => network.state.reports.slice(reportsBefore).some((r) => JSON.parse(r).items.length === 1), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+
+    // Then no signal at all: the second vote is saved on the phone, and nobody hears of it.
+    await context.setOffline(true);
+    await vote(page, unreported);
+
+    // The admin closes the day.
+    const admin = await signedInContext(browser, { origin, email: ADMIN, password: PASSWORD });
+    const closed = await admin.page.request.put(`${origin}/api/admin/election/phase`, {
+      headers: { origin },
+      data: { phase: 'cerrada', reason: 'Cierre de mesas' },
+    });
+    expect(closed.status()).toBe(200);
+
+    // The phone comes back: the reported vote is taken, the other refused with the closing time.
+    network.state.holdVotes = false;
+    await context.setOffline(false);
+    await page.getByLabel('Buscar').fill(reported);
+    await expect(card(page, reported).getByTestId('envio-estado')).toHaveText('Enviado', { timeout: 90_000 });
+    await page.getByLabel('Buscar').fill(unreported);
+    const refused = card(page, unreported);
+    await expect(refused.getByTestId('envio-estado')).toHaveText('Rechazado', { timeout: 90_000 });
+    await expect(refused.getByText(/La jornada cerró a las \d{1,2}:\d{2}\s[ap]\.\s?m\./)).toBeVisible();
+
+    // The projector: the close's count, and one late arrival apart.
+    await admin.page.goto('/resultados?proyector=1');
+    const projector = admin.page.getByTestId('modo-proyector');
+    await expect(projector.getByRole('heading', { name: /^Resultados al cierre, / })).toBeVisible();
+    await expect(projector.getByText('Llegaron después del cierre: 1')).toBeVisible();
+    await admin.context.close();
+  } finally {
+    await context.close();
+    await network.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+});
