@@ -1,3 +1,4 @@
+import { arrivedDamaged } from '#shared/features/photos/photos';
 import { newUuid } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { DeviceStore } from '../device/device-store';
@@ -197,6 +198,12 @@ export function createOutbox(options: OutboxOptions) {
         pausedForSession = true;
         events.onUnauthorized?.();
         return 'stop';
+      }
+      if (item.kind === 'photo' && arrivedDamaged(answer.body)) {
+        // The server discarded what arrived (not the bytes the phone hashed): a fresh upload of the
+        // phone's own copy, after the usual wait, without asking the person (docs/decisions/082).
+        await retryLater({ ...item, uploadUrl: null }, refusal(answer.body, `Error ${answer.status}`));
+        return 'next';
       }
       if (isTransient(answer.status)) {
         await retryLater(item, refusal(answer.body, `Error ${answer.status} del servidor`));
