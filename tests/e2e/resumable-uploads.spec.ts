@@ -246,3 +246,133 @@ test('a sideways phone photo is sent upright, right-sized, with its capture time
   // The camera's make and model stayed on the phone.
   expect(exif).not.toContain('Telefono de prueba');
 });
+
+/** One upload as the phone announced it, and what became of its bytes. */
+interface Announced {
+  sha256: string | undefined;
+}
+
+/**
+ * A network that damages one photo: forwards everything, but flips one byte in the middle of the first
+ * PATCH of a photo upload (the length stays as announced, so only the bytes' hash can tell).
+ */
+async function startFlippingProxy(target: string, flipAt: number) {
+  const upstream = new URL(target);
+  const announced: Announced[] = [];
+  const answers: { status: number; body: string }[] = [];
+  let flipped = false;
+  const server = http.createServer((req, res) => {
+    const headers = { ...req.headers, host: upstream.host, ...(req.headers.origin ? { origin: upstream.origin } : {}) };
+    const isPatch = req.method === 'PATCH' && req.url?.startsWith('/api/photo-uploads/');
+    if (req.method === 'POST' && req.url === '/api/photo-uploads') {
+      const meta = Object.fromEntries(
+        String(req.headers['upload-metadata'] ?? '')
+          .split(',')
+          .map((pair) => pair.trim().split(' '))
+          .map(([k, v]) => [k, Buffer.from(v ?? '', 'base64').toString()]),
+      );
+      announced.push({ sha256: meta.sha256 });
+    }
+    const forward = http.request(
+      { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (!isPatch) {
+          answer.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          answers.push({ status: answer.statusCode ?? 0, body: body.toString() });
+          res.end(body);
+        });
+      },
+    );
+    forward.on('error', () => res.destroy());
+    if (!isPatch || flipped) {
+      req.pipe(forward);
+      return;
+    }
+    flipped = true;
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (seen <= flipAt && flipAt < seen + chunk.length) {
+        const copy = Buffer.from(chunk);
+        copy[flipAt - seen] = (copy[flipAt - seen] ?? 0) ^ 0xff;
+        forward.write(copy);
+      } else {
+        forward.write(chunk);
+      }
+      seen += chunk.length;
+    });
+    req.on('end', () => forward.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    announced,
+    answers,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The SHA-256 of a record's stored photo and of its `photo.upload` audit row, from the main database. */
+function storedHashes(nombre: string) {
+  const db = new Database(path.join(e2eDataDir('main'), 'comando.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        `select p.sha256 as photo, a.details as details from photos p join records r on r.id = p.record_id
+         join audit_log a on a.action = 'photo.upload' and a.target = 'record:' || r.id where r.nombre = ?`,
+      )
+      .all(nombre) as { photo: string; details: string }[];
+    return rows.map((row) => ({ photo: row.photo, audited: (JSON.parse(row.details) as { sha256?: string }).sha256 }));
+  } finally {
+    db.close();
+  }
+}
+
+test('a photo damaged on the way is refused by its hash and sent again by the phone, which stores it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const photo = await phonePhoto(4);
+  const proxy = await startFlippingProxy(E2E_SERVERS.main.url, 100_000);
+  try {
+    const { email, slug } = OUTBOX_ACCOUNTS.resumable;
+    await page.goto(`${proxy.url}/login`);
+    await signIn(page, email, OUTBOX_PASSWORD);
+    await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
+    const name = `Votante ${String(50 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+    await page.getByLabel('Buscar').fill(name);
+    await expect(page.getByRole('article')).toHaveCount(1);
+
+    await page.getByLabel(`Subir foto Gobernador de ${name}`).setInputFiles(photo);
+    // Nobody is asked anything: the card ends 'Enviado'.
+    await expect(card(page, name).getByTestId('envio-estado')).toHaveText(['Enviado'], { timeout: 60_000 });
+
+    // The first upload arrived with a byte changed and was refused for it; a fresh upload of the phone's
+    // copy, with the same hash, was stored.
+    expect(proxy.answers[0]).toMatchObject({ status: 422 });
+    expect(JSON.parse(proxy.answers[0]?.body ?? '{}')).toMatchObject({
+      message: 'La foto llegó dañada; se enviará de nuevo',
+      code: 'photo-arrived-damaged',
+    });
+    expect(proxy.answers.at(-1)?.status).toBe(201);
+    expect(proxy.announced).toHaveLength(2);
+    const declared = proxy.announced[0]?.sha256;
+    expect(declared).toMatch(/^[0-9a-f]{64}$/);
+    expect(proxy.announced[1]?.sha256).toBe(declared);
+    // One photo, its hash the phone's, in its row and in its audit row.
+    expect(storedHashes(name)).toEqual([{ photo: declared, audited: declared }]);
+  } finally {
+    await proxy.close();
+  }
+});

@@ -32,7 +32,7 @@ export interface CreatedUpload {
 export async function createTusUpload(
   t: TestApp,
   cookie: string,
-  target: { slug: string; recordId: number; kind: string; size: number; key?: string | null },
+  target: { slug: string; recordId: number; kind: string; size: number; key?: string | null; sha256?: string },
 ): Promise<CreatedUpload> {
   const key = target.key === undefined ? randomUUID() : target.key;
   const res = await t.request({
@@ -48,6 +48,7 @@ export async function createTusUpload(
         kind: target.kind,
         filename: 'IMG_0001.JPG',
         filetype: 'image/jpeg',
+        ...(target.sha256 ? { sha256: target.sha256 } : {}),
       }),
       ...(key ? { 'idempotency-key': key } : {}),
     },

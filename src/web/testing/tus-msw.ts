@@ -10,6 +10,8 @@ export interface TusUploadInfo {
   filename: string;
   key: string | null;
   size: number;
+  /** The SHA-256 the phone sent in the metadata, if any. */
+  sha256?: string;
 }
 
 function parseMetadata(header: string | null): Record<string, string> {
@@ -43,6 +45,7 @@ export function tusPhotoHandlers(finish: (upload: TusUploadInfo) => Response | P
         filename: meta.filename ?? '',
         key: request.headers.get('idempotency-key'),
         size: Number(request.headers.get('upload-length')),
+        ...(meta.sha256 ? { sha256: meta.sha256 } : {}),
       });
       return new HttpResponse(null, {
         status: 201,

@@ -187,6 +187,61 @@ describe('resumable photo uploads (tus)', () => {
     expect(filesUnder(path.join(dataDir, 'photos'))).toEqual([]);
   });
 
+  it('refuses, on its last byte, an upload whose bytes differ from the SHA-256 the phone sent; a fresh upload of the right bytes is stored with that hash audited', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg();
+    const declared = sha256(photo);
+    const damaged = Buffer.from(photo);
+    const middle = Math.floor(damaged.length / 2);
+    damaged[middle] = (damaged[middle] ?? 0) ^ 0xff;
+    const key = randomUUID();
+    const target = { slug: SLUG_A, recordId: id, kind: 'gobernador', size: photo.length, key, sha256: declared };
+
+    const first = await createTusUpload(t, c.validatorA, target);
+    expect(first.status).toBe(201);
+    const refused = await patchTusUpload(t, c.validatorA, first.location, 0, damaged);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: 'La foto llegó dañada; se enviará de nuevo',
+      code: 'photo-arrived-damaged',
+    });
+    // Nothing stored, and the upload is discarded: bytes, row and all.
+    expect(filesUnder(tusDir())).toEqual([]);
+    expect(filesUnder(path.join(dataDir, 'photos'))).toEqual([]);
+    expect(await createPhotosRepository(t.db.kysely).countAll()).toBe(0);
+    expect(await slotOf(id)).toBeNull();
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toEqual([]);
+    expect(await t.db.kysely.selectFrom('resumable_uploads').selectAll().execute()).toEqual([]);
+    expect((await headTusUpload(t, c.validatorA, first.location)).statusCode).toBe(404);
+
+    // The phone's retry: a new upload of its own copy, under the same key.
+    const again = await createTusUpload(t, c.validatorA, target);
+    expect(again.status).toBe(201);
+    const stored = await patchTusUpload(t, c.validatorA, again.location, 0, photo);
+    expect(stored.statusCode).toBe(201);
+    expect(stored.json().photo.sha256).toBe(declared);
+    await expectOnePhotoStored();
+    const audit = await listAudit(t.db.kysely, { action: 'photo.upload' });
+    expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ sha256: declared, sizeBytes: photo.length });
+  });
+
+  it('refuses an upload announced with a SHA-256 that is not 64 lowercase hex digits', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const created = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'gobernador',
+      size: 1000,
+      sha256: 'F'.repeat(64),
+    });
+    expect(created.status).toBe(400);
+    expect(await t.db.kysely.selectFrom('resumable_uploads').selectAll().execute()).toEqual([]);
+  });
+
   it('removes an unfinished upload after its expiry: the sweep, and any request that finds it expired', async () => {
     // Two hours (RESUMABLE_UPLOAD_HOURS=2): within a session's life, so the same person asks again.
     const c = await setup(2);

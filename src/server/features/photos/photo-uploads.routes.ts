@@ -13,7 +13,7 @@ import {
   photoUploadIdSchema,
   photoUploadsMessages,
 } from '#shared/features/photos/photo-uploads';
-import { photosMessages, photoUploadResultSchema } from '#shared/features/photos/photos';
+import { photoRefusalSchema, photosMessages, photoUploadResultSchema } from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { createPhotoUploadsService } from './photo-uploads.service';
@@ -99,8 +99,10 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       ...tusSchema,
       summary: 'Empieza la subida reanudable (tus 1.0.0) de la foto de una boleta',
       description:
-        'Protocolo tus (creación): Upload-Length, Upload-Metadata con slug, recordId y kind, y la cabecera ' +
-        'Idempotency-Key de la foto. Responde 201 con Location; el resto se envía con PATCH a esa dirección.',
+        'Protocolo tus (creación): Upload-Length, Upload-Metadata con slug, recordId, kind y, si el teléfono lo ' +
+        'calculó, sha256 (el SHA-256 de los bytes, en hexadecimal), y la cabecera Idempotency-Key de la foto. ' +
+        'Responde 201 con Location; el resto se envía con PATCH a esa dirección. Si los bytes no dan ese ' +
+        'SHA-256, el PATCH que completa la foto responde 422 con code photo-arrived-damaged y la subida se borra.',
     },
     handler: handOver,
   });
@@ -135,7 +137,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
           410: apiErrorSchema,
           413: apiErrorSchema,
           415: apiErrorSchema,
-          422: apiErrorSchema,
+          422: photoRefusalSchema,
           503: apiErrorSchema,
         },
       },

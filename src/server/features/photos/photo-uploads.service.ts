@@ -78,6 +78,10 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
     try {
       const kind = photoKindSchema.parse(row.kind);
       const department = await requireValidationDepartment(db, user, row.department_slug);
+      // The SHA-256 the phone sent in the upload's metadata, checked against the bytes by acceptPhoto.
+      const declared = photoUploadMetadataSchema.shape.sha256.safeParse(
+        (await uploads.datastore.getUpload(row.id)).metadata?.sha256 ?? undefined,
+      );
       const received = await inspectReceivedFile(uploads.fileOf(row.id), await maxBytes(), () =>
         uploads.releaseBytes(row.id),
       );
@@ -106,6 +110,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           ip: context.ip,
           now: at,
           key: row.idempotency_key,
+          declaredSha256: declared.success ? declared.data : undefined,
         },
       );
       // Stored before under the same key (another upload of the same photo): this one answers the same.

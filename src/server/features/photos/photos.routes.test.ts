@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -579,5 +580,60 @@ describe('GET /api/photos/:id', () => {
     expect(outsider.headers['content-type']).toContain('application/json');
     expect((await get(`/api/photos/${photo}`, c.admin)).statusCode).toBe(200);
     expect((await get(`/api/photos/${photo}?variant=grande`, c.validatorA)).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/validation/:slug/records/:id/photos/:kind with the SHA-256 the phone computed', () => {
+  const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+  const uploadDeclaring = (id: number, data: Buffer, declared: string, cookie: string, key?: string) => {
+    const body = multipart({ data, filename: 'IMG_0001.JPG', contentType: 'image/jpeg' });
+    return t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/photos/gobernador`,
+      headers: { ...body.headers, cookie, 'x-photo-sha256': declared, ...(key ? { 'idempotency-key': key } : {}) },
+      payload: body.payload,
+    });
+  };
+
+  it('refuses bytes that differ from the hash sent with them (422, storing nothing), then stores the right ones with that hash audited', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = fixture('ballot.jpg');
+    const declared = sha256(photo);
+    // One byte flipped in the middle on its way: the JPEG still looks like one.
+    const damaged = Buffer.from(photo);
+    const middle = Math.floor(damaged.length / 2);
+    damaged[middle] = (damaged[middle] ?? 0) ^ 0xff;
+    const key = '0c6a4f9e-2d3b-4a1c-9e8f-7a6b5c4d3e2f';
+
+    const refused = await uploadDeclaring(id, damaged, declared, c.validatorA, key);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: 'La foto llegó dañada; se enviará de nuevo',
+      code: 'photo-arrived-damaged',
+    });
+    await expectNothingLeft(id);
+
+    // The phone sends again from its own copy, under the same key.
+    const stored = await uploadDeclaring(id, photo, declared, c.validatorA, key);
+    expect(stored.statusCode).toBe(201);
+    expect(stored.json().photo.sha256).toBe(declared);
+    const audit = await listAudit(t.db.kysely, { action: 'photo.upload' });
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ sha256: declared, sizeBytes: photo.length });
+  });
+
+  it('refuses a hash that is not 64 lowercase hex digits with 400, and stores a photo sent without one as before', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = fixture('ballot.jpg');
+    const bad = await uploadDeclaring(id, photo, 'ABC', c.validatorA);
+    expect(bad.statusCode).toBe(400);
+    await expectNothingLeft(id);
+    const plain = await upload(SLUG_A, id, 'gobernador', jpeg(), c.validatorA);
+    expect(plain.statusCode).toBe(201);
+    expect(plain.json().photo.sha256).toBe(sha256(photo));
   });
 });

@@ -10,9 +10,12 @@ import { receiveUpload } from '#server/platform/images/receive-upload';
 import { requireUser } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
+  PHOTO_SHA256_HEADER,
   type PhotoUploadResult,
   photoParamsSchema,
   photoQuerySchema,
+  photoRefusalSchema,
+  photoSha256Schema,
   photosMessages,
   photoUploadParamsSchema,
   photoUploadResultSchema,
@@ -58,10 +61,12 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sube la foto de una boleta (JPG, JPEG o HEIC) de un trámite, en multipart/form-data',
         description:
           'Con la cabecera Idempotency-Key (un UUID por foto), repetir la solicitud con el mismo archivo ' +
-          'devuelve la misma respuesta 201 en lugar de 409; la misma clave con otro archivo o destino recibe 422.',
+          'devuelve la misma respuesta 201 en lugar de 409; la misma clave con otro archivo o destino recibe 422. ' +
+          'Con X-Photo-SHA256 (el SHA-256 del archivo calculado en el teléfono), un archivo que no da ese hash ' +
+          'recibe 422 con code photo-arrived-damaged y no se guarda nada.',
         consumes: ['multipart/form-data'],
         params: photoUploadParamsSchema,
-        headers: idempotencyHeadersSchema,
+        headers: idempotencyHeadersSchema.extend({ [PHOTO_SHA256_HEADER]: photoSha256Schema.optional() }),
         response: {
           201: photoUploadResultSchema,
           400: apiErrorSchema,
@@ -72,7 +77,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           415: apiErrorSchema,
           503: apiErrorSchema,
           507: apiErrorSchema,
-          422: apiErrorSchema,
+          422: photoRefusalSchema,
         },
       },
     },
@@ -117,6 +122,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
             ip: request.ip,
             now: app.config.now(),
             key,
+            declaredSha256: request.headers[PHOTO_SHA256_HEADER],
             signal: gone.signal,
           },
         );

@@ -9,7 +9,7 @@ import {
   recordLateArrival,
   requireElectionOpen,
 } from '#server/platform/election/election';
-import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Conflict, HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -32,6 +32,7 @@ import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/photos/photo-uploads';
 import {
+  PHOTO_ARRIVED_DAMAGED,
   PHOTO_MAX_BYTES_SETTING,
   type PhotoInfo,
   type PhotoUploadResult,
@@ -255,8 +256,13 @@ export interface AcceptPhotoInput {
   now: Date;
   /** The request's Idempotency-Key, if it carried one. */
   key?: string;
+  /** The SHA-256 the phone computed of the bytes it sent (absent from phones that did not compute it). */
+  declaredSha256?: string;
   signal?: AbortSignal;
 }
+
+/** 422: the bytes that arrived are not those the phone hashed; the phone sends its copy again. */
+const arrivedDamaged = () => new HttpError(422, photosMessages.arrivedDamaged, {}, { code: PHOTO_ARRIVED_DAMAGED });
 
 /**
  * What happens to a received ballot photo, however it travelled (one multipart request, or a
@@ -267,6 +273,8 @@ export interface AcceptPhotoInput {
 export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
   const { db, keys } = deps;
   const { department, recordId: id, kind, upload, user, key } = input;
+  // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.
+  if (input.declaredSha256 !== undefined && input.declaredSha256 !== upload.sha256) throw arrivedDamaged();
   const idempotency: IdempotentRequest | undefined = key
     ? { key, actor: user.email, fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256) }
     : undefined;

@@ -62,9 +62,10 @@ interface TusRefusal {
   body: string;
 }
 
-const refusal = (status: number, message: string): TusRefusal => ({
+/** `extra`: more fields of the body, as an HttpError carries them (a refusal's `code`). */
+const refusal = (status: number, message: string, extra: Record<string, unknown> = {}): TusRefusal => ({
   status_code: status,
-  body: JSON.stringify(apiErrorSchema.parse(apiErrorBody(status, message))),
+  body: JSON.stringify({ ...apiErrorSchema.parse(apiErrorBody(status, message)), ...extra }),
 });
 
 /**
@@ -74,7 +75,7 @@ const refusal = (status: number, message: string): TusRefusal => ({
 function asRefusal(error: unknown, res?: ServerResponse): unknown {
   if (!(error instanceof HttpError)) return error;
   for (const [name, value] of Object.entries(error.headers)) res?.setHeader(name, value);
-  return refusal(error.statusCode, error.message);
+  return refusal(error.statusCode, error.message, error.extra);
 }
 
 const isRefusal = (error: unknown): error is TusRefusal =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { photoKindSchema } from '#shared/platform/records';
+import { photoSha256Schema } from './photos';
 
 /**
  * Where ballot photos are sent with the tus protocol (resumable uploads, docs/decisions/046). An
@@ -20,6 +21,8 @@ export const photoUploadMetadataSchema = z.object({
   kind: photoKindSchema,
   filename: z.string().max(255).optional(),
   filetype: z.string().max(100).optional(),
+  /** The SHA-256 of the bytes, as the phone computed them (absent: sent before phones computed it). */
+  sha256: photoSha256Schema.optional(),
 });
 export type PhotoUploadMetadata = z.infer<typeof photoUploadMetadataSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiErrorSchema } from '#shared/platform/errors';
 import { atTime, dayAndTime } from '#shared/platform/format';
 import { photoKindSchema, recordSchema } from '#shared/platform/records';
 
@@ -26,7 +27,27 @@ export const photosMessages = {
   uploadAborted: 'La carga de la foto se interrumpió.',
   photoNotFound: 'La foto no existe.',
   notSaved: 'No se pudo guardar la foto en el teléfono. Libera espacio e intenta de nuevo.',
+  /** The bytes that arrived are not those the phone hashed: the phone sends its copy again. */
+  arrivedDamaged: 'La foto llegó dañada; se enviará de nuevo',
+  badSha256: 'El SHA-256 de la foto debe ser 64 cifras hexadecimales en minúscula.',
 } as const;
+
+/**
+ * The SHA-256 of a photo's bytes as the phone computed them before sending (docs/decisions/082):
+ * lowercase hex. Multipart sends it in this header; a resumable upload in its Upload-Metadata (`sha256`).
+ */
+export const PHOTO_SHA256_HEADER = 'x-photo-sha256';
+export const photoSha256Schema = z.string().regex(/^[0-9a-f]{64}$/, { message: photosMessages.badSha256 });
+
+/** The `code` of the refusal of a photo whose bytes differ from the SHA-256 the phone sent with it. */
+export const PHOTO_ARRIVED_DAMAGED = 'photo-arrived-damaged';
+
+/** A refusal that may name why in a word a program reads (the phone sends again on PHOTO_ARRIVED_DAMAGED). */
+export const photoRefusalSchema = apiErrorSchema.extend({ code: z.literal(PHOTO_ARRIVED_DAMAGED).optional() });
+
+/** Whether an answer's body is the refusal of a photo that arrived damaged. */
+export const arrivedDamaged = (body: unknown): boolean =>
+  (body as { code?: unknown } | undefined)?.code === PHOTO_ARRIVED_DAMAGED;
 
 export const photoUploadParamsSchema = z.object({
   slug: z

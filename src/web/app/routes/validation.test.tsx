@@ -357,8 +357,10 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
   it('sends the right-sized photo by default, and the original when admins chose originals', async () => {
     const user = userEvent.setup();
     const sent: string[] = [];
+    const hashes: (string | undefined)[] = [];
     const done = (upload: TusUploadInfo) => {
       sent.push(upload.filename);
+      hashes.push(upload.sha256);
       const result: PhotoUploadResult = {
         message: 'Foto cargada con éxito',
         warning: null,
@@ -410,6 +412,13 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
       await user.upload(await screen.findByLabelText('Subir foto AN de Persona 1'), photo());
       await waitFor(() => expect(sent).toEqual(['IMG_1.jpg', 'IMG_1.JPG']));
       expect(rightSizeInWorker).not.toHaveBeenCalled();
+      // Each upload carried the SHA-256 of exactly the bytes it sent: the JPEG made, then the original.
+      const hex = async (bytes: Uint8Array<ArrayBuffer>) =>
+        Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+      expect(hashes).toEqual([
+        await hex(new Uint8Array(1_000)),
+        await hex(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...new Uint8Array(3_000)])),
+      ]);
     } finally {
       vi.mocked(rightSizeInWorker).mockReset();
     }

@@ -1,4 +1,5 @@
 import { photosMessages } from '#shared/features/photos/photos';
+import { sha256Hex } from './photo-hash';
 import { rightSizeInWorker } from './right-size-client';
 
 /** A photo ready to wait on the phone: its bytes, copied off the file picker, and their size. */
@@ -10,6 +11,8 @@ export interface PreparedPhoto {
   size: number;
   /** The picked photo's size when a right-sized copy is sent instead (docs/decisions/047). */
   originalSize?: number;
+  /** The SHA-256 of `data`, sent with it so the server can tell the bytes arrived as they left (082). */
+  sha256?: string;
 }
 
 const ALLOWED_NAME = /\.(jpe?g|heic|heif)$/i;
@@ -30,7 +33,8 @@ export interface PrepareOptions {
  * Gets a picked photo ready to wait on the phone: refuses what is plainly not a JPEG or HEIC, copies its
  * bytes (a File from the camera can stop being readable later; an ArrayBuffer is kept by every
  * browser's IndexedDB, where a Blob is not always) and, unless originals are asked for, makes the
- * right-sized JPEG in a Web Worker (a HEIC the browser cannot decode goes as it is).
+ * right-sized JPEG in a Web Worker (a HEIC the browser cannot decode goes as it is). The SHA-256 of the
+ * bytes to be sent goes with them (made in the worker when there is one).
  */
 export async function preparePhoto(
   file: File,
@@ -51,6 +55,8 @@ export async function preparePhoto(
   const originalSize = data.byteLength;
   if (options.rightSize) {
     const answer = await rightSizeInWorker({ data, type, lastModified: file.lastModified });
+    // The worker hashed the bytes it gives back; without a worker (or if it failed) the page does.
+    const sha256 = answer.sha256 ?? (await sha256Hex(answer.data));
     if (answer.resized) {
       return {
         file: {
@@ -59,11 +65,14 @@ export async function preparePhoto(
           data: answer.data,
           size: answer.data.byteLength,
           originalSize,
+          ...(sha256 ? { sha256 } : {}),
         },
       };
     }
     // The bytes went to the worker and came back.
     data = answer.data;
+    return { file: { name: file.name, type, data, size: originalSize, ...(sha256 ? { sha256 } : {}) } };
   }
-  return { file: { name: file.name, type, data, size: originalSize } };
+  const sha256 = await sha256Hex(data);
+  return { file: { name: file.name, type, data, size: originalSize, ...(sha256 ? { sha256 } : {}) } };
 }

@@ -1,4 +1,5 @@
 import { captureTimeFromDate, exifSegment, readCaptureTime, withExif } from './capture-time';
+import { sha256Hex } from './photo-hash';
 
 /** The longest side of a photo sent right-sized, and its JPEG quality (docs/decisions/047). */
 export const RIGHT_SIZE = { maxSide: 2560, quality: 0.85 } as const;
@@ -10,10 +11,20 @@ export interface RightSizeRequest {
   lastModified: number;
 }
 
-export type RightSizeAnswer =
+export type RightSizeAnswer = (
   | { resized: true; data: ArrayBuffer; width: number; height: number }
   /** Sent as it is (the bytes come back): the browser cannot decode it (HEIC), or it is small already. */
-  | { resized: false; data: ArrayBuffer; reason: string };
+  | { resized: false; data: ArrayBuffer; reason: string }
+) & {
+  /** The SHA-256 of `data`, the bytes that will be sent, made here off the page (absent: not made). */
+  sha256?: string;
+};
+
+/** The answer with the SHA-256 of the bytes it carries (docs/decisions/082). */
+export async function withSha256(answer: RightSizeAnswer): Promise<RightSizeAnswer> {
+  const sha256 = await sha256Hex(answer.data);
+  return sha256 ? { ...answer, sha256 } : answer;
+}
 
 /**
  * Decodes a photo upright (EXIF orientation applied), scales it to at most `maxSide` on its long side

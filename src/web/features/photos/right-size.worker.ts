@@ -1,6 +1,9 @@
-import { type RightSizeAnswer, type RightSizeRequest, rightSize } from './right-size';
+import { type RightSizeAnswer, type RightSizeRequest, rightSize, withSha256 } from './right-size';
 
-/** The worker's side: one photo in (its bytes transferred), one answer out (the bytes transferred back). */
+/**
+ * The worker's side: one photo in (its bytes transferred), one answer out (the bytes transferred back,
+ * with their SHA-256).
+ */
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<RightSizeRequest>) => void) | null;
   postMessage(message: RightSizeAnswer, transfer: Transferable[]): void;
@@ -9,7 +12,9 @@ const scope = self as unknown as {
 
 scope.onmessage = (event) => {
   const request = event.data;
+  // The hash of exactly the bytes that go back to be sent, made here so the page never waits on it.
   rightSize(request)
+    .then(withSha256)
     .then(
       (answer) => scope.postMessage(answer, [answer.data]),
       (error: unknown) =>

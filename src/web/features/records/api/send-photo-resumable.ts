@@ -17,6 +17,8 @@ export interface SendResumablePhotoInput {
   /** Its type (image/jpeg, image/heic). */
   fileType: string;
   fileName: string;
+  /** The SHA-256 of the bytes, made on the phone: the server refuses them if they arrive otherwise. */
+  sha256?: string;
   /** The Idempotency-Key made when the photo was taken: every request of every try carries it. */
   key: string;
   /** Where an earlier try left this photo on the server (null: nowhere yet). */
@@ -154,6 +156,7 @@ export function sendResumablePhoto(input: SendResumablePhotoInput): Promise<Sent
         kind: input.kind,
         filename: input.fileName,
         filetype: input.fileType,
+        ...(input.sha256 ? { sha256: input.sha256 } : {}),
       },
       headers,
       // The phone's outbox keeps the address and decides when to try again; tus-js-client only retries

@@ -16,6 +16,11 @@ export interface OutboxFile {
   size?: number;
   /** The picked photo's size when the phone sent a right-sized copy instead (docs/decisions/047). */
   originalSize?: number;
+  /**
+   * The SHA-256 of `data`, made when the photo was taken and sent with every try (docs/decisions/082);
+   * absent on photos saved before phones made it, which the server then hashes as they arrive.
+   */
+  sha256?: string;
 }
 
 interface ItemBase {

@@ -362,4 +362,58 @@ describe('outbox', () => {
     expect(outbox.getSnapshot().items[0]).toMatchObject({ attempts: 1 });
     outbox.stop();
   });
+
+  it('sends a photo the server got damaged again from the phone’s copy, as a fresh upload with the same hash, without asking', async () => {
+    const sha256 = 'c'.repeat(64);
+    const seen: { uploadUrl: string | null | undefined; sha256?: string; bytes: number[] }[] = [];
+    const answers: SendAnswer[] = [
+      {
+        status: 422,
+        body: {
+          statusCode: 422,
+          error: 'Unprocessable Entity',
+          message: 'La foto llegó dañada; se enviará de nuevo',
+          code: 'photo-arrived-damaged',
+        },
+      },
+      { status: 201, body: { warning: null } },
+    ];
+    const transport: Transport = async (item, { onUploadUrl }) => {
+      if (item.kind !== 'photo') throw new Error('a photo was expected');
+      seen.push({
+        uploadUrl: item.uploadUrl,
+        sha256: item.file.sha256,
+        bytes: item.file.data ? [...new Uint8Array(item.file.data)] : [],
+      });
+      // Each try's upload gets its own address on the server.
+      await onUploadUrl(`/api/photo-uploads/${String(seen.length).padStart(32, '0')}`);
+      const answer = answers.shift();
+      if (!answer) throw new Error('no more answers');
+      return answer;
+    };
+    const rejected: OutboxItem[] = [];
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport, random: () => 1 });
+    outbox.connect(ANA, { onRejected: (i) => rejected.push(i) });
+    const item = await outbox.addPhoto({ ...photo(1), file: { ...photo(1).file, sha256 } });
+    expect(item.kind === 'photo' && item.file.sha256).toBe(sha256);
+    await settle();
+
+    // Refused as damaged: still waiting on the phone with its bytes and hash, its old upload forgotten.
+    expect(outbox.getSnapshot().items[0]).toMatchObject({
+      state: 'saved',
+      uploadUrl: null,
+      lastError: 'La foto llegó dañada; se enviará de nuevo',
+      rejection: null,
+      file: { sha256 },
+    });
+    expect(rejected).toEqual([]);
+    await vi.advanceTimersByTimeAsync(BACKOFF.firstMs);
+    expect(seen).toEqual([
+      { uploadUrl: undefined, sha256, bytes: [0xff, 0xd8, 0xff] },
+      { uploadUrl: null, sha256, bytes: [0xff, 0xd8, 0xff] },
+    ]);
+    expect(states(outbox)).toEqual(['1:photo:sent']);
+    expect(rejected).toEqual([]);
+    outbox.stop();
+  });
 });

@@ -1,3 +1,4 @@
+import { arrivedDamaged } from '#shared/features/photos/photos';
 import { newUuid } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { DeviceStore } from '../device/device-store';
@@ -208,6 +209,12 @@ export function createOutbox(options: OutboxOptions) {
         options.broadcast?.();
         options.onRemove?.(item);
         events.onDropped?.(item, refusal(answer.body, 'Era del simulacro'));
+        return 'next';
+      }
+      if (item.kind === 'photo' && arrivedDamaged(answer.body)) {
+        // The server discarded what arrived (not the bytes the phone hashed): a fresh upload of the
+        // phone's own copy, after the usual wait, without asking the person (docs/decisions/082).
+        await retryLater({ ...item, uploadUrl: null }, refusal(answer.body, `Error ${answer.status}`));
         return 'next';
       }
       if (isTransient(answer.status)) {
