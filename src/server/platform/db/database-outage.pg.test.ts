@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
-import { type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
+import { setElectionPhase, type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
 import { findPostgresBin, type PostgresCluster, startPostgresCluster } from '#tests/support/postgres-cluster';
 import { DatabaseStartupError } from './database';
 
@@ -46,6 +46,7 @@ function logInto(lines: Record<string, unknown>[]) {
 describe('PostgreSQL stopped', () => {
   it('answers 503 with Retry-After, saying nothing was saved, until it is back; then the vote goes through once', async () => {
     t = testAppOf(await buildApp(testConfig({ databaseUrl, dataDir }), { logger: false }));
+    await setElectionPhase(t.db, 'en_curso', new Date());
     const people = await signInPeople(t);
     await createUser(t.db, { email: 'resultados@example.org', role: 'staff', departments: ['resultados'] });
     const watcher = await loginAs(t, 'resultados@example.org');
