@@ -22,6 +22,7 @@ import { auditChainChecksMigration } from './019-audit-chain-checks';
 import { auditTargetIndexMigration } from './020-audit-target-index';
 import { nightViewsMigration } from './021-night-views';
 import { secondFactorMigration } from './026-second-factor';
+import { quarterTotalsMigration } from './028-quarter-totals';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '020-audit-target-index': auditTargetIndexMigration(),
     '021-night-views': nightViewsMigration(),
     '026-second-factor': secondFactorMigration(),
+    '028-quarter-totals': quarterTotalsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
