@@ -1,6 +1,5 @@
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
-import { createResultsRepository } from '#server/features/results/results.repository';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createTestDb } from '#server/testing/test-app';
@@ -44,10 +43,11 @@ it('fills the quarter counters from the ballots already cast before the upgrade'
     );
 
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
-    const results = createResultsRepository(db.kysely);
     const codeOf = new Map([...byCode].map(([code, id]) => [id, code]));
-    const kept = (await results.quarterCounters())
-      .map((r) => `${codeOf.get(r.candidate_id)} ${r.hour} ${r.quarter}: ${r.votes}`)
+    const kept = (
+      await db.kysely.selectFrom('quarter_totals').select(['hour', 'quarter', 'candidate_id', 'votes']).execute()
+    )
+      .map((r) => `${codeOf.get(r.candidate_id)} ${r.hour} ${Number(r.quarter)}: ${Number(r.votes)}`)
       .sort();
     expect(kept).toEqual(['FA 2026-12-06T13 0: 2', 'LC 2026-12-06T13 0: 1', 'NR 2026-12-06T13 1: 1']);
   } finally {
