@@ -109,6 +109,16 @@ export function createSyntheticRepository(db: Kysely<Database>) {
         on conflict (department_id, candidate_id) do update set votes = candidate_totals.votes + excluded.votes`.execute(
         db,
       );
+      await sql`
+        insert into quarter_totals (hour, quarter, department_id, candidate_id, votes)
+        select substr(r.voted_at, 1, 13), cast(substr(r.voted_at, 15, 2) as integer) / 15, r.department_id,
+          v.candidate_id, count(*)
+        from record_votes v join records r on r.id = v.record_id
+        where r.id > ${afterId}
+        group by substr(r.voted_at, 1, 13), cast(substr(r.voted_at, 15, 2) as integer) / 15, r.department_id,
+          v.candidate_id
+        on conflict (hour, quarter, department_id, candidate_id) do update
+          set votes = quarter_totals.votes + excluded.votes`.execute(db);
     },
 
     /** Ids of unvoted records of a department (to vote on them later), ascending. */

@@ -11,10 +11,12 @@ import { createDepartmentsService } from '#server/features/departments/departmen
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
+import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { setElectionPhase } from '#server/testing/test-app';
+import { SECOND_FACTOR_SETTING } from '#shared/features/auth/second-factor';
 import { findPostgresBin, startPostgresCluster } from '#tests/support/postgres-cluster';
 
 export const PROXY_ACCOUNTS = {
@@ -95,6 +97,9 @@ export async function startBehindNginx(options: { unvoted: number }): Promise<Be
     await seedReferenceData(db, now, 'Comando Zulia');
     // The day is under way: its validators vote and send photos.
     await setElectionPhase(db, 'en_curso', now);
+    // Production, where admins need a second factor by default (decision 080): this admin signs in with
+    // the password alone, as the second factor has its own end-to-end test.
+    await createSettingsRepository(db.kysely).set(SECOND_FACTOR_SETTING, '0', now);
     const accounts = createAccountsService(db.kysely, () => now, testPasswordHash);
     const actor = { email: 'e2e', ip: null };
     const { password, slug } = PROXY_ACCOUNTS;

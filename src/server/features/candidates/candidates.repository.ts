@@ -96,6 +96,7 @@ export function createAdminCandidatesRepository(db: Kysely<Database>) {
 
     async delete(id: number): Promise<void> {
       await db.deleteFrom('candidate_totals').where('candidate_id', '=', id).execute();
+      await db.deleteFrom('quarter_totals').where('candidate_id', '=', id).execute();
       await db.deleteFrom('candidates').where('id', '=', id).execute();
     },
 

@@ -268,7 +268,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           validated: -left.completed,
         });
         if (voted && !input.voteCounts) {
-          await records.moveBallot(left.department_id, await records.votesOf(id), -1);
+          await records.moveBallot(left.department_id, await records.votesOf(id), -1, left.voted_at);
         }
         await audit({
           actorEmail: actor.email,
@@ -302,7 +302,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         const voted = back.voted_at !== null;
         await records.bumpCounts(back.department_id, { total: 1, voted: voted ? 1 : 0, validated: back.completed });
         if (voted && before.vote_counted === 0) {
-          await records.moveBallot(back.department_id, await records.votesOf(id), 1);
+          await records.moveBallot(back.department_id, await records.votesOf(id), 1, back.voted_at);
         }
         await audit({
           actorEmail: actor.email,
@@ -368,15 +368,15 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         const had = await records.votesOf(id);
         if (chosen === null) {
           // The ballot leaves the results and the record is unvoted again.
-          await records.moveBallot(before.department_id, had, -1);
+          await records.moveBallot(before.department_id, had, -1, before.voted_at);
           await records.replaceVoteRows(id, had, [], at);
           await records.bumpCounts(before.department_id, { voted: -1, validated: -before.completed });
         } else {
           const wanted = chosen.map((c) => c.id);
           const removed = had.filter((c) => !wanted.includes(c));
           const added = wanted.filter((c) => !had.includes(c));
-          await records.moveCandidateVotes(before.department_id, removed, -1);
-          await records.moveCandidateVotes(before.department_id, added, 1);
+          await records.moveCandidateVotes(before.department_id, removed, -1, before.voted_at);
+          await records.moveCandidateVotes(before.department_id, added, 1, before.voted_at);
           await records.replaceVoteRows(id, removed, added, at);
         }
         await hooks.afterVote?.(trx, {

@@ -1,7 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
-import { RECORD_COLUMNS, type RecordRow } from '#server/platform/records/records.repository';
+import {
+  moveQuarterVotesQuery,
+  quarterOf,
+  RECORD_COLUMNS,
+  type RecordRow,
+} from '#server/platform/records/records.repository';
 
 /* The validators' side of the records: their lists and the vote. What other features share is in platform/records. */
 
@@ -117,7 +122,7 @@ export function createValidationRepository(db: Db) {
       return (await markVotedQuery(db, departmentId, recordId, vote.codes.join(','), vote.by, vote.at))[0];
     },
 
-    /** The ballot's candidates, and the department's counters moved in the same transaction. */
+    /** The ballot's candidates, and the department's counters (totals and the quarter's) moved in the same transaction. */
     async addVotes(departmentId: number, recordId: number, candidateIds: number[], at: string): Promise<void> {
       // Same lock order in every transaction (totals row, then candidates by id): no deadlocks.
       const ids = [...candidateIds].sort((a, b) => a - b);
@@ -130,6 +135,9 @@ export function createValidationRepository(db: Db) {
       }
       await queries.rows(db, recordId, at, ...ids);
       await queries.totals(db, departmentId, ...ids);
+      // And the vote's quarter of an hour, for the timeline (decision 083).
+      const { hour, quarter } = quarterOf(at);
+      for (const candidateId of ids) await moveQuarterVotesQuery(db, hour, quarter, departmentId, candidateId, 1);
     },
   };
 }

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
+import { quarterHourSql, quarterSql } from '#server/platform/records/records.repository';
 
 export interface CandidateVotesRow {
   id: number;
@@ -29,6 +30,16 @@ export interface ProgressRow {
 }
 
 export interface CounterRow {
+  department_id: number;
+  candidate_id: number;
+  votes: number;
+}
+
+export interface QuarterCounterRow {
+  /** 'YYYY-MM-DDTHH' (UTC). */
+  hour: string;
+  /** 0 to 3. */
+  quarter: number;
   department_id: number;
   candidate_id: number;
   votes: number;
@@ -203,30 +214,46 @@ export function createResultsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Votes per candidate and quarter of an hour cast since `since` (records whose vote counts), read
-     * with the index on voted_at (migration 021). `hour` is the ISO prefix 'YYYY-MM-DDTHH' (UTC),
-     * `quarter` 0 to 3.
+     * Votes per candidate and quarter of an hour from the hour `sinceHour` ('YYYY-MM-DDTHH', UTC) on,
+     * summed over departments from the counters the vote keeps (quarter_totals): at most 96 quarters ×
+     * departments × candidates rows a day, however many votes they hold. `quarter` is 0 to 3.
      */
     async votesByQuarter(
-      since: string,
-      /** Only votes before this instant (ISO), when given. */
-      until?: string,
+      sinceHour: string,
     ): Promise<{ hour: string; quarter: number; candidate_id: number; votes: number }[]> {
-      const hour = sql<string>`substr(records.voted_at, 1, 13)`;
-      const quarter = sql<number>`cast(substr(records.voted_at, 15, 2) as integer) / 15`;
       const rows = await db
-        .selectFrom('records')
-        .innerJoin('record_votes', 'record_votes.record_id', 'records.id')
+        .selectFrom('quarter_totals')
+        .select((s) => ['hour', 'quarter', 'candidate_id', s.fn.sum<number>('votes').as('votes')])
+        .where('hour', '>=', sinceHour)
+        .groupBy(['hour', 'quarter', 'candidate_id'])
+        .execute();
+      return rows.map((r) => ({ ...r, quarter: Number(r.quarter), votes: Number(r.votes) }));
+    },
+
+    /** The quarter counters as kept, per department (for `results:check`). */
+    async quarterCounters(): Promise<QuarterCounterRow[]> {
+      const rows = await db
+        .selectFrom('quarter_totals')
+        .select(['hour', 'quarter', 'department_id', 'candidate_id', 'votes'])
+        .execute();
+      return rows.map((r) => ({ ...r, quarter: Number(r.quarter), votes: Number(r.votes) }));
+    },
+
+    /** The quarter counters as they should be: recounted from the ballots that count (a full scan). */
+    async recountQuarterVotes(): Promise<QuarterCounterRow[]> {
+      const rows = await db
+        .selectFrom('record_votes')
+        .innerJoin('records', 'records.id', 'record_votes.record_id')
         .select((s) => [
-          hour.as('hour'),
-          quarter.as('quarter'),
+          quarterHourSql.as('hour'),
+          quarterSql.as('quarter'),
+          'records.department_id',
           'record_votes.candidate_id',
           s.fn.countAll<number>().as('votes'),
         ])
-        .where('records.voted_at', '>=', since)
-        .$if(until !== undefined, (q) => q.where('records.voted_at', '<', until as string))
         .where('records.vote_counted', '=', 1)
-        .groupBy([hour, quarter, 'record_votes.candidate_id'])
+        .where('records.voted_at', 'is not', null)
+        .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id'])
         .execute();
       return rows.map((r) => ({ ...r, quarter: Number(r.quarter), votes: Number(r.votes) }));
     },

@@ -139,7 +139,10 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
 
 export interface TotalsDifference {
   department: string;
-  /** What is counted: a candidate code, 'votados' (records voted whose vote counts, any status), or 'pendientes:…'. */
+  /**
+   * What is counted: a candidate code, 'votados' (records voted whose vote counts, any status),
+   * 'pendientes:…', or a candidate's votes in a quarter of an hour ('FA 2026-12-06T13:15', UTC).
+   */
   counter: string;
   stored: number;
   recounted: number;
@@ -147,8 +150,9 @@ export interface TotalsDifference {
 
 /**
  * Recounts every counter from the records and their ballots and compares it with what the votes,
- * inserts and photos kept: votes per candidate, records voted (results) and the pending / voted /
- * validated progress (breakdown). An empty list means they agree exactly.
+ * inserts and photos kept: votes per candidate, records voted (results), the pending / voted /
+ * validated progress (breakdown) and the votes per quarter of an hour (timeline). An empty list means
+ * they agree exactly.
  */
 export async function checkTotals(db: Kysely<Database>): Promise<{
   differences: TotalsDifference[];
@@ -165,6 +169,8 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
     recountedBallots,
     storedProgress,
     recountedProgress,
+    storedQuarters,
+    recountedQuarters,
   ] = await Promise.all([
     repo.listCandidates(),
     repo.listDepartments(),
@@ -174,6 +180,8 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
     repo.recountBallots(),
     repo.progressCounters(),
     repo.recountProgress(),
+    repo.quarterCounters(),
+    repo.recountQuarterVotes(),
   ]);
   const slugOf = new Map(departments.map((d) => [d.id, d.slug]));
   const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
@@ -204,6 +212,17 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
       put(map, r.department_id, 'pendientes:total', r.total);
       put(map, r.department_id, 'pendientes:votados', r.voted);
       put(map, r.department_id, 'pendientes:validados', r.validated);
+    }
+  }
+
+  // The timeline's counters: a candidate's votes in a quarter of an hour, as 'FA 2026-12-06T13:15'.
+  for (const [map, rows] of [
+    [stored, storedQuarters],
+    [recounted, recountedQuarters],
+  ] as const) {
+    for (const r of rows) {
+      const code = codeOf.get(r.candidate_id) ?? `#${r.candidate_id}`;
+      put(map, r.department_id, `${code} ${r.hour}:${String(r.quarter * 15).padStart(2, '0')}`, r.votes);
     }
   }
 
@@ -238,79 +257,37 @@ export function caracasDayStart(now: Date): { day: string; startsAt: Date } {
 }
 
 /**
- * The day's quarters before the current one, as last read, and each candidate's total less the
- * current quarter's votes at that moment. While that difference stays the same, nothing outside the
- * current quarter changed (a vote always lands in it; a correction or a void of an older vote changes
- * the difference), so only the current quarter is read again: one quarter of records, not the day's.
- */
-export interface PastQuarters {
-  day: string;
-  /** The current quarter's start when they were read (ms): they end there. */
-  until: number;
-  byStart: ReadonlyMap<number, Readonly<Record<string, number>>>;
-  rest: Readonly<Record<string, number>>;
-}
-
-/**
  * The day's votes per quarter of an hour, from its first vote up to now (quarters without votes
- * included, so the line shows a pause), and each candidate's running total. The votes before the day
- * are the counters' totals less the day's, so the last running total is what the cards show. `past`,
- * from the previous read, spares reading the day's earlier quarters again when they cannot have changed.
+ * included, so the line shows a pause), and each candidate's running total. The quarters come from the
+ * counters the vote keeps (quarter_totals, decision 083): a few hundred rows at most, however many votes
+ * the day holds. The votes before the day are the counters' totals less the day's, so the last running
+ * total is what the cards show.
  */
-export async function readTimelineWith(
-  db: Kysely<Database>,
-  now: Date,
-  past: PastQuarters | undefined,
-): Promise<{ timeline: Timeline; past: PastQuarters }> {
+export async function readTimeline(db: Kysely<Database>, now: Date): Promise<Timeline> {
   const repo = createResultsRepository(db);
   const { day, startsAt } = caracasDayStart(now);
   const quarterStart = Math.floor(now.getTime() / STEP_MS) * STEP_MS;
-  const [candidates, current, settings] = await Promise.all([
+  const [candidates, quarters, settings] = await Promise.all([
     repo.candidateVotes(),
-    repo.votesByQuarter(new Date(quarterStart).toISOString()),
+    repo.votesByQuarter(startsAt.toISOString().slice(0, 13)),
     createSettingsRepository(db).getAll(),
   ]);
   const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
   const zero = () => Object.fromEntries(candidates.map((c) => [c.code, 0])) as Record<string, number>;
-  const group = (rows: { hour: string; quarter: number; candidate_id: number; votes: number }[]) => {
-    const byStart = new Map<number, Record<string, number>>();
-    for (const q of rows) {
-      const code = codeOf.get(q.candidate_id);
-      if (!code) continue;
-      const at = new Date(`${q.hour}:00:00.000Z`).getTime() + q.quarter * STEP_MS;
-      const votes = byStart.get(at) ?? zero();
-      votes[code] = (votes[code] ?? 0) + q.votes;
-      byStart.set(at, votes);
-    }
-    return byStart;
-  };
-  const sum = (byStart: ReadonlyMap<number, Readonly<Record<string, number>>>) => {
-    const total = zero();
-    for (const votes of byStart.values()) {
-      for (const code of Object.keys(total)) total[code] = (total[code] ?? 0) + (votes[code] ?? 0);
-    }
-    return total;
-  };
-  const thisQuarter = group(current);
-  const inQuarter = sum(thisQuarter);
-  const rest = Object.fromEntries(candidates.map((c) => [c.code, c.votes - (inQuarter[c.code] ?? 0)]));
-  const unchanged =
-    past !== undefined &&
-    past.day === day &&
-    past.until === quarterStart &&
-    candidates.every((c) => past.rest[c.code] === rest[c.code]);
-  const kept: PastQuarters = unchanged
-    ? past
-    : {
-        day,
-        until: quarterStart,
-        byStart: group(await repo.votesByQuarter(startsAt.toISOString(), new Date(quarterStart).toISOString())),
-        rest,
-      };
-
-  const byStart = new Map(kept.byStart);
-  for (const [at, votes] of thisQuarter) byStart.set(at, votes);
-  const today = sum(byStart);
+  const byStart = new Map<number, Record<string, number>>();
+  for (const q of quarters) {
+    const code = codeOf.get(q.candidate_id);
+    // A quarter whose votes were all corrected away or voided is not a quarter with votes.
+    if (!code || q.votes === 0) continue;
+    const at = new Date(`${q.hour}:00:00.000Z`).getTime() + q.quarter * STEP_MS;
+    const votes = byStart.get(at) ?? zero();
+    votes[code] = (votes[code] ?? 0) + q.votes;
+    byStart.set(at, votes);
+  }
+  const today = zero();
+  for (const votes of byStart.values()) {
+    for (const code of Object.keys(today)) today[code] = (today[code] ?? 0) + (votes[code] ?? 0);
+  }
   const before = Object.fromEntries(candidates.map((c) => [c.code, Math.max(0, c.votes - (today[c.code] ?? 0))]));
 
   const buckets: Timeline['buckets'] = [];
@@ -324,7 +301,7 @@ export async function readTimelineWith(
       buckets.push({ at: new Date(at).toISOString(), votes: { ...votes }, running: { ...running } });
     }
   }
-  const timeline: Timeline = {
+  return {
     candidates: candidates.map((c) => ({ code: c.code, name: c.name, colour: c.colour })),
     denominator: settings.resultsDenominator,
     day,
@@ -333,27 +310,12 @@ export async function readTimelineWith(
     buckets,
     computedAt: now.toISOString(),
   };
-  return { timeline, past: kept };
-}
-
-/** The timeline read from scratch. */
-export async function readTimeline(db: Kysely<Database>, now: Date): Promise<Timeline> {
-  return (await readTimelineWith(db, now, undefined)).timeline;
 }
 
 /**
- * The timeline for the screens: on SQLite read again only when something changed, and then only its
- * current quarter unless an older one changed (PastQuarters).
+ * The timeline for the screens: on SQLite read again only when something changed (a few hundred
+ * counter rows), whoever asks.
  */
 export function createTimelineReader(db: Kysely<Database>, clock: () => Date): () => Promise<Timeline> {
-  let past: PastQuarters | undefined;
-  return untilDatabaseChanges(
-    db,
-    async () => {
-      const read = await readTimelineWith(db, clock(), past);
-      past = read.past;
-      return read.timeline;
-    },
-    stampedNow(clock),
-  );
+  return untilDatabaseChanges(db, () => readTimeline(db, clock()), stampedNow(clock));
 }

@@ -7,6 +7,7 @@ export interface RecordsTables {
   photos: PhotosTable;
   vote_totals: VoteTotalsTable;
   candidate_totals: CandidateTotalsTable;
+  quarter_totals: QuarterTotalsTable;
   record_counts: RecordCountsTable;
 }
 
@@ -96,6 +97,19 @@ export interface VoteTotalsTable {
 
 /** Votes per candidate per department, incremented in the vote's own transaction. */
 export interface CandidateTotalsTable {
+  department_id: number;
+  candidate_id: number;
+  votes: number;
+}
+
+/**
+ * Votes per quarter of an hour of voted_at, department and candidate (migration 028, decision 083): the
+ * timeline's counters, moved wherever candidate_totals moves. `hour` is voted_at's ISO prefix
+ * 'YYYY-MM-DDTHH' (UTC), `quarter` its minutes / 15 (0 to 3).
+ */
+export interface QuarterTotalsTable {
+  hour: string;
+  quarter: number;
   department_id: number;
   candidate_id: number;
   votes: number;

@@ -89,6 +89,31 @@ const moveBallotsQuery = compiledQuery((db: Db, departmentId: number, delta: num
     ),
 );
 
+/**
+ * The quarter of an hour a vote cast at `votedAt` (ISO, UTC) counts in, cut from the text as the
+ * timeline's SQL cuts it (`substr`): the hour 'YYYY-MM-DDTHH' and its minutes / 15.
+ */
+export function quarterOf(votedAt: string): { hour: string; quarter: number } {
+  return { hour: votedAt.slice(0, 13), quarter: Math.floor(Number(votedAt.slice(14, 16)) / 15) };
+}
+
+/** The same cut in SQL, over records.voted_at (rebuilds and recounts). */
+export const quarterHourSql = sql<string>`substr(records.voted_at, 1, 13)`;
+export const quarterSql = sql<number>`cast(substr(records.voted_at, 15, 2) as integer) / 15`;
+
+/** Moves a department's votes of a candidate in a quarter by `delta`; the row appears with its first vote. */
+export const moveQuarterVotesQuery = compiledQuery(
+  (db: Db, hour: string, quarter: number, departmentId: number, candidateId: number, delta: number) =>
+    db
+      .insertInto('quarter_totals')
+      .values({ hour, quarter, department_id: departmentId, candidate_id: candidateId, votes: delta })
+      .onConflict((oc) =>
+        oc
+          .columns(['hour', 'quarter', 'department_id', 'candidate_id'])
+          .doUpdateSet((eb) => ({ votes: eb('quarter_totals.votes', '+', eb.ref('excluded.votes')) })),
+      ),
+);
+
 /** Adds to a department's counts; the row appears with the department's first record. */
 const bumpCountsQuery = compiledQuery((db: Db, departmentId: number, total: number, voted: number, validated: number) =>
   db
@@ -146,17 +171,33 @@ export function createRecordsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Takes a ballot out of the results (`sign` -1) or puts it back (+1): the department's ballots and
-     * the votes of its candidates. The ballot's own rows (record_votes) stay as they are.
+     * Takes a ballot cast at `votedAt` out of the results (`sign` -1) or puts it back (+1): the
+     * department's ballots and the votes of its candidates, in total and in the vote's quarter of an
+     * hour. The ballot's own rows (record_votes) stay as they are.
      */
-    async moveBallot(departmentId: number, candidateIds: number[], sign: 1 | -1): Promise<void> {
+    async moveBallot(
+      departmentId: number,
+      candidateIds: number[],
+      sign: 1 | -1,
+      votedAt: string | null,
+    ): Promise<void> {
       await moveBallotsQuery(db, departmentId, sign);
-      await this.moveCandidateVotes(departmentId, candidateIds, sign);
+      await this.moveCandidateVotes(departmentId, candidateIds, sign, votedAt);
     },
 
-    /** Moves the department's votes of these candidates by `delta` each (ids in order: no deadlocks). */
-    async moveCandidateVotes(departmentId: number, candidateIds: number[], delta: number): Promise<void> {
-      for (const candidateId of [...candidateIds].sort((a, b) => a - b)) {
+    /**
+     * Moves the department's votes of these candidates by `delta` each, in total and in the quarter of
+     * an hour of `votedAt` (the ballot's vote time; a ballot always has one), ids in order: no deadlocks.
+     */
+    async moveCandidateVotes(
+      departmentId: number,
+      candidateIds: number[],
+      delta: number,
+      votedAt: string | null,
+    ): Promise<void> {
+      if (votedAt === null) throw new Error('Un voto sin hora no tiene cuarto de hora en la línea de tiempo');
+      const ids = [...candidateIds].sort((a, b) => a - b);
+      for (const candidateId of ids) {
         await db
           .insertInto('candidate_totals')
           .values({ department_id: departmentId, candidate_id: candidateId, votes: delta })
@@ -167,6 +208,8 @@ export function createRecordsRepository(db: Kysely<Database>) {
           )
           .execute();
       }
+      const { hour, quarter } = quarterOf(votedAt);
+      for (const candidateId of ids) await moveQuarterVotesQuery(db, hour, quarter, departmentId, candidateId, delta);
     },
 
     /** Replaces a ballot's candidates (a correction): rows of `removed` go, rows of `added` come. */
@@ -275,6 +318,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
     async rebuildTotals(): Promise<void> {
       await this.recountProgress();
       await db.deleteFrom('candidate_totals').execute();
+      await db.deleteFrom('quarter_totals').execute();
       await db.deleteFrom('vote_totals').execute();
       await db
         .insertInto('vote_totals')
@@ -298,6 +342,25 @@ export function createRecordsRepository(db: Kysely<Database>) {
             .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
             .where('records.vote_counted', '=', 1)
             .groupBy(['records.department_id', 'record_votes.candidate_id']),
+        )
+        .execute();
+      await db
+        .insertInto('quarter_totals')
+        .columns(['hour', 'quarter', 'department_id', 'candidate_id', 'votes'])
+        .expression((eb) =>
+          eb
+            .selectFrom('record_votes')
+            .innerJoin('records', 'records.id', 'record_votes.record_id')
+            .select((s) => [
+              quarterHourSql.as('hour'),
+              quarterSql.as('quarter'),
+              'records.department_id',
+              'record_votes.candidate_id',
+              s.fn.countAll<number>().as('votes'),
+            ])
+            .where('records.vote_counted', '=', 1)
+            .where('records.voted_at', 'is not', null)
+            .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id']),
         )
         .execute();
     },

@@ -24,6 +24,7 @@ import { nightViewsMigration } from './021-night-views';
 import { electionMigration } from './024-election';
 import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 import { secondFactorMigration } from './026-second-factor';
+import { quarterTotalsMigration } from './028-quarter-totals';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '024-election': electionMigration(),
     '025-late-arrivals-and-drill': lateArrivalsAndDrillMigration(dialect),
     '026-second-factor': secondFactorMigration(),
+    '028-quarter-totals': quarterTotalsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
