@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { readCloseSnapshot } from '#server/platform/election/election';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
@@ -273,6 +274,18 @@ describe('the close', () => {
       lateArrivals: 1,
     });
     expect(res.json().candidates.find((c: { code: string }) => c.code === 'FA').votes).toBe(2);
+    // The counts keep the audit chain's head at the close: after the two votes' rows, before the late one's.
+    const snapshot = await readCloseSnapshot(t.db.kysely, CLOSE.toISOString());
+    const votes = await listAudit(t.db.kysely, { action: 'record.vote' });
+    const [late, ...onTime] = votes.map((row) => Number(row.seq));
+    expect(snapshot?.counts.chainHead?.seq).toBeLessThan(late as number);
+    for (const seq of onTime) expect(snapshot?.counts.chainHead?.seq).toBeGreaterThanOrEqual(seq);
+    const headRow = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('hash')
+      .where('seq', '=', snapshot?.counts.chainHead?.seq ?? -1)
+      .executeTakeFirstOrThrow();
+    expect(snapshot?.counts.chainHead?.hash).toBe(headRow.hash);
     // The live results count the late vote too.
     const live = (await t.request({ url: '/api/results', headers: { cookie: cookies.admin } })).json();
     expect(live.ballots).toBe(3);

@@ -83,6 +83,12 @@ async function startHead(trx: Kysely<Database>): Promise<void> {
     .execute();
 }
 
+/** The chain's head: the place and hash of the last row appended (inside a change, as that change sees it). */
+export async function readChainHead(db: Kysely<Database>): Promise<{ seq: number; hash: string } | null> {
+  const head = await db.selectFrom('audit_chain_head').select(['seq', 'hash']).where('id', '=', 1).executeTakeFirst();
+  return head ? { seq: Number(head.seq), hash: head.hash } : null;
+}
+
 /** An audit row as stored, every column. */
 export type AuditRow = Selectable<AuditLogTable>;
 

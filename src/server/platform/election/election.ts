@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { readChainHead } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, HttpError } from '#server/platform/http/errors';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
@@ -106,6 +107,8 @@ export async function requireElectionOpen(
 export interface CloseCounts {
   ballots: { department_id: number; ballots: number }[];
   candidates: { department_id: number; candidate_id: number; votes: number }[];
+  /** The audit chain's head when the counts were taken: every row up to it is what they come from. */
+  chainHead?: { seq: number; hash: string } | null;
 }
 
 /**
@@ -118,7 +121,11 @@ export async function ensureCloseSnapshot(db: Kysely<Database>, closedAt: string
   const repo = createElectionRepository(db);
   if (await repo.findCloseSnapshot(closedAt)) return;
   const records = createRecordsRepository(db);
-  const counts: CloseCounts = { ballots: await records.voteTotals(), candidates: await records.candidateTotals() };
+  const counts: CloseCounts = {
+    ballots: await records.voteTotals(),
+    candidates: await records.candidateTotals(),
+    chainHead: await readChainHead(db),
+  };
   await repo.addCloseSnapshot({ closed_at: closedAt, taken_at: now.toISOString(), counts: JSON.stringify(counts) });
 }
 
