@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { messages } from '#shared/platform/messages';
-import { forgetStaffQueries, useLogout } from '#web/features/auth/api/logout';
+import { forgetStaffQueries, isSigningOut, useLogout } from '#web/features/auth/api/logout';
 import { DrillBand } from '#web/features/election/components/drill-band';
 import {
   endedWithWaiting,
@@ -82,7 +82,8 @@ function KeepSessionFresh() {
         if (event.type !== 'updated' || event.action.type !== 'error') return;
         if (event.query.queryKey[0] === SESSION_QUERY_KEY[0]) return;
         const error = event.action.error;
-        if (error instanceof ApiError && error.status === 401) {
+        // A page's request refused while this tab signs out: the sign-out goes to its own route, not /login.
+        if (error instanceof ApiError && error.status === 401 && !isSigningOut(queryClient)) {
           // The session is over: the lists kept for offline use go now, before anything else happens.
           void loadOutboxSession().then((m) => m.forgetLists());
           void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });

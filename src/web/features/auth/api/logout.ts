@@ -31,12 +31,20 @@ export const forgetStaffQueries = (queryClient: QueryClient): void =>
 
 const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
 
+/** The sign-out's mutation, by name: while it runs, a 401 is the sign-out itself, not a session gone elsewhere. */
+export const LOGOUT_MUTATION_KEY = ['logout'] as const;
+
+/** Whether this tab is signing out right now (its request sent, its answer not yet acted on). */
+export const isSigningOut = (queryClient: QueryClient): boolean =>
+  queryClient.isMutating({ mutationKey: LOGOUT_MUTATION_KEY }) > 0;
+
 /** Signs out, forgets the staff data held in memory and goes to the logout route the server names. */
 export const useLogout = (settings: MutationSettings = {}) => {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
     ...settings,
+    mutationKey: LOGOUT_MUTATION_KEY,
     mutationFn: (options: LogoutOptions = {}) => signOut(options),
     // Without a connection it fails at once and says so, instead of waiting unseen and signing the
     // person out whenever the connection comes back.
