@@ -276,7 +276,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           departmentSlug: before.department_slug,
           target: `record:${id}`,
           ip: actor.ip,
-          details: { ...fieldsOf(before), voted, voteCounts: voted ? input.voteCounts : null, reason: input.reason },
+          details: { voted, voteCounts: voted ? input.voteCounts : null, reason: input.reason },
           at: now,
         });
         return presentRecordAdmin(await reread(trx, id));
@@ -310,7 +310,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           departmentSlug: before.department_slug,
           target: `record:${id}`,
           ip: actor.ip,
-          details: { ...fieldsOf(before), voted, voteCountsAgain: voted && before.vote_counted === 0, reason },
+          details: { voted, voteCountsAgain: voted && before.vote_counted === 0, reason },
           at: now,
         });
         return presentRecordAdmin(await reread(trx, id));

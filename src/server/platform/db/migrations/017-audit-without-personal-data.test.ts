@@ -33,6 +33,17 @@ it('rewrites the record rows of the audit log written before it: field names sta
         },
       ],
       ['record.vote', { candidates: ['FA'] }],
+      [
+        'record.void',
+        {
+          comunidad: 'Sector 1',
+          nombre: 'Yusmary Chourio',
+          ubch: '',
+          telefono: '0414-6123457',
+          voted: false,
+          reason: 'Repetida',
+        },
+      ],
     ] as const;
     for (const [action, details] of rows) {
       await sql`insert into audit_log (at, action, details) values (${at}, ${action}, ${JSON.stringify(details)})`.execute(
@@ -45,6 +56,7 @@ it('rewrites the record rows of the audit log written before it: field names sta
       ['record.create', { fields: ['comunidad', 'nombre', 'ubch', 'telefono'] }],
       ['record.update', { department: { from: 'cabimas', to: 'lagunillas' }, changed: ['nombre'] }],
       ['record.vote', { candidates: ['FA'] }],
+      ['record.void', { voted: false, reason: 'Repetida' }],
     ]);
   } finally {
     await testDb.destroy();

@@ -16,6 +16,13 @@ export function withoutPersonalData(action: string, details: string | null): str
   if (action === 'record.create') {
     return JSON.stringify({ fields: FIELDS.filter((f) => f in parsed) });
   }
+  if (action === 'record.void' || action === 'record.restore') {
+    // The record's fields beside the void's or restore's own: the record id (the row's target) names it.
+    const kept = Object.fromEntries(
+      Object.entries(parsed).filter(([key]) => !(FIELDS as readonly string[]).includes(key)),
+    );
+    return JSON.stringify(kept);
+  }
   const { before = {}, after = {} } = parsed as { before?: Fields; after?: Fields };
   if (!('before' in parsed) && !('after' in parsed)) return details;
   return JSON.stringify({
@@ -36,7 +43,7 @@ export function auditWithoutPersonalDataMigration() {
       const rows = await log
         .selectFrom('audit_log')
         .select(['id', 'action', 'details'])
-        .where('action', 'in', ['record.create', 'record.update'])
+        .where('action', 'in', ['record.create', 'record.update', 'record.void', 'record.restore'])
         .execute();
       for (const row of rows) {
         const details = withoutPersonalData(row.action, row.details);

@@ -1,7 +1,7 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { auditRowHash, GENESIS_HASH } from '#server/platform/audit/audit-chain';
 import { writeAudit } from '#server/platform/audit/audit.repository';
+import { auditRowHash, GENESIS_HASH } from '#server/platform/audit/audit-chain';
 import { createTestDb } from '#server/testing/test-app';
 import { migrationProvider } from './index';
 
