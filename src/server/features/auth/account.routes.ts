@@ -53,8 +53,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const secondFactor = createSecondFactorService(app.db.kysely, app.config.now);
-  const codeErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+  const secondFactor = createSecondFactorService(app.db.kysely, app.config.now, app.secondFactorKey);
+  // 503: the server's key cannot open the stored secret (decision 086).
+  const codeErrors = {
+    400: apiErrorSchema,
+    401: apiErrorSchema,
+    409: apiErrorSchema,
+    429: apiErrorSchema,
+    503: apiErrorSchema,
+  };
 
   app.get(
     '/api/auth/second-factor',
