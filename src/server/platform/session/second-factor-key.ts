@@ -52,14 +52,16 @@ function keyFromDataFolder(dataDir: string): Buffer {
   const file = secondFactorKeyFile(dataDir);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Written whole under another name, then linked into place: an instance starting at the same moment
+    // either links first or finds the first one's key complete, never half written.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(draft, `${randomBytes(SECOND_FACTOR_KEY_BYTES).toString('base64')}\n`, { mode: 0o600 });
     try {
-      // 'wx': a second instance starting at the same moment keeps the first one's key.
-      fs.writeFileSync(file, `${randomBytes(SECOND_FACTOR_KEY_BYTES).toString('base64')}\n`, {
-        mode: 0o600,
-        flag: 'wx',
-      });
+      fs.linkSync(draft, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(draft, { force: true });
     }
   }
   const text = fs.readFileSync(file, 'utf8').trim();
