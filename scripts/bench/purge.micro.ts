@@ -33,7 +33,9 @@ try {
   }
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const done = await createRecordsPurgeService(db.kysely, () => new Date()).purge(
+  // The day is not closed in this throwaway database: the gate (one read of the phase) is left open, the
+  // purge itself is what is measured.
+  const done = await createRecordsPurgeService(db.kysely, () => new Date(), { gate: async () => null }).purge(
     { photos: 'keep' },
     { email: 'bench', ip: null },
   );

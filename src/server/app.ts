@@ -44,6 +44,11 @@ import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import { registerMetrics } from '#server/platform/metrics/metrics';
 import type { RecordChangeHooks } from '#server/platform/records/records';
+import {
+  checkSecondFactorKey,
+  loadSecondFactorKey,
+  type SecondFactorKey,
+} from '#server/platform/session/second-factor-key';
 import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
 import { createDataDisk, type DataDisk, type FreeBytesReader } from '#server/platform/storage/data-disk';
@@ -58,6 +63,8 @@ declare module 'fastify' {
     recordHooks: RecordChangeHooks;
     /** The data folder's disk: its free space and the floor new uploads must leave. */
     dataDisk: DataDisk;
+    /** The key the TOTP secrets are encrypted with (docs/decisions/086). */
+    secondFactorKey: SecondFactorKey;
   }
 }
 
@@ -110,8 +117,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         ),
     }));
   const ownsDb = !options.db;
+  let secondFactorKey: SecondFactorKey;
   try {
-    await migrateToLatest(db);
+    // Loaded (or made) before the migrations, which seal the secrets stored before with it, and checked
+    // against what it sealed before: another key stops the start here, not at someone's sign-in.
+    secondFactorKey = loadSecondFactorKey(config);
+    await migrateToLatest(db, { secondFactorKey: () => secondFactorKey });
+    await checkSecondFactorKey(db.kysely, secondFactorKey, config.now());
     await seedReferenceData(db, config.now(), config.campaignName);
     if (config.demo) await loadDemoData(db, config.now(), options.announce);
     // Demo photo rows (demo data, end-to-end seeds) become real files in the configured storage, once.
@@ -123,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.decorate('config', config);
   app.decorate('db', db);
+  app.decorate('secondFactorKey', secondFactorKey);
   app.decorate(
     'dataDisk',
     createDataDisk({

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
-import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
 import { EVIDENCE_HELP, runAuditVerify, runEvidenceVerify } from '#server/features/evidence/evidence.cli';
+import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
 import { createRecordsPurgeService } from '#server/features/records-admin/records-purge.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
@@ -21,8 +21,9 @@ import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/pla
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { HttpError } from '#server/platform/http/errors';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import type { Actor } from '#server/platform/session/identity';
+import { loadSecondFactorKey } from '#server/platform/session/second-factor-key';
+import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
 
@@ -323,7 +324,8 @@ async function main(): Promise<void> {
   }
   const db = await openDatabase(config);
   try {
-    await migrateToLatest(db);
+    // The same key as the server's (decision 086), loaded only if the migration has secrets to seal.
+    await migrateToLatest(db, { secondFactorKey: () => loadSecondFactorKey(config) });
     await seedReferenceData(db, config.now(), config.campaignName);
     process.exitCode = await runCli(
       argv,

@@ -71,6 +71,7 @@ const ANA: AdminUser = {
   disabled: false,
   lastLoginAt: null,
   createdAt: '2026-11-01T12:00:00.000Z',
+  secondFactor: false,
   departments: [],
 };
 const RECORD: RecordAdmin = {

@@ -11,23 +11,26 @@ import {
 import { apiErrorSchema } from '#shared/platform/errors';
 import { sessionSchema } from '#shared/platform/session';
 import { requestContext, sessionView } from './auth.routes';
+import { openIpPlaces } from './ip-places';
 import { createOpenSessionsService } from './open-sessions.service';
 import { createSecondFactorService } from './second-factor.service';
 
 /** Tu cuenta: the signed-in person's open sessions and their second factor (set up, confirmed, checked). */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const openSessions = createOpenSessionsService(app.db.kysely, app.config.now);
+  // Opened once, as the app starts: a file that is no place database stops the start (decision 086).
+  const places = await openIpPlaces(app.config.geoipDatabase);
+  const openSessions = createOpenSessionsService(app.db.kysely, app.config.now, places);
 
   app.get(
     '/api/auth/sessions',
     {
       schema: {
         tags: ['sesión'],
-        summary: 'Las sesiones abiertas de quien inició sesión: dispositivo, IP, último uso',
+        summary: 'Las sesiones abiertas de quien inició sesión: dispositivo, IP y su lugar, último uso',
         response: { 200: openSessionsSchema, 401: apiErrorSchema },
       },
     },
-    async (request) => ({ sessions: await openSessions.list(requireUser(request), readSessionToken(request)) }),
+    async (request) => openSessions.list(requireUser(request), readSessionToken(request)),
   );
 
   app.delete(
@@ -53,8 +56,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const secondFactor = createSecondFactorService(app.db.kysely, app.config.now);
-  const codeErrors = { 400: apiErrorSchema, 401: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+  const secondFactor = createSecondFactorService(app.db.kysely, app.config.now, app.secondFactorKey);
+  // 503: the server's key cannot open the stored secret (decision 086).
+  const codeErrors = {
+    400: apiErrorSchema,
+    401: apiErrorSchema,
+    409: apiErrorSchema,
+    429: apiErrorSchema,
+    503: apiErrorSchema,
+  };
 
   app.get(
     '/api/auth/second-factor',

@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import type { OpenSessions } from '#shared/features/auth/auth';
 import { deviceOf } from './open-sessions.service';
 
 let t: TestApp;
@@ -15,10 +21,11 @@ const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20
 /** The app's clock, moved by hand. */
 const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
 
-async function signInFrom(userAgent: string, email = ANA): Promise<string> {
+async function signInFrom(userAgent: string, email = ANA, remoteAddress = '127.0.0.1'): Promise<string> {
   const res = await t.request({
     method: 'POST',
     url: '/api/auth/login',
+    remoteAddress,
     headers: { 'user-agent': userAgent },
     payload: { email, password: TEST_PASSWORD },
   });
@@ -26,11 +33,29 @@ async function signInFrom(userAgent: string, email = ANA): Promise<string> {
   const cookie = res.cookies.find((c) => c.name === 'comando_sesion');
   return `comando_sesion=${cookie?.value}`;
 }
-const list = async (cookie: string) => {
+const listAnswer = async (cookie: string) => {
   const res = await t.request({ url: '/api/auth/sessions', headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().sessions as { id: number; device: string; ip: string; lastUsedAt: string; current: boolean }[];
+  return res.json() as OpenSessions;
 };
+const list = async (cookie: string) => (await listAnswer(cookie)).sessions;
+
+/** MaxMind's test database (github.com/maxmind/MaxMind-DB, test-data; MIT licence beside it). */
+const CITY_TEST_DB = fileURLToPath(new URL('../../../../tests/fixtures/geoip/GeoIP2-City-Test.mmdb', import.meta.url));
+
+/** Signs ANA in from each address (in turn, a minute apart) and answers each session's place by its IP. */
+async function placesOf(addresses: string[]) {
+  let cookie = '';
+  for (const address of addresses) {
+    cookie = await signInFrom(DESKTOP_UA, ANA, address);
+    clock.now += 60_000;
+  }
+  const answer = await listAnswer(cookie);
+  return {
+    places: Object.fromEntries(answer.sessions.map((s) => [s.ip, s.place])),
+    placeSource: answer.placeSource,
+  };
+}
 
 describe('Sesiones abiertas', () => {
   it('names browsers in words', () => {
@@ -92,5 +117,60 @@ describe('Sesiones abiertas', () => {
     });
     expect(self.json()).toEqual({ ended: true, current: true });
     expect(self.headers['set-cookie']).toEqual(expect.stringContaining('comando_sesion=;'));
+  });
+
+  it('names the place of each IP from the city database: city and country where known, Red local, else nothing', async () => {
+    clock.now = Date.parse('2026-11-22T12:00:00Z');
+    t = await createTestApp({ now: () => new Date(clock.now), geoipDatabase: CITY_TEST_DB });
+    await createUser(t.db, { email: ANA, role: 'staff', departments: ['cabimas'] });
+    const { places, placeSource } = await placesOf([
+      '81.2.69.142',
+      '89.160.20.112',
+      '8.8.8.8',
+      '192.168.1.10',
+      '10.20.30.40',
+      '::ffff:172.16.5.4',
+      '::1',
+    ]);
+    expect(places).toEqual({
+      // Spanish names where the database has them, else English ones.
+      '81.2.69.142': 'Londres, Reino Unido',
+      '89.160.20.112': 'Linköping, Suecia',
+      // Not in the database: no place is made up.
+      '8.8.8.8': null,
+      '192.168.1.10': 'Red local',
+      '10.20.30.40': 'Red local',
+      '::ffff:172.16.5.4': 'Red local',
+      '::1': 'Red local',
+    });
+    expect(placeSource).toEqual({ text: 'GeoIP2-City', url: null });
+  });
+
+  it('without a city database: Red local for local addresses, nothing for the rest', async () => {
+    clock.now = Date.parse('2026-11-22T12:00:00Z');
+    t = await createTestApp({ now: () => new Date(clock.now) });
+    await createUser(t.db, { email: ANA, role: 'staff', departments: ['cabimas'] });
+    expect(await placesOf(['81.2.69.142', '127.0.0.1'])).toEqual({
+      places: { '81.2.69.142': null, '127.0.0.1': 'Red local' },
+      placeSource: null,
+    });
+  });
+
+  it('a GEOIP_DATABASE that is missing, or is not a city database, stops the start with a clear message', async () => {
+    const env = { NODE_ENV: 'test', DATA_DIR: '/tmp/comando-nada' };
+    expect(loadConfig({ ...env, GEOIP_DATABASE: CITY_TEST_DB }).geoipDatabase).toBe(CITY_TEST_DB);
+    const missing = path.join(os.tmpdir(), 'no-existe', 'dbip-city-lite.mmdb');
+    expect(() => loadConfig({ ...env, GEOIP_DATABASE: missing })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, GEOIP_DATABASE: missing })).toThrow(`GEOIP_DATABASE: ${missing} no existe`);
+
+    const notADatabase = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'comando-geoip-')), 'ciudades.mmdb');
+    fs.writeFileSync(notADatabase, 'esto no es una base de datos');
+    try {
+      await expect(createTestApp({ geoipDatabase: notADatabase })).rejects.toThrow(
+        `GEOIP_DATABASE: ${notADatabase} no es una base de datos de ciudades en formato MaxMind`,
+      );
+    } finally {
+      fs.rmSync(path.dirname(notADatabase), { recursive: true, force: true });
+    }
   });
 });

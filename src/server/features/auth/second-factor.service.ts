@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, TooManyRequests, Unauthorized } from '#server/platform/http/errors';
+import { BadRequest, Conflict, ServiceUnavailable, TooManyRequests, Unauthorized } from '#server/platform/http/errors';
 import { hashToken, isTokenShaped } from '#server/platform/session/cookie-tokens';
 import type { RequestContext, SessionUser } from '#server/platform/session/identity';
 import {
@@ -13,6 +13,7 @@ import {
   newTotpSecret,
   recoveryCodeHash,
 } from '#server/platform/session/second-factor';
+import { type SecondFactorKey, SecondFactorKeyError } from '#server/platform/session/second-factor-key';
 import { createThrottle, throttleKeys } from '#server/platform/session/throttle';
 import {
   type RecoveryCodes,
@@ -28,9 +29,10 @@ type Ctx = RequestContext & { token: string | undefined };
  * The second factor's use cases (docs/decisions/080): enrolling (a QR code, then one code to confirm it,
  * then ten recovery codes), giving a code after signing in, and one's own status. Codes are counted like
  * passwords: per account at this address and per address, with the sign-in's limits and waits, and a
- * failure is its own change, committed before the refusal (decision 072).
+ * failure is its own change, committed before the refusal (decision 072). Secrets are stored sealed with
+ * `key` (decision 086) and opened only to check a code.
  */
-export function createSecondFactorService(db: Kysely<Database>, clock: () => Date) {
+export function createSecondFactorService(db: Kysely<Database>, clock: () => Date, key: SecondFactorKey) {
   const repo = createSecondFactorRepository(db);
   const throttle = createThrottle(db);
   const keysOf = (user: SessionUser, ctx: RequestContext) => [
@@ -53,6 +55,16 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
       throttle.recordFailure(change, keys, user.email, ctx, now, { reason: 'second_factor' }),
     );
     throw BadRequest(secondFactorMessages.wrongCode);
+  }
+
+  /** A stored secret opened; a key that cannot open it is the operator's problem, said plainly. */
+  function openSecret(stored: string, user: SessionUser): string {
+    try {
+      return key.open(stored, user.id);
+    } catch (error) {
+      if (error instanceof SecondFactorKeyError) throw ServiceUnavailable(secondFactorMessages.keyMismatch);
+      throw error;
+    }
   }
 
   async function stateOf(user: SessionUser) {
@@ -78,7 +90,9 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
       const state = await stateOf(user);
       if (state.totp_secret) throw Conflict(secondFactorMessages.alreadyEnrolled);
       const secret = newTotpSecret();
-      await runChange(db, async ({ trx }) => createSecondFactorRepository(trx).setPendingSecret(user.id, secret));
+      await runChange(db, async ({ trx }) =>
+        createSecondFactorRepository(trx).setPendingSecret(user.id, key.seal(secret, user.id)),
+      );
       return { secret, ...(await enrolmentOf(secret, user.email)) };
     },
 
@@ -89,15 +103,16 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
     async confirm(user: SessionUser, code: string, ctx: Ctx): Promise<RecoveryCodes> {
       const state = await stateOf(user);
       if (state.totp_secret) throw Conflict(secondFactorMessages.alreadyEnrolled);
-      const pending = state.totp_pending_secret;
-      if (!pending) throw BadRequest(secondFactorMessages.noEnrolment);
+      const sealed = state.totp_pending_secret;
+      if (!sealed) throw BadRequest(secondFactorMessages.noEnrolment);
+      const pending = openSecret(sealed, user);
       return guarded(user, ctx, async () => {
         const now = clock();
         const step = acceptedStep(pending, user.email, code, now, null);
         if (step === null) return undefined;
         return runChange(db, async (change) => {
           const r = createSecondFactorRepository(change.trx);
-          await r.enable(user.id, pending, step, now);
+          await r.enable(user.id, sealed, step, now);
           if (isTokenShaped(ctx.token)) await r.settleSession(hashToken(ctx.token));
           const recoveryCodes = await issueRecoveryCodes(change, user.id, now);
           await change.audit({ actorEmail: user.email, action: 'auth.second_factor_enrol', ip: ctx.ip, at: now });
@@ -112,8 +127,8 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
      */
     async verify(user: SessionUser, code: string, ctx: Ctx): Promise<SessionUser> {
       const state = await stateOf(user);
-      const secret = state.totp_secret;
-      if (!secret) throw BadRequest(secondFactorMessages.enrolRequired);
+      if (!state.totp_secret) throw BadRequest(secondFactorMessages.enrolRequired);
+      const secret = openSecret(state.totp_secret, user);
       return guarded(user, ctx, async () => {
         const now = clock();
         const recovery = isRecoveryCodeShaped(code);

@@ -4,6 +4,7 @@ import { runCli } from '#server/cli';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import type { AdminUser } from '#shared/features/people/people';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -173,9 +174,19 @@ describe('the second factor (TOTP)', () => {
     ).id;
     const self = await post(other, `/api/admin/users/${otherId}/second-factor/reset`);
     expect(self.statusCode).toBe(409);
+    // Personas says who has one: the list of accounts, and each account's answer.
+    const listed = async () =>
+      Object.fromEntries(
+        ((await t.request({ url: '/api/admin/users', headers: { cookie: other } })).json().items as AdminUser[]).map(
+          (u) => [u.email, u.secondFactor],
+        ),
+      );
+    expect(await listed()).toEqual({ [ADMIN]: true, [OTHER_ADMIN]: false, [VALIDATOR]: false });
 
     const reset = await post(other, `/api/admin/users/${adminId}/second-factor/reset`);
     expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().user).toMatchObject({ email: ADMIN, secondFactor: false });
+    expect(await listed()).toEqual({ [ADMIN]: false, [OTHER_ADMIN]: false, [VALIDATOR]: false });
     expect((await session(own)).user).toBeNull();
     const audit = (await listAudit(t.db.kysely, { limit: 50 })).find((r) => r.action === 'user.second_factor_reset');
     expect(audit).toMatchObject({ actor_email: OTHER_ADMIN, target: ADMIN });

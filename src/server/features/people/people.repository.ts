@@ -4,8 +4,9 @@ import type { Database } from '#server/platform/db/schema';
 import type { UsersTable } from '#server/platform/db/schema-auth';
 import { containsPattern } from '#server/platform/db/sql';
 
-const USER_COLUMNS = ['id', 'email', 'role', 'disabled', 'last_login_at', 'created_at'] as const;
-/** An account as the people screens list it (never its password hash). */
+// totp_enabled_at says whether a second factor is on without reading its (sealed) secret.
+const USER_COLUMNS = ['id', 'email', 'role', 'disabled', 'last_login_at', 'created_at', 'totp_enabled_at'] as const;
+/** An account as the people screens list it (never its password hash nor its second factor's secret). */
 export type AdminUserRow = Pick<Selectable<UsersTable>, (typeof USER_COLUMNS)[number]>;
 
 export interface UserFilter {

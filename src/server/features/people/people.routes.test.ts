@@ -39,7 +39,7 @@ describe('who may use the people API', () => {
 });
 
 describe('GET /api/admin/users', () => {
-  it('lists accounts with role, state, last sign-in and departments, never a password hash', async () => {
+  it('lists accounts with role, state, last sign-in, second factor and departments, never a password hash', async () => {
     const res = await get('/api/admin/users');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -48,6 +48,7 @@ describe('GET /api/admin/users', () => {
     expect(ana).toMatchObject({
       role: 'staff',
       disabled: false,
+      secondFactor: false,
       departments: [
         { slug: 'agenda', title: 'Agenda' },
         { slug: 'cabimas', title: 'Cabimas' },
@@ -55,7 +56,7 @@ describe('GET /api/admin/users', () => {
     });
     expect(ana.lastLoginAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(Object.keys(ana).sort()).toEqual(
-      ['createdAt', 'departments', 'disabled', 'email', 'id', 'lastLoginAt', 'role'].sort(),
+      ['createdAt', 'departments', 'disabled', 'email', 'id', 'lastLoginAt', 'role', 'secondFactor'].sort(),
     );
   });
 

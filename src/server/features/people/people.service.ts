@@ -36,6 +36,7 @@ function presentUser(row: AdminUserRow, departments: { slug: string; title: stri
     disabled: row.disabled === 1,
     lastLoginAt: row.last_login_at,
     createdAt: row.created_at,
+    secondFactor: row.totp_enabled_at !== null,
     departments,
   };
 }

@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -241,6 +242,17 @@ const envSchema = z
       .refine((v) => v === undefined || isEd25519PrivateKey(v), {
         message: 'debe ser una clave privada Ed25519 en PEM (openssl genpkey -algorithm ed25519)',
       }),
+    // The key that encrypts the TOTP secrets (docs/decisions/086); absent: the one made in the data folder.
+    SECOND_FACTOR_KEY: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || (/^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, 'base64').length === 32), {
+        message: 'debe ser una clave de 32 bytes en base64 (openssl rand -base64 32)',
+      }),
+    // A city database in MaxMind DB format for the places of 'Sesiones abiertas' (docs/decisions/086).
+    GEOIP_DATABASE: optionalText(),
     TIMESTAMP_URL: optionalUrl('debe ser la URL completa de una autoridad de sellado de tiempo (RFC 3161)'),
     // Whoever has it reads /metrics (docs/decisions/075); without it /metrics answers 404.
     METRICS_TOKEN: z
@@ -384,6 +396,16 @@ export interface Config {
    * (TIMESTAMP_URL; absent: none). Optional: absent means neither.
    */
   evidence?: { privateKeyPem: string | undefined; timestampUrl: string | undefined };
+  /**
+   * The key that encrypts the TOTP secrets in the database (SECOND_FACTOR_KEY, 32 bytes in base64;
+   * absent: the key made at first start in the data folder). Every instance of one database needs the same.
+   */
+  secondFactorKey?: string | undefined;
+  /**
+   * A city database in MaxMind DB format (.mmdb: DB-IP's City Lite, MaxMind's GeoLite2 City) that names
+   * the place of each open session's IP (GEOIP_DATABASE); absent: no places, only 'Red local'.
+   */
+  geoipDatabase?: string | undefined;
   /** The bearer token Prometheus sends to read /metrics; undefined: /metrics is off (404). */
   metricsToken: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
@@ -489,7 +511,7 @@ export class ConfigError extends Error {
 
 const MB = 1024 * 1024;
 
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|PRIVATE_KEY|DATABASE_URL/;
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|PRIVATE_KEY|FACTOR_KEY|DATABASE_URL/;
 
 /** Parses the environment. Every bad variable is named in one message (ConfigError). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
@@ -559,9 +581,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webRoot: path.resolve(cwd, 'dist'),
     rendererModule: path.resolve(cwd, 'dist-ssr', 'entry-server.js'),
     evidence: { privateKeyPem: e.EVIDENCE_PRIVATE_KEY, timestampUrl: e.TIMESTAMP_URL },
+    secondFactorKey: e.SECOND_FACTOR_KEY,
+    geoipDatabase: e.GEOIP_DATABASE && readableFile(path.resolve(cwd, e.GEOIP_DATABASE), 'GEOIP_DATABASE'),
     metricsToken: e.METRICS_TOKEN,
     now: makeClock(e.COMANDO_NOW),
   };
+}
+
+/** `file`, if this process can read it; else a ConfigError that says which variable and why. */
+function readableFile(file: string, name: string): string {
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    if (!fs.statSync(file).isFile()) throw new Error('no es un archivo');
+    return file;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no existe' : code === 'EACCES' ? 'no se puede leer' : (error as Error).message;
+    throw new ConfigError([`${name}: ${file} ${why}`]);
+  }
 }
 
 /** A PEM node:crypto reads as an Ed25519 private key. */

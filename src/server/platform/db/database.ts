@@ -4,10 +4,10 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type Dialect as KyselyDialect, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { registerChangeWatch, watchAccessTables, watchChanges } from '#server/platform/cache/cache';
-import { migrationProvider } from '#server/platform/db/migrations/index';
+import { type MigrationOptions, migrationProvider } from '#server/platform/db/migrations/index';
 import type { Dialect } from './dialect';
-import { registerReader } from './reader';
 import { isConnectionLoss, noteCommitFailure } from './failures';
+import { registerReader } from './reader';
 import type { Database } from './schema';
 
 export interface Db {
@@ -241,8 +241,8 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
 }
 
 /** Brings the schema up to date. Safe to run at every start and from `npm run db:migrate`. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect) });
+export async function migrateToLatest(db: Db, options: MigrationOptions = {}): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect, options) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

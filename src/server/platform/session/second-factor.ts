@@ -82,16 +82,17 @@ export function createSecondFactorRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async setPendingSecret(userId: number, secret: string): Promise<void> {
-      await db.updateTable('users').set({ totp_pending_secret: secret }).where('id', '=', userId).execute();
+    /** `sealed`: the new secret as second-factor-key.ts seals it (every secret is stored so, decision 086). */
+    async setPendingSecret(userId: number, sealed: string): Promise<void> {
+      await db.updateTable('users').set({ totp_pending_secret: sealed }).where('id', '=', userId).execute();
     },
 
-    /** The pending secret becomes the person's, with the step of the code that confirmed it. */
-    async enable(userId: number, secret: string, step: number, now: Date): Promise<void> {
+    /** The pending secret (sealed) becomes the person's, with the step of the code that confirmed it. */
+    async enable(userId: number, sealed: string, step: number, now: Date): Promise<void> {
       await db
         .updateTable('users')
         .set({
-          totp_secret: secret,
+          totp_secret: sealed,
           totp_pending_secret: null,
           totp_last_step: step,
           totp_enabled_at: now.toISOString(),

@@ -61,6 +61,15 @@ export function createSettingsRepository(db: Kysely<Database>) {
         .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now.toISOString() }))
         .execute();
     },
+
+    /** Stores one setting unless it is there already (housekeeping at start, never a person's change). */
+    async addIfAbsent(key: string, value: string, now: Date): Promise<void> {
+      await db
+        .insertInto('settings')
+        .values({ key, value, updated_at: now.toISOString() })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    },
   };
 }
 export type SettingsRepository = ReturnType<typeof createSettingsRepository>;

@@ -66,6 +66,8 @@ export const openSessionSchema = z.object({
   /** 'Chrome en Android (teléfono)', from the browser's user agent; 'Dispositivo desconocido' without one. */
   device: z.string(),
   ip: z.string().nullable(),
+  /** 'Maracaibo, Venezuela' where the server's database knows the IP, 'Red local' for one of the local network. */
+  place: z.string().nullable(),
   createdAt: z.string(),
   /** When it was last used, to the minute. */
   lastUsedAt: z.string(),
@@ -73,7 +75,16 @@ export const openSessionSchema = z.object({
   current: z.boolean(),
 });
 export type OpenSession = z.infer<typeof openSessionSchema>;
-export const openSessionsSchema = z.object({ sessions: z.array(openSessionSchema) });
+/** Whose data the places are: credited, with its link, wherever places are shown (DB-IP's CC BY 4.0). */
+export const ipPlaceSourceSchema = z.object({ text: z.string(), url: z.string().nullable() });
+export type IpPlaceSource = z.infer<typeof ipPlaceSourceSchema>;
+/** The place of an address of the local network or of the server's own machine. */
+export const LOCAL_NETWORK = 'Red local';
+export const openSessionsSchema = z.object({
+  sessions: z.array(openSessionSchema),
+  /** Null when the server has no place database. */
+  placeSource: ipPlaceSourceSchema.nullable(),
+});
 export type OpenSessions = z.infer<typeof openSessionsSchema>;
 export const sessionIdParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 export const sessionEndedSchema = z.object({ ended: z.literal(true), current: z.boolean() });

@@ -13,6 +13,8 @@ export const secondFactorMessages = {
   alreadyEnrolled: 'Ya tienes un segundo factor. Pide a un administrador que lo restablezca para configurar otro.',
   notEnrolled: 'Esa cuenta no tiene segundo factor.',
   reset: 'Segundo factor restablecido: la próxima vez que entre, configurará uno nuevo.',
+  keyMismatch:
+    'No se puede comprobar el código: la clave del segundo factor de este servidor no es la correcta. Avisa al responsable técnico.',
 } as const;
 
 /** A six-digit code, or a recovery code (16 letters and digits, dashes and spaces ignored). */

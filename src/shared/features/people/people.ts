@@ -25,6 +25,8 @@ export const adminUserSchema = z.object({
   disabled: z.boolean(),
   lastLoginAt: z.string().nullable(),
   createdAt: z.string(),
+  /** Whether the account has a second factor (TOTP): 'Segundo factor: activo / no' in Personas. */
+  secondFactor: z.boolean(),
   /** The departments whose allow-list holds this e-mail, in menu order. */
   departments: z.array(adminDepartmentRefSchema),
 });

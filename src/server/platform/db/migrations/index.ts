@@ -25,9 +25,15 @@ import { electionMigration } from './024-election';
 import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 import { secondFactorMigration } from './026-second-factor';
 import { quarterTotalsMigration } from './028-quarter-totals';
+import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
+
+export interface MigrationOptions {
+  /** The second factor's key, loaded only if a migration has secrets to seal (031). */
+  secondFactorKey?: () => SecretSealer;
+}
 
 /** Every migration, in order. Names never change once released. */
-export function migrationProvider(dialect: Dialect): MigrationProvider {
+export function migrationProvider(dialect: Dialect, options: MigrationOptions = {}): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001-initial': initial(dialect),
     '002-auth': authMigration(dialect),
@@ -55,6 +61,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '025-late-arrivals-and-drill': lateArrivalsAndDrillMigration(dialect),
     '026-second-factor': secondFactorMigration(),
     '028-quarter-totals': quarterTotalsMigration(),
+    '031-second-factor-secrets-sealed': secondFactorSecretsSealedMigration(dialect, options.secondFactorKey),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
+import { type IpPlaceSource, LOCAL_NETWORK } from '#shared/features/auth/auth';
 import { formatShortDate, formatTime } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
@@ -100,7 +101,10 @@ function OpenSessionsSection() {
                   {s.device}
                   {s.current && <span className="ml-2 text-brand">(esta sesión)</span>}
                 </p>
-                <p>IP {s.ip ?? 'desconocida'}</p>
+                <p>
+                  IP {s.ip ?? 'desconocida'}
+                  {s.place && ` · ${s.place}`}
+                </p>
                 <p>Último uso: {when(s.lastUsedAt)}</p>
               </div>
               <button
@@ -116,6 +120,25 @@ function OpenSessionsSection() {
           ))}
         </ul>
       )}
+      {sessions.data?.placeSource && sessions.data.sessions.some((s) => s.place && s.place !== LOCAL_NETWORK) && (
+        <PlaceCredit source={sessions.data.placeSource} />
+      )}
     </section>
+  );
+}
+
+/** The place database's credit, where its places are shown (DB-IP's licence asks for it, with its link). */
+function PlaceCredit({ source }: { source: IpPlaceSource }) {
+  return (
+    <p className="text-xs text-stone-600">
+      Lugares según la IP:{' '}
+      {source.url ? (
+        <a href={source.url} className="underline hover:text-brand" rel="noreferrer" target="_blank">
+          {source.text}
+        </a>
+      ) : (
+        source.text
+      )}
+    </p>
   );
 }

@@ -16,13 +16,14 @@ const user = (id: number, email: string, over: Partial<AdminUser> = {}): AdminUs
   disabled: false,
   lastLoginAt: null,
   createdAt: '2026-11-01T12:00:00.000Z',
+  secondFactor: false,
   departments: [],
   ...over,
 });
 
 const USERS = [
   user(1, 'jefa@example.org', { role: 'admin', lastLoginAt: '2026-11-22T14:05:00.000Z' }),
-  user(2, 'ana@example.org', { departments: [{ slug: 'cabimas', title: 'Cabimas' }] }),
+  user(2, 'ana@example.org', { departments: [{ slug: 'cabimas', title: 'Cabimas' }], secondFactor: true }),
   user(3, 'apagada@example.org', { disabled: true }),
 ];
 
@@ -102,7 +103,7 @@ function api() {
     }),
     http.post('*/api/admin/users/:id/second-factor/reset', ({ request }) => {
       state.bodies.push({ url: new URL(request.url).pathname, method: request.method, body: null });
-      return HttpResponse.json({ user: USERS[1] });
+      return HttpResponse.json({ user: { ...USERS[1], secondFactor: false } });
     }),
     http.post('*/api/admin/users/:id/password', async ({ request }) => {
       await record(request);
@@ -305,6 +306,21 @@ describe('PeopleAdminPage', () => {
         screen.queryByRole('button', { name: `Cerrar sesión en todos los dispositivos: ${email}` }),
       ).not.toBeInTheDocument();
     }
+  });
+
+  it('says who has a second factor, and offers to remove it only there', async () => {
+    api();
+    renderPage();
+    const card = async (email: string) => screen.getByRole('article', { name: email });
+    await screen.findByRole('button', { name: 'Quitar segundo factor: ana@example.org' });
+    expect(within(await card('ana@example.org')).getByText('Segundo factor: activo')).toBeInTheDocument();
+    for (const email of ['jefa@example.org', 'apagada@example.org']) {
+      expect(within(await card(email)).getByText('Segundo factor: no')).toBeInTheDocument();
+    }
+    // Not on an account without one, nor on the admin's own card.
+    expect(
+      screen.queryByRole('button', { name: 'Quitar segundo factor: apagada@example.org' }),
+    ).not.toBeInTheDocument();
   });
 
   it('removes a person’s second factor after asking (a lost phone), never on the admin’s own card', async () => {

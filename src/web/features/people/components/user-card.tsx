@@ -21,7 +21,10 @@ export interface UserCardProps {
 
 const SHOWN_DEPARTMENTS = 6;
 
-/** One account: e-mail, role, state, last sign-in, departments, and what can be done with it. */
+/**
+ * One account: e-mail, role, state, last sign-in, second factor, departments, and what can be done with it
+ * ('Quitar segundo factor' only where there is one).
+ */
 export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserCardProps) {
   const headingId = `persona-${user.id}`;
   const extra = user.departments.length - SHOWN_DEPARTMENTS;
@@ -41,6 +44,11 @@ export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserC
       </div>
       <p className="text-sm text-stone-700">
         {user.lastLoginAt ? `Último ingreso: ${formatDateTime(user.lastLoginAt)}` : 'Nunca ha iniciado sesión'}
+      </p>
+      <p>
+        <span className={user.secondFactor ? badgeClass.ok : badgeClass.neutral}>
+          {user.secondFactor ? 'Segundo factor: activo' : 'Segundo factor: no'}
+        </span>
       </p>
       <div className="text-sm text-stone-800">
         {user.departments.length === 0 ? (
@@ -87,14 +95,16 @@ export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserC
                 Cerrar sesión en todos los dispositivos
               </button>
             )}
-            <button
-              type="button"
-              className={buttonClass.small}
-              aria-label={`Quitar segundo factor: ${user.email}`}
-              onClick={() => onAction('second-factor', user)}
-            >
-              Quitar segundo factor
-            </button>
+            {user.secondFactor && (
+              <button
+                type="button"
+                className={buttonClass.small}
+                aria-label={`Quitar segundo factor: ${user.email}`}
+                onClick={() => onAction('second-factor', user)}
+              >
+                Quitar segundo factor
+              </button>
+            )}
             <button
               type="button"
               className={buttonClass.small}
