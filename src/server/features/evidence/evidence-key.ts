@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '#server/platform/config/config';
+import { keyFileContents } from '#server/platform/lib/key-file';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 
 /**
@@ -24,18 +24,8 @@ export function evidenceKeyFile(dataDir: string): string {
 }
 
 function keyFromDataFolder(dataDir: string): KeyObject {
-  const file = evidenceKeyFile(dataDir);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const { privateKey } = generateKeyPairSync('ed25519');
-    try {
-      // 'wx': a second instance starting at the same moment keeps the first one's key.
-      fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return createPrivateKey(fs.readFileSync(file));
+  const made = () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
+  return createPrivateKey(keyFileContents(evidenceKeyFile(dataDir), made));
 }
 
 export function loadEvidenceKey(config: Pick<Config, 'dataDir' | 'evidence'>): EvidenceKey {

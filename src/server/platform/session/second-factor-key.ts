@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
+import { keyFileContents } from '#server/platform/lib/key-file';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 
@@ -50,21 +50,8 @@ export function isSecondFactorKey(value: string): boolean {
 
 function keyFromDataFolder(dataDir: string): Buffer {
   const file = secondFactorKeyFile(dataDir);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    // Written whole under another name, then linked into place: an instance starting at the same moment
-    // either links first or finds the first one's key complete, never half written.
-    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(draft, `${randomBytes(SECOND_FACTOR_KEY_BYTES).toString('base64')}\n`, { mode: 0o600 });
-    try {
-      fs.linkSync(draft, file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      fs.rmSync(draft, { force: true });
-    }
-  }
-  const text = fs.readFileSync(file, 'utf8').trim();
+  const made = () => `${randomBytes(SECOND_FACTOR_KEY_BYTES).toString('base64')}\n`;
+  const text = keyFileContents(file, made).toString('utf8').trim();
   if (!isSecondFactorKey(text)) {
     throw new SecondFactorKeyError(`${file} no contiene una clave de 32 bytes en base64.`);
   }
