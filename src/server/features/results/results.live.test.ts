@@ -86,6 +86,66 @@ describe('live results hub', () => {
     expect(state.reads).toBe(idle);
   });
 
+  it('sends the map and the timeline with the totals: read once per change for every screen, whole at first, then what changed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const reads = { breakdown: 0, timeline: 0 };
+    const view = { mara: 0 };
+    const row = (slug: string, voted: number) => ({
+      slug,
+      title: slug,
+      total: 10,
+      voted,
+      validated: 0,
+      percentComplete: 0,
+      votes: { FA: voted },
+      photos: 0,
+    });
+    const { state, url } = await liveServer({
+      pollMs: 100,
+      views: {
+        breakdown: async () => {
+          reads.breakdown += 1;
+          return { candidates: [], rows: [row('mara', view.mara), row('sucre', 1)], computedAt: new Date().toISOString() };
+        },
+        timeline: async () => {
+          reads.timeline += 1;
+          const at = '2026-12-06T14:00:00.000Z';
+          return {
+            candidates: [],
+            denominator: 100,
+            day: '2026-12-06',
+            dayStartsAt: '2026-12-06T04:00:00.000Z',
+            before: {},
+            buckets: [{ at, votes: { FA: state.fa }, running: { FA: state.fa } }],
+            closedAt: null,
+            computedAt: new Date().toISOString(),
+          };
+        },
+      },
+    });
+    const streams = await Promise.all(Array.from({ length: 30 }, () => openSse(url)));
+    const first = await Promise.all(streams.map((s) => s.next((e) => e.event === 'linea')));
+    expect(JSON.parse(first[0]!.data)).toMatchObject({ whole: true });
+    expect(JSON.parse(streams[0]!.events.find((e) => e.event === 'avance')!.data)).toMatchObject({
+      whole: true,
+      rows: [{ slug: 'mara' }, { slug: 'sucre' }],
+    });
+    reads.breakdown = 0;
+    reads.timeline = 0;
+    state.fa = 1;
+    view.mara = 1;
+    await vi.advanceTimersByTimeAsync(100);
+    const changed = await Promise.all(streams.map((s) => s.next((e) => e.event === 'avance' && !JSON.parse(e.data).whole)));
+    // Only the row that changed, to every screen, from one read.
+    expect(JSON.parse(changed[0]!.data).rows).toEqual([row('mara', 1)]);
+    await Promise.all(streams.map((s) => s.next((e) => e.event === 'linea' && !JSON.parse(e.data).whole)));
+    expect(reads).toEqual({ breakdown: 1, timeline: 1 });
+    // Nothing changed: nothing is sent.
+    await vi.advanceTimersByTimeAsync(300);
+    expect(streams[0]!.events.filter((e) => e.event === 'avance')).toHaveLength(2);
+    for (const s of streams) s.close();
+  });
+
   it('sends a heartbeat event so a dead connection shows', async () => {
     const { url } = await liveServer({ heartbeatMs: 80 });
     const stream = await openSse(url);
