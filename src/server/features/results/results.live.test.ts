@@ -105,7 +105,11 @@ describe('live results hub', () => {
       views: {
         breakdown: async () => {
           reads.breakdown += 1;
-          return { candidates: [], rows: [row('mara', view.mara), row('sucre', 1)], computedAt: new Date().toISOString() };
+          return {
+            candidates: [],
+            rows: [row('mara', view.mara), row('sucre', 1)],
+            computedAt: new Date().toISOString(),
+          };
         },
         timeline: async () => {
           reads.timeline += 1;
@@ -135,7 +139,9 @@ describe('live results hub', () => {
     state.fa = 1;
     view.mara = 1;
     await vi.advanceTimersByTimeAsync(100);
-    const changed = await Promise.all(streams.map((s) => s.next((e) => e.event === 'avance' && !JSON.parse(e.data).whole)));
+    const changed = await Promise.all(
+      streams.map((s) => s.next((e) => e.event === 'avance' && !JSON.parse(e.data).whole)),
+    );
     // Only the row that changed, to every screen, from one read.
     expect(JSON.parse(changed[0]!.data).rows).toEqual([row('mara', 1)]);
     await Promise.all(streams.map((s) => s.next((e) => e.event === 'linea' && !JSON.parse(e.data).whole)));

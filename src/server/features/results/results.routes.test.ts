@@ -10,13 +10,7 @@ import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { LIVE_UPDATE_MS, openSse, resultsOf, type SseEvent, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
-import type {
-  Breakdown,
-  BreakdownChange,
-  Results,
-  Timeline,
-  TimelineChange,
-} from '#shared/features/results/results';
+import type { Breakdown, BreakdownChange, Results, Timeline, TimelineChange } from '#shared/features/results/results';
 import { checkTotals } from './results.service';
 
 const ADMIN = 'jefa.resultados@example.org';

@@ -232,7 +232,11 @@ export default function LineChart(props: LineChartProps) {
           </li>
         ))}
         {marks.map((m) => (
-          <li key={m.label} className="flex items-center gap-2 font-semibold text-stone-900" data-testid="marca-grafico">
+          <li
+            key={m.label}
+            className="flex items-center gap-2 font-semibold text-stone-900"
+            data-testid="marca-grafico"
+          >
             <svg width="36" height="14" aria-hidden="true">
               <line x1="18" y1="0" x2="18" y2="14" stroke={INK} strokeWidth="2" strokeDasharray={MARK_DASH.join(' ')} />
             </svg>

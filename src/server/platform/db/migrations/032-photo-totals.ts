@@ -14,9 +14,7 @@ export function photoTotalsMigration(dialect: Dialect) {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
         .createTable('photo_totals')
-        .addColumn('department_id', 'integer', (c) =>
-          c.primaryKey().references('departments.id').onDelete('cascade'),
-        )
+        .addColumn('department_id', 'integer', (c) => c.primaryKey().references('departments.id').onDelete('cascade'))
         .addColumn('photos', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
       await sql`

@@ -113,7 +113,11 @@ export function useResultsStream({
       });
       es.addEventListener(RESULTS_TIMELINE_EVENT, (event) => {
         try {
-          apply<Timeline, TimelineChange>(resultsKeys.timeline, (event as MessageEvent<string>).data, applyTimelineChange);
+          apply<Timeline, TimelineChange>(
+            resultsKeys.timeline,
+            (event as MessageEvent<string>).data,
+            applyTimelineChange,
+          );
         } catch {
           // As above.
         }

@@ -207,17 +207,17 @@ function TimelineFigures({ timeline }: { timeline: Timeline }) {
                   </td>
                 </tr>
               ) : (
-              <tr key={row[0]} className="border-t border-stone-200">
-                <th scope="row" className="px-3 py-1.5 text-left font-medium whitespace-nowrap">
-                  {row[0]}
-                </th>
-                {row.slice(1).map((cell, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
-                  <td key={i} className="px-3 py-1.5 text-right tabular-nums">
-                    {cell}
-                  </td>
-                ))}
-              </tr>
+                <tr key={row[0]} className="border-t border-stone-200">
+                  <th scope="row" className="px-3 py-1.5 text-left font-medium whitespace-nowrap">
+                    {row[0]}
+                  </th>
+                  {row.slice(1).map((cell, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+                    <td key={i} className="px-3 py-1.5 text-right tabular-nums">
+                      {cell}
+                    </td>
+                  ))}
+                </tr>
               ),
             )}
           </tbody>
