@@ -108,6 +108,8 @@ export default function LineChart(props: LineChartProps) {
                 ctx.font = `bold ${(large ? 18 : 12) * ratio}px ${CHART_FONT}`;
                 ctx.fillStyle = INK;
                 ctx.textBaseline = 'top';
+                // The axes leave their own alignment on the context.
+                ctx.textAlign = 'left';
                 const width = ctx.measureText(mark.label).width;
                 // Left of the line when there is no room on its right.
                 const textLeft =
