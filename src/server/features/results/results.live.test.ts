@@ -171,8 +171,9 @@ describe('live results hub', () => {
   });
 
   it('gives a screen that fell behind (its socket full) everything whole once it catches up, never a change it cannot apply', async () => {
-    // Rows big enough that a few changes fill the socket of a screen that does not read.
-    const padding = 'x'.repeat(20_000);
+    // Rows big enough that the changes (10 MB) fill the socket of a screen that does not read, whatever
+    // the kernel's buffers.
+    const padding = 'x'.repeat(50_000);
     // Each change moves one department only: a screen that skipped changes cannot make do with the last one.
     const voted = Array.from({ length: 20 }, () => 0);
     const breakdown = () => ({
@@ -200,7 +201,7 @@ describe('live results hub', () => {
     res.setEncoding('utf8');
     await new Promise<void>((resolve) => res.once('data', (chunk: string) => resolve(void received.push(chunk))));
     res.pause();
-    for (let i = 1; i <= 60; i++) {
+    for (let i = 1; i <= 200; i++) {
       voted[i % 20] = i;
       await live.refresh();
     }
@@ -218,12 +219,12 @@ describe('live results hub', () => {
       },
       { timeout: 5_000 },
     );
-    // It skipped changes: fewer events than the sixty changes, the last of them whole.
+    // It skipped changes: fewer events than the 200 changes, the last of them whole.
     const events = received
       .join('')
       .split('\n\n')
       .filter((b) => b.startsWith('event: avance'));
-    expect(events.length).toBeLessThan(61);
+    expect(events.length).toBeLessThan(201);
     expect(JSON.parse(events.at(-1)!.slice(events.at(-1)!.indexOf('data: ') + 6))).toMatchObject({ whole: true });
     res.destroy();
   });
