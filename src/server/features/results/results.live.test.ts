@@ -217,7 +217,7 @@ describe('live results hub', () => {
         }
         expect(kept?.rows.map((r) => r.voted)).toEqual(breakdown().rows.map((r) => r.voted));
       },
-      { timeout: 5_000 },
+      { timeout: 10_000 },
     );
     // It skipped changes: fewer events than the 200 changes, the last of them whole.
     const events = received
