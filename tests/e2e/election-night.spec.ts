@@ -19,6 +19,7 @@ const PASSWORD = 'clave-noche-2026';
 const ADMIN = 'jefa.noche@e2e.example';
 const VALIDATOR = 'validador.noche@e2e.example';
 const VOTING_SLUG = 'cabimas';
+const BALLOT_PHOTO = path.resolve(import.meta.dirname, '../fixtures/ballot.jpg');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -189,6 +190,47 @@ test.describe('election night', () => {
       await screenshot(page, `campo-${size.name}`);
     });
   }
+
+  test('a ballot photo moves the live stream as a vote does: the open square’s figures count it, with no request of the page’s own', async ({
+    browser,
+  }) => {
+    const admin = await signedIn(browser, ADMIN, SIZES[1].viewport);
+    contexts.push(admin.context);
+    const page = admin.page;
+    // An admin replaces photos of the lists they are on.
+    const granted = await page.request.post(`${origin}/api/access/departments/${VOTING_SLUG}/members`, {
+      headers: { origin },
+      data: { email: ADMIN },
+    });
+    expect(granted.status()).toBe(200);
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    await page.getByRole('region', { name: 'Mapa: trámites validados' }).getByTestId(`cuadro-${VOTING_SLUG}`).click();
+    const received = page.getByTestId('desglose-departamento').locator('dt:has-text("Fotos recibidas") + dd');
+    // Four records with their three photos each.
+    await expect(received).toHaveText('12');
+
+    let reads = 0;
+    page.on('request', (r) => {
+      const asked = new URL(r.url()).pathname;
+      if (['/api/results', '/api/results/breakdown', '/api/results/timeline'].includes(asked)) reads += 1;
+    });
+    const list = await page.request.get(`${origin}/api/validation/${VOTING_SLUG}/records`);
+    const [record] = (await list.json()).items as { id: number }[];
+    const replaced = await page.request.post(
+      `${origin}/api/validation/${VOTING_SLUG}/records/${record?.id}/photos/gobernador`,
+      {
+        headers: { origin },
+        multipart: {
+          file: { name: 'boleta.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(BALLOT_PHOTO) },
+        },
+      },
+    );
+    expect(replaced.status()).toBe(201);
+    await expect(received).toHaveText('13');
+    expect(reads).toBe(0);
+    await expectNoSeriousA11yViolations(page);
+  });
 
   test('the day closes: the open timeline marks the close on its charts and says it in its table, pushed by the live stream', async ({
     browser,
