@@ -19,6 +19,7 @@ const PASSWORD = 'clave-noche-2026';
 const ADMIN = 'jefa.noche@e2e.example';
 const VALIDATOR = 'validador.noche@e2e.example';
 const VOTING_SLUG = 'cabimas';
+const BALLOT_PHOTO = path.resolve(import.meta.dirname, '../fixtures/ballot.jpg');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -107,7 +108,8 @@ test.describe('election night', () => {
   });
 
   // How soon is measured by `npm run bench -- results` (vote to screen, p95, with many screens open);
-  // here: the projector's square and timeline change with the vote, pushed, without a reload or a poll.
+  // here: the projector's square and timeline change with the vote, pushed, without a reload, a poll or a
+  // request of the page's own.
   test('a validator votes: the projector’s square of Cabimas and its timeline change, pushed by the live stream', async ({
     browser,
   }) => {
@@ -132,7 +134,8 @@ test.describe('election night', () => {
 
     let reads = 0;
     page.on('request', (r) => {
-      if (['/api/results', '/api/results/timeline'].includes(new URL(r.url()).pathname)) reads += 1;
+      const asked = new URL(r.url()).pathname;
+      if (['/api/results', '/api/results/breakdown', '/api/results/timeline'].includes(asked)) reads += 1;
     });
     await page.evaluate(() => {
       (window as unknown as { sinRecargar: boolean }).sinRecargar = true;
@@ -145,8 +148,8 @@ test.describe('election night', () => {
       .info()
       .annotations.push({ type: 'voto a pantalla (ms, informativo)', description: String(Date.now() - votedAt) });
     expect(await square.getAttribute('data-fill')).not.toBe(before);
-    // The timeline was asked for once per event of the stream (no timer), and the totals never polled.
-    expect(reads).toBeGreaterThanOrEqual(1);
+    // The square's and the timeline's figures came on the stream itself: nothing was asked for (decision 087).
+    expect(reads).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { sinRecargar?: boolean }).sinRecargar)).toBe(true);
     await screenshot(page, 'proyector-1920-despues', { fullPage: false });
     await expectNoSeriousA11yViolations(page, '[data-testid="modo-proyector"]');
@@ -187,4 +190,76 @@ test.describe('election night', () => {
       await screenshot(page, `campo-${size.name}`);
     });
   }
+
+  test('a ballot photo moves the live stream as a vote does: the open square’s figures count it, with no request of the page’s own', async ({
+    browser,
+  }) => {
+    const admin = await signedIn(browser, ADMIN, SIZES[1].viewport);
+    contexts.push(admin.context);
+    const page = admin.page;
+    // An admin replaces photos of the lists they are on.
+    const granted = await page.request.post(`${origin}/api/access/departments/${VOTING_SLUG}/members`, {
+      headers: { origin },
+      data: { email: ADMIN },
+    });
+    expect(granted.status()).toBe(200);
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    await page.getByRole('region', { name: 'Mapa: trámites validados' }).getByTestId(`cuadro-${VOTING_SLUG}`).click();
+    const received = page.getByTestId('desglose-departamento').locator('dt:has-text("Fotos recibidas") + dd');
+    // Four records with their three photos each.
+    await expect(received).toHaveText('12');
+
+    let reads = 0;
+    page.on('request', (r) => {
+      const asked = new URL(r.url()).pathname;
+      if (['/api/results', '/api/results/breakdown', '/api/results/timeline'].includes(asked)) reads += 1;
+    });
+    const list = await page.request.get(`${origin}/api/validation/${VOTING_SLUG}/records`);
+    const [record] = (await list.json()).items as { id: number }[];
+    const replaced = await page.request.post(
+      `${origin}/api/validation/${VOTING_SLUG}/records/${record?.id}/photos/gobernador`,
+      {
+        headers: { origin },
+        multipart: {
+          file: { name: 'boleta.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(BALLOT_PHOTO) },
+        },
+      },
+    );
+    expect(replaced.status()).toBe(201);
+    await expect(received).toHaveText('13');
+    expect(reads).toBe(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the day closes: the open timeline marks the close on its charts and says it in its table, pushed by the live stream', async ({
+    browser,
+  }) => {
+    const admin = await signedIn(browser, ADMIN, SIZES[1].viewport);
+    contexts.push(admin.context);
+    const page = admin.page;
+    await page.goto('/resultados');
+    await expect(page.getByTestId('estado-en-vivo')).toHaveText('En vivo');
+    const timeline = page.getByTestId('linea-page');
+    await expect(timeline.getByRole('img')).toHaveCount(2);
+    await expect(timeline.getByTestId('marca-grafico')).toHaveCount(0);
+
+    const closed = await page.request.put(`${origin}/api/admin/election/phase`, {
+      headers: { origin },
+      data: { phase: 'cerrada', reason: 'Cierre de mesas' },
+    });
+    expect(closed.status()).toBe(200);
+
+    // Both charts get the mark and its label, and say it to a screen reader.
+    const label = /^Cierre \d{1,2}:\d{2}\s[ap]\.\s?m\.$/;
+    await expect(timeline.getByTestId('marca-grafico')).toHaveCount(2);
+    for (const mark of await timeline.getByTestId('marca-grafico').all()) await expect(mark).toHaveText(label);
+    await expect(timeline.getByRole('img').first()).toHaveAccessibleName(/; cierre \d{1,2}:\d{2}\s[ap]\.\s?m\./);
+    await page.getByText('Tabla de la línea de tiempo').click();
+    const row = page.getByTestId('tabla-linea').getByTestId('fila-cierre');
+    await expect(row.getByRole('rowheader')).toHaveText(label);
+    await expect(row).toContainText('Cierre de la jornada');
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, 'resultados-1920-cierre');
+  });
 });

@@ -95,6 +95,12 @@ export function createSyntheticRepository(db: Kysely<Database>) {
         db,
       );
       await sql`
+        insert into photo_totals (department_id, photos)
+        select r.department_id, count(*) from photos p join records r on r.id = p.record_id
+        where r.id > ${afterId}
+        group by r.department_id
+        on conflict (department_id) do update set photos = photo_totals.photos + excluded.photos`.execute(db);
+      await sql`
         insert into vote_totals (department_id, ballots)
         select department_id, count(*) from records
         where id > ${afterId} and voted_at is not null

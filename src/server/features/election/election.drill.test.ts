@@ -40,6 +40,10 @@ const endDrill = (cookie: string, votes: number, photos: number) =>
 async function everything(cookie: string) {
   const db = t.db.kysely;
   const { computedAt: _at, ...results } = (await t.request({ url: '/api/results', headers: { cookie } })).json();
+  // The map's figures too: the drill's photos received go with it.
+  const { computedAt: _mapAt, ...breakdown } = (
+    await t.request({ url: '/api/results/breakdown', headers: { cookie } })
+  ).json();
   return {
     records: await db.selectFrom('records').selectAll().orderBy('id').execute(),
     ballots: await db.selectFrom('record_votes').selectAll().execute(),
@@ -47,6 +51,7 @@ async function everything(cookie: string) {
     keys: await db.selectFrom('idempotency_keys').select('key').execute(),
     summary: (await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie } })).json(),
     results,
+    breakdown,
     files: photoFilesUnder(t.config.dataDir),
   };
 }

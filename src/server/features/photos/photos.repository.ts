@@ -58,6 +58,17 @@ export function createPhotosRepository(db: Kysely<Database>) {
       );
     },
 
+    /** One more ballot photo received in the department (photo_totals, decision 087): the map and the live stream move. */
+    async countReceived(departmentId: number): Promise<void> {
+      await db
+        .insertInto('photo_totals')
+        .values({ department_id: departmentId, photos: 1 })
+        .onConflict((oc) =>
+          oc.column('department_id').doUpdateSet((eb) => ({ photos: eb('photo_totals.photos', '+', 1) })),
+        )
+        .execute();
+    },
+
     async markReplaced(photoId: number, by: string, at: string): Promise<void> {
       await db.updateTable('photos').set({ replaced_at: at, replaced_by: by }).where('id', '=', photoId).execute();
     },

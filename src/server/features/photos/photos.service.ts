@@ -168,6 +168,8 @@ export async function storePhoto(
         const id = await tx.insert({ ...row });
         const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
         if (!filled) throw new SlotTaken();
+        // Received in its department: the map's figures and the live stream move with it, as with a vote.
+        await tx.countReceived(filled.department_id);
         if (input.current !== null) {
           await tx.markReplaced(input.current, user.email, at);
         } else if (filled.completed === 1) {

@@ -1,9 +1,27 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openSse, votesIn } from '#server/testing/sse';
-import type { Results } from '#shared/features/results/results';
+import {
+  applyBreakdownChange,
+  type Breakdown,
+  type BreakdownChange,
+  type Results,
+  type Timeline,
+} from '#shared/features/results/results';
 import { createLiveResults, type LiveResultsOptions } from './results.live';
+
+const timelineOf = (fa: number): Timeline => ({
+  candidates: [],
+  denominator: 100,
+  day: '2026-12-06',
+  dayStartsAt: '2026-12-06T04:00:00.000Z',
+  before: {},
+  buckets: [{ at: '2026-12-06T14:00:00.000Z', votes: { FA: fa }, running: { FA: fa } }],
+  closedAt: null,
+  computedAt: new Date().toISOString(),
+});
 
 const results = (fa: number): Results => ({
   candidates: [
@@ -84,6 +102,131 @@ describe('live results hub', () => {
     const idle = state.reads;
     await vi.advanceTimersByTimeAsync(400);
     expect(state.reads).toBe(idle);
+  });
+
+  it('sends the map and the timeline with the totals: read once per change for every screen, whole at first, then what changed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const reads = { breakdown: 0, timeline: 0 };
+    const view = { mara: 0 };
+    const row = (slug: string, voted: number) => ({
+      slug,
+      title: slug,
+      total: 10,
+      voted,
+      validated: 0,
+      percentComplete: 0,
+      votes: { FA: voted },
+      photos: 0,
+    });
+    const { state, url } = await liveServer({
+      pollMs: 100,
+      views: {
+        breakdown: async () => {
+          reads.breakdown += 1;
+          return {
+            candidates: [],
+            rows: [row('mara', view.mara), row('sucre', 1)],
+            computedAt: new Date().toISOString(),
+          };
+        },
+        timeline: async () => {
+          reads.timeline += 1;
+          const at = '2026-12-06T14:00:00.000Z';
+          return {
+            candidates: [],
+            denominator: 100,
+            day: '2026-12-06',
+            dayStartsAt: '2026-12-06T04:00:00.000Z',
+            before: {},
+            buckets: [{ at, votes: { FA: state.fa }, running: { FA: state.fa } }],
+            closedAt: null,
+            computedAt: new Date().toISOString(),
+          };
+        },
+      },
+    });
+    const streams = await Promise.all(Array.from({ length: 30 }, () => openSse(url)));
+    const first = await Promise.all(streams.map((s) => s.next((e) => e.event === 'linea')));
+    expect(JSON.parse(first[0]!.data)).toMatchObject({ whole: true });
+    expect(JSON.parse(streams[0]!.events.find((e) => e.event === 'avance')!.data)).toMatchObject({
+      whole: true,
+      rows: [{ slug: 'mara' }, { slug: 'sucre' }],
+    });
+    reads.breakdown = 0;
+    reads.timeline = 0;
+    state.fa = 1;
+    view.mara = 1;
+    await vi.advanceTimersByTimeAsync(100);
+    const changed = await Promise.all(
+      streams.map((s) => s.next((e) => e.event === 'avance' && !JSON.parse(e.data).whole)),
+    );
+    // Only the row that changed, to every screen, from one read.
+    expect(JSON.parse(changed[0]!.data).rows).toEqual([row('mara', 1)]);
+    await Promise.all(streams.map((s) => s.next((e) => e.event === 'linea' && !JSON.parse(e.data).whole)));
+    expect(reads).toEqual({ breakdown: 1, timeline: 1 });
+    // Nothing changed: nothing is sent.
+    await vi.advanceTimersByTimeAsync(300);
+    expect(streams[0]!.events.filter((e) => e.event === 'avance')).toHaveLength(2);
+    for (const s of streams) s.close();
+  });
+
+  it('gives a screen that fell behind (its socket full) everything whole once it catches up, never a change it cannot apply', async () => {
+    // Rows big enough that the changes (10 MB) fill the socket of a screen that does not read, whatever
+    // the kernel's buffers.
+    const padding = 'x'.repeat(50_000);
+    // Each change moves one department only: a screen that skipped changes cannot make do with the last one.
+    const voted = Array.from({ length: 20 }, () => 0);
+    const breakdown = () => ({
+      candidates: [],
+      rows: voted.map((v, i) => ({
+        slug: `d${i}`,
+        title: `${padding}${i}`,
+        total: 10,
+        voted: v,
+        validated: 0,
+        percentComplete: 0,
+        votes: {},
+        photos: 0,
+      })),
+      computedAt: new Date().toISOString(),
+    });
+    const { live, url } = await liveServer({
+      views: { breakdown: async () => breakdown(), timeline: async () => timelineOf(0) },
+    });
+    // A raw client that stops reading after the first write, then reads everything at the end.
+    const received: string[] = [];
+    const res = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(url, { headers: { accept: 'text/event-stream' } }, resolve),
+    );
+    res.setEncoding('utf8');
+    await new Promise<void>((resolve) => res.once('data', (chunk: string) => resolve(void received.push(chunk))));
+    res.pause();
+    for (let i = 1; i <= 200; i++) {
+      voted[i % 20] = i;
+      await live.refresh();
+    }
+    res.on('data', (chunk: string) => received.push(chunk));
+    res.resume();
+    // What the screen keeps, applying every event it got in order, ends as the server's figures.
+    await vi.waitFor(
+      () => {
+        let kept: Breakdown | undefined;
+        for (const block of received.join('').split('\n\n')) {
+          if (!block.startsWith('event: avance')) continue;
+          kept = applyBreakdownChange(kept, JSON.parse(block.slice(block.indexOf('data: ') + 6)) as BreakdownChange);
+        }
+        expect(kept?.rows.map((r) => r.voted)).toEqual(breakdown().rows.map((r) => r.voted));
+      },
+      { timeout: 10_000 },
+    );
+    // It skipped changes: fewer events than the 200 changes, the last of them whole.
+    const events = received
+      .join('')
+      .split('\n\n')
+      .filter((b) => b.startsWith('event: avance'));
+    expect(events.length).toBeLessThan(201);
+    expect(JSON.parse(events.at(-1)!.slice(events.at(-1)!.indexOf('data: ') + 6))).toMatchObject({ whole: true });
+    res.destroy();
   });
 
   it('sends a heartbeat event so a dead connection shows', async () => {

@@ -2,18 +2,33 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { Unavailable } from '#server/platform/http/errors';
 import {
+  type Breakdown,
+  breakdownSchema,
+  RESULTS_BREAKDOWN_EVENT,
   RESULTS_EVENT,
   RESULTS_HEARTBEAT_MS,
   RESULTS_PING_EVENT,
+  RESULTS_TIMELINE_EVENT,
   type Results,
   resultsSchema,
+  type Timeline,
+  timelineSchema,
 } from '#shared/features/results/results';
 import { messages } from '#shared/platform/messages';
+import { breakdownChange, timelineChange } from './results.changes';
 import { listenToResultsChannel, type ResultsChannel } from './results.repository';
+
+/** The map's and the timeline's figures, read with the totals and sent on the same stream (decision 087). */
+export interface LiveViews {
+  breakdown: () => Promise<Breakdown>;
+  timeline: () => Promise<Timeline>;
+}
 
 export interface LiveResultsOptions {
   /** Reads the current totals (from the counters). */
   read: () => Promise<Results>;
+  /** Reads the map's and the timeline's figures; without it the stream carries the totals only. */
+  views?: LiveViews;
   /**
    * Where changes come from. 'postgres': LISTEN on the channel the counters' triggers notify, so a vote
    * through any instance reaches this one. 'poll': read the counters every `pollMs` (SQLite, one process).
@@ -47,8 +62,8 @@ export interface StreamAccess {
 
 interface Client {
   res: ServerResponse;
-  /** The newest frame that could not be written yet because the socket was full. */
-  pending?: string;
+  /** A frame could not be written because the socket was full: once it drains, it gets everything whole. */
+  behind?: boolean;
   timer: NodeJS.Timeout;
   access?: StreamAccess;
 }
@@ -59,10 +74,21 @@ const MAX_RECONNECT_MS = 10_000;
 
 const sseFrame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
+/** What the streams were last sent: what a change is worked out against, and what a new stream gets. */
+interface Snapshot {
+  key: string;
+  results: Results;
+  breakdown: Breakdown | undefined;
+  timeline: Timeline | undefined;
+  /** Every event whole: the first thing a stream gets, and what a stream that fell behind gets. */
+  whole: string;
+}
+
 /**
  * One shared source of result changes per process, and the open event streams it feeds. Whatever the
- * number of people watching, the counters are read once per change (or once per poll on SQLite), the
- * frame is serialised once and the same string is written to every stream.
+ * number of people watching, the counters (and the map's and the timeline's figures) are read once per
+ * change (or once per poll on SQLite), what changed is worked out and serialised once, and the same
+ * string is written to every stream.
  */
 export function createLiveResults(options: LiveResultsOptions) {
   const log = options.log;
@@ -74,7 +100,7 @@ export function createLiveResults(options: LiveResultsOptions) {
   const accessVersion = options.accessVersion;
 
   const clients = new Set<Client>();
-  let snapshot: { key: string; results: Results; frame: string } | undefined;
+  let snapshot: Snapshot | undefined;
   let reading: Promise<void> | undefined;
   let dirty = false;
   let closed = false;
@@ -98,20 +124,36 @@ export function createLiveResults(options: LiveResultsOptions) {
     ]);
 
   function send(client: Client, frame: string): void {
+    if (client.behind) return;
     if (client.res.writableNeedDrain) {
-      // A slow screen gets the newest totals once it catches up, never a growing queue of old ones.
-      client.pending = frame;
+      // A slow screen gets everything as it is once it catches up, never a growing queue of old changes.
+      client.behind = true;
       return;
     }
     client.res.write(frame);
   }
 
   async function readOnce(): Promise<void> {
-    const results = resultsSchema.parse(await options.read());
+    const [rawResults, rawBreakdown, rawTimeline] = await Promise.all([
+      options.read(),
+      options.views?.breakdown(),
+      options.views?.timeline(),
+    ]);
+    const results = resultsSchema.parse(rawResults);
+    const breakdown = rawBreakdown && breakdownSchema.parse(rawBreakdown);
+    const timeline = rawTimeline && timelineSchema.parse(rawTimeline);
     const key = changeKey(results);
-    if (snapshot?.key === key) return;
-    const frame = sseFrame(RESULTS_EVENT, results);
-    snapshot = { key, results, frame };
+    // Only what changed goes out: the totals, the map's rows, the timeline's quarters.
+    let frame = snapshot?.key === key ? '' : sseFrame(RESULTS_EVENT, results);
+    const map = breakdown && breakdownChange(snapshot?.breakdown, breakdown);
+    if (map) frame += sseFrame(RESULTS_BREAKDOWN_EVENT, map);
+    const line = timeline && timelineChange(snapshot?.timeline, timeline);
+    if (line) frame += sseFrame(RESULTS_TIMELINE_EVENT, line);
+    if (snapshot && frame === '') return;
+    let whole = sseFrame(RESULTS_EVENT, results);
+    if (breakdown) whole += sseFrame(RESULTS_BREAKDOWN_EVENT, { ...breakdown, whole: true });
+    if (timeline) whole += sseFrame(RESULTS_TIMELINE_EVENT, { ...timeline, whole: true });
+    snapshot = { key, results, breakdown, timeline, whole };
     // Access that changed since the last check is checked first: nobody gets totals after losing it.
     if (accessVersion && accessVersion() !== checkedVersion) await checkAccess();
     for (const client of clients) send(client, frame);
@@ -256,7 +298,7 @@ export function createLiveResults(options: LiveResultsOptions) {
 
   return {
     /**
-     * Answers a request with an event stream: the current totals at once, then every change. Reads
+     * Answers a request with an event stream: the current totals (and views) at once, then every change. Reads
      * before taking over the reply, so a database failure is still an ordinary error answer.
      */
     async open(reply: FastifyReply, access?: StreamAccess): Promise<void> {
@@ -277,15 +319,15 @@ export function createLiveResults(options: LiveResultsOptions) {
       });
       res.socket?.setNoDelay(true);
       res.socket?.setKeepAlive(true, 30_000);
-      res.write(`retry: ${RETRY_MS}\n\n${snapshot.frame}`);
+      res.write(`retry: ${RETRY_MS}\n\n${snapshot.whole}`);
       const lifetime = maxStreamMs * (0.9 + Math.random() * 0.2);
       const client: Client = { res, timer: setTimeout(() => res.end(), lifetime), access };
       client.timer.unref();
       clients.add(client);
       res.on('drain', () => {
-        const frame = client.pending;
-        client.pending = undefined;
-        if (frame) res.write(frame);
+        if (!client.behind || !snapshot) return;
+        client.behind = false;
+        res.write(snapshot.whole);
       });
       res.on('close', () => remove(client));
       res.on('error', () => remove(client));

@@ -20,6 +20,12 @@ export interface DepartmentProgressRow {
   total: number;
   voted: number;
   validated: number;
+  photos: number;
+}
+
+export interface PhotoCounterRow {
+  department_id: number;
+  photos: number;
 }
 
 export interface ProgressRow {
@@ -128,11 +134,13 @@ export function createResultsRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('departments')
         .leftJoin('record_counts', 'record_counts.department_id', 'departments.id')
+        .leftJoin('photo_totals', 'photo_totals.department_id', 'departments.id')
         .select(['departments.id', 'departments.slug', 'departments.title'])
         .select((s) => [
           s.fn.coalesce('record_counts.total', sql<number>`0`).as('total'),
           s.fn.coalesce('record_counts.voted', sql<number>`0`).as('voted'),
           s.fn.coalesce('record_counts.validated', sql<number>`0`).as('validated'),
+          s.fn.coalesce('photo_totals.photos', sql<number>`0`).as('photos'),
         ])
         .where('departments.kind', '=', 'municipality')
         .orderBy('departments.position')
@@ -142,7 +150,25 @@ export function createResultsRepository(db: Kysely<Database>) {
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        photos: Number(r.photos),
       }));
+    },
+
+    /** Photos received per department, as the photos kept them (photo_totals). */
+    async photoCounters(): Promise<PhotoCounterRow[]> {
+      const rows = await db.selectFrom('photo_totals').select(['department_id', 'photos']).execute();
+      return rows.map((r) => ({ department_id: r.department_id, photos: Number(r.photos) }));
+    },
+
+    /** Photos received per department as they should be: every stored photo (a scan of photos). */
+    async recountPhotos(): Promise<PhotoCounterRow[]> {
+      const rows = await db
+        .selectFrom('photos')
+        .innerJoin('records', 'records.id', 'photos.record_id')
+        .select((s) => ['records.department_id', s.fn.countAll<number>().as('photos')])
+        .groupBy('records.department_id')
+        .execute();
+      return rows.map((r) => ({ department_id: r.department_id, photos: Number(r.photos) }));
     },
 
     async progressCounters(): Promise<ProgressRow[]> {

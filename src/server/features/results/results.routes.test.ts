@@ -7,9 +7,10 @@ import { openDatabase } from '#server/platform/db/database';
 import { createSettingsRepository, settingsAnswers } from '#server/platform/settings/settings.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
-import { LIVE_UPDATE_MS, openSse, resultsOf, votesIn } from '#server/testing/sse';
+import { fixture, uploadPhoto } from '#server/testing/photos';
+import { LIVE_UPDATE_MS, openSse, resultsOf, type SseEvent, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
-import type { Breakdown, Results } from '#shared/features/results/results';
+import type { Breakdown, BreakdownChange, Results, Timeline, TimelineChange } from '#shared/features/results/results';
 import { checkTotals } from './results.service';
 
 const ADMIN = 'jefa.resultados@example.org';
@@ -46,6 +47,18 @@ async function getResults(cookie = admin): Promise<Results> {
   const res = await t.request({ url: '/api/results', headers: { cookie } });
   expect(res.statusCode).toBe(200);
   return res.json() as Results;
+}
+
+async function getBreakdown(): Promise<Breakdown> {
+  const res = await t.request({ url: '/api/results/breakdown', headers: { cookie: admin } });
+  expect(res.statusCode).toBe(200);
+  return res.json() as Breakdown;
+}
+
+async function getTimeline(): Promise<Timeline> {
+  const res = await t.request({ url: '/api/results/timeline', headers: { cookie: admin } });
+  expect(res.statusCode).toBe(200);
+  return res.json() as Timeline;
 }
 
 const votesOf = (r: Results) => Object.fromEntries(r.candidates.map((c) => [c.code, c.votes]));
@@ -191,6 +204,44 @@ describe('GET /api/results/stream', () => {
 
       expect((await vote(t, validator, ids[1]!, ['FA'])).statusCode).toBe(201);
       await stream.next((e) => votesIn(e, 'FA') === fa + 2, LIVE_UPDATE_MS);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('carries the map and the timeline: whole at once, then the changed row and quarter after a vote; a photo (stored or replaced) moves the map too', async () => {
+    const [id] = await seedAndList(1);
+    const stream = await openSse(`${origin}/api/results/stream`, admin);
+    try {
+      const map = (e: SseEvent) => JSON.parse(e.data) as BreakdownChange;
+      const line = (e: SseEvent) => JSON.parse(e.data) as TimelineChange;
+      const row = (e: SseEvent) => map(e).rows.find((r) => r.slug === SLUG);
+      const wholeMap = await stream.next((e) => e.event === 'avance');
+      expect(map(wholeMap)).toEqual({ ...(await getBreakdown()), computedAt: expect.any(String), whole: true });
+      const wholeLine = await stream.next((e) => e.event === 'linea');
+      expect(line(wholeLine)).toEqual({ ...(await getTimeline()), computedAt: expect.any(String), whole: true });
+      const base = row(wholeMap)!;
+
+      expect((await vote(t, validator, id!, ['LC'])).statusCode).toBe(201);
+      const voted = await stream.next((e) => e.event === 'avance' && row(e)?.voted === base.voted + 1, LIVE_UPDATE_MS);
+      // Only what changed: the one department, and the quarter the vote fell in.
+      expect(map(voted)).toMatchObject({ whole: false, rows: [{ slug: SLUG, votes: { LC: base.votes.LC! + 1 } }] });
+      const quarter = await stream.next((e) => e.event === 'linea' && !line(e).whole, LIVE_UPDATE_MS);
+      expect(line(quarter).buckets).toEqual([(await getTimeline()).buckets.at(-1)]);
+
+      // A photo moves the stream as a vote does: the map counts it in its department.
+      const photo = { data: fixture('ballot.jpg'), filename: 'boleta.jpg', contentType: 'image/jpeg' };
+      const target = { slug: SLUG, recordId: id!, kind: 'gobernador' };
+      const stored = await uploadPhoto(t, target, photo, validator);
+      expect(stored.statusCode, stored.body).toBe(201);
+      await stream.next((e) => e.event === 'avance' && row(e)?.photos === base.photos + 1, LIVE_UPDATE_MS);
+      // So does an admin's replacement of it, though nothing else on the page changes.
+      await createUser(t.db, { email: 'jefe.cabimas@example.org', role: 'admin', departments: [SLUG] });
+      const replaced = await uploadPhoto(t, target, photo, await sessionCookie(t, 'jefe.cabimas@example.org'));
+      expect(replaced.statusCode, replaced.body).toBe(201);
+      await stream.next((e) => e.event === 'avance' && row(e)?.photos === base.photos + 2, LIVE_UPDATE_MS);
+      expect((await getBreakdown()).rows.find((r) => r.slug === SLUG)?.photos).toBe(base.photos + 2);
+      expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
     } finally {
       stream.close();
     }
@@ -369,8 +420,10 @@ describe('breakdown and downloads', () => {
       validated: 3,
       percentComplete: 50,
       votes: { FA: 2, LC: 2, NR: 1 },
+      // Three photos for each of the six records.
+      photos: 18,
     });
-    expect(body.rows.find((r) => r.slug === 'baralt')).toMatchObject({ total: 0, percentComplete: 0 });
+    expect(body.rows.find((r) => r.slug === 'baralt')).toMatchObject({ total: 0, percentComplete: 0, photos: 0 });
   });
 
   it('downloads the breakdown as CSV for Excel and writes it in the audit log', async () => {

@@ -43,6 +43,8 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   const readTimelineNow = createTimelineReader(db, app.config.now);
   const live = createLiveResults({
     read,
+    // The map's and the timeline's figures ride on the stream: read once per change for every screen.
+    views: { breakdown: readBreakdownNow, timeline: readTimelineNow },
     source:
       app.db.dialect === 'postgres' && app.config.databaseUrl
         ? { kind: 'postgres', connectionString: app.config.databaseUrl }

@@ -68,15 +68,19 @@ describe('checkTotals', () => {
       departments: ['sucre'],
       ballots: [{ codes: ['FA'], count: 4 }],
       unvoted: 2,
+      withPhotos: true,
     });
     // A counter moved without its vote, as a bug or a hand edit would leave it.
     await sql`update candidate_totals set votes = votes + 1`.execute(db.kysely);
     await sql`update record_counts set validated = 7`.execute(db.kysely);
     await sql`delete from vote_totals`.execute(db.kysely);
+    await sql`update photo_totals set photos = 2`.execute(db.kysely);
     const check = await checkTotals(db.kysely);
     expect(check.differences).toEqual([
       { department: 'sucre', counter: 'FA', stored: 5, recounted: 4 },
-      { department: 'sucre', counter: 'pendientes:validados', stored: 7, recounted: 0 },
+      // Three photos for each of the six records.
+      { department: 'sucre', counter: 'fotos', stored: 2, recounted: 18 },
+      { department: 'sucre', counter: 'pendientes:validados', stored: 7, recounted: 4 },
       { department: 'sucre', counter: 'votados', stored: 0, recounted: 4 },
     ]);
   });

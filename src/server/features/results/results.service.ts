@@ -3,6 +3,7 @@ import { requireDepartmentAccess } from '#server/platform/access/access.service'
 import { createVersionedCache, dataVersionOf } from '#server/platform/cache/cache';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { readElection } from '#server/platform/election/election';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
@@ -131,6 +132,7 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
         validated: d.validated,
         percentComplete: d.total > 0 ? (d.validated / d.total) * 100 : 0,
         votes: Object.fromEntries(candidates.map((c) => [c.code, votes[c.code] ?? 0])),
+        photos: d.photos,
       };
     }),
     computedAt: now.toISOString(),
@@ -141,7 +143,7 @@ export interface TotalsDifference {
   department: string;
   /**
    * What is counted: a candidate code, 'votados' (records voted whose vote counts, any status),
-   * 'pendientes:…', or a candidate's votes in a quarter of an hour ('FA 2026-12-06T13:15', UTC).
+   * 'pendientes:…', 'fotos' (ballot photos received), or a candidate's votes in a quarter of an hour ('FA 2026-12-06T13:15', UTC).
    */
   counter: string;
   stored: number;
@@ -151,7 +153,8 @@ export interface TotalsDifference {
 /**
  * Recounts every counter from the records and their ballots and compares it with what the votes,
  * inserts and photos kept: votes per candidate, records voted (results), the pending / voted /
- * validated progress (breakdown) and the votes per quarter of an hour (timeline). An empty list means
+ * validated progress (breakdown), the photos received (the map) and the votes per quarter of an hour
+ * (timeline). An empty list means
  * they agree exactly.
  */
 export async function checkTotals(db: Kysely<Database>): Promise<{
@@ -171,6 +174,8 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
     recountedProgress,
     storedQuarters,
     recountedQuarters,
+    storedPhotos,
+    recountedPhotos,
   ] = await Promise.all([
     repo.listCandidates(),
     repo.listDepartments(),
@@ -182,6 +187,8 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
     repo.recountProgress(),
     repo.quarterCounters(),
     repo.recountQuarterVotes(),
+    repo.photoCounters(),
+    repo.recountPhotos(),
   ]);
   const slugOf = new Map(departments.map((d) => [d.id, d.slug]));
   const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
@@ -226,6 +233,14 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
     }
   }
 
+  // The photos received (decision 087).
+  for (const [map, rows] of [
+    [stored, storedPhotos],
+    [recounted, recountedPhotos],
+  ] as const) {
+    for (const r of rows) put(map, r.department_id, 'fotos', r.photos);
+  }
+
   const differences: TotalsDifference[] = [];
   for (const key of new Set([...stored.keys(), ...recounted.keys()])) {
     const s = stored.get(key) ?? 0;
@@ -261,16 +276,17 @@ export function caracasDayStart(now: Date): { day: string; startsAt: Date } {
  * included, so the line shows a pause), and each candidate's running total. The quarters come from the
  * counters the vote keeps (quarter_totals, decision 083): a few hundred rows at most, however many votes
  * the day holds. The votes before the day are the counters' totals less the day's, so the last running
- * total is what the cards show.
+ * total is what the cards show. While the day is closed, it names when (the mark on the chart).
  */
 export async function readTimeline(db: Kysely<Database>, now: Date): Promise<Timeline> {
   const repo = createResultsRepository(db);
   const { day, startsAt } = caracasDayStart(now);
   const quarterStart = Math.floor(now.getTime() / STEP_MS) * STEP_MS;
-  const [candidates, quarters, settings] = await Promise.all([
+  const [candidates, quarters, settings, election] = await Promise.all([
     repo.candidateVotes(),
     repo.votesByQuarter(startsAt.toISOString().slice(0, 13)),
     createSettingsRepository(db).getAll(),
+    readElection(db, now),
   ]);
   const codeOf = new Map(candidates.map((c) => [c.id, c.code]));
   const zero = () => Object.fromEntries(candidates.map((c) => [c.code, 0])) as Record<string, number>;
@@ -308,6 +324,8 @@ export async function readTimeline(db: Kysely<Database>, now: Date): Promise<Tim
     dayStartsAt: startsAt.toISOString(),
     before,
     buckets,
+    // The close's mark (decision 078's close), on the day it happened.
+    closedAt: election.closedAt && election.closedAt >= startsAt.toISOString() ? election.closedAt : null,
     computedAt: now.toISOString(),
   };
 }

@@ -9,6 +9,7 @@ export interface RecordsTables {
   candidate_totals: CandidateTotalsTable;
   quarter_totals: QuarterTotalsTable;
   record_counts: RecordCountsTable;
+  photo_totals: PhotoTotalsTable;
 }
 
 export type RecordStatus = 'pendiente' | 'anulado';
@@ -113,6 +114,14 @@ export interface QuarterTotalsTable {
   department_id: number;
   candidate_id: number;
   votes: number;
+}
+
+/**
+ * Ballot photos received per department, replacements included (migration 032, decision 087): moved in the photo's transaction, so a photo moves the live stream as a vote does.
+ */
+export interface PhotoTotalsTable {
+  department_id: number;
+  photos: number;
 }
 
 /**

@@ -312,8 +312,8 @@ export function createRecordsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Recounts the result counters from the ballots, and the progress counts from the records (after
-     * bulk loads, or to repair).
+     * Recounts the result counters from the ballots, the progress counts from the records and the
+     * photos received from the photos (after bulk loads, the drill's erasure, or to repair).
      */
     async rebuildTotals(): Promise<void> {
       await this.recountProgress();
@@ -361,6 +361,19 @@ export function createRecordsRepository(db: Kysely<Database>) {
             .where('records.vote_counted', '=', 1)
             .where('records.voted_at', 'is not', null)
             .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id']),
+        )
+        .execute();
+      // Photos received per department (decision 087): every stored photo, replacements included.
+      await db.deleteFrom('photo_totals').execute();
+      await db
+        .insertInto('photo_totals')
+        .columns(['department_id', 'photos'])
+        .expression((eb) =>
+          eb
+            .selectFrom('photos')
+            .innerJoin('records', 'records.id', 'photos.record_id')
+            .select((s) => ['records.department_id', s.fn.countAll<number>().as('photos')])
+            .groupBy('records.department_id'),
         )
         .execute();
     },

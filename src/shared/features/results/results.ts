@@ -31,6 +31,12 @@ export const resultsMessages = {
 /** Name of the server-sent event that carries new totals, and of the keep-alive event. */
 export const RESULTS_EVENT = 'resultados';
 export const RESULTS_PING_EVENT = 'ping';
+/**
+ * The events that carry the map's figures (the breakdown) and the day's timeline: whole when a stream
+ * opens, then only what changed (decision 087), so no screen asks for them again on each vote.
+ */
+export const RESULTS_BREAKDOWN_EVENT = 'avance';
+export const RESULTS_TIMELINE_EVENT = 'linea';
 /** The server sends a ping at least this often; a stream silent for much longer is dead. */
 export const RESULTS_HEARTBEAT_MS = 15_000;
 
@@ -75,6 +81,8 @@ export const breakdownRowSchema = z.object({
   percentComplete: z.number().nonnegative(),
   /** Votes per candidate code. */
   votes: z.record(z.string(), z.number().int().nonnegative()),
+  /** Ballot photos received for its records (replacements included). */
+  photos: z.number().int().nonnegative(),
 });
 export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
 
@@ -92,7 +100,7 @@ export const csvFileSchema = z.string().describe('Archivo CSV (UTF-8 con BOM, se
 export const resultsStreamSchema = z
   .string()
   .describe(
-    `text/event-stream: un evento "${RESULTS_EVENT}" con los totales (el mismo cuerpo que GET /api/results) al conectar y tras cada cambio, y "${RESULTS_PING_EVENT}" cada ${RESULTS_HEARTBEAT_MS / 1000} s`,
+    `text/event-stream: un evento "${RESULTS_EVENT}" con los totales (el mismo cuerpo que GET /api/results) al conectar y tras cada cambio; "${RESULTS_BREAKDOWN_EVENT}" con el avance por municipio y "${RESULTS_TIMELINE_EVENT}" con la línea de tiempo, completos al conectar ("whole": true) y luego solo las filas y cuartos de hora que cambiaron; y "${RESULTS_PING_EVENT}" cada ${RESULTS_HEARTBEAT_MS / 1000} s`,
   );
 
 /** The timeline's step: votes are counted per quarter of an hour. */
@@ -123,6 +131,41 @@ export const timelineSchema = z.object({
   /** Votes per candidate cast before the day began: where the running totals start. */
   before: candidateVotesSchema,
   buckets: z.array(timelineBucketSchema),
+  /** When the day closed (ISO 8601), while it is closed and the close falls on the day shown. */
+  closedAt: z.string().nullable(),
   computedAt: z.string(),
 });
 export type Timeline = z.infer<typeof timelineSchema>;
+
+/**
+ * The breakdown on the live stream: whole (every row) when the stream opens or the departments or
+ * candidates changed, otherwise only the rows that changed since the previous event.
+ */
+export const breakdownChangeSchema = breakdownSchema.extend({ whole: z.boolean() });
+export type BreakdownChange = z.infer<typeof breakdownChangeSchema>;
+
+/**
+ * The timeline on the live stream: whole when the stream opens or its day or candidates changed,
+ * otherwise every field as it is now but only the quarters that are new or changed.
+ */
+export const timelineChangeSchema = timelineSchema.extend({ whole: z.boolean() });
+export type TimelineChange = z.infer<typeof timelineChangeSchema>;
+
+/** The breakdown a screen keeps, with one change of the stream applied; undefined until a whole one came. */
+export function applyBreakdownChange(kept: Breakdown | undefined, change: BreakdownChange): Breakdown | undefined {
+  const { whole, ...next } = change;
+  if (whole) return next;
+  if (!kept) return undefined;
+  const changed = new Map(next.rows.map((row) => [row.slug, row]));
+  return { ...next, rows: kept.rows.map((row) => changed.get(row.slug) ?? row) };
+}
+
+/** The timeline a screen keeps, with one change of the stream applied; undefined until a whole one came. */
+export function applyTimelineChange(kept: Timeline | undefined, change: TimelineChange): Timeline | undefined {
+  const { whole, ...next } = change;
+  if (whole) return next;
+  if (!kept || kept.day !== next.day) return undefined;
+  const buckets = new Map(kept.buckets.map((b) => [b.at, b]));
+  for (const b of next.buckets) buckets.set(b.at, b);
+  return { ...next, buckets: [...buckets.values()].sort((a, b) => a.at.localeCompare(b.at)) };
+}

@@ -32,7 +32,19 @@ export interface LineChartProps {
   yMax?: number;
   /** Bigger type for the projector. */
   large?: boolean;
+  /** Moments marked with a vertical line and their label on the chart (the close: 'Cierre 6:00 p. m.'). */
+  marks?: ChartMark[];
 }
+
+export interface ChartMark {
+  /** Seconds since the epoch. */
+  at: number;
+  label: string;
+}
+
+const NO_MARKS: ChartMark[] = [];
+/** The mark's dash, unlike every candidate's (SERIES_DASHES). */
+const MARK_DASH = [2, 3];
 
 const button =
   'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
@@ -44,6 +56,9 @@ const button =
  */
 export default function LineChart(props: LineChartProps) {
   const { label, title, x, series, yFormat, stepped = false, height, fileName, yMax, large = false } = props;
+  const marks = props.marks ?? NO_MARKS;
+  const marksRef = useRef(marks);
+  marksRef.current = marks;
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const shape = `${series.map((s) => `${s.label}|${s.colour}`).join(',')}|${stepped}|${height}|${yMax}|${large}`;
@@ -64,8 +79,47 @@ export default function LineChart(props: LineChartProps) {
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), TIME_ZONE),
-        // From 0, with a little room above the highest point.
-        scales: { y: { range: (_u, min, max) => [0, Math.max(yMax ?? 0, max * 1.1, min + 1)] } },
+        scales: {
+          // Wide enough for a mark after the last point (a close at the end of the day's last quarter).
+          x: {
+            time: true,
+            range: (_u, min, max) => [min, Math.max(max, ...marksRef.current.map((m) => m.at))],
+          },
+          // From 0, with a little room above the highest point.
+          y: { range: (_u, min, max) => [0, Math.max(yMax ?? 0, max * 1.1, min + 1)] },
+        },
+        hooks: {
+          // Each mark: a dotted vertical line across the plot and its label at the top, in ink.
+          draw: [
+            (u) => {
+              const ctx = u.ctx;
+              const ratio = uPlot.pxRatio;
+              for (const mark of marksRef.current) {
+                const left = Math.round(u.valToPos(mark.at, 'x', true));
+                if (left < u.bbox.left - 1 || left > u.bbox.left + u.bbox.width + 1) continue;
+                ctx.save();
+                ctx.strokeStyle = INK;
+                ctx.lineWidth = (large ? 3 : 2) * ratio;
+                ctx.setLineDash(MARK_DASH.map((d) => d * ctx.lineWidth));
+                ctx.beginPath();
+                ctx.moveTo(left, u.bbox.top);
+                ctx.lineTo(left, u.bbox.top + u.bbox.height);
+                ctx.stroke();
+                ctx.font = `bold ${(large ? 18 : 12) * ratio}px ${CHART_FONT}`;
+                ctx.fillStyle = INK;
+                ctx.textBaseline = 'top';
+                // The axes leave their own alignment on the context.
+                ctx.textAlign = 'left';
+                const width = ctx.measureText(mark.label).width;
+                // Left of the line when there is no room on its right.
+                const textLeft =
+                  left + 4 * ratio + width > u.bbox.left + u.bbox.width ? left - 4 * ratio - width : left + 4 * ratio;
+                ctx.fillText(mark.label, textLeft, u.bbox.top + 2 * ratio);
+                ctx.restore();
+              }
+            },
+          ],
+        },
         axes: [
           // Times of day in Caracas, written as everywhere else in the app ('10:15 a. m.').
           {
@@ -107,9 +161,10 @@ export default function LineChart(props: LineChartProps) {
     };
   }, [shape]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new mark (the close) redraws through the same setData
   useEffect(() => {
     chart.current?.setData([x, ...series.map((s) => s.values)]);
-  }, [x, series]);
+  }, [x, series, marks]);
 
   const download = () => {
     const u = chart.current;
@@ -117,7 +172,7 @@ export default function LineChart(props: LineChartProps) {
     const drawn = u.ctx.canvas;
     const width = u.width;
     const chartHeight = u.height;
-    const legendHeight = series.length * 24 + 12;
+    const legendHeight = (series.length + marks.length) * 24 + 12;
     const { canvas, ctx } = paperCanvas(width + 32, chartHeight + 72 + legendHeight);
     ctx.fillStyle = INK;
     ctx.font = `bold 20px ${CHART_FONT}`;
@@ -139,6 +194,19 @@ export default function LineChart(props: LineChartProps) {
       ctx.fillText(s.label, 64, top + 1);
       top += 24;
     });
+    for (const mark of marks) {
+      ctx.strokeStyle = INK;
+      ctx.lineWidth = 2;
+      ctx.setLineDash(MARK_DASH.map((d) => d * 2));
+      ctx.beginPath();
+      ctx.moveTo(36, top);
+      ctx.lineTo(36, top + 18);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = INK;
+      ctx.fillText(mark.label, 64, top + 1);
+      top += 24;
+    }
     downloadCanvas(`${fileName}.png`, canvas);
   };
 
@@ -163,6 +231,18 @@ export default function LineChart(props: LineChartProps) {
               />
             </svg>
             {s.label}
+          </li>
+        ))}
+        {marks.map((m) => (
+          <li
+            key={m.label}
+            className="flex items-center gap-2 font-semibold text-stone-900"
+            data-testid="marca-grafico"
+          >
+            <svg width="36" height="14" aria-hidden="true">
+              <line x1="18" y1="0" x2="18" y2="14" stroke={INK} strokeWidth="2" strokeDasharray={MARK_DASH.join(' ')} />
+            </svg>
+            {m.label}
           </li>
         ))}
       </ul>

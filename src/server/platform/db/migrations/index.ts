@@ -26,6 +26,7 @@ import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 import { secondFactorMigration } from './026-second-factor';
 import { quarterTotalsMigration } from './028-quarter-totals';
 import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
+import { photoTotalsMigration } from './032-photo-totals';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -62,6 +63,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '026-second-factor': secondFactorMigration(),
     '028-quarter-totals': quarterTotalsMigration(),
     '031-second-factor-secrets-sealed': secondFactorSecretsSealedMigration(dialect, options.secondFactorKey),
+    '032-photo-totals': photoTotalsMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -17,8 +17,8 @@ const button =
   'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
 
 /**
- * Campo follows the live stream when its person may open it (the Resultados list): each vote asks for
- * the field's answers again at once. Everyone keeps the page's own refresh, which also brings the
+ * Campo follows the live stream when its person may open it (the Resultados list): each vote or photo
+ * (a change of the departments' figures on the stream) asks for the field's answers again at once. Everyone keeps the page's own refresh, which also brings the
  * phones' reports (they are not on the stream); the pace is asked for again with it.
  */
 export function useFieldLive(overviewUpdatedAt: number): void {

@@ -360,7 +360,7 @@ describe('FieldPage: live', () => {
     FakeEventSource.instances = [];
   });
 
-  it('asks for the field and the pace again on each event of the live stream, for someone who may open Resultados', async () => {
+  it('asks for the field and the pace again on each change of the departments’ figures on the live stream (a vote, a photo), for someone who may open Resultados', async () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     session = {
       user: { email: 'jefa@example.org', role: 'admin', mustChangePassword: false },
@@ -376,7 +376,8 @@ describe('FieldPage: live', () => {
       todos: asked.filter((a) => a === 'todos').length,
       ritmo: asked.filter((a) => a === 'ritmo').length,
     };
-    act(() => FakeEventSource.instances[0]?.emit('resultados'));
+    // The map's event: it comes with a vote and with a photo (the totals' event does not come with a photo).
+    act(() => FakeEventSource.instances[0]?.emit('avance'));
     await waitFor(() => {
       expect(asked.filter((a) => a === 'todos').length).toBe(before.todos + 1);
       expect(asked.filter((a) => a === 'ritmo').length).toBeGreaterThan(before.ritmo);

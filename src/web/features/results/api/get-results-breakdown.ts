@@ -7,9 +7,9 @@ import { resultsKeys } from './get-results';
 export const getResultsBreakdown = () => apiFetch<Breakdown>('/api/results/breakdown', { cache: 'no-store' });
 
 /**
- * The per-municipality table, read from the same counters as the totals. While the live stream feeds the
- * page, each of its events asks for the table again (useResultsStream); without it, the table is asked
- * for as often as the totals (the spec's 5 s).
+ * The per-municipality table (and the map), read from the same counters as the totals. While the live
+ * stream feeds the page, it brings the table's changed rows itself (useResultsStream, decision 087);
+ * without it, the table is asked for as often as the totals (the spec's 5 s).
  */
 export const getResultsBreakdownQueryOptions = ({
   live,

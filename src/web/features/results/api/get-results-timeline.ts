@@ -7,8 +7,8 @@ import { resultsKeys } from './get-results';
 export const getResultsTimeline = () => apiFetch<Timeline>('/api/results/timeline', { cache: 'no-store' });
 
 /**
- * The day's votes per quarter of an hour. Like the breakdown, it follows the live stream (each event asks
- * for it again, useResultsStream) and falls back to the spec's 5 s only while the stream is down.
+ * The day's votes per quarter of an hour. Like the breakdown, it comes on the live stream (its changed
+ * quarters, useResultsStream) and is asked for every 5 s (the spec's) only while the stream is down.
  */
 export const getResultsTimelineQueryOptions = ({
   live,

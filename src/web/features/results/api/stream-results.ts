@@ -1,10 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
+  applyBreakdownChange,
+  applyTimelineChange,
+  type Breakdown,
+  type BreakdownChange,
+  RESULTS_BREAKDOWN_EVENT,
   RESULTS_EVENT,
   RESULTS_HEARTBEAT_MS,
   RESULTS_PING_EVENT,
+  RESULTS_TIMELINE_EVENT,
   type Results,
+  type Timeline,
+  type TimelineChange,
 } from '#shared/features/results/results';
 import { resultsKeys } from './get-results';
 
@@ -24,8 +32,9 @@ export interface ResultsStreamOptions {
  * Keeps the results in the query cache up to date from the server's event stream, and says whether it
  * is live. The browser's EventSource already reconnects after a dropped connection; this also starts
  * over when the server refused it (restart, proxy error), when it went silent, or when the network
- * comes back. While not live, the page falls back to polling. Each event also refreshes the
- * per-municipality table (and the map drawn from it) and the day's timeline, so none lags the cards.
+ * comes back. While not live, the page falls back to polling. The per-municipality table (and the map
+ * drawn from it) and the day's timeline come on the same stream, whole at first and then what changed
+ * (decision 087): nothing is asked for again on a vote, and none lags the cards.
  */
 export function useResultsStream({
   reconnectMs = 2_000,
@@ -44,27 +53,21 @@ export function useResultsStream({
     let failures = 0;
     let lastHeard = Date.now();
     let stopped = false;
-    // The per-municipality table (and the map drawn from it) and the timeline follow the same events as
-    // the totals: each one asks for them again,
-    // one request at a time (an event that comes while it is on the way asks once more when it is back).
-    let refreshing = false;
-    let again = false;
-    const refreshBreakdown = () => {
-      if (refreshing) {
-        again = true;
-        return;
-      }
-      refreshing = true;
-      void Promise.all([
-        queryClient.refetchQueries({ queryKey: resultsKeys.breakdown, type: 'active' }),
-        queryClient.refetchQueries({ queryKey: resultsKeys.timeline, type: 'active' }),
-      ]).finally(() => {
-        refreshing = false;
-        if (again && !stopped) {
-          again = false;
-          refreshBreakdown();
-        }
-      });
+    /**
+     * Applies one change of the map's or the timeline's figures to what the page keeps. A whole answer
+     * replaces it, and an answer on its way from before the stream (the page's own request) is dropped.
+     */
+    const apply = <T, C extends { whole: boolean }>(
+      queryKey: readonly unknown[],
+      data: string,
+      merge: (kept: T | undefined, change: C) => T | undefined,
+    ) => {
+      const change = JSON.parse(data) as C;
+      if (change.whole) void queryClient.cancelQueries({ queryKey });
+      const next = merge(queryClient.getQueryData<T>(queryKey), change);
+      // A change with nothing whole to apply it to (cannot happen after a stream's first events): ask.
+      if (next === undefined) void queryClient.invalidateQueries({ queryKey });
+      else queryClient.setQueryData<T>(queryKey, next);
     };
 
     const heard = () => {
@@ -96,7 +99,28 @@ export function useResultsStream({
         failures = 0;
         heard();
         setStatus('live');
-        refreshBreakdown();
+      });
+      es.addEventListener(RESULTS_BREAKDOWN_EVENT, (event) => {
+        try {
+          apply<Breakdown, BreakdownChange>(
+            resultsKeys.breakdown,
+            (event as MessageEvent<string>).data,
+            applyBreakdownChange,
+          );
+        } catch {
+          // A frame that does not parse is skipped; the next whole one (a reconnect) puts things right.
+        }
+      });
+      es.addEventListener(RESULTS_TIMELINE_EVENT, (event) => {
+        try {
+          apply<Timeline, TimelineChange>(
+            resultsKeys.timeline,
+            (event as MessageEvent<string>).data,
+            applyTimelineChange,
+          );
+        } catch {
+          // As above.
+        }
       });
       es.addEventListener(RESULTS_PING_EVENT, heard);
       es.onerror = () => {

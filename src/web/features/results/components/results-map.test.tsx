@@ -14,6 +14,7 @@ const row = (slug: string, title: string, total: number, validated: number): Bre
   validated,
   percentComplete: total > 0 ? (validated / total) * 100 : 0,
   votes: { FA: validated, LC: 0, NR: 0 },
+  photos: validated * 3,
 });
 
 // One department in each step of the scale (their edges included), one without records, and one the

@@ -83,6 +83,8 @@ export function ResultsMap({ breakdown, size = 'page' }: ResultsMapProps) {
             <dd className="text-right tabular-nums">
               {shareOf(row) === null ? NO_RECORDS.label : formatPercent(shareOf(row) ?? 0)}
             </dd>
+            <dt className="font-semibold">Fotos recibidas</dt>
+            <dd className="text-right tabular-nums">{formatCount(row.photos)}</dd>
             {breakdown.candidates.map((c) => (
               <div key={c.code} className="contents">
                 <dt className="font-semibold">

@@ -3,7 +3,7 @@ import { ResultsMap } from './results-map';
 import { ResultsTimeline } from './results-timeline';
 
 export interface ResultsNightProps {
-  /** The live stream feeds the page: the map and the timeline are asked for again on each of its events. */
+  /** The live stream feeds the page: the map's and the timeline's figures come on it (decision 087). */
   live: boolean;
   pollMs?: number | undefined;
   size?: 'page' | 'projector';

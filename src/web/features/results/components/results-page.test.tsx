@@ -34,6 +34,7 @@ const BREAKDOWN: Breakdown = {
       validated: 25,
       percentComplete: 25,
       votes: { FA: 30, LC: 10, NR: 5 },
+      photos: 80,
     },
     {
       slug: 'cabimas',
@@ -43,6 +44,7 @@ const BREAKDOWN: Breakdown = {
       validated: 1200,
       percentComplete: 60,
       votes: { FA: 700, LC: 900, NR: 40 },
+      photos: 4100,
     },
     {
       slug: 'sucre',
@@ -52,6 +54,7 @@ const BREAKDOWN: Breakdown = {
       validated: 0,
       percentComplete: 0,
       votes: { FA: 0, LC: 0, NR: 0 },
+      photos: 0,
     },
   ],
   computedAt: '2026-11-23T03:30:00.000Z',
@@ -100,6 +103,7 @@ const TIMELINE: Timeline = {
   dayStartsAt: '2026-11-22T04:00:00.000Z',
   before: { FA: 0, LC: 0, NR: 0 },
   buckets: [],
+  closedAt: null,
   computedAt: '2026-11-23T03:30:00.000Z',
 };
 
@@ -184,60 +188,79 @@ describe('ResultsPage', () => {
     expect(calls.results).toBe(before);
   });
 
-  it('asks for the map’s figures and the timeline again with every event of the live stream', async () => {
+  it('follows the map’s figures and the timeline on the live stream itself: no request for them on a vote', async () => {
     vi.stubGlobal('EventSource', FakeEventSource);
-    let breakdown = BREAKDOWN;
+    const asked = { breakdown: 0 };
     const calls = serve(() => results([1234, 2345, 345]));
-    server.use(http.get('*/api/results/breakdown', () => HttpResponse.json(breakdown)));
+    server.use(
+      http.get('*/api/results/breakdown', () => {
+        asked.breakdown += 1;
+        return HttpResponse.json(BREAKDOWN);
+      }),
+    );
     renderWithProviders(<ResultsPage />);
-    expect(await screen.findByText('Todavía no hay votos hoy.')).toBeInTheDocument();
     expect(await screen.findByTestId('cuadro-sucre')).toHaveAccessibleName('Sucre: sin registros.');
-    act(() => FakeEventSource.last.emit('resultados', results([1234, 2345, 345])));
-    await waitFor(() => expect(calls.timeline).toBe(2));
+    const before = { breakdown: asked.breakdown, timeline: calls.timeline };
+    // The stream opens with everything whole.
+    act(() => {
+      FakeEventSource.last.emit('resultados', results([1234, 2345, 345]));
+      FakeEventSource.last.emit('avance', { ...BREAKDOWN, whole: true });
+      FakeEventSource.last.emit('linea', { ...TIMELINE, whole: true });
+    });
+    expect(await screen.findByText('Todavía no hay votos hoy.')).toBeInTheDocument();
 
-    // Sucre's first records, all validated: the next event recolours its square.
-    breakdown = {
-      ...BREAKDOWN,
-      rows: BREAKDOWN.rows.map((r) => (r.slug === 'sucre' ? { ...r, total: 4, voted: 4, validated: 4 } : r)),
-    };
-    act(() => FakeEventSource.last.emit('resultados', results([1235, 2345, 345])));
+    // Sucre's first records, all validated: the change carries its row alone, and recolours its square.
+    act(() => {
+      FakeEventSource.last.emit('resultados', results([1235, 2345, 345]));
+      FakeEventSource.last.emit('avance', {
+        ...BREAKDOWN,
+        rows: [{ ...BREAKDOWN.rows[2]!, total: 4, voted: 4, validated: 4, photos: 12 }],
+        whole: false,
+      });
+    });
     await waitFor(() =>
       expect(screen.getByTestId('cuadro-sucre')).toHaveAccessibleName(
         'Sucre: 100,00\u00a0% validado, 4 de 4 trámites; 4 votados.',
       ),
     );
-    await waitFor(() => expect(calls.timeline).toBe(3));
+    // The other squares kept their figures.
+    expect(screen.getByTestId('cuadro-cabimas')).toHaveAccessibleName(/^Cabimas: 60,00/);
+    expect({ breakdown: asked.breakdown, timeline: calls.timeline }).toEqual(before);
   });
 
-  it('updates the per-municipality table with every event of the live stream, as the cards', async () => {
+  it('updates the per-municipality table from the stream’s change of its row, as the cards', async () => {
     vi.stubGlobal('EventSource', FakeEventSource);
-    let breakdown = BREAKDOWN;
     let asked = 0;
     serve(() => results([1234, 2345, 345]));
     server.use(
       http.get('*/api/results/breakdown', () => {
         asked += 1;
-        return HttpResponse.json(breakdown);
+        return HttpResponse.json(BREAKDOWN);
       }),
     );
     renderWithProviders(<ResultsPage />);
     const table = await screen.findByRole('table');
     expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5001.200');
-    act(() => FakeEventSource.last.emit('resultados', results([1234, 2345, 345])));
-    await waitFor(() => expect(asked).toBe(2));
+    act(() => {
+      FakeEventSource.last.emit('resultados', results([1234, 2345, 345]));
+      FakeEventSource.last.emit('avance', { ...BREAKDOWN, whole: true });
+    });
+    const askedBefore = asked;
 
-    // A vote in Cabimas: the next event brings the cards and the table together.
-    breakdown = {
-      ...BREAKDOWN,
-      rows: BREAKDOWN.rows.map((r) =>
-        r.slug === 'cabimas' ? { ...r, voted: 1501, votes: { ...r.votes, FA: 701 } } : r,
-      ),
-    };
-    act(() => FakeEventSource.last.emit('resultados', results([1235, 2345, 345])));
+    // A vote in Cabimas: one event brings the cards and the table together.
+    const cabimas = BREAKDOWN.rows[1]!;
+    act(() => {
+      FakeEventSource.last.emit('resultados', results([1235, 2345, 345]));
+      FakeEventSource.last.emit('avance', {
+        ...BREAKDOWN,
+        rows: [{ ...cabimas, voted: 1501, votes: { ...cabimas.votes, FA: 701 } }],
+        whole: false,
+      });
+    });
     expect(within(card('FA')).getByTestId('votos')).toHaveTextContent('1.235 votos');
-    await waitFor(() =>
-      expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5011.200'),
-    );
+    expect(within(table).getByRole('row', { name: /^Cabimas/ })).toHaveTextContent('Cabimas2.0001.5011.200');
+    expect(within(table).getByRole('row', { name: /^Bolívar/ })).toHaveTextContent('Bolívar10050');
+    expect(asked).toBe(askedBefore);
   });
 
   it('polls when the stream fails and opens a new stream by itself', async () => {

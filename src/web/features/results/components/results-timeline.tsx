@@ -15,8 +15,16 @@ const STEP_MS = TIMELINE_STEP_MINUTES * 60_000;
 const quarter = (iso: string) => formatTime(new Date(iso));
 const share = (votes: number, denominator: number) => (votes / denominator) * 100;
 
-/** The table's (and the CSV's) columns: the quarter, then per candidate its votes in it, the running total and its share. */
-export function timelineRows(timeline: Timeline): { head: string[]; rows: string[][] } {
+/** The close's mark ('Cierre 6:00 p. m.'), while the day is closed. */
+export const closeLabel = (timeline: Timeline): string | null =>
+  timeline.closedAt ? `Cierre ${formatTime(new Date(timeline.closedAt))}` : null;
+
+/**
+ * The table's (and the CSV's) columns: the quarter, then per candidate its votes in it, the running total
+ * and its share; and, while the day is closed, the close's row where it falls (before the first quarter
+ * that begins at or after it).
+ */
+export function timelineRows(timeline: Timeline): { head: string[]; rows: string[][]; close: number | null } {
   const head = [
     'Cuarto de hora (Caracas)',
     ...timeline.candidates.flatMap((c) => [
@@ -33,7 +41,13 @@ export function timelineRows(timeline: Timeline): { head: string[]; rows: string
       formatPercent(share(b.running[c.code] ?? 0, timeline.denominator)),
     ]),
   ]);
-  return { head, rows };
+  const label = closeLabel(timeline);
+  if (!label || !timeline.closedAt) return { head, rows, close: null };
+  const closedAt = new Date(timeline.closedAt).getTime();
+  const after = timeline.buckets.findIndex((b) => new Date(b.at).getTime() >= closedAt);
+  const close = after === -1 ? rows.length : after;
+  rows.splice(close, 0, [label, ...head.slice(1).map((_, i) => (i === 0 ? 'Cierre de la jornada' : ''))]);
+  return { head, rows, close };
 }
 
 export interface ResultsTimelineProps {
@@ -69,12 +83,16 @@ export function ResultsTimeline({ live, pollMs, size = 'page' }: ResultsTimeline
         ...data.buckets.map((b) => share(b.running[c.code] ?? 0, data.denominator)),
       ],
     }));
-    return { x, perQuarter, running };
+    const label = closeLabel(data);
+    const marks = label && data.closedAt ? [{ at: new Date(data.closedAt).getTime() / 1000, label }] : [];
+    return { x, perQuarter, running, marks };
   }, [data]);
 
   const titleClass = projector ? 'text-[clamp(1.2rem,1.8vw,2.5rem)] font-bold' : 'text-xl font-bold';
   const placeholder = <div style={{ height: projector ? '30vh' : 260 }} aria-hidden="true" />;
   const runningTitle = data ? `Total acumulado sobre ${formatCount(data.denominator)} electores` : 'Total acumulado';
+  const close = data ? closeLabel(data) : null;
+  const closeText = close ? `; ${close.toLowerCase()}` : '';
 
   return (
     <section aria-labelledby={`${size}-linea-titulo`} className="min-w-0" data-testid={`linea-${size}`}>
@@ -94,11 +112,12 @@ export function ResultsTimeline({ live, pollMs, size = 'page' }: ResultsTimeline
               <h3 className="font-semibold text-stone-900">Votos por cuarto de hora</h3>
               <Suspense fallback={placeholder}>
                 <LineChart
-                  label={`Votos por cuarto de hora desde las ${quarter(data.buckets[0]?.at ?? data.dayStartsAt)}: la tabla de la línea de tiempo tiene las cifras.`}
+                  label={`Votos por cuarto de hora desde las ${quarter(data.buckets[0]?.at ?? data.dayStartsAt)}${closeText}: la tabla de la línea de tiempo tiene las cifras.`}
                   title="Votos por cuarto de hora"
                   x={chart.x}
                   series={chart.perQuarter}
                   yFormat={(v) => formatCount(v)}
+                  marks={chart.marks}
                   stepped
                   height={260}
                   fileName={`votos-por-cuarto-de-hora-${data.day}`}
@@ -115,11 +134,12 @@ export function ResultsTimeline({ live, pollMs, size = 'page' }: ResultsTimeline
                     (c) =>
                       `${c.code} ${formatPercent(share(data.buckets.at(-1)?.running[c.code] ?? 0, data.denominator))}`,
                   )
-                  .join(', ')}`}
+                  .join(', ')}${closeText}`}
                 title={runningTitle}
                 x={chart.x}
                 series={chart.running}
                 yFormat={(v) => `${formatDecimal(v, v < 10 ? 1 : 0)} %`}
+                marks={chart.marks}
                 height={projector ? Math.round(window.innerHeight * 0.55) : 260}
                 fileName={`total-acumulado-${data.day}`}
                 large={projector}
@@ -148,7 +168,7 @@ function TimelineTable({ timeline }: { timeline: Timeline }) {
 }
 
 function TimelineFigures({ timeline }: { timeline: Timeline }) {
-  const { head, rows } = timelineRows(timeline);
+  const { head, rows, close } = timelineRows(timeline);
   return (
     <>
       <div className="px-3 pb-3">
@@ -176,19 +196,30 @@ function TimelineFigures({ timeline }: { timeline: Timeline }) {
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
-              <tr key={row[0]} className="border-t border-stone-200">
-                <th scope="row" className="px-3 py-1.5 text-left font-medium whitespace-nowrap">
-                  {row[0]}
-                </th>
-                {row.slice(1).map((cell, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
-                  <td key={i} className="px-3 py-1.5 text-right tabular-nums">
-                    {cell}
+            {rows.map((row, index) =>
+              index === close ? (
+                <tr key="cierre" className="border-t-2 border-stone-900 bg-stone-100" data-testid="fila-cierre">
+                  <th scope="row" className="px-3 py-1.5 text-left font-bold whitespace-nowrap">
+                    {row[0]}
+                  </th>
+                  <td colSpan={head.length - 1} className="px-3 py-1.5 font-semibold">
+                    {row[1]}
                   </td>
-                ))}
-              </tr>
-            ))}
+                </tr>
+              ) : (
+                <tr key={row[0]} className="border-t border-stone-200">
+                  <th scope="row" className="px-3 py-1.5 text-left font-medium whitespace-nowrap">
+                    {row[0]}
+                  </th>
+                  {row.slice(1).map((cell, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+                    <td key={i} className="px-3 py-1.5 text-right tabular-nums">
+                      {cell}
+                    </td>
+                  ))}
+                </tr>
+              ),
+            )}
           </tbody>
         </table>
       </div>
