@@ -72,6 +72,7 @@ const ANA: AdminUser = {
   lastLoginAt: null,
   createdAt: '2026-11-01T12:00:00.000Z',
   departments: [],
+  smsPhones: [],
 };
 const RECORD: RecordAdmin = {
   id: 7,

@@ -117,6 +117,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.role': 'Rol cambiado',
   'user.sessions_end': 'Sesiones cerradas en todos los dispositivos',
   'user.second_factor_reset': 'Segundo factor restablecido',
+  'user.sms_phones': 'Números para SMS cambiados',
   'access.grant': 'Acceso concedido',
   'access.revoke': 'Acceso retirado',
   'department.create': 'Departamento creado',

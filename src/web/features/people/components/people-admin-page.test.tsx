@@ -17,6 +17,7 @@ const user = (id: number, email: string, over: Partial<AdminUser> = {}): AdminUs
   lastLoginAt: null,
   createdAt: '2026-11-01T12:00:00.000Z',
   departments: [],
+  smsPhones: [],
   ...over,
 });
 

@@ -20,6 +20,7 @@ const record: ProcedureRecord = {
   votedBy: null,
   validatedBy: null,
   voteCorrected: false,
+  code: 'W79F5Y',
 };
 
 const photo = (kind: 'gobernador' | 'an', file: { size: number; originalSize?: number }) => ({
