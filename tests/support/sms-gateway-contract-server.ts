@@ -44,6 +44,8 @@ export interface SmsGatewayContractServer {
   mode: 'ok' | 'down';
   /** Resolves once at least `count` SMS were sent (at once if they already were). */
   whenSent(count: number): Promise<void>;
+  /** The webhook request the app would send for this SMS (signed), without sending it. */
+  prepare(sms: SmsToDeliver): { raw: string; headers: Record<string, string> };
   /** Delivers one received SMS to `webhookUrl` as the app does; the answer's status and body. */
   deliver(
     webhookUrl: string,
@@ -139,6 +141,34 @@ export async function startSmsGatewayContractServer(
     return { status: response.status, body };
   };
 
+  function prepare(sms: SmsToDeliver): { raw: string; headers: Record<string, string> } {
+    const at = now();
+    const receivedAt = sms.receivedAt ?? caracasTime(at);
+    const payload = {
+      deviceId,
+      event: 'sms:received',
+      id: randomUUID().replace(/-/g, '').slice(0, 21),
+      payload: {
+        // As the app makes it: from the content, so two messages can share it.
+        messageId: createHash('sha256').update(sms.text).digest('hex').slice(0, 16),
+        message: sms.text,
+        phoneNumber: sms.from,
+        simNumber: 1,
+        receivedAt,
+      },
+      webhookId,
+    };
+    const raw = JSON.stringify(payload);
+    const timestamp = String(sms.timestamp ?? Math.floor(at.getTime() / 1000));
+    const signature =
+      sms.signature ??
+      createHmac('sha256', sms.signingKey ?? signingKey)
+        .update(raw + timestamp)
+        .digest('hex');
+    const headers = { 'content-type': 'application/json', 'x-signature': signature, 'x-timestamp': timestamp };
+    return { raw, headers };
+  }
+
   return {
     url: `http://127.0.0.1:${port}/3rdparty/v1`,
     login,
@@ -164,32 +194,10 @@ export async function startSmsGatewayContractServer(
         check();
       });
     },
+    prepare,
     async deliver(webhookUrl, sms) {
-      const at = now();
-      const receivedAt = sms.receivedAt ?? caracasTime(at);
-      const payload = {
-        deviceId,
-        event: 'sms:received',
-        id: randomUUID().replace(/-/g, '').slice(0, 21),
-        payload: {
-          // As the app makes it: from the content, so two messages can share it.
-          messageId: createHash('sha256').update(sms.text).digest('hex').slice(0, 16),
-          message: sms.text,
-          phoneNumber: sms.from,
-          simNumber: 1,
-          receivedAt,
-        },
-        webhookId,
-      };
-      const raw = JSON.stringify(payload);
-      const timestamp = String(sms.timestamp ?? Math.floor(at.getTime() / 1000));
-      const signature =
-        sms.signature ??
-        createHmac('sha256', sms.signingKey ?? signingKey)
-          .update(raw + timestamp)
-          .digest('hex');
-      const headers = { 'content-type': 'application/json', 'x-signature': signature, 'x-timestamp': timestamp };
-      return { ...(await post(webhookUrl, raw, headers)), raw, headers };
+      const request = prepare(sms);
+      return { ...(await post(webhookUrl, request.raw, request.headers)), ...request };
     },
     redeliver(webhookUrl, request) {
       return post(webhookUrl, request.raw, request.headers);

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '#server/app';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { openDatabase } from '#server/platform/db/database';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { accountsOf } from '#server/testing/auth-helpers';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
@@ -121,6 +123,32 @@ describe('SMS votes through the gateway', () => {
     expect(later.body).toEqual({ outcome: 'repetido' });
     expect(gateway.sent[1]?.message).toBe('Ya estaba registrado: María P., Cabimas: FA');
     expect(await ballots()).toBe(1);
+  });
+
+  it('applies a webhook delivered to two instances on one database once', async () => {
+    await setup();
+    const { code } = await recordIn(SLUG_A);
+    const db = await openDatabase({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
+    const second = await buildApp(t.config, { db, logger: false });
+    try {
+      await second.listen({ port: 0, host: '127.0.0.1' });
+      const address = second.server.address();
+      if (!address || typeof address === 'string') throw new Error('sin dirección');
+      // The same delivery reaches both instances at once (a retry while the first is being answered).
+      const request = gateway.prepare({ from: PHONE_A, text: `V ${code} FA` });
+      const answers = await Promise.all([
+        gateway.redeliver(`http://127.0.0.1:${address.port}/api/sms/webhook`, request),
+        gateway.redeliver(webhook, request),
+      ]);
+      const outcomes = answers.map((a) => (a.body as { outcome: string }).outcome).sort();
+      expect(outcomes).toEqual(['aplicado', 'duplicado']);
+      expect(await ballots()).toBe(1);
+      expect(gateway.sent).toHaveLength(1);
+      expect((await messages()).filter((m) => m.direction === 'in')).toHaveLength(1);
+    } finally {
+      await second.close();
+      await db.close();
+    }
   });
 
   it('refuses a forged signature and a timestamp older than five minutes, and keeps nothing of them', async () => {
