@@ -46,6 +46,7 @@ const SECTIONS = [
     title: 'Jornada',
     Page: lazy(() => import('#web/features/election/components/election-admin-page')),
   },
+  { path: 'mensajes', title: 'Mensajes', Page: lazy(() => import('./admin-sms')) },
 ] as const;
 
 export type AdminSectionPath = (typeof SECTIONS)[number]['path'];

@@ -48,6 +48,11 @@ describe('RecordCard', () => {
     expect(within(second as HTMLElement).queryByTestId('foto-reducida')).not.toBeInTheDocument();
   });
 
+  it('shows the short code a validator types in an SMS vote', () => {
+    renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
+    expect(screen.getByTestId('codigo-sms')).toHaveTextContent('Código SMS W79F5Y');
+  });
+
   it('says who of the team voted the record and who validated it, and nothing before the vote', async () => {
     const done: ProcedureRecord = {
       ...record,
