@@ -74,7 +74,7 @@ function AdminShell({ allowed }: { allowed: readonly string[] }) {
         </p>
       )}
       <nav aria-label="Secciones de administración" className="mb-6 overflow-x-auto">
-        <ul className="flex gap-2 whitespace-nowrap">
+        <ul className="flex gap-2 whitespace-nowrap lg:flex-wrap">
           {sections.map((s) => (
             <li key={s.path}>
               <NavLink
