@@ -262,6 +262,7 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   encoding: 'Codificación',
   separator: 'Separador',
   rows: 'Filas',
+  count: 'Cuántos',
   imported: 'Importados',
   duplicatesInFile: 'Repetidos en el archivo',
   duplicatesInDatabase: 'Ya registrados',
