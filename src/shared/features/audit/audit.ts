@@ -263,6 +263,7 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   separator: 'Separador',
   rows: 'Filas',
   count: 'Cuántos',
+  smsMessages: 'Mensajes SMS borrados',
   imported: 'Importados',
   duplicatesInFile: 'Repetidos en el archivo',
   duplicatesInDatabase: 'Ya registrados',
