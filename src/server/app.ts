@@ -19,16 +19,18 @@ import { createNotaHtml, type NotaHtmlOptions } from '#server/features/notas/not
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photoUploadsRoutes } from '#server/features/photos/photo-uploads.routes';
 import { photosRoutes } from '#server/features/photos/photos.routes';
-import { recordsRoutes } from '#server/features/records/records.routes';
+import { recordsRoutes, recordsServiceOf } from '#server/features/records/records.routes';
 import { recordsAdminRoutes } from '#server/features/records-admin/records-admin.routes';
 import { recordsImportRoutes } from '#server/features/records-import/records-import.routes';
 import { resultsRoutes } from '#server/features/results/results.routes';
 import { siteRoutes } from '#server/features/settings/settings.routes';
+import { smsRoutes } from '#server/features/sms/sms.routes';
 import {
   type AirtableWritebackOverrides,
   createAirtableWriteback,
 } from '#server/integrations/airtable/airtable.writeback';
 import { loadDemoData } from '#server/integrations/demo/demo';
+import { createAndroidSmsGateway } from '#server/integrations/sms-gateway/android-sms-gateway';
 import { materializeDemoPhotos } from '#server/integrations/demo/photos.demo';
 import { type Config, fastifyTrustProxy } from '#server/platform/config/config';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
@@ -209,7 +211,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(accessRoutes);
-  await app.register(recordsRoutes);
+  // One records service, so an SMS vote joins the app's votes in the same writer (docs/decisions/084).
+  const records = recordsServiceOf(app);
+  await app.register(recordsRoutes, { records });
+  await app.register(smsRoutes, {
+    gateway: config.sms ? createAndroidSmsGateway(config.sms) : undefined,
+    castVote: (input) => records.vote(input),
+  });
   await app.register(photosRoutes);
   await app.register(photoUploadsRoutes);
   await app.register(fieldRoutes);

@@ -377,6 +377,16 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(),
     },
   ],
+  'PUT /api/admin/users/{id}/sms-phones': [
+    {
+      request: async (t) => {
+        const email = freshEmail('objetivo');
+        await createUser(t.db, { email, role: 'staff' });
+        return { params: { id: String(await userId(t, email)) }, body: { phones: [] } };
+      },
+      expect: adminOnly(),
+    },
+  ],
   'POST /api/admin/access/bulk': [
     {
       request: () => ({ body: { text: 'lista@example.org', slug: 'sucre', action: 'grant', dryRun: true } }),
@@ -449,6 +459,12 @@ const MATRIX: Record<string, Case[]> = {
     { request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
   ],
   'GET /api/admin/election': [{ expect: adminOnly() }],
+  // Votes by SMS: 'Mensajes' for admins; the gateway's webhook is off here (no SMS_GATEWAY_URL), and
+  // answers only signed requests where it is on (sms.routes.test.ts).
+  'GET /api/admin/sms/messages': [{ expect: adminOnly() }],
+  'POST /api/sms/webhook': [
+    { request: () => ({ body: { event: 'sms:received', payload: {} } }), expect: everyone(404) },
+  ],
   'PUT /api/admin/election/phase': [
     {
       // The day stays under way for the routes after this one: an admin is told it already is.

@@ -49,6 +49,19 @@ describe('command line', () => {
     expect(actions.every((r) => r.actor_email?.startsWith('cli:'))).toBe(true);
   });
 
+  it('sets and clears the numbers an account votes by SMS from', async () => {
+    t = await createTestApp();
+    await cli().run('user:add', 'ana@example.org');
+    const c = cli();
+    expect(await c.run('user:sms-phones', 'ana@example.org', '0414-123 45 67', '+58 424 7654321')).toBe(0);
+    expect(c.out.at(-1)).toBe('ana@example.org vota por SMS desde: +584141234567, +584247654321.');
+    const phones = await t.db.kysely.selectFrom('user_phones').select('phone').orderBy('phone').execute();
+    expect(phones.map((p) => p.phone)).toEqual(['+584141234567', '+584247654321']);
+    expect(await c.run('user:sms-phones', 'ana@example.org')).toBe(0);
+    expect(c.out.at(-1)).toBe('ana@example.org ya no vota por SMS desde ningún número.');
+    expect(await c.run('user:sms-phones', 'ana@example.org', 'no-es-un-numero')).not.toBe(0);
+  });
+
   it('asks no password where Firebase Auth checks them', async () => {
     t = await createTestApp();
     const out: string[] = [];

@@ -37,6 +37,8 @@ Cuentas
   user:enable <email>                 Vuelve a activar la cuenta.
   user:role <email> <admin|staff>     Cambia el rol de la cuenta.
   user:list                           Lista las cuentas.
+  user:sms-phones <email> [números…]  Fija los móviles desde los que la cuenta vota por SMS (0414-1234567,
+                                      +584141234567…); sin números, se los quita todos.
   user:second-factor-reset <email>    Quita el segundo factor de la cuenta (teléfono perdido) y cierra
                                       sus sesiones; si se exige, configurará otro al entrar.
 
@@ -148,6 +150,16 @@ export async function runCli(
         need(1, 'user:second-factor-reset <email>');
         await auth.resetSecondFactor(args[0]!, actor);
         io.out(`Segundo factor quitado a ${args[0]!.toLowerCase()}; sus sesiones abiertas se cerraron.`);
+        return 0;
+      }
+      case 'user:sms-phones': {
+        need(1, 'user:sms-phones <email> [números…]');
+        const phones = await auth.setSmsPhones(args[0]!, args.slice(1), actor);
+        io.out(
+          phones.length === 0
+            ? `${args[0]!.toLowerCase()} ya no vota por SMS desde ningún número.`
+            : `${args[0]!.toLowerCase()} vota por SMS desde: ${phones.join(', ')}.`,
+        );
         return 0;
       }
       case 'user:list': {

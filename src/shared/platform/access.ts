@@ -15,6 +15,7 @@ export const ADMIN_SECTIONS = [
   'ajustes',
   'auditoria',
   'jornada',
+  'mensajes',
 ] as const;
 export const adminSectionSchema = z.enum(ADMIN_SECTIONS);
 export type AdminSection = z.infer<typeof adminSectionSchema>;

@@ -19,6 +19,7 @@ import { NotaEditor } from '#web/features/notas/components/nota-editor';
 import { BulkAccessForm } from '#web/features/people/components/bulk-access-form';
 import { CreateUserDialog } from '#web/features/people/components/create-user-dialog';
 import { UserDepartmentsDialog } from '#web/features/people/components/user-departments-dialog';
+import { UserSmsPhonesDialog } from '#web/features/people/components/user-sms-phones-dialog';
 import { RecordChangeDialog } from '#web/features/records-admin/components/record-change-dialogs';
 import { RecordDialog } from '#web/features/records-admin/components/record-dialog';
 import SettingsAdminPage from '#web/features/settings/components/settings-admin-page';
@@ -73,6 +74,7 @@ const ANA: AdminUser = {
   createdAt: '2026-11-01T12:00:00.000Z',
   secondFactor: false,
   departments: [],
+  smsPhones: [],
 };
 const RECORD: RecordAdmin = {
   id: 7,
@@ -212,6 +214,18 @@ const FORMS: FormCase[] = [
     fill: async (ui) => {
       await ui.click(screen.getByRole('checkbox', { name: /Cabimas/ }));
       return screen.getByRole('button', { name: 'Guardar departamentos' });
+    },
+  },
+  {
+    file: 'features/people/components/user-sms-phones-dialog.tsx',
+    name: 'Números para votar por SMS',
+    method: 'put',
+    url: '/api/admin/users/2/sms-phones',
+    answer: { ...ANA, smsPhones: ['+584141234567'] },
+    render: () => <UserSmsPhonesDialog user={ANA} onClose={() => {}} />,
+    fill: async (ui) => {
+      await ui.type(screen.getByLabelText('Números'), '0414-123 45 67');
+      return screen.getByRole('button', { name: 'Guardar números' });
     },
   },
   {
@@ -418,6 +432,7 @@ const NOT_SENDING_FORMS: Record<string, string> = {
   'features/notas/components/rich-text-editor.tsx': 'the link and image dialogs change the editor, not the server',
   'features/audit/components/audit-admin-page.tsx': 'a filter, applied as it is typed',
   'features/people/components/people-admin-page.tsx': 'a filter, applied as it is typed',
+  'features/sms/components/sms-messages-page.tsx': 'a filter, applied as it is typed',
 };
 
 describe('the list above is every form', () => {

@@ -97,6 +97,7 @@ describe('POST /api/auth/login', () => {
             'ajustes',
             'auditoria',
             'jornada',
+            'mensajes',
           ],
         },
       ],

@@ -6,10 +6,13 @@ import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail, checkNewPassword, hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
 import { resetSecondFactor } from '#server/platform/session/second-factor';
 import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
+import { createAdminPeopleRepository } from './people.repository';
 import { throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';
 import { secondFactorMessages } from '#shared/features/auth/second-factor';
+import { peopleMessages } from '#shared/features/people/people';
 import { normalizeEmail } from '#shared/platform/email';
+import { normalisePhone } from '#shared/platform/phone';
 import type { Role } from '#shared/platform/session';
 
 /**
@@ -186,5 +189,35 @@ export function createAccountsService(
     setDisabled: (email: string, disabled: boolean, actor: Actor): Promise<void> => update(email, { disabled }, actor),
 
     setRole: (email: string, role: Role, actor: Actor): Promise<void> => update(email, { role }, actor),
+
+    /**
+     * The mobile numbers the account votes by SMS from (docs/decisions/084), exactly these: each as
+     * anyone writes it (0414-123 45 67, +58 414…), kept in one form; one account per number. The audit
+     * row says how many, never which (the numbers are personal data, decision 081).
+     */
+    async setSmsPhones(email: string, typed: string[], actor: Actor): Promise<string[]> {
+      const user = await findUserOrThrow(email);
+      const phones: string[] = [];
+      for (const entry of typed.map((p) => p.trim()).filter(Boolean)) {
+        const phone = normalisePhone(entry);
+        if (!phone) throw BadRequest(peopleMessages.badPhone(entry));
+        if (!phones.includes(phone)) phones.push(phone);
+      }
+      const taken = await createAdminPeopleRepository(db).smsPhonesOfOthers(user.id, phones);
+      if (taken[0]) throw Conflict(peopleMessages.phoneTaken(taken[0].phone, taken[0].email));
+      const now = clock();
+      await runChange(db, async ({ trx, audit }) => {
+        await createAdminPeopleRepository(trx).replaceSmsPhones(user.id, phones, now.toISOString());
+        await audit({
+          actorEmail: actor.email,
+          action: 'user.sms_phones',
+          target: user.email,
+          ip: actor.ip,
+          details: { count: phones.length },
+          at: now,
+        });
+      });
+      return phones;
+    },
   };
 }

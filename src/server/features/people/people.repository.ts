@@ -109,6 +109,45 @@ export function createAdminPeopleRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((r) => r.email);
     },
+
+    /** The numbers these accounts send SMS from (docs/decisions/084), by account. */
+    async smsPhonesOf(userIds: number[]): Promise<{ user_id: number; phone: string }[]> {
+      const rows: { user_id: number; phone: string }[] = [];
+      for (const slice of inSlices(userIds)) {
+        rows.push(
+          ...(await db
+            .selectFrom('user_phones')
+            .select(['user_id', 'phone'])
+            .where('user_id', 'in', slice)
+            .orderBy('phone')
+            .execute()),
+        );
+      }
+      return rows;
+    },
+
+    /** Which of these numbers belong to another account than `userId`, and whose. */
+    async smsPhonesOfOthers(userId: number, phones: string[]): Promise<{ phone: string; email: string }[]> {
+      if (phones.length === 0) return [];
+      return db
+        .selectFrom('user_phones')
+        .innerJoin('users', 'users.id', 'user_phones.user_id')
+        .select(['user_phones.phone', 'users.email'])
+        .where('user_phones.phone', 'in', phones)
+        .where('user_phones.user_id', '!=', userId)
+        .execute();
+    },
+
+    /** Makes the account's numbers exactly these. */
+    async replaceSmsPhones(userId: number, phones: string[], at: string): Promise<void> {
+      await db.deleteFrom('user_phones').where('user_id', '=', userId).execute();
+      if (phones.length > 0) {
+        await db
+          .insertInto('user_phones')
+          .values(phones.map((phone) => ({ phone, user_id: userId, created_at: at })))
+          .execute();
+      }
+    },
   };
 }
 export type AdminPeopleRepository = ReturnType<typeof createAdminPeopleRepository>;

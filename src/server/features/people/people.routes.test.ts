@@ -56,7 +56,7 @@ describe('GET /api/admin/users', () => {
     });
     expect(ana.lastLoginAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(Object.keys(ana).sort()).toEqual(
-      ['createdAt', 'departments', 'disabled', 'email', 'id', 'lastLoginAt', 'role', 'secondFactor'].sort(),
+      ['createdAt', 'departments', 'disabled', 'email', 'id', 'lastLoginAt', 'role', 'secondFactor', 'smsPhones'].sort(),
     );
   });
 
@@ -408,5 +408,31 @@ describe('POST /api/admin/access/bulk', () => {
     expect(tooMany.json().message).toBe('Pega como máximo 1.000 correos a la vez.');
     const unknown = await send('POST', '/api/admin/access/bulk', { text: 'a@b.co', slug: 'nada', action: 'grant' });
     expect(unknown.json().message).toBe('No existe el departamento nada.');
+  });
+});
+
+describe('PUT /api/admin/users/:id/sms-phones', () => {
+  it('keeps the numbers in one form, one account per number, and audits how many', async () => {
+    const email = freshEmail();
+    await createUser(t.db, { email, role: 'staff', departments: ['cabimas'] });
+    const id = await userId(t, email);
+    const saved = await send('PUT', `/api/admin/users/${id}/sms-phones`, {
+      phones: ['0414-555 12 34', '+58 414 5551234', '58 424 5550000'],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().smsPhones).toEqual(['+584145551234', '+584245550000']);
+    expect(await lastAudit('user.sms_phones')).toMatchObject({ target: email, details: JSON.stringify({ count: 2 }) });
+
+    const other = freshEmail();
+    await createUser(t.db, { email: other, role: 'staff' });
+    const taken = await send('PUT', `/api/admin/users/${await userId(t, other)}/sms-phones`, {
+      phones: ['04145551234'],
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(`El número +584145551234 ya es de otra cuenta (${email}).`);
+    const bad = await send('PUT', `/api/admin/users/${id}/sms-phones`, { phones: ['12-34'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('12-34 no es un número de teléfono móvil válido');
+    expect((await send('PUT', `/api/admin/users/${id}/sms-phones`, { phones: [] }, staff)).statusCode).toBe(404);
   });
 });

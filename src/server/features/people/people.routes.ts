@@ -11,6 +11,7 @@ import {
   resetSecondFactorResultSchema,
   resetPasswordBodySchema,
   resetPasswordResultSchema,
+  setSmsPhonesBodySchema,
   setUserDepartmentsBodySchema,
   updateUserBodySchema,
   userIdParamsSchema,
@@ -113,6 +114,20 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => people.resetSecondFactor(request.params.id, adminActor(request)),
+  );
+
+  app.put(
+    '/api/admin/users/:id/sms-phones',
+    {
+      schema: {
+        tags: ['administración'],
+        summary: 'Fija los números de móvil desde los que la persona vota por SMS',
+        params: userIdParamsSchema,
+        body: setSmsPhonesBodySchema,
+        response: { 200: adminUserSchema, ...errors },
+      },
+    },
+    async (request) => people.setSmsPhones(request.params.id, request.body.phones, adminActor(request)),
   );
 
   app.put(

@@ -28,7 +28,11 @@ import {
 type Db = Kysely<Database>;
 
 /** What leaves the server about an account: never its password hash. */
-function presentUser(row: AdminUserRow, departments: { slug: string; title: string }[]): AdminUser {
+function presentUser(
+  row: AdminUserRow,
+  departments: { slug: string; title: string }[],
+  smsPhones: string[],
+): AdminUser {
   return {
     id: row.id,
     email: row.email,
@@ -38,6 +42,7 @@ function presentUser(row: AdminUserRow, departments: { slug: string; title: stri
     createdAt: row.created_at,
     secondFactor: row.totp_enabled_at !== null,
     departments,
+    smsPhones,
   };
 }
 
@@ -58,7 +63,14 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       list.push({ slug: m.slug, title: m.title });
       byEmail.set(m.email, list);
     }
-    return rows.map((r) => presentUser(r, byEmail.get(r.email) ?? []));
+    const phones = await repo.smsPhonesOf(rows.map((r) => r.id));
+    return rows.map((r) =>
+      presentUser(
+        r,
+        byEmail.get(r.email) ?? [],
+        phones.filter((p) => p.user_id === r.id).map((p) => p.phone),
+      ),
+    );
   }
 
   async function userOrThrow(id: number): Promise<AdminUserRow> {
@@ -187,6 +199,13 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
       notSelf(row, actor);
       await auth.resetSecondFactor(row.email, actor);
       return { user: await view(id) };
+    },
+
+    /** The numbers the person votes by SMS from, exactly these (accounts.setSmsPhones). */
+    async setSmsPhones(id: number, phones: string[], actor: Actor) {
+      const row = await userOrThrow(id);
+      await auth.setSmsPhones(row.email, phones, actor);
+      return view(id);
     },
 
     /** Makes the account's departments exactly these: grants and revokes the difference (each audited). */

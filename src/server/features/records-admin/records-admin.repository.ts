@@ -232,6 +232,15 @@ export function createRecordsAdminRepository(db: Db) {
         .execute();
     },
 
+    /**
+     * The SMS log (decision 084): its answers name people ('Registrado: María P.'), so the purge takes it
+     * whole; the votes it made stay. How many messages went.
+     */
+    async deleteSmsMessages(): Promise<number> {
+      const result = await db.deleteFrom('sms_messages').executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Names become the given initials, phones go, and the search text follows: one statement a slice. */
     async purgeSlice(rows: { id: number; nombre: string; comunidad: string; ubch: string }[]): Promise<void> {
       if (rows.length === 0) return;

@@ -66,13 +66,14 @@ export function createRecordsPurgeService(
             after = page.at(-1)?.id ?? after;
           }
           const keptAnswers = await createIdempotencyRepository(trx).deleteAll();
+          const smsMessages = await repo.deleteSmsMessages();
           const photoKeys = input.photos === 'remove' ? await repo.photoKeys() : [];
           await audit({
             actorEmail: actor.email,
             action: 'records.purge',
             target: 'records',
             ip: actor.ip,
-            details: { records: records, photos: input.photos, photoFiles: photoKeys.length, keptAnswers },
+            details: { records: records, photos: input.photos, photoFiles: photoKeys.length, keptAnswers, smsMessages },
             at: now,
           });
           return { records, photoKeys };

@@ -64,6 +64,25 @@ async function setup() {
   });
   expect(voted.statusCode, voted.body).toBe(201);
   await castVote(t, ids[1] as number, [], PEOPLE.validatorA);
+  // An SMS vote's answer names the person ('Registrado: Yusmary F., Cabimas: FA'), kept for Mensajes.
+  await t.db.kysely
+    .insertInto('sms_messages')
+    .values({
+      direction: 'out',
+      phone: '+584141234567',
+      user_email: PEOPLE.validatorA,
+      department_id: null,
+      record_id: ids[0] as number,
+      body: 'Registrado: Yusmary F., Cabimas: FA',
+      outcome: 'enviado',
+      reason: null,
+      reply_to: null,
+      dedupe_key: null,
+      gateway_id: null,
+      phone_time: null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
   await addStoredPhoto(t, ids[0] as number, 'gobernador');
   const shown = await t.request({
     method: 'POST',
@@ -143,7 +162,12 @@ describe("'Borrar datos personales'", () => {
     expect(JSON.stringify(list.json())).toContain('N. P. C.');
     const [row] = await listAudit(t.db.kysely, { action: 'records.purge' });
     expect(row?.actor_email).toBe(PEOPLE.admin);
-    expect(JSON.parse(row?.details ?? '{}')).toMatchObject({ records: 7, photos: 'remove', photoFiles: 3 });
+    expect(JSON.parse(row?.details ?? '{}')).toMatchObject({
+      records: 7,
+      photos: 'remove',
+      photoFiles: 3,
+      smsMessages: 1,
+    });
   });
 
   it('is for admins only', async () => {

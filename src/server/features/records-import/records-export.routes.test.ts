@@ -4,6 +4,7 @@ import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
 import { multipartFile } from '#server/testing/records-import-fixtures';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { recordCodeFor } from '#shared/platform/record-code';
 import { readCsv } from './records-import.csv';
 
 let t: TestApp;
@@ -80,8 +81,11 @@ describe('records export', () => {
       'Votos',
       'Votado el (hora de Caracas, UTC-04:00)',
       'ID',
+      'Código SMS',
     ]);
     expect(rows).toHaveLength(4);
+    // Each record with the short code a validator types in an SMS vote.
+    for (const row of rows.slice(1)) expect(row[9]).toBe(recordCodeFor(Number(row[8])));
     expect(rows[2]?.slice(0, 4)).toEqual([
       'Barrio "El Gallo"; sur',
       '\'=HIPERVINCULO("http://x")',

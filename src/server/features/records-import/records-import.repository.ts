@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
+import { writeRecordCodes } from '#server/platform/db/record-codes';
 import { recordSearchText } from '#server/platform/records/records.search';
 
 type Db = Kysely<Database>;
@@ -38,7 +39,7 @@ function insertStatement(postgres: boolean, rows: number): string {
       { length: rows },
       (_, r) => `(${Array.from({ length: width }, (_, c) => (postgres ? `$${r * width + c + 1}` : '?')).join(', ')})`,
     );
-    text = `insert into records (${IMPORT_COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
+    text = `insert into records (${IMPORT_COLUMNS.join(', ')}) values ${tuples.join(', ')} returning id`;
     if (insertStatements.size > 20) insertStatements.clear();
     insertStatements.set(key, text);
   }
@@ -56,6 +57,7 @@ export interface ExportedRecord {
   status: string;
   voted_at: string | null;
   vote_codes: string | null;
+  short_code: string | null;
 }
 
 /** The CSV import and export: what the import compares with and inserts, what the export reads. */
@@ -101,7 +103,14 @@ export function createRecordsImportRepository(db: Db) {
           at,
         );
       }
-      await db.executeQuery(CompiledQuery.raw(insertStatement(postgres, rows.length), values));
+      const inserted = await db.executeQuery<{ id: number }>(
+        CompiledQuery.raw(insertStatement(postgres, rows.length), values),
+      );
+      // The short codes come from the ids (decision 084), so they are written once the ids are known.
+      await writeRecordCodes(
+        db as Kysely<unknown>,
+        inserted.rows.map((r) => Number(r.id)),
+      );
     },
 
     /** A page (by id) of a department's records for the CSV export. */
@@ -124,6 +133,7 @@ export function createRecordsImportRepository(db: Db) {
           'records.status',
           'records.voted_at',
           'records.vote_codes',
+          'records.short_code',
         ])
         .where('records.department_id', '=', departmentId)
         .where('records.id', '>', after);

@@ -10,6 +10,7 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
+import { recordCodeFor } from '#shared/platform/record-code';
 import type { ImportEvent, ImportResult } from '#shared/features/records-import/records-import';
 import { recordFieldMessages } from '#shared/platform/record-fields';
 import { removeStaleImports } from './records-import.upload';
@@ -469,6 +470,9 @@ describe('CSV import: all or nothing, progress, size', () => {
     expect(await countRecords()).toBe(20_500);
     expect(await summary('cabimas')).toEqual({ total: 5_500, voted: 0, validated: 0 });
     await expectCountersRight();
+    // Every imported record has its own short code for SMS votes (decision 084).
+    const codes = await t.db.kysely.selectFrom('records').select(['id', 'short_code']).execute();
+    expect(codes.every((r) => r.short_code === recordCodeFor(r.id))).toBe(true);
     // How long it takes is the benchmark's (`npm run bench -- records-import`: 100,000 rows, 15 s, 300 MB).
   }, 60_000);
 });

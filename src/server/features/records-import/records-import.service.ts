@@ -281,6 +281,8 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
             'Votos',
             `Votado el (${csvZoneLabel(now)})`,
             'ID',
+            // What a validator types in an SMS vote; the import ignores the column.
+            'Código SMS',
           ]);
         for (let after = 0; ; ) {
           const page = await repo.exportPage(found.id, status, after, EXPORT_PAGE);
@@ -295,6 +297,7 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
               r.voted_at === null ? '' : r.vote_codes ? r.vote_codes.split(',').join(' ') : 'Ninguno',
               csvDateTime(r.voted_at),
               r.id,
+              r.short_code ?? '',
             ]),
           );
           if (chunk) yield chunk;

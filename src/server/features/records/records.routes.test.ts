@@ -6,6 +6,7 @@ import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
+import { recordCodeFor } from '#shared/platform/record-code';
 import { recordMessages } from '#shared/platform/records';
 
 let t: TestApp;
@@ -78,6 +79,7 @@ describe('GET /api/validation/:slug/records', () => {
       votedBy: null,
       validatedBy: null,
       voteCorrected: false,
+      code: recordCodeFor(ids[0] as number),
     });
   });
 
@@ -332,17 +334,22 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(JSON.parse(resumable.body).message).toBe(res.json().message);
   });
 
-  it('lets exactly one of 50 concurrent votes on a record win; the other 49 get 409', async () => {
+  it('lets exactly one of 50 concurrent votes on a record win; the same ballot gets its answer, the others 409', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
     const codes = ['FA', 'LC', 'NR'];
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => vote(SLUG_A, id, [codes[i % 3]], i % 2 ? c.validatorA : c.admin)),
     );
-    const statuses = answers.map((r) => r.statusCode).sort();
-    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
-    const winner = answers.find((r) => r.statusCode === 201)?.json().record.votes as string[];
+    const written = answers.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] !== 'true');
+    expect(written).toHaveLength(1);
+    const winner = written[0]?.json().record.votes as string[];
+    // Counted once (decision 084): the winner's ballot sent again is answered with the stored vote.
+    const sameBallot = Array.from({ length: 50 }, (_, i) => codes[i % 3]).filter((code) => code === winner[0]).length;
+    const replayed = answers.filter((r) => r.headers['idempotent-replayed'] === 'true');
+    expect(replayed).toHaveLength(sameBallot - 1);
+    expect(replayed.every((r) => r.statusCode === 201 && r.json().record.votes[0] === winner[0])).toBe(true);
+    expect(answers.filter((r) => r.statusCode === 409)).toHaveLength(50 - sameBallot);
     expect(await totals()).toEqual({ ballots: 1, [winner[0] as string]: 1 });
     const repo = createRecordsRepository(t.db.kysely);
     expect(await repo.votesOf(id)).toHaveLength(1);
@@ -441,13 +448,18 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     expect(summary.json()).toEqual({ total: 6, voted: 1, validated: 0 });
   });
 
-  it('answers a new key on a voted record with 409, saying who voted and when', async () => {
+  it('answers a new key on a voted record with 409, saying who voted and when, unless it is the same ballot', async () => {
     const at = new Date('2026-11-23T03:31:00Z');
     t = await createTestApp({ now: () => at });
     const c = await signInPeople(t);
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
-    expect((await voteWithKey(id, ['FA'], c.admin)).statusCode).toBe(201);
-    const res = await voteWithKey(id, ['FA'], c.validatorA, crypto.randomUUID());
+    const first = await voteWithKey(id, ['FA'], c.admin);
+    expect(first.statusCode).toBe(201);
+    // The same ballot under another key (an SMS, then the phone's queue): the stored vote's answer.
+    const same = await voteWithKey(id, ['FA'], c.validatorA, crypto.randomUUID());
+    expect(same.statusCode).toBe(201);
+    expect(same.json()).toEqual(first.json());
+    const res = await voteWithKey(id, ['LC'], c.validatorA, crypto.randomUUID());
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(`Este trámite ya fue votado por ${PEOPLE.admin} el 22 nov a las 11:31 p. m.`);
     expect(await totals()).toEqual({ ballots: 1, FA: 1 });
@@ -462,7 +474,7 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     expect(await totals()).toEqual({ ballots: 0 });
   });
 
-  it('forgets a key after IDEMPOTENCY_KEY_DAYS: a retry then gets the 409 of a voted record', async () => {
+  it('forgets a key after IDEMPOTENCY_KEY_DAYS: a retry then gets the stored vote’s answer, never a second vote', async () => {
     let now = new Date('2026-11-20T12:00:00Z');
     t = await createTestApp({ now: () => now, idempotencyKeyDays: 2 });
     let c = await signInPeople(t);
@@ -479,7 +491,8 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     now = new Date('2026-11-22T12:00:01Z');
     c = { ...c, validatorA: await sessionCookie(t, PEOPLE.validatorA) };
     const after = await voteWithKey(id, ['NR'], c.validatorA);
-    expect(after.statusCode).toBe(409);
+    expect(after.statusCode).toBe(201);
+    expect(after.json().record).toEqual(first.json().record);
     // Forgotten for good: expired entries are deleted at most hourly, so by this request (two hours on). The
     // deletion runs beside the answer; the wait allows for a slow machine.
     await expect.poll(storedKeys, { timeout: 10_000 }).toBe(0);

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendSerialized } from '#server/platform/cache/cache';
 import { createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
@@ -14,19 +15,24 @@ import {
 import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
-import { createRecordsService } from './records.service';
+import { createRecordsService, type RecordsService } from './records.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The validators' records service for this app (one vote writer, shared with the SMS votes: app.ts). */
+export function recordsServiceOf(app: FastifyInstance): RecordsService {
   const db = app.db.kysely;
-  const records = createRecordsService(db, {
+  return createRecordsService(db, {
     dialect: app.db.dialect,
     hooks: app.recordHooks,
     keys: createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now }),
     now: app.config.now,
     log: app.log,
   });
+}
+
+export const recordsRoutes: FastifyPluginAsyncZod<{ records?: RecordsService }> = async (app, options) => {
+  const records = options.records ?? recordsServiceOf(app);
 
   app.get(
     '/api/candidates',

@@ -259,8 +259,17 @@ export function createVoteWriter(
       // was lost), otherwise by someone else.
       const byKey = await earlierAnswer(input);
       if (byKey) return byKey;
-      const existing = await createValidationRepository(db).findVoteInDepartment(input.department.id, input.recordId);
+      const existing = await repo.findInDepartment(input.department.id, input.recordId);
       if (existing?.status !== 'pendiente') throw await notPendingRefusal(db, input.department.id, input.recordId);
+      // Counted once (decision 084): the same ballot again (an SMS, then the phone's queue) gets the
+      // stored vote's answer; a different one, the conflict with who voted and when.
+      if (existing.voted_at !== null && existing.vote_codes === chosen.map((c) => c.code).join(',')) {
+        return {
+          statusCode: 201,
+          body: { message: recordsMessages.voteSuccess, record: presentRecord(existing) },
+          replayed: true,
+        };
+      }
       throw Conflict(
         existing.voted_by && existing.voted_at
           ? recordsMessages.alreadyVotedBy(existing.voted_by, existing.voted_at)

@@ -39,6 +39,7 @@ describe('back-office sections', () => {
         'ajustes',
         'auditoria',
         'jornada',
+        'mensajes',
       ],
     });
     expect(await menuOf('agenda@example.org')).toEqual([

@@ -91,6 +91,34 @@ describe('loadConfig', () => {
     );
   });
 
+  it('turns SMS votes on with all four SMS settings, off with none, and refuses a part of them by name', () => {
+    expect(loadConfig({}).sms).toBeUndefined();
+    const all = {
+      SMS_GATEWAY_URL: 'https://api.sms-gate.app/3rdparty/v1/',
+      SMS_GATEWAY_LOGIN: 'pasarela',
+      SMS_GATEWAY_PASSWORD: 'clave-de-la-pasarela',
+      SMS_WEBHOOK_SIGNING_KEY: 'clave-de-firma',
+    };
+    expect(loadConfig(all).sms).toEqual({
+      url: 'https://api.sms-gate.app/3rdparty/v1',
+      login: 'pasarela',
+      password: 'clave-de-la-pasarela',
+      signingKey: 'clave-de-firma',
+    });
+    let error: unknown;
+    try {
+      loadConfig({ SMS_GATEWAY_URL: all.SMS_GATEWAY_URL, SMS_WEBHOOK_SIGNING_KEY: 'clave-secreta-de-firma' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^SMS_GATEWAY_LOGIN: falta: los votos por SMS necesitan las cuatro/);
+    expect(problems[1]).toMatch(/^SMS_GATEWAY_PASSWORD: /);
+    expect((error as ConfigError).message).not.toContain('clave-secreta-de-firma');
+  });
+
   it('turns COMANDO_DEMO=0 off and accepts a PostgreSQL URL', () => {
     const config = loadConfig({ COMANDO_DEMO: '0', DATABASE_URL: 'postgres://u:p@localhost:5432/comando' });
     expect(config.demo).toBe(false);

@@ -267,6 +267,13 @@ const envSchema = z
           .regex(/^[\x21-\x7e]+$/, 'debe ser una sola palabra de caracteres visibles, sin espacios')
           .optional(),
       ),
+    // Votes by SMS through an Android SMS gateway (docs/decisions/084): all four, or none (off).
+    SMS_GATEWAY_URL: optionalUrl(
+      'debe ser la URL completa de la API de la pasarela, por ejemplo https://api.sms-gate.app/3rdparty/v1',
+    ),
+    SMS_GATEWAY_LOGIN: optionalText(),
+    SMS_GATEWAY_PASSWORD: optionalText(),
+    SMS_WEBHOOK_SIGNING_KEY: optionalText(),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -314,6 +321,24 @@ const envSchema = z
         message:
           'no puede confiar en cualquiera con NODE_ENV=production (cada cliente escribiría su propia dirección): indica cuántos proxies hay delante (por ejemplo 1) o sus direcciones',
       });
+    }
+    const smsNames = [
+      'SMS_GATEWAY_URL',
+      'SMS_GATEWAY_LOGIN',
+      'SMS_GATEWAY_PASSWORD',
+      'SMS_WEBHOOK_SIGNING_KEY',
+    ] as const;
+    const smsGiven = smsNames.filter((name) => env[name]);
+    if (smsGiven.length > 0 && smsGiven.length < smsNames.length) {
+      for (const name of smsNames) {
+        if (!env[name]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `falta: los votos por SMS necesitan las cuatro (${smsNames.join(', ')}), o ninguna para dejarlos apagados`,
+          });
+        }
+      }
     }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
     refuseInProduction('FIREBASE_AUTH_EMULATOR_HOST');
@@ -410,6 +435,19 @@ export interface Config {
   metricsToken: string | undefined;
   /** The server's clock. Tests and demos may start it at another instant; it then runs normally. */
   now: () => Date;
+  /**
+   * Votes by SMS through an Android SMS gateway (docs/decisions/084): its API, the credentials replies
+   * are sent with and the key its webhooks are signed with. Absent: off (the webhook answers 404).
+   */
+  sms?: SmsGatewayConfig;
+}
+
+export interface SmsGatewayConfig {
+  /** The gateway's API, e.g. https://api.sms-gate.app/3rdparty/v1 (no trailing slash). */
+  url: string;
+  login: string;
+  password: string;
+  signingKey: string;
 }
 
 /** false: nobody; a number: that many proxy hops; a list: those addresses and networks; true: everyone. */
@@ -511,7 +549,7 @@ export class ConfigError extends Error {
 
 const MB = 1024 * 1024;
 
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|PRIVATE_KEY|FACTOR_KEY|DATABASE_URL/;
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|PRIVATE_KEY|FACTOR_KEY|SIGNING_KEY|DATABASE_URL/;
 
 /** Parses the environment. Every bad variable is named in one message (ConfigError). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
@@ -585,6 +623,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     geoipDatabase: e.GEOIP_DATABASE && readableFile(path.resolve(cwd, e.GEOIP_DATABASE), 'GEOIP_DATABASE'),
     metricsToken: e.METRICS_TOKEN,
     now: makeClock(e.COMANDO_NOW),
+    sms:
+      e.SMS_GATEWAY_URL && e.SMS_GATEWAY_LOGIN && e.SMS_GATEWAY_PASSWORD && e.SMS_WEBHOOK_SIGNING_KEY
+        ? {
+            url: e.SMS_GATEWAY_URL.replace(/\/+$/, ''),
+            login: e.SMS_GATEWAY_LOGIN,
+            password: e.SMS_GATEWAY_PASSWORD,
+            signingKey: e.SMS_WEBHOOK_SIGNING_KEY,
+          }
+        : undefined,
   };
 }
 

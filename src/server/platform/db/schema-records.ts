@@ -56,6 +56,11 @@ export interface RecordsTable {
   vote_revision: Generated<number>;
   created_at: string;
   updated_at: string;
+  /**
+   * What a validator types in an SMS vote (src/shared/platform/record-code.ts), unique; written in the
+   * transaction that inserts the record (migration 029).
+   */
+  short_code: string | null;
 }
 
 export interface RecordVotesTable {

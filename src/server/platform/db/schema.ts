@@ -4,6 +4,7 @@ import type { AuthTables } from './schema-auth';
 import type { ElectionTables } from './schema-election';
 import type { IdempotencyTables } from './schema-idempotency';
 import type { RecordsTables } from './schema-records';
+import type { SmsTables } from './schema-sms';
 import type { StorageTables } from './schema-storage';
 import type { FieldTables } from './schema-uploads';
 
@@ -19,7 +20,8 @@ export interface Database
     StorageTables,
     IdempotencyTables,
     FieldTables,
-    ElectionTables {}
+    ElectionTables,
+    SmsTables {}
 
 export interface CoreTables {
   settings: SettingsTable;

@@ -6,6 +6,12 @@ import { Forbidden } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * Changes that no browser sends and no cookie authorises: a gateway's webhook, signed with its own key
+ * (the route ignores the session and refuses what its signature does not cover).
+ */
+const SIGNED_PATHS = new Set(['/api/sms/webhook']);
+
 /** Vite's dev server (`npm run dev`), which proxies /api here: its pages are ours too in development. */
 const VITE_DEV_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
@@ -36,6 +42,7 @@ export function registerOriginCheck(app: FastifyInstance, config: Config): void 
   let origins: Set<string> | undefined;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (SIGNED_PATHS.has(request.url.split('?')[0] as string)) return;
     const origin = request.headers.origin;
     if (origin) {
       // Known once the server listens; the address does not change after that.

@@ -61,8 +61,8 @@ describe('/metrics', () => {
     expect(before.value('comando_votes_stored_total')).toBe(0);
 
     expect((await vote(first!, cookies.validatorA)).statusCode).toBe(201);
-    // Voted already: a refusal (409), and no second vote.
-    expect((await vote(first!, cookies.validatorA)).statusCode).toBe(409);
+    // Voted already with another ballot: a refusal (409), and no second vote.
+    expect((await vote(first!, cookies.validatorA, ['LC'])).statusCode).toBe(409);
     // Not on this department's list: the department does not exist for them.
     expect((await vote(second!, cookies.validatorB)).statusCode).toBe(404);
     const photo = await uploadPhoto(

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
+import { writeRecordCodes } from '#server/platform/db/record-codes';
 import type { CandidatesTable, Database } from '#server/platform/db/schema';
 import type { PhotosTable, RecordsTable } from '#server/platform/db/schema-records';
 import { recordSearchText } from './records.search';
@@ -22,6 +23,7 @@ export const RECORD_COLUMNS = [
   'completed',
   'validated_by',
   'vote_revision',
+  'short_code',
 ] as const satisfies readonly (keyof RecordsTable)[];
 export type RecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]>;
 
@@ -430,6 +432,11 @@ export function createRecordsRepository(db: Kysely<Database>) {
           .returning('id')
           .execute();
         ids.push(...rows.map((r) => r.id));
+        // The short code comes from the id, so it is written once the id is known, in the same transaction.
+        await writeRecordCodes(
+          tx as Kysely<unknown>,
+          rows.map((r) => r.id),
+        );
         const counts = new Map<number, { total: number; voted: number }>();
         for (const r of batch) {
           if ((r.status ?? 'pendiente') !== 'pendiente') continue;

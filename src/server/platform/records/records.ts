@@ -88,6 +88,7 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
     votedBy: row.voted_by,
     validatedBy: row.completed === 1 ? row.validated_by : null,
     voteCorrected: row.voted_at !== null && row.vote_revision > 1,
+    code: row.short_code ?? '',
   };
 }
 

@@ -14,6 +14,9 @@ export const peopleMessages = {
   unknownDepartment: (slug: string) => `No existe el departamento ${slug}.`,
   bulkEmpty: 'Pega al menos un correo.',
   bulkTooMany: (max: number) => `Pega como máximo ${formatCount(max)} correos a la vez.`,
+  badPhone: (typed: string) => `${typed} no es un número de teléfono móvil válido (por ejemplo 0414-123 45 67).`,
+  phoneTaken: (phone: string, email: string) => `El número ${phone} ya es de otra cuenta (${email}).`,
+  smsPhonesSaved: 'Números para votar por SMS guardados.',
 } as const;
 
 export const adminDepartmentRefSchema = z.object({ slug: z.string(), title: z.string() });
@@ -29,6 +32,8 @@ export const adminUserSchema = z.object({
   secondFactor: z.boolean(),
   /** The departments whose allow-list holds this e-mail, in menu order. */
   departments: z.array(adminDepartmentRefSchema),
+  /** The mobile numbers this person votes by SMS from, as +58… (docs/decisions/084). */
+  smsPhones: z.array(z.string()),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
@@ -94,6 +99,9 @@ export type EndSessionsResult = z.infer<typeof endSessionsResultSchema>;
 
 export const resetSecondFactorResultSchema = z.object({ user: adminUserSchema });
 export type ResetSecondFactorResult = z.infer<typeof resetSecondFactorResultSchema>;
+
+/** The numbers a person votes by SMS from, as typed (the server normalises and checks them). */
+export const setSmsPhonesBodySchema = z.object({ phones: z.array(z.string().trim().max(40)).max(5) });
 
 export const setUserDepartmentsBodySchema = z.object({ departments: z.array(departmentSlugSchema).max(100) });
 export type SetUserDepartmentsBody = z.input<typeof setUserDepartmentsBodySchema>;

@@ -42,6 +42,7 @@ const ALL = [
   'ajustes',
   'auditoria',
   'jornada',
+  'mensajes',
 ] as const;
 
 describe('the back-office shell', () => {
@@ -67,6 +68,7 @@ describe('the back-office shell', () => {
       'Ajustes',
       'Auditoría',
       'Jornada',
+      'Mensajes',
     ]);
   });
 

@@ -46,6 +46,7 @@ const SECTIONS = [
     title: 'Jornada',
     Page: lazy(() => import('#web/features/election/components/election-admin-page')),
   },
+  { path: 'mensajes', title: 'Mensajes', Page: lazy(() => import('./admin-sms')) },
 ] as const;
 
 export type AdminSectionPath = (typeof SECTIONS)[number]['path'];
@@ -73,7 +74,7 @@ function AdminShell({ allowed }: { allowed: readonly string[] }) {
         </p>
       )}
       <nav aria-label="Secciones de administración" className="mb-6 overflow-x-auto">
-        <ul className="flex gap-2 whitespace-nowrap">
+        <ul className="flex gap-2 whitespace-nowrap lg:flex-wrap">
           {sections.map((s) => (
             <li key={s.path}>
               <NavLink

@@ -43,6 +43,7 @@ function record(id: number, overrides: Partial<ProcedureRecord> = {}): Procedure
     votedBy: null,
     validatedBy: null,
     voteCorrected: false,
+    code: 'W79F5Y',
     ...overrides,
   };
 }

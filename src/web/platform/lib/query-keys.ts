@@ -13,6 +13,7 @@ export const adminKeys = {
   audit: () => ['admin', 'audit'] as const,
   election: () => ['admin', 'election'] as const,
   auditPage: (filters: AuditFilters, page: number) => ['admin', 'audit', filters, page] as const,
+  smsMessages: (filters: { department: string; phone: string }) => ['admin', 'sms', filters] as const,
 };
 
 /**

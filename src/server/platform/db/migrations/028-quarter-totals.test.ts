@@ -21,17 +21,30 @@ it('fills the quarter counters from the ballots already cast before the upgrade'
       { codes: ['FA', 'LC'], at: '2026-12-06T13:14:59.999Z' },
       { codes: ['NR'], at: '2026-12-06T13:15:00.000Z' },
     ];
-    const ids = await records.insertMany(
-      votes.map((v, i) => ({
-        departmentId: department?.id as number,
-        comunidad: 'La Rosa',
-        nombre: `Persona ${i}`,
-        ubch: 'UBCH 1',
-        telefono: '04140000000',
-        vote: { codes: v.codes, by: 'v@example.org', at: v.at },
-      })),
-      now,
-    );
+    // Rows as the schema of 026 holds them (today's insertMany also writes columns added later).
+    const inserted = await db.kysely
+      .insertInto('records')
+      .values(
+        votes.map((v, i) => ({
+          department_id: department?.id as number,
+          source_id: null,
+          comunidad: 'La Rosa',
+          nombre: `Persona ${i}`,
+          ubch: 'UBCH 1',
+          telefono: '04140000000',
+          status: 'pendiente' as const,
+          search_text: `persona ${i}`,
+          voted_at: v.at,
+          voted_by: 'v@example.org',
+          vote_codes: v.codes.join(','),
+          completed: 0,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        })),
+      )
+      .returning('id')
+      .execute();
+    const ids = inserted.map((r) => r.id);
     await records.insertVoteRows(
       votes.flatMap((v, i) =>
         v.codes.map((code) => ({

@@ -25,6 +25,7 @@ import { electionMigration } from './024-election';
 import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 import { secondFactorMigration } from './026-second-factor';
 import { quarterTotalsMigration } from './028-quarter-totals';
+import { smsMigration } from './029-sms';
 import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
 import { photoTotalsMigration } from './032-photo-totals';
 
@@ -62,6 +63,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '025-late-arrivals-and-drill': lateArrivalsAndDrillMigration(dialect),
     '026-second-factor': secondFactorMigration(),
     '028-quarter-totals': quarterTotalsMigration(),
+    '029-sms': smsMigration(dialect),
     '031-second-factor-secrets-sealed': secondFactorSecretsSealedMigration(dialect, options.secondFactorKey),
     '032-photo-totals': photoTotalsMigration(dialect),
   };

@@ -18,6 +18,7 @@ const user = (id: number, email: string, over: Partial<AdminUser> = {}): AdminUs
   createdAt: '2026-11-01T12:00:00.000Z',
   secondFactor: false,
   departments: [],
+  smsPhones: [],
   ...over,
 });
 
@@ -96,6 +97,10 @@ function api() {
     http.patch('*/api/admin/users/:id', async ({ request, params }) => {
       await record(request);
       return HttpResponse.json({ ...USERS.find((u) => u.id === Number(params.id)), disabled: true });
+    }),
+    http.put('*/api/admin/users/:id/sms-phones', async ({ request }) => {
+      await record(request);
+      return HttpResponse.json({ ...(USERS[1] as AdminUser), smsPhones: ['+584141234567'] });
     }),
     http.post('*/api/admin/users/:id/sessions/end', ({ request }) => {
       state.bodies.push({ url: new URL(request.url).pathname, method: request.method, body: null });
@@ -321,6 +326,21 @@ describe('PeopleAdminPage', () => {
     expect(
       screen.queryByRole('button', { name: 'Quitar segundo factor: apagada@example.org' }),
     ).not.toBeInTheDocument();
+  });
+
+  it('sets the numbers a person votes by SMS from, one a line', async () => {
+    const state = api();
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Números para SMS: ana@example.org' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Números para votar por SMS' });
+    await userEvent.type(within(dialog).getByLabelText('Números'), '0414-123 45 67{enter}0424 7654321');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Guardar números' }));
+    expect(await screen.findByText('Números para SMS de ana@example.org guardados')).toBeInTheDocument();
+    expect(state.bodies.at(-1)).toEqual({
+      url: '/api/admin/users/2/sms-phones',
+      method: 'PUT',
+      body: { phones: ['0414-123 45 67', '0424 7654321'] },
+    });
   });
 
   it('removes a person’s second factor after asking (a lost phone), never on the admin’s own card', async () => {

@@ -22,8 +22,9 @@ import { CreateUserDialog } from './create-user-dialog';
 import { OneTimePasswordDialog } from './one-time-password-dialog';
 import { type UserAction, UserCard } from './user-card';
 import { UserDepartmentsDialog } from './user-departments-dialog';
+import { UserSmsPhonesDialog } from './user-sms-phones-dialog';
 
-type Pending = { action: Exclude<UserAction, 'departments'>; user: AdminUser } | null;
+type Pending = { action: Exclude<UserAction, 'departments' | 'sms-phones'>; user: AdminUser } | null;
 
 const sessionsEndedMessage = (email: string, count: number) =>
   count === 0
@@ -53,6 +54,7 @@ export default function PeopleAdminPage({
   const [creating, setCreating] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [editing, setEditing] = useState<AdminUser | null>(null);
+  const [editingPhones, setEditingPhones] = useState<AdminUser | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [secret, setSecret] = useState<{ email: string; password: string } | null>(null);
   const update = useUpdateUser();
@@ -70,6 +72,7 @@ export default function PeopleAdminPage({
 
   const onAction = (action: UserAction, user: AdminUser) => {
     if (action === 'departments') setEditing(user);
+    else if (action === 'sms-phones') setEditingPhones(user);
     else if (action === 'toggle-disabled' && user.disabled) {
       update.mutate(
         { id: user.id, disabled: false },
@@ -299,6 +302,7 @@ export default function PeopleAdminPage({
         }}
       />
       <UserDepartmentsDialog user={editing} departments={departmentList} onClose={() => setEditing(null)} />
+      <UserSmsPhonesDialog user={editingPhones} onClose={() => setEditingPhones(null)} />
       <Modal
         open={bulkOpen}
         onClose={() => setBulkOpen(false)}

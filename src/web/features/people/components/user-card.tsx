@@ -4,6 +4,7 @@ import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office
 
 export type UserAction =
   | 'departments'
+  | 'sms-phones'
   | 'password'
   | 'end-sessions'
   | 'second-factor'
@@ -64,6 +65,11 @@ export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserC
           </ul>
         )}
       </div>
+      {user.smsPhones.length > 0 && (
+        <p className="text-sm text-stone-700">
+          Vota por SMS desde <span className="tabular-nums">{user.smsPhones.join(', ')}</span>
+        </p>
+      )}
       <div className="mt-auto flex flex-wrap gap-2 pt-2">
         <button
           type="button"
@@ -72,6 +78,14 @@ export function UserCard({ user, isSelf, onAction, passwordsHere = true }: UserC
           onClick={() => onAction('departments', user)}
         >
           Departamentos
+        </button>
+        <button
+          type="button"
+          className={buttonClass.small}
+          aria-label={`Números para SMS: ${user.email}`}
+          onClick={() => onAction('sms-phones', user)}
+        >
+          Números para SMS
         </button>
         {!isSelf && (
           <>

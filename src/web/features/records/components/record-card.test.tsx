@@ -20,6 +20,7 @@ const record: ProcedureRecord = {
   votedBy: null,
   validatedBy: null,
   voteCorrected: false,
+  code: 'W79F5Y',
 };
 
 const photo = (kind: 'gobernador' | 'an', file: { size: number; originalSize?: number }) => ({
@@ -45,6 +46,11 @@ describe('RecordCard', () => {
     expect(within(first as HTMLElement).getByTestId('foto-reducida')).toHaveTextContent('3,8 MB -> 610 kB');
     expect(within(first as HTMLElement).getByText('Foto reducida de 3,8 MB a 610 kB')).toHaveClass('sr-only');
     expect(within(second as HTMLElement).queryByTestId('foto-reducida')).not.toBeInTheDocument();
+  });
+
+  it('shows the short code a validator types in an SMS vote', () => {
+    renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
+    expect(screen.getByTestId('codigo-sms')).toHaveTextContent('Código SMS W79F5Y');
   });
 
   it('says who of the team voted the record and who validated it, and nothing before the vote', async () => {

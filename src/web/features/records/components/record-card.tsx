@@ -285,6 +285,11 @@ export const RecordCard = memo(function RecordCard({
             {record.telefono}
           </a>
         </p>
+        {record.code && (
+          <p className="mt-0.5 text-sm text-stone-700" data-testid="codigo-sms">
+            Código SMS <span className="font-mono font-bold tracking-widest text-stone-900">{record.code}</span>
+          </p>
+        )}
         <WhoMarkedIt record={record} />
         {record.validated && (
           <p className="mt-1 inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2 py-0.5 text-sm font-semibold text-emerald-900">

@@ -25,6 +25,7 @@ const RECORD: ProcedureRecord = {
   votedBy: null,
   validatedBy: null,
   voteCorrected: false,
+  code: 'W79F5Y',
 };
 
 /** The dialog with its selection held like the validation page holds it. */
