@@ -72,7 +72,8 @@ export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKi
       uploaded_by: 'pruebas',
       uploaded_at: new Date().toISOString(),
     });
-    await repo.fillSlot(recordId, kind, photoId, null, new Date().toISOString(), 'pruebas');
+    const filled = await repo.fillSlot(recordId, kind, photoId, null, new Date().toISOString(), 'pruebas');
+    if (filled) await repo.countReceived(filled.department_id);
     await audit({
       actorEmail: 'pruebas',
       action: 'photo.upload',

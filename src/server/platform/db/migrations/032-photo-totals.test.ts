@@ -11,7 +11,7 @@ it('fills the photos received per department from the photos already stored befo
   try {
     const { db } = testDb;
     const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect) });
-    expect((await migrator.migrateTo('028-quarter-totals')).error).toBeUndefined();
+    expect((await migrator.migrateTo('029-sms')).error).toBeUndefined();
     const now = new Date('2026-12-06T14:00:00.000Z');
     await seedReferenceData(db, now);
     const records = createRecordsRepository(db.kysely);
