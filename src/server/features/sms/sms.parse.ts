@@ -1,5 +1,5 @@
-import { normaliseRecordCode } from '#shared/platform/record-code';
 import { smsReplies } from '#shared/features/sms/sms';
+import { normaliseRecordCode } from '#shared/platform/record-code';
 
 /** What an SMS asks for: a vote (a record's code and the candidates, none for []), or what is wrong with it. */
 export type ParsedSms =

@@ -61,6 +61,30 @@ export function createSmsRepository(db: Db) {
       return inserted?.id;
     },
 
+    /** The received message kept under a dedupe key: its id, outcome and when it was taken. */
+    async findReceived(dedupeKey: string): Promise<{ id: number; outcome: string; created_at: string } | undefined> {
+      return db
+        .selectFrom('sms_messages')
+        .select(['id', 'outcome', 'created_at'])
+        .where('dedupe_key', '=', dedupeKey)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Takes over a message left 'recibido' since `takenAt` (the request applying it died): true for the one
+     * request that moves its time to `now`, false when another took it first or it was finished meanwhile.
+     */
+    async takeOver(id: number, takenAt: string, now: string): Promise<boolean> {
+      const result = await db
+        .updateTable('sms_messages')
+        .set({ created_at: now })
+        .where('id', '=', id)
+        .where('outcome', '=', 'recibido')
+        .where('created_at', '=', takenAt)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async insertSent(row: Insertable<SmsMessagesTable>): Promise<number> {
       const inserted = await db.insertInto('sms_messages').values(row).returning('id').executeTakeFirstOrThrow();
       return inserted.id;

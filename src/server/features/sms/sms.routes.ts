@@ -52,9 +52,16 @@ export const smsRoutes: FastifyPluginAsyncZod<SmsRoutesOptions> = async (app, op
         summary: 'Webhook de la pasarela SMS Gateway for Android (sms:received), firmado con HMAC-SHA256',
         description:
           'Cabeceras X-Signature (HMAC-SHA256 en hexadecimal del cuerpo seguido de X-Timestamp) y X-Timestamp ' +
-          '(segundos Unix, a menos de 5 minutos). La misma entrega repetida se aplica una sola vez.',
+          '(segundos Unix, a menos de 5 minutos). La misma entrega repetida se aplica una sola vez; mientras la primera ' +
+          'se registra, la repetida recibe 503 y la pasarela la reenvía más tarde.',
         body: smsWebhookSchema,
-        response: { 200: smsWebhookResultSchema, 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+        response: {
+          200: smsWebhookResultSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          404: apiErrorSchema,
+          503: apiErrorSchema,
+        },
       },
       // The guard, before the body is validated: a forgery learns nothing about the fields.
       preValidation: async (request) => {

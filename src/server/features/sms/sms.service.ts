@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
-import { HttpError, NotFound } from '#server/platform/http/errors';
+import { HttpError, NotFound, Unavailable } from '#server/platform/http/errors';
 import type { Answer } from '#server/platform/idempotency/idempotency';
 import { requireValidationDepartment } from '#server/platform/records/records';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
@@ -38,6 +38,13 @@ export type CastVote = (input: {
 
 /** Limits on received messages, over the last minute (counted in the database: every instance shares them). */
 export const SMS_LIMITS = { windowMs: 60_000, perNumber: 10, overall: 600 } as const;
+
+/**
+ * A received message still 'recibido' this long after it was taken was being applied by a request that
+ * died with its server: the gateway's next delivery of it takes it over. Younger, it is being applied
+ * now, and a delivery of it is answered 503 so the gateway delivers it again later.
+ */
+export const SMS_TAKEOVER_MS = 2 * 60_000;
 
 /** What the webhook did with a delivery: the message's outcome, or 'duplicado' for one already taken. */
 export type ReceiveOutcome = SmsOutcome | 'duplicado';
@@ -103,6 +110,7 @@ export function createSmsService(
     sender: { id: number; email: string; role: 'admin' | 'staff' },
     typed: string,
     candidateCodes: string[],
+    key: string,
   ): Promise<{ outcome: SmsOutcome; reason: string | null; answer: string; recordId?: number; departmentId?: number }> {
     const parsed = parseSmsVote(typed, candidateCodes);
     if (parsed.kind === 'malformed') return { outcome: 'malformado', reason: parsed.reply, answer: parsed.reply };
@@ -130,7 +138,8 @@ export function createSmsService(
         slug: record.slug,
         recordId: record.id,
         codes: parsed.candidates,
-        key: undefined,
+        // The message's own key: a delivery that takes over a message whose vote was cast gets that vote's answer.
+        key,
       });
       const votes = answer.body.record.votes;
       return answer.replayed
@@ -169,7 +178,8 @@ export function createSmsService(
         : counts.overall >= SMS_LIMITS.overall
           ? smsReasons.tooManyOverall
           : null;
-    const id = await repo.insertReceived({
+    const dedupe = dedupeKey(phone, sms);
+    const kept = await repo.insertReceived({
       direction: 'in',
       phone,
       user_email: null,
@@ -179,13 +189,15 @@ export function createSmsService(
       outcome: limited ? 'limitado' : 'recibido',
       reason: limited,
       reply_to: null,
-      dedupe_key: dedupeKey(phone, sms),
+      dedupe_key: dedupe,
       gateway_id: sms.gatewayId,
       phone_time: sms.receivedAt,
       created_at: at,
     });
+    const id = kept ?? (await takeOverUnfinished(dedupe, now));
     if (id === undefined) return 'duplicado';
-    if (limited) return 'limitado';
+    // (A message taken over was within the limits when it was kept.)
+    if (limited && kept !== undefined) return 'limitado';
 
     const sender = await repo.findSender(phone);
     if (!sender || sender.disabled === 1) {
@@ -200,7 +212,7 @@ export function createSmsService(
     const candidates = (await createRecordsRepository(db).listCandidates()).map((c) => c.code);
     let result: Awaited<ReturnType<typeof applyVote>>;
     try {
-      result = await applyVote(sender, sms.text, candidates);
+      result = await applyVote(sender, sms.text, candidates, `sms:${dedupe}`);
     } catch (error) {
       options.log.error({ err: error }, 'SMS vote failed');
       result = { outcome: 'rechazado', reason: smsReplies.failed, answer: smsReplies.failed };
@@ -214,6 +226,20 @@ export function createSmsService(
     });
     await reply(phone, result.answer, id, { department_id: result.departmentId ?? null, user_email: sender.email });
     return result.outcome;
+  }
+
+  /**
+   * Another delivery of a message already kept: undefined when that message was finished (a duplicate);
+   * its id when it was left unfinished by a request that died, and this delivery takes it over; 503 while
+   * it may still be being applied, so the gateway delivers it again later rather than it being lost.
+   */
+  async function takeOverUnfinished(dedupe: string, now: Date): Promise<number | undefined> {
+    const message = await repo.findReceived(dedupe);
+    if (message?.outcome !== 'recibido') return undefined;
+    if (now.getTime() - Date.parse(message.created_at) < SMS_TAKEOVER_MS) {
+      throw Unavailable(smsReasons.inProgress, SMS_TAKEOVER_MS / 1000);
+    }
+    return (await repo.takeOver(message.id, message.created_at, now.toISOString())) ? message.id : undefined;
   }
 
   return {

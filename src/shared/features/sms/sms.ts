@@ -99,6 +99,8 @@ export const smsReasons = {
   recordNotFound: 'Trámite inexistente o de otro departamento',
   tooMany: 'Demasiados mensajes de este número',
   tooManyOverall: 'Demasiados mensajes en total',
+  /** The webhook's 503 to a delivery of a message being applied now: the gateway delivers it again later. */
+  inProgress: 'Este mensaje se está registrando; la pasarela lo enviará de nuevo.',
 } as const;
 
 export const smsMessagesQuerySchema = z.object({
