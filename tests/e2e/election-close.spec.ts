@@ -6,17 +6,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { createDepartmentsService } from '#server/features/departments/departments.service';
-import { createElectionService } from '#server/features/election/election.service';
-import { createAccountsService } from '#server/features/people/accounts.service';
-import { migrateToLatest, openDatabase } from '#server/platform/db/database';
-import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
-import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { signIn } from './support/login';
+import { type OwnServer, startOwnServer } from './support/own-server';
 import { launchPhone, PHONE } from './support/phone';
-import { forgetSessions, signedInContext } from './support/sessions';
+import { signedInContext } from './support/sessions';
 
 const ADMIN = 'jefa.cierre@comando.example';
 const VALIDATOR = 'validador.cierre@comando.example';
@@ -26,34 +20,23 @@ const SLUG = 'cabimas';
 test.use(PHONE);
 test.describe.configure({ mode: 'serial' });
 
-let server: ServerProcess | undefined;
-let dataDir: string;
+let own: OwnServer | undefined;
 let origin: string;
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-cierre-'));
-  const db = await openDatabase({ dataDir, databaseUrl: undefined });
-  const now = new Date();
-  await migrateToLatest(db);
-  await seedReferenceData(db, now, 'Comando Zulia');
-  const actor = { email: 'e2e', ip: null };
-  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
-  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
-  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
-  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, SLUG, actor);
-  await seedSyntheticResults(db.kysely, { departments: [SLUG], unvoted: 40, label: 'Votante', now });
-  await createElectionService(db.kysely, () => now).setPhase({ phase: 'en_curso', reason: 'Abren los centros' }, actor);
-  await db.close();
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startServerProcess({ port, dataDir, name: 'del cierre', env: { NODE_ENV: 'test' } });
+  own = await startOwnServer({
+    name: 'del cierre',
+    admin: ADMIN,
+    validator: { email: VALIDATOR, slug: SLUG },
+    password: PASSWORD,
+    seed: (db, now) => seedSyntheticResults(db.kysely, { departments: [SLUG], unvoted: 40, label: 'Votante', now }),
+  });
+  origin = own.origin;
 });
 
 test.afterAll(async () => {
-  forgetSessions(origin);
-  await server?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 /**

@@ -1,19 +1,12 @@
 // The election night's views (map, timeline, pace) on Resultados, the projector and Campo, against a server
 // of their own with known records, so the squares' colours and the figures are exact.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { createDepartmentsService } from '#server/features/departments/departments.service';
-import { createAccountsService } from '#server/features/people/accounts.service';
-import { migrateToLatest, openDatabase } from '#server/platform/db/database';
-import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
-import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
-import { setElectionPhase } from '#server/testing/test-app';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { forgetSessions, signedInContext } from './support/sessions';
+import { type OwnServer, startOwnServer } from './support/own-server';
+import { signedInContext } from './support/sessions';
 
 const PASSWORD = 'clave-noche-2026';
 const ADMIN = 'jefa.noche@e2e.example';
@@ -23,55 +16,48 @@ const BALLOT_PHOTO = path.resolve(import.meta.dirname, '../fixtures/ballot.jpg')
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServerProcess | undefined;
-let dataDir: string;
+let own: OwnServer | undefined;
 let origin: string;
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-noche-'));
-  const db = await openDatabase({ dataDir, databaseUrl: undefined });
-  const now = new Date();
-  await migrateToLatest(db);
-  await seedReferenceData(db, now, 'Comando Zulia');
-  // The day is under way: its validators vote and send photos.
-  await setElectionPhase(db, 'en_curso', now);
-  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
-  const actor = { email: 'e2e', ip: null };
-  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
-  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
-  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, VOTING_SLUG, actor);
-  // Validated records (vote and three photos) in a few municipalities and parishes, some still to do.
-  await seedSyntheticResults(db.kysely, {
-    departments: ['sucre', 'mara', 'coquivacoa', 'bolivar', 'lagunillas'],
-    ballots: [
-      { codes: ['FA'], count: 400 },
-      { codes: ['LC'], count: 300 },
-      { codes: ['NR'], count: 100 },
-    ],
-    withPhotos: true,
-    now,
+  own = await startOwnServer({
+    name: 'de la noche electoral',
+    admin: ADMIN,
+    validator: { email: VALIDATOR, slug: VOTING_SLUG },
+    password: PASSWORD,
+    seed: async (db, now) => {
+      // Validated records (vote and three photos) in a few municipalities and parishes, some still to do.
+      await seedSyntheticResults(db.kysely, {
+        departments: ['sucre', 'mara', 'coquivacoa', 'bolivar', 'lagunillas'],
+        ballots: [
+          { codes: ['FA'], count: 400 },
+          { codes: ['LC'], count: 300 },
+          { codes: ['NR'], count: 100 },
+        ],
+        withPhotos: true,
+        now,
+      });
+      await seedSyntheticResults(db.kysely, {
+        departments: ['sucre', 'lagunillas', 'san-francisco'],
+        unvoted: 300,
+        now,
+      });
+      // Cabimas: four records with their three photos, still to vote: each vote validates one (0 % to 25 %).
+      await seedSyntheticResults(db.kysely, {
+        departments: [VOTING_SLUG],
+        unvoted: 4,
+        withPhotos: true,
+        label: 'Votante',
+        now,
+      });
+    },
   });
-  await seedSyntheticResults(db.kysely, { departments: ['sucre', 'lagunillas', 'san-francisco'], unvoted: 300, now });
-  // Cabimas: four records with their three photos, still to vote: each vote validates one (0 % to 25 %).
-  await seedSyntheticResults(db.kysely, {
-    departments: [VOTING_SLUG],
-    unvoted: 4,
-    withPhotos: true,
-    label: 'Votante',
-    now,
-  });
-  await db.close();
-
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startServerProcess({ port, dataDir, name: 'de la noche electoral', env: { NODE_ENV: 'test' } });
+  origin = own.origin;
 });
 
 test.afterAll(async () => {
-  forgetSessions(origin);
-  await server?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await own?.stop();
 });
 
 const signedIn = (browser: Browser, email: string, viewport: { width: number; height: number }) =>

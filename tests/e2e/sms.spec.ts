@@ -1,25 +1,17 @@
 // Votes by SMS, against a server of its own and the gateway's stand-in: a validator's SMS, delivered as
 // the Android gateway's signed webhook, is a vote like the app's (the projector counts it live, the
 // validator's card shows it) and is answered; 'Mensajes' lists both messages (docs/decisions/084).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createDepartmentsService } from '#server/features/departments/departments.service';
-import { createElectionService } from '#server/features/election/election.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { migrateToLatest, openDatabase } from '#server/platform/db/database';
-import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
-import { testPasswordHash } from '#server/testing/auth-helpers';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
-import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import {
   type SmsGatewayContractServer,
   startSmsGatewayContractServer,
 } from '#tests/support/sms-gateway-contract-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { forgetSessions, signedInContext } from './support/sessions';
+import { type OwnServer, startOwnServer } from './support/own-server';
+import { signedInContext } from './support/sessions';
 
 const ADMIN = 'jefa.sms@comando.example';
 const VALIDATOR = 'validadora.sms@comando.example';
@@ -31,66 +23,54 @@ const DESKTOP = { width: 1920, height: 1080 };
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ServerProcess | undefined;
+let own: OwnServer | undefined;
 let gateway: SmsGatewayContractServer | undefined;
-let dataDir: string;
 let origin: string;
 let code: string;
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-sms-'));
-  const db = await openDatabase({ dataDir, databaseUrl: undefined });
-  const now = new Date();
-  await migrateToLatest(db);
-  await seedReferenceData(db, now, 'Comando Zulia');
-  const actor = { email: 'e2e', ip: null };
-  const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
-  await auth.createUser({ email: ADMIN, password: PASSWORD, role: 'admin' }, actor);
-  await auth.createUser({ email: VALIDATOR, password: PASSWORD, role: 'staff' }, actor);
-  await auth.setSmsPhones(VALIDATOR, ['0414-123 45 67'], actor);
-  await createDepartmentsService(db.kysely, () => now).grantAccess(VALIDATOR, SLUG, actor);
-  await seedSyntheticResults(db.kysely, { departments: [SLUG], unvoted: 5, label: 'Votante', now });
-  const records = createRecordsRepository(db.kysely);
-  const cabimas = (await records.listMunicipalities()).find((d) => d.slug === SLUG);
-  const [id] = await records.insertMany(
-    [
-      {
-        departmentId: cabimas?.id as number,
-        comunidad: 'La Rosa',
-        nombre: 'María Pérez',
-        ubch: 'UBCH 1',
-        telefono: '0414-5550000',
-      },
-    ],
-    now,
-  );
-  code = (await records.findById(id as number))?.short_code as string;
-  await createElectionService(db.kysely, () => now).setPhase({ phase: 'en_curso', reason: 'Abren los centros' }, actor);
-  await db.close();
-
   gateway = await startSmsGatewayContractServer();
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = await startServerProcess({
-    port,
-    dataDir,
+  own = await startOwnServer({
     name: 'de SMS',
+    admin: ADMIN,
+    validator: { email: VALIDATOR, slug: SLUG },
+    password: PASSWORD,
+    seed: async (db, now) => {
+      await createAccountsService(db.kysely, () => now).setSmsPhones(VALIDATOR, ['0414-123 45 67'], {
+        email: 'e2e',
+        ip: null,
+      });
+      await seedSyntheticResults(db.kysely, { departments: [SLUG], unvoted: 5, label: 'Votante', now });
+      const records = createRecordsRepository(db.kysely);
+      const cabimas = (await records.listMunicipalities()).find((d) => d.slug === SLUG);
+      const [id] = await records.insertMany(
+        [
+          {
+            departmentId: cabimas?.id as number,
+            comunidad: 'La Rosa',
+            nombre: 'María Pérez',
+            ubch: 'UBCH 1',
+            telefono: '0414-5550000',
+          },
+        ],
+        now,
+      );
+      code = (await records.findById(id as number))?.short_code as string;
+    },
     env: {
-      NODE_ENV: 'test',
       SMS_GATEWAY_URL: gateway.url,
       SMS_GATEWAY_LOGIN: gateway.login,
       SMS_GATEWAY_PASSWORD: gateway.password,
       SMS_WEBHOOK_SIGNING_KEY: gateway.signingKey,
     },
   });
+  origin = own.origin;
 });
 
 test.afterAll(async () => {
-  forgetSessions(origin);
-  await server?.stop();
+  await own?.stop();
   await gateway?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('an SMS vote shows on the projector live and on the validator’s card, and is answered', async ({ browser }) => {
