@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import {
@@ -184,15 +184,11 @@ export function createVoteWriter(
         db,
         async (change) => {
           for (const job of batch) {
-            await sql`savepoint vote`.execute(change.trx);
             try {
-              const outcome = await applyVote(change, job, hooks, keys);
+              const outcome = await change.savepoint(() => applyVote(change, job, hooks, keys));
               results.set(job, { outcome });
               if (outcome && 'cast' in outcome) voted.push(job.input.department.slug);
-              await sql`release savepoint vote`.execute(change.trx);
             } catch (error) {
-              await sql`rollback to savepoint vote`.execute(change.trx);
-              await sql`release savepoint vote`.execute(change.trx);
               results.set(job, { error });
             }
           }
@@ -228,12 +224,17 @@ export function createVoteWriter(
 
   return {
     async cast(input: VoteInput): Promise<Answer<VoteResult>> {
-      const earlier = await earlierAnswer(input);
-      if (earlier) return earlier;
+      // A key already answered is found inside the vote's transaction (applyVote), which the vote joins
+      // anyway: no read of its own before it (decision 088).
       const all = await currentCandidates();
       const known = new Set(all.map((c) => c.code));
       const unknown = input.codes.filter((code) => !known.has(code));
-      if (unknown.length > 0) throw BadRequest(recordMessages.unknownCandidates(unknown));
+      if (unknown.length > 0) {
+        // A retry of a vote stored before a candidate was removed still gets its answer.
+        const earlier = await earlierAnswer(input);
+        if (earlier) return earlier;
+        throw BadRequest(recordMessages.unknownCandidates(unknown));
+      }
       // Stored in the candidates' own order, whatever order the boxes were ticked in.
       const chosen = all.filter((c) => input.codes.includes(c.code));
       const job = { input, chosen };
