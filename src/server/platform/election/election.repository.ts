@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledQuery } from '#server/platform/db/compiled-query';
 import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type {
@@ -12,11 +13,18 @@ export type ElectionRow = Selectable<ElectionTable>;
 export type LateArrivalRow = Selectable<ElectionLateArrivalsTable>;
 export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
 
+// Read by every vote and photo in its transaction (requireElectionOpen): compiled once (decision 036, 088).
+const findQuery = compiledQuery((db: Kysely<Database>) => db.selectFrom('election').selectAll().where('id', '=', 1));
+
+const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, key: string) =>
+  db.selectFrom('election_drill_items').select('id').where('item_key', '=', key).where('erased_at', 'is not', null),
+);
+
 /** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
 export function createElectionRepository(db: Kysely<Database>) {
   return {
-    find(): Promise<ElectionRow | undefined> {
-      return db.selectFrom('election').selectAll().where('id', '=', 1).executeTakeFirst();
+    async find(): Promise<ElectionRow | undefined> {
+      return (await findQuery(db))[0];
     },
 
     async save(row: Omit<ElectionRow, 'id'>): Promise<void> {
@@ -109,13 +117,7 @@ export function createElectionRepository(db: Kysely<Database>) {
 
     /** Whether this key named a drill item that has since been erased. */
     async isErasedDrillKey(key: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('election_drill_items')
-        .select('id')
-        .where('item_key', '=', key)
-        .where('erased_at', 'is not', null)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await erasedDrillKeyQuery(db, key)).length > 0;
     },
 
     /** The drill's items not yet erased, oldest first. */
