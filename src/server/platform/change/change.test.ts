@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditRowHash, GENESIS_HASH } from '#server/platform/audit/audit-chain';
 import { listAudit, readChainHead } from '#server/platform/audit/audit.repository';
+import { auditRowHash, GENESIS_HASH } from '#server/platform/audit/audit-chain';
 import { timedAnswers } from '#server/platform/cache/cache';
 import { createTestDb, type TestDb } from '#server/testing/test-app';
 import { runChange } from './change';
