@@ -25,6 +25,7 @@ import { electionMigration } from './024-election';
 import { lateArrivalsAndDrillMigration } from './025-late-arrivals-and-drill';
 import { secondFactorMigration } from './026-second-factor';
 import { quarterTotalsMigration } from './028-quarter-totals';
+import { closeStampsMigration } from './033-close-stamps';
 
 /** Every migration, in order. Names never change once released. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '025-late-arrivals-and-drill': lateArrivalsAndDrillMigration(dialect),
     '026-second-factor': secondFactorMigration(),
     '028-quarter-totals': quarterTotalsMigration(),
+    '033-close-stamps': closeStampsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
