@@ -49,14 +49,25 @@ export function holdAuditRows(trx: Kysely<Database>): void {
   heldRows.set(trx, []);
 }
 
-/** The rows held in `trx` now: given back to restoreHeldAudit when a savepoint rolls back. */
-export function heldAuditMark(trx: Kysely<Database>): readonly AuditContent[] {
-  return [...(heldRows.get(trx) ?? [])];
+/** Where the rows held in `trx` stand now: given back to restoreHeldAudit when a savepoint rolls back. */
+export interface HeldAuditMark {
+  rows: AuditContent[];
+  length: number;
 }
 
-/** After a rollback to a savepoint: the rows held are again those held when it was made. */
-export function restoreHeldAudit(trx: Kysely<Database>, mark: readonly AuditContent[]): void {
-  if (heldRows.has(trx)) heldRows.set(trx, [...mark]);
+export function heldAuditMark(trx: Kysely<Database>): HeldAuditMark | undefined {
+  const rows = heldRows.get(trx);
+  return rows && { rows, length: rows.length };
+}
+
+/**
+ * After a rollback to a savepoint: the rows held are again those held when it was made. Rows held then and
+ * chained since (someone read the head) were rolled back with the savepoint: they are held again too.
+ */
+export function restoreHeldAudit(trx: Kysely<Database>, mark: HeldAuditMark | undefined): void {
+  if (!mark) return;
+  mark.rows.length = mark.length;
+  heldRows.set(trx, mark.rows);
 }
 
 /** Chains the rows held in `trx` (before its commit, or before anyone reads the chain's head in it). */
