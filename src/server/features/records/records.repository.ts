@@ -140,14 +140,16 @@ export function createValidationRepository(db: Db) {
     async addVotes(departmentId: number, recordId: number, candidateIds: number[], at: string): Promise<void> {
       // Same lock order in every transaction (totals row, then candidates by id): no deadlocks.
       const ids = [...candidateIds].sort((a, b) => a - b);
-      await bumpBallotsQuery(db, departmentId);
-      if (ids.length === 0) return;
       let queries = ballotQueries.get(ids.length);
-      if (!queries) {
+      if (ids.length > 0 && !queries) {
         queries = buildBallotQueries(ids.length);
         ballotQueries.set(ids.length, queries);
       }
-      await queries.rows(db, recordId, at, ...ids);
+      // The ballot's own rows first: the counters' rows are shared by every vote and, on PostgreSQL,
+      // held from their update to the commit.
+      if (queries) await queries.rows(db, recordId, at, ...ids);
+      await bumpBallotsQuery(db, departmentId);
+      if (!queries) return;
       await queries.totals(db, departmentId, ...ids);
       const { hour, quarter } = quarterOf(at);
       await queries.quarters(db, hour, quarter, departmentId, ...ids);

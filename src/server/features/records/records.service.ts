@@ -92,6 +92,10 @@ async function applyVote(
     at,
   });
   if (!row) return undefined;
+  // The key and its answer before the counters: on PostgreSQL the counters' rows (and the audit chain's
+  // head) are held by every vote until its commit, so what touches them comes last (decision 088).
+  const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
+  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
   await repo.addVotes(
     input.department.id,
     input.recordId,
@@ -140,8 +144,6 @@ async function applyVote(
       now: input.now,
     });
   }
-  const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
-  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
   return { cast: answer };
 }
 
