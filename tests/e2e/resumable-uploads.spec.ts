@@ -253,7 +253,7 @@ interface Announced {
 }
 
 /**
- * A network that damages one photo: forwards everything, but flips one byte in the middle of the first
+ * A network that damages one photo: forwards everything, but flips the byte at `flipAt` of the first
  * PATCH of a photo upload (the length stays as announced, so only the bytes' hash can tell).
  */
 async function startFlippingProxy(target: string, flipAt: number) {
@@ -339,40 +339,47 @@ function storedHashes(nombre: string) {
   }
 }
 
-test('a photo damaged on the way is refused by its hash and sent again by the phone, which stores it', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  const photo = await phonePhoto(4);
-  const proxy = await startFlippingProxy(E2E_SERVERS.main.url, 100_000);
-  try {
-    const { email, slug } = OUTBOX_ACCOUNTS.resumable;
-    await page.goto(`${proxy.url}/login`);
-    await signIn(page, email, OUTBOX_PASSWORD);
-    await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
-    const name = `Votante ${String(50 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
-    await page.getByLabel('Buscar').fill(name);
-    await expect(page.getByRole('article')).toHaveCount(1);
+// A byte flipped in the middle, or the very first one (then the bytes do not even look like a JPEG): either
+// way the hash decides, and the answer is 'dañada', so the phone sends its copy again (decision 088).
+for (const { where, flipAt, first } of [
+  { where: 'in its middle', flipAt: 100_000, first: 50 },
+  { where: 'in its first byte', flipAt: 0, first: 30 },
+]) {
+  test(`a photo damaged on the way ${where} is refused by its hash and sent again by the phone, which stores it`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const photo = await phonePhoto(4);
+    const proxy = await startFlippingProxy(E2E_SERVERS.main.url, flipAt);
+    try {
+      const { email, slug } = OUTBOX_ACCOUNTS.resumable;
+      await page.goto(`${proxy.url}/login`);
+      await signIn(page, email, OUTBOX_PASSWORD);
+      await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
+      const name = `Votante ${String(first + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+      await page.getByLabel('Buscar').fill(name);
+      await expect(page.getByRole('article')).toHaveCount(1);
 
-    await page.getByLabel(`Subir foto Gobernador de ${name}`).setInputFiles(photo);
-    // Nobody is asked anything: the card ends 'Enviado'.
-    await expect(card(page, name).getByTestId('envio-estado')).toHaveText(['Enviado'], { timeout: 60_000 });
+      await page.getByLabel(`Subir foto Gobernador de ${name}`).setInputFiles(photo);
+      // Nobody is asked anything: the card ends 'Enviado'.
+      await expect(card(page, name).getByTestId('envio-estado')).toHaveText(['Enviado'], { timeout: 60_000 });
 
-    // The first upload arrived with a byte changed and was refused for it; a fresh upload of the phone's
-    // copy, with the same hash, was stored.
-    expect(proxy.answers[0]).toMatchObject({ status: 422 });
-    expect(JSON.parse(proxy.answers[0]?.body ?? '{}')).toMatchObject({
-      message: 'La foto llegó dañada; se enviará de nuevo',
-      code: 'photo-arrived-damaged',
-    });
-    expect(proxy.answers.at(-1)?.status).toBe(201);
-    expect(proxy.announced).toHaveLength(2);
-    const declared = proxy.announced[0]?.sha256;
-    expect(declared).toMatch(/^[0-9a-f]{64}$/);
-    expect(proxy.announced[1]?.sha256).toBe(declared);
-    // One photo, its hash the phone's, in its row and in its audit row.
-    expect(storedHashes(name)).toEqual([{ photo: declared, audited: declared }]);
-  } finally {
-    await proxy.close();
-  }
-});
+      // The first upload arrived with a byte changed and was refused for it; a fresh upload of the phone's
+      // copy, with the same hash, was stored.
+      expect(proxy.answers[0]).toMatchObject({ status: 422 });
+      expect(JSON.parse(proxy.answers[0]?.body ?? '{}')).toMatchObject({
+        message: 'La foto llegó dañada; se enviará de nuevo',
+        code: 'photo-arrived-damaged',
+      });
+      expect(proxy.answers.at(-1)?.status).toBe(201);
+      expect(proxy.announced).toHaveLength(2);
+      const declared = proxy.announced[0]?.sha256;
+      expect(declared).toMatch(/^[0-9a-f]{64}$/);
+      expect(proxy.announced[1]?.sha256).toBe(declared);
+      // One photo, its hash the phone's, in its row and in its audit row.
+      expect(storedHashes(name)).toEqual([{ photo: declared, audited: declared }]);
+    } finally {
+      await proxy.close();
+    }
+  });
+}

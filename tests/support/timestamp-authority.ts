@@ -18,6 +18,8 @@ export interface TimestampAuthority {
   caFile: string;
   /** How many requests it answered. */
   answered(): number;
+  /** While down, every request gets 503, as from an authority that is out of service. */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -93,12 +95,17 @@ export async function startTimestampAuthority(): Promise<TimestampAuthority> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-tsa-'));
   makeCertificates(dir);
   let answered = 0;
+  let down = false;
   let queue = Promise.resolve();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       queue = queue.then(async () => {
+        if (down) {
+          res.writeHead(503).end();
+          return;
+        }
         if (req.method !== 'POST' || req.headers['content-type'] !== 'application/timestamp-query') {
           res.writeHead(400).end();
           return;
@@ -124,6 +131,9 @@ export async function startTimestampAuthority(): Promise<TimestampAuthority> {
     url: `http://127.0.0.1:${port}/tsa`,
     caFile: path.join(dir, 'ca.crt'),
     answered: () => answered,
+    setDown(value) {
+      down = value;
+    },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(dir, { recursive: true, force: true });

@@ -62,6 +62,7 @@ export const closeResultsRoutes: FastifyPluginAsyncZod = async (app) => {
 /** The back office's Jornada section: for admins (admin.routes.ts guards the prefix). */
 export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
   const election = createElectionService(app.db.kysely, app.config.now, {
+    timestampUrl: app.config.evidence?.timestampUrl,
     storage: createPhotoStorage(app.config),
     onFileLeft: (key, error) => app.log.warn({ err: error, key }, 'a drill photo file could not be deleted'),
   });

@@ -6,6 +6,7 @@ import {
   ensureCloseSnapshot,
   readCloseSnapshot,
   readElection,
+  stampClose,
 } from '#server/platform/election/election';
 import { createElectionRepository } from '#server/platform/election/election.repository';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
@@ -15,6 +16,7 @@ import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import {
   type CloseResults,
+  type CloseStampState,
   type DrillCounts,
   type DrillEndBody,
   type DrillEndResult,
@@ -37,7 +39,12 @@ const LATE_LISTED = 200;
 export function createElectionService(
   db: Kysely<Database>,
   clock: () => Date,
-  options: { storage?: PhotoStorage; onFileLeft?: (key: string, error: unknown) => void } = {},
+  options: {
+    storage?: PhotoStorage;
+    onFileLeft?: (key: string, error: unknown) => void;
+    /** The RFC 3161 authority that stamps the chain's head at each close (TIMESTAMP_URL); none when absent. */
+    timestampUrl?: string | undefined;
+  } = {},
 ) {
   const repo = createElectionRepository(db);
 
@@ -46,6 +53,18 @@ export function createElectionService(
     const items = await createElectionRepository(trx).openDrillItems();
     const votes = items.filter((i) => i.kind === 'vote').length;
     return { votes, photos: items.length - votes };
+  }
+
+  /**
+   * The close's time-stamp as Jornada shows it; a close still without one is asked for it again, at most
+   * once a minute (stampClose). Null before the close or with no authority set.
+   */
+  async function closeStamp(day: ElectionNow, now: Date): Promise<CloseStampState | null> {
+    if (!day.closedAt || !options.timestampUrl) return null;
+    // A close set in advance has its counts (and their chain head) kept by the first look after it.
+    await ensureCloseSnapshot(db, day.closedAt, now);
+    const stamp = await stampClose(db, day.closedAt, { url: options.timestampUrl, now });
+    return stamp ? { stampedAt: stamp.stampedAt, triedAt: stamp.triedAt, error: stamp.error } : null;
   }
 
   async function lateCount(day: ElectionNow): Promise<number> {
@@ -112,7 +131,8 @@ export function createElectionService(
     },
 
     async admin(): Promise<ElectionAdmin> {
-      const day = await readElection(db, clock());
+      const now = clock();
+      const day = await readElection(db, now);
       const late = day.closedAt ? await repo.listLateArrivals(day.closedAt, LATE_LISTED) : [];
       return {
         phase: day.phase,
@@ -120,6 +140,7 @@ export function createElectionService(
         closedAt: day.closedAt,
         lateArrivals: await lateCount(day),
         graceHours: day.graceHours,
+        closeStamp: await closeStamp(day, now),
         changedAt: day.row?.changed_at ?? null,
         changedBy: day.row?.changed_by ?? null,
         reason: day.row?.reason ?? null,
@@ -180,6 +201,11 @@ export function createElectionService(
           at: now,
         });
       });
+      // After the commit, never inside it: the chain's head at the close, stamped by the authority. One that
+      // is down or slow leaves the close without a stamp (it is asked again later), never undone or held.
+      if (input.phase === 'cerrada' && options.timestampUrl) {
+        await stampClose(db, at, { url: options.timestampUrl, now: clock(), force: true });
+      }
       return this.status();
     },
 

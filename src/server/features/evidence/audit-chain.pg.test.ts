@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
+import { runChange } from '#server/platform/change/change';
 import { openDatabase } from '#server/platform/db/database';
 import { addRecords, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
@@ -53,5 +55,44 @@ describe('the audit chain with two app instances on one PostgreSQL', () => {
     const report = await verifyAuditChain(first.db.kysely);
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ ok: true, rows: rows.length, records: 80 });
+  });
+  it("does not hold the chain's head while a change runs: another change commits meanwhile, and both chain in commit order", async () => {
+    const first = await createTestApp();
+    closing.push(() => first.close());
+    const db = first.db.kysely;
+    const row = (target: string) => ({ actorEmail: 'jefa@example.org', action: 'prueba.cabeza', target });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let wrote = () => {};
+    const written = new Promise<void>((resolve) => {
+      wrote = resolve;
+    });
+    // A slow change: its audit row written, then it waits before committing.
+    const slow = runChange(db, async (change) => {
+      await change.audit(row('lenta'));
+      wrote();
+      await held;
+    });
+    await written;
+    // Another change meanwhile, on another connection: it must not wait for the slow one's head lock
+    // (a wait would end with PostgreSQL's lock timeout, an error).
+    await runChange(db, async (change) => {
+      await sql`set local lock_timeout = '5s'`.execute(change.trx);
+      await change.audit(row('rápida'));
+    });
+    release();
+    await slow;
+
+    const rows = await db
+      .selectFrom('audit_log')
+      .select(['target', 'seq'])
+      .where('action', '=', 'prueba.cabeza')
+      .orderBy('seq')
+      .execute();
+    expect(rows.map((r) => r.target)).toEqual(['rápida', 'lenta']);
+    const report = await verifyAuditChain(db);
+    expect(report.problems).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ export const PACKAGE_FILES = {
   audit: 'auditoria.jsonl',
   head: 'cadena-cabeza.json',
   stamp: 'sello-tiempo.tsr',
+  close: 'cierre.json',
+  closeStamp: 'sello-cierre.tsr',
   readme: 'LEEME.txt',
   sums: 'SHA256SUMS',
   signature: 'SHA256SUMS.sig',
@@ -39,7 +41,19 @@ export interface PackageInput {
   head: ChainRow;
   /** The RFC 3161 time-stamp reply for the head's hash, when an authority is configured. */
   stamp?: Buffer | undefined;
+  /** The day's close, when it has closed: the chain's head its counts were taken at, and its time-stamp. */
+  close?: CloseEvidence | undefined;
   at: Date;
+}
+
+/** What the package says of the close (decision 088). */
+export interface CloseEvidence {
+  closedAt: string;
+  takenAt: string;
+  chainHead: { seq: number; hash: string } | null;
+  /** The RFC 3161 reply for chainHead.hash, when the authority gave one. */
+  stamp: Buffer | null;
+  stampedAt: string | null;
 }
 
 export interface PackageSummary {
@@ -193,6 +207,17 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
     summary.missingPhotos = missing.length;
     await add(PACKAGE_FILES.head, text([`${JSON.stringify(chainRowJson(input.head), null, 2)}\n`]), true);
     if (input.stamp) await add(PACKAGE_FILES.stamp, Readable.from([input.stamp]), false);
+    const { close } = input;
+    if (close) {
+      const described = {
+        closedAt: close.closedAt,
+        takenAt: close.takenAt,
+        chainHead: close.chainHead,
+        stampedAt: close.stampedAt,
+      };
+      await add(PACKAGE_FILES.close, text([`${JSON.stringify(described, null, 2)}\n`]), true);
+      if (close.stamp) await add(PACKAGE_FILES.closeStamp, Readable.from([close.stamp]), false);
+    }
     await add(
       PACKAGE_FILES.readme,
       text([
@@ -201,6 +226,7 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
           department: input.department,
           head: input.head,
           stamped: Boolean(input.stamp),
+          close: close ? { closedAt: close.closedAt, head: close.chainHead, stamped: Boolean(close.stamp) } : undefined,
           fingerprint: input.key.fingerprint,
         }),
       ]),

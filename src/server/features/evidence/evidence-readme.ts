@@ -9,8 +9,11 @@ export function readme(p: {
   missingPhotos: number;
   head: ChainRow;
   stamped: boolean;
+  /** The day's close: the chain's head its counts were taken at, and whether the authority stamped it. */
+  close?: { closedAt: string; head: { seq: number; hash: string } | null; stamped: boolean } | undefined;
   fingerprint: string;
 }): string {
+  const closeHash = p.close?.head?.hash;
   const lines = [
     'PAQUETE DE EVIDENCIAS DE COMANDO',
     '================================',
@@ -29,6 +32,15 @@ export function readme(p: {
     '  auditoria.jsonl     las filas de auditoría de esos registros, una por línea, con sus hashes.',
     '  cadena-cabeza.json  la última fila de la cadena al exportar (la de esta exportación).',
     ...(p.stamped ? ['  sello-tiempo.tsr    sello de tiempo RFC 3161 del hash de esa última fila.'] : []),
+    ...(p.close
+      ? [
+          '  cierre.json         el cierre de la jornada: cuándo, y la fila de la cadena (seq y hash) a la que',
+          '                      corresponden los resultados al cierre.',
+        ]
+      : []),
+    ...(p.close?.stamped
+      ? ['  sello-cierre.tsr    sello de tiempo RFC 3161 del hash de esa fila, pedido al cerrar.']
+      : []),
     '  SHA256SUMS          el SHA-256 de cada archivo anterior.',
     '  SHA256SUMS.sig      firma Ed25519 de SHA256SUMS con la clave del servidor.',
     '  clave-publica.pem   la clave pública que comprueba esa firma.',
@@ -57,6 +69,14 @@ export function readme(p: {
           `     openssl ts -verify -digest ${p.head.hash} -in sello-tiempo.tsr -CAfile tsa.pem`,
           '   (debe decir "Verification: OK"). Muestra que esa cadena existía en ese momento: nadie pudo',
           '   reescribirla después sin que su hash cambie.',
+          '',
+        ]
+      : []),
+    ...(p.close?.stamped && closeHash
+      ? [
+          `${p.stamped ? '6' : '5'}. Comprobar el sello del cierre de la misma manera, con el hash de cierre.json:`,
+          `     openssl ts -verify -digest ${closeHash} -in sello-cierre.tsr -CAfile tsa.pem`,
+          '   (debe decir "Verification: OK"). Muestra que la cadena tenía ese hash al cerrar la jornada.',
           '',
         ]
       : []),

@@ -1,15 +1,16 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { NotFound } from '#server/platform/http/errors';
+import { ensureCloseSnapshot, readCloseSnapshot, readElection, stampClose } from '#server/platform/election/election';
+import { NotFound, ServiceUnavailable } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import { requestTimestamp, TimestampError } from '#server/platform/timestamp/timestamp';
 import { type ChainState, evidenceMessages } from '#shared/features/evidence/evidence';
 import { verifyAuditChain } from './audit-verify';
 import { createEvidenceRepository } from './evidence.repository';
 import type { EvidenceKey } from './evidence-key';
-import { type PackageSummary, writeEvidencePackage } from './evidence-package';
-import { requestTimestamp } from './timestamp';
+import { type CloseEvidence, type PackageSummary, writeEvidencePackage } from './evidence-package';
 
 const FIRST_PROBLEMS = 20;
 
@@ -23,9 +24,41 @@ export interface EvidenceDeps {
 }
 
 /** The evidence feature's use cases: the chain's state and check, the key's announcement, the package. */
+/** The authority's stamp of a hash, or the export refused with 503: a package promised stamped never goes without. */
+async function stampOrRefuse(url: string, hash: string): Promise<Buffer> {
+  try {
+    return await requestTimestamp(url, hash);
+  } catch (error) {
+    if (!(error instanceof TimestampError)) throw error;
+    throw ServiceUnavailable(
+      error.reason === 'refused' ? evidenceMessages.timestampRefused : evidenceMessages.timestampUnavailable,
+    );
+  }
+}
+
 export function createEvidenceService(deps: EvidenceDeps) {
   const { db, key } = deps;
   const repo = createEvidenceRepository(db);
+
+  /**
+   * The close, for a package made after it: the chain's head its counts were taken at, and that head's
+   * time-stamp. A close still without one is asked for it now (the export needs the authority anyway).
+   */
+  async function closeEvidence(now: Date): Promise<CloseEvidence | undefined> {
+    const day = await readElection(db, now);
+    if (!day.closedAt) return undefined;
+    await ensureCloseSnapshot(db, day.closedAt, now);
+    if (deps.timestampUrl) await stampClose(db, day.closedAt, { url: deps.timestampUrl, now, force: true });
+    const snapshot = await readCloseSnapshot(db, day.closedAt);
+    if (!snapshot) return undefined;
+    return {
+      closedAt: day.closedAt,
+      takenAt: snapshot.takenAt,
+      chainHead: snapshot.counts.chainHead ?? null,
+      stamp: snapshot.stamp.reply,
+      stampedAt: snapshot.stamp.stampedAt,
+    };
+  }
 
   return {
     async chainState(): Promise<ChainState> {
@@ -98,8 +131,18 @@ export function createEvidenceService(deps: EvidenceDeps) {
       );
       const head = await repo.lastChained();
       if (!head) throw new Error('the export row is missing from the chain');
-      const stamp = deps.timestampUrl ? await requestTimestamp(deps.timestampUrl, head.hash ?? '') : undefined;
-      const { stream, done } = writeEvidencePackage({ repo, storage: deps.storage, key, department, head, stamp, at });
+      const stamp = deps.timestampUrl ? await stampOrRefuse(deps.timestampUrl, head.hash ?? '') : undefined;
+      const close = await closeEvidence(at);
+      const { stream, done } = writeEvidencePackage({
+        repo,
+        storage: deps.storage,
+        key,
+        department,
+        head,
+        stamp,
+        close,
+        at,
+      });
       return { stream, done, at };
     },
   };

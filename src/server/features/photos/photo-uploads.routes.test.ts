@@ -228,6 +228,34 @@ describe('resumable photo uploads (tus)', () => {
     expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ sha256: declared, sizeBytes: photo.length });
   });
 
+  it("answers 'dañada' (422), not 'not an image' (415), when an upload's first bytes were flipped on the way; a fresh upload is stored", async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = await noisyJpeg();
+    const declared = sha256(photo);
+    // The JPEG's first byte flipped: what arrived no longer even looks like an image.
+    const damaged = Buffer.from(photo);
+    damaged[0] = (damaged[0] ?? 0) ^ 0xff;
+    const key = randomUUID();
+    const target = { slug: SLUG_A, recordId: id, kind: 'gobernador', size: photo.length, key, sha256: declared };
+
+    const first = await createTusUpload(t, c.validatorA, target);
+    const refused = await patchTusUpload(t, c.validatorA, first.location, 0, damaged);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      message: 'La foto llegó dañada; se enviará de nuevo',
+      code: 'photo-arrived-damaged',
+    });
+    expect(filesUnder(tusDir())).toEqual([]);
+    expect(await t.db.kysely.selectFrom('resumable_uploads').selectAll().execute()).toEqual([]);
+
+    const again = await createTusUpload(t, c.validatorA, target);
+    const stored = await patchTusUpload(t, c.validatorA, again.location, 0, photo);
+    expect(stored.statusCode).toBe(201);
+    expect(stored.json().photo.sha256).toBe(declared);
+    await expectOnePhotoStored();
+  });
+
   it('refuses an upload announced with a SHA-256 that is not 64 lowercase hex digits', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];

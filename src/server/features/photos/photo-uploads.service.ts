@@ -82,8 +82,11 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
       const declared = photoUploadMetadataSchema.shape.sha256.safeParse(
         (await uploads.datastore.getUpload(row.id)).metadata?.sha256 ?? undefined,
       );
-      const received = await inspectReceivedFile(uploads.fileOf(row.id), await maxBytes(), () =>
-        uploads.releaseBytes(row.id),
+      const received = await inspectReceivedFile(
+        uploads.fileOf(row.id),
+        await maxBytes(),
+        () => uploads.releaseBytes(row.id),
+        { sha256: declared.success ? declared.data : undefined },
       );
       const at = deps.now();
       const answer = await acceptPhoto(

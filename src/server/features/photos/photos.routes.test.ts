@@ -625,6 +625,32 @@ describe('POST /api/validation/:slug/records/:id/photos/:kind with the SHA-256 t
     expect(JSON.parse(audit[0]?.details ?? '{}')).toMatchObject({ sha256: declared, sizeBytes: photo.length });
   });
 
+  it("answers 'dañada' (422), not 'not an image' (415), when the first bytes were flipped on the way, and the phone's resend is stored", async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = fixture('ballot.jpg');
+    const declared = sha256(photo);
+    // The JPEG's first byte flipped: what arrived no longer even looks like an image.
+    const damaged = Buffer.from(photo);
+    damaged[0] = (damaged[0] ?? 0) ^ 0xff;
+    const key = '5b1e2f3a-4c5d-4e6f-8a9b-0c1d2e3f4a5b';
+
+    const refused = await uploadDeclaring(id, damaged, declared, c.validatorA, key);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      message: 'La foto llegó dañada; se enviará de nuevo',
+      code: 'photo-arrived-damaged',
+    });
+    await expectNothingLeft(id);
+    // Sent without a hash, the same bytes are what they look like: not an image.
+    const unhashed = await upload(SLUG_A, id, 'gobernador', { ...jpeg(), data: damaged }, c.validatorA);
+    expect(unhashed.statusCode).toBe(415);
+
+    const stored = await uploadDeclaring(id, photo, declared, c.validatorA, key);
+    expect(stored.statusCode).toBe(201);
+    expect(stored.json().photo.sha256).toBe(declared);
+  });
+
   it('refuses a hash that is not 64 lowercase hex digits with 400, and stores a photo sent without one as before', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];

@@ -101,7 +101,13 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!part) throw BadRequest(photosMessages.missingFile);
 
-      const upload = await receiveUpload(part.file, { maxBytes, tempDir });
+      // The hash the phone sent decides first: bytes changed on the way are answered 'dañada' (422) even
+      // when the change made them unreadable, so the phone sends its copy again (decision 082).
+      const upload = await receiveUpload(part.file, {
+        maxBytes,
+        tempDir,
+        declared: { sha256: request.headers[PHOTO_SHA256_HEADER] },
+      });
       // A person whose connection closes before the answer saw the upload fail: nothing may be stored
       // after that, or their next try would find the slot filled.
       const gone = new AbortController();

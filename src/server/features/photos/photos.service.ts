@@ -9,7 +9,7 @@ import {
   recordLateArrival,
   requireElectionOpen,
 } from '#server/platform/election/election';
-import { BadRequest, Conflict, HttpError, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -18,7 +18,7 @@ import {
 } from '#server/platform/idempotency/idempotency';
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
-import type { ReceivedUpload } from '#server/platform/images/receive-upload';
+import { ArrivedDamaged, type ReceivedUpload } from '#server/platform/images/receive-upload';
 import {
   departmentLists,
   notPendingRefusal,
@@ -32,7 +32,6 @@ import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/photos/photo-uploads';
 import {
-  PHOTO_ARRIVED_DAMAGED,
   PHOTO_MAX_BYTES_SETTING,
   type PhotoInfo,
   type PhotoUploadResult,
@@ -263,9 +262,6 @@ export interface AcceptPhotoInput {
   signal?: AbortSignal;
 }
 
-/** 422: the bytes that arrived are not those the phone hashed; the phone sends its copy again. */
-const arrivedDamaged = () => new HttpError(422, photosMessages.arrivedDamaged, {}, { code: PHOTO_ARRIVED_DAMAGED });
-
 /**
  * What happens to a received ballot photo, however it travelled (one multipart request, or a
  * resumable upload that just completed): a retry of an upload already stored gets its first answer;
@@ -276,7 +272,7 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
   const { db, keys } = deps;
   const { department, recordId: id, kind, upload, user, key } = input;
   // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.
-  if (input.declaredSha256 !== undefined && input.declaredSha256 !== upload.sha256) throw arrivedDamaged();
+  if (input.declaredSha256 !== undefined && input.declaredSha256 !== upload.sha256) throw ArrivedDamaged();
   const idempotency: IdempotentRequest | undefined = key
     ? { key, actor: user.email, fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256) }
     : undefined;

@@ -1,12 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
-import {
-  moveQuarterVotesQuery,
-  quarterOf,
-  RECORD_COLUMNS,
-  type RecordRow,
-} from '#server/platform/records/records.repository';
+import { quarterOf, RECORD_COLUMNS, type RecordRow } from '#server/platform/records/records.repository';
 
 /* The validators' side of the records: their lists and the vote. What other features share is in platform/records. */
 
@@ -62,6 +57,25 @@ function buildBallotQueries(count: number) {
           oc
             .columns(['department_id', 'candidate_id'])
             .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', 1) })),
+        ),
+    ),
+    // The vote's quarter of an hour, for the timeline (decision 083): one row per candidate, one statement.
+    quarters: compiledQuery((db: Db, hour: string, quarter: number, departmentId: number, ...candidateIds: number[]) =>
+      db
+        .insertInto('quarter_totals')
+        .values(
+          slots.map((i) => ({
+            hour,
+            quarter,
+            department_id: departmentId,
+            candidate_id: candidateIds[i] as number,
+            votes: 1,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['hour', 'quarter', 'department_id', 'candidate_id'])
+            .doUpdateSet((eb) => ({ votes: eb('quarter_totals.votes', '+', 1) })),
         ),
     ),
   };
@@ -126,18 +140,19 @@ export function createValidationRepository(db: Db) {
     async addVotes(departmentId: number, recordId: number, candidateIds: number[], at: string): Promise<void> {
       // Same lock order in every transaction (totals row, then candidates by id): no deadlocks.
       const ids = [...candidateIds].sort((a, b) => a - b);
-      await bumpBallotsQuery(db, departmentId);
-      if (ids.length === 0) return;
       let queries = ballotQueries.get(ids.length);
-      if (!queries) {
+      if (ids.length > 0 && !queries) {
         queries = buildBallotQueries(ids.length);
         ballotQueries.set(ids.length, queries);
       }
-      await queries.rows(db, recordId, at, ...ids);
+      // The ballot's own rows first: the counters' rows are shared by every vote and, on PostgreSQL,
+      // held from their update to the commit.
+      if (queries) await queries.rows(db, recordId, at, ...ids);
+      await bumpBallotsQuery(db, departmentId);
+      if (!queries) return;
       await queries.totals(db, departmentId, ...ids);
-      // And the vote's quarter of an hour, for the timeline (decision 083).
       const { hour, quarter } = quarterOf(at);
-      for (const candidateId of ids) await moveQuarterVotesQuery(db, hour, quarter, departmentId, candidateId, 1);
+      await queries.quarters(db, hour, quarter, departmentId, ...ids);
     },
   };
 }

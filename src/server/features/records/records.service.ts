@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import {
@@ -92,6 +92,10 @@ async function applyVote(
     at,
   });
   if (!row) return undefined;
+  // The key and its answer before the counters: on PostgreSQL the counters' rows (and the audit chain's
+  // head) are held by every vote until its commit, so what touches them comes last (decision 088).
+  const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
+  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
   await repo.addVotes(
     input.department.id,
     input.recordId,
@@ -140,8 +144,6 @@ async function applyVote(
       now: input.now,
     });
   }
-  const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
-  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
   return { cast: answer };
 }
 
@@ -184,15 +186,11 @@ export function createVoteWriter(
         db,
         async (change) => {
           for (const job of batch) {
-            await sql`savepoint vote`.execute(change.trx);
             try {
-              const outcome = await applyVote(change, job, hooks, keys);
+              const outcome = await change.savepoint(() => applyVote(change, job, hooks, keys));
               results.set(job, { outcome });
               if (outcome && 'cast' in outcome) voted.push(job.input.department.slug);
-              await sql`release savepoint vote`.execute(change.trx);
             } catch (error) {
-              await sql`rollback to savepoint vote`.execute(change.trx);
-              await sql`release savepoint vote`.execute(change.trx);
               results.set(job, { error });
             }
           }
@@ -215,8 +213,11 @@ export function createVoteWriter(
       queue.push({ ...job, resolve, reject });
       if (!scheduled) {
         scheduled = true;
-        // After the current round of I/O: every vote that arrived in it joins this transaction.
-        setImmediate(() => void flush());
+        // After the current round of I/O and the next one: every vote that arrived in them joins this
+        // transaction. One round more makes batches larger, so fewer flushes to disk per vote (each one
+        // holds the only connection and the thread), and costs nothing when the server is idle: the loop
+        // does not wait for I/O while an immediate is pending (decision 088).
+        setImmediate(() => setImmediate(() => void flush()));
       }
     });
   }
@@ -228,12 +229,17 @@ export function createVoteWriter(
 
   return {
     async cast(input: VoteInput): Promise<Answer<VoteResult>> {
-      const earlier = await earlierAnswer(input);
-      if (earlier) return earlier;
+      // A key already answered is found inside the vote's transaction (applyVote), which the vote joins
+      // anyway: no read of its own before it (decision 088).
       const all = await currentCandidates();
       const known = new Set(all.map((c) => c.code));
       const unknown = input.codes.filter((code) => !known.has(code));
-      if (unknown.length > 0) throw BadRequest(recordMessages.unknownCandidates(unknown));
+      if (unknown.length > 0) {
+        // A retry of a vote stored before a candidate was removed still gets its answer.
+        const earlier = await earlierAnswer(input);
+        if (earlier) return earlier;
+        throw BadRequest(recordMessages.unknownCandidates(unknown));
+      }
       // Stored in the candidates' own order, whatever order the boxes were ticked in.
       const chosen = all.filter((c) => input.codes.includes(c.code));
       const job = { input, chosen };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { listAudit } from '#server/platform/audit/audit.repository';
+import { listAudit, readChainHead } from '#server/platform/audit/audit.repository';
+import { auditRowHash, GENESIS_HASH } from '#server/platform/audit/audit-chain';
 import { timedAnswers } from '#server/platform/cache/cache';
 import { createTestDb, type TestDb } from '#server/testing/test-app';
 import { runChange } from './change';
@@ -72,5 +73,50 @@ describe('the change helper', () => {
     const db = t.db.kysely;
     await expect(db.transaction().execute((trx) => useCase(trx, false))).rejects.toThrow(/own transaction/);
     expect(await settingOf(db, 'prueba')).toBeUndefined();
+  });
+  it("chains a change's audit rows at its commit: a step undone by its savepoint takes its rows along, the head read inside the change counts the rest", async () => {
+    t = await createTestDb({ migrated: true });
+    const db = t.db.kysely;
+    const row = (target: string) => ({ actorEmail: 'jefa@example.org', action: 'prueba.paso', target, at });
+    const heads = await runChange(db, async (change) => {
+      await change.audit(row('uno'));
+      await expect(
+        change.savepoint(async () => {
+          await change.audit(row('deshecho'));
+          throw new Error('el paso falla');
+        }),
+      ).rejects.toThrow('el paso falla');
+      const afterOne = await readChainHead(change.trx);
+      await change.savepoint(() => change.audit(row('dos')));
+      // Undone after the head was read (and the rows before it chained): those stay, this one goes.
+      await expect(
+        change.savepoint(async () => {
+          await change.audit(row('también deshecho'));
+          await readChainHead(change.trx);
+          throw new Error('falla después de leer la cabeza');
+        }),
+      ).rejects.toThrow('falla después de leer la cabeza');
+      await change.audit(row('tres'));
+      return { afterOne };
+    });
+
+    const rows = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'prueba.paso')
+      .orderBy('seq')
+      .execute();
+    expect(rows.map((r) => r.target)).toEqual(['uno', 'dos', 'tres']);
+    expect(heads.afterOne?.seq).toBe(rows[0]?.seq);
+    // One chain without gaps, each row's hash its content's, and the head at the last row.
+    let previous = GENESIS_HASH;
+    const all = await db.selectFrom('audit_log').selectAll().orderBy('seq').execute();
+    for (const [i, r] of all.entries()) {
+      expect(r.seq).toBe(i + 1);
+      expect(r.prev_hash).toBe(previous);
+      expect(r.hash).toBe(auditRowHash({ ...r, seq: Number(r.seq), prev_hash: r.prev_hash ?? '' }));
+      previous = r.hash ?? '';
+    }
+    expect(await readChainHead(db)).toEqual({ seq: all.length, hash: previous });
   });
 });

@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
-import { type AuditEntry, writeAudit } from '#server/platform/audit/audit.repository';
+import {
+  type AuditEntry,
+  heldAuditMark,
+  holdAuditRows,
+  restoreHeldAudit,
+  writeAudit,
+  writeHeldAudit,
+} from '#server/platform/audit/audit.repository';
+import { inSavepoint } from '#server/platform/db/savepoint';
 import type { Database } from '#server/platform/db/schema';
 
 /*
@@ -28,6 +36,12 @@ export interface Change {
   trx: Kysely<Database>;
   /** Writes one audit row in the same transaction: it is stored if and only if the change is. */
   audit(entry: AuditEntry): Promise<void>;
+  /**
+   * Runs one step of a change that may fail alone (a vote of the batch SQLite commits together): if it
+   * throws, its writes and its audit rows are undone, the rest of the change goes on, and the error is
+   * the caller's.
+   */
+  savepoint<T>(step: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -54,7 +68,25 @@ export async function runChange<T>(
 ): Promise<T> {
   // A change inside another one would commit with the outer one, and forget before it: refused.
   if (db.isTransaction) throw new Error('runChange opens its own transaction: give it the database, not a transaction');
-  const result = await db.transaction().execute((trx) => work({ trx, audit: (entry) => writeAudit(trx, entry) }));
+  const result = await db.transaction().execute(async (trx) => {
+    // The change's audit rows join the chain together just before the commit (decision 088).
+    holdAuditRows(trx);
+    const done = await work({
+      trx,
+      audit: (entry) => writeAudit(trx, entry),
+      async savepoint(step) {
+        const held = heldAuditMark(trx);
+        try {
+          return await inSavepoint(trx, step);
+        } catch (error) {
+          restoreHeldAudit(trx, held);
+          throw error;
+        }
+      },
+    });
+    await writeHeldAudit(trx);
+    return done;
+  });
   for (const answers of options.forget ?? []) answers(db).forget();
   return result;
 }

@@ -1,5 +1,5 @@
-/** Tables of the election day (migrations 024-election and 025-late-arrivals-and-drill). */
-import type { Generated } from 'kysely';
+/** Tables of the election day (migrations 024-election, 025-late-arrivals-and-drill and 033-close-stamps). */
+import type { ColumnType, Generated } from 'kysely';
 
 export interface ElectionTables {
   election: ElectionTable;
@@ -72,4 +72,10 @@ export interface ElectionCloseSnapshotsTable {
   closed_at: string;
   taken_at: string;
   counts: string;
+  /** The authority's time-stamp of the chain's head at the close (DER, base64; migration 033, decision 088). */
+  stamp: ColumnType<string | null, string | null | undefined, string | null>;
+  stamped_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** While there is no stamp: when it was last asked for, and why it failed. */
+  stamp_tried_at: ColumnType<string | null, string | null | undefined, string | null>;
+  stamp_error: ColumnType<string | null, string | null | undefined, string | null>;
 }

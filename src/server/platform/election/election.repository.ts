@@ -1,7 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledQuery } from '#server/platform/db/compiled-query';
 import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type {
+  ElectionCloseSnapshotsTable,
   ElectionDrillItemsTable,
   ElectionLateArrivalsTable,
   ElectionTable,
@@ -11,12 +13,20 @@ import type { PhotoKind } from '#shared/platform/constants';
 export type ElectionRow = Selectable<ElectionTable>;
 export type LateArrivalRow = Selectable<ElectionLateArrivalsTable>;
 export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
+export type CloseSnapshotRow = Selectable<ElectionCloseSnapshotsTable>;
+
+// Read by every vote and photo in its transaction (requireElectionOpen): compiled once (decision 036, 088).
+const findQuery = compiledQuery((db: Kysely<Database>) => db.selectFrom('election').selectAll().where('id', '=', 1));
+
+const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, key: string) =>
+  db.selectFrom('election_drill_items').select('id').where('item_key', '=', key).where('erased_at', 'is not', null),
+);
 
 /** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
 export function createElectionRepository(db: Kysely<Database>) {
   return {
-    find(): Promise<ElectionRow | undefined> {
-      return db.selectFrom('election').selectAll().where('id', '=', 1).executeTakeFirst();
+    async find(): Promise<ElectionRow | undefined> {
+      return (await findQuery(db))[0];
     },
 
     async save(row: Omit<ElectionRow, 'id'>): Promise<void> {
@@ -75,12 +85,28 @@ export function createElectionRepository(db: Kysely<Database>) {
 
     // --- the counts at the close ---
 
-    async findCloseSnapshot(closedAt: string): Promise<{ taken_at: string; counts: string } | undefined> {
-      return db
-        .selectFrom('election_close_snapshots')
-        .select(['taken_at', 'counts'])
+    async findCloseSnapshot(closedAt: string): Promise<CloseSnapshotRow | undefined> {
+      return db.selectFrom('election_close_snapshots').selectAll().where('closed_at', '=', closedAt).executeTakeFirst();
+    },
+
+    /** Keeps the authority's stamp of the close's chain head (the first one stamped stays). */
+    async saveCloseStamp(closedAt: string, stamp: { stamp: string; stamped_at: string }): Promise<void> {
+      await db
+        .updateTable('election_close_snapshots')
+        .set({ ...stamp, stamp_error: null })
         .where('closed_at', '=', closedAt)
-        .executeTakeFirst();
+        .where('stamp', 'is', null)
+        .execute();
+    },
+
+    /** Notes a try that got no stamp: when, and why. */
+    async noteCloseStampTry(closedAt: string, tried: { stamp_tried_at: string; stamp_error: string }): Promise<void> {
+      await db
+        .updateTable('election_close_snapshots')
+        .set(tried)
+        .where('closed_at', '=', closedAt)
+        .where('stamp', 'is', null)
+        .execute();
     },
 
     /** Keeps the first snapshot of a close: a second one (another request at the same time) is ignored. */
@@ -109,13 +135,7 @@ export function createElectionRepository(db: Kysely<Database>) {
 
     /** Whether this key named a drill item that has since been erased. */
     async isErasedDrillKey(key: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('election_drill_items')
-        .select('id')
-        .where('item_key', '=', key)
-        .where('erased_at', 'is not', null)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await erasedDrillKeyQuery(db, key)).length > 0;
     },
 
     /** The drill's items not yet erased, oldest first. */

@@ -3,6 +3,7 @@ import { readChainHead } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, HttpError } from '#server/platform/http/errors';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { requestTimestamp, TimestampError } from '#server/platform/timestamp/timestamp';
 import {
   DEFAULT_GRACE_HOURS,
   type ElectionPhase,
@@ -129,13 +130,74 @@ export async function ensureCloseSnapshot(db: Kysely<Database>, closedAt: string
   await repo.addCloseSnapshot({ closed_at: closedAt, taken_at: now.toISOString(), counts: JSON.stringify(counts) });
 }
 
-/** The counts kept at a close, if taken. */
+/** The close's time-stamp: the authority's reply when it gave one, or when it was last asked and why not. */
+export interface CloseStamp {
+  /** The RFC 3161 reply (DER), for `openssl ts -verify -digest <the head's hash>`. */
+  reply: Buffer | null;
+  stampedAt: string | null;
+  triedAt: string | null;
+  error: string | null;
+}
+
+/** The counts kept at a close, if taken, with the chain head's time-stamp. */
 export async function readCloseSnapshot(
   db: Kysely<Database>,
   closedAt: string,
-): Promise<{ takenAt: string; counts: CloseCounts } | undefined> {
+): Promise<{ takenAt: string; counts: CloseCounts; stamp: CloseStamp } | undefined> {
   const row = await createElectionRepository(db).findCloseSnapshot(closedAt);
-  return row && { takenAt: row.taken_at, counts: JSON.parse(row.counts) as CloseCounts };
+  return (
+    row && {
+      takenAt: row.taken_at,
+      counts: JSON.parse(row.counts) as CloseCounts,
+      stamp: {
+        reply: row.stamp === null ? null : Buffer.from(row.stamp, 'base64'),
+        stampedAt: row.stamped_at,
+        triedAt: row.stamp_tried_at,
+        error: row.stamp_error,
+      },
+    }
+  );
+}
+
+/** A close left without a stamp is asked for one again at most this often. */
+export const CLOSE_STAMP_RETRY_MS = 60_000;
+/** How long a close waits for the authority: it never waits longer, and is kept without a stamp instead. */
+export const CLOSE_STAMP_TIMEOUT_MS = 5_000;
+
+/**
+ * Has the chain's head at the close (the head its counts were taken at) stamped by the RFC 3161 authority
+ * and keeps the reply with the close (decision 088). Run after the close's change has committed, never
+ * inside a transaction. An authority that is down, slow (CLOSE_STAMP_TIMEOUT_MS) or refusing does not make
+ * it throw: the close stays as it is, without a stamp, with the try noted; the next try comes from a
+ * later look at the close (Jornada, an evidence package) once CLOSE_STAMP_RETRY_MS has passed, or at once
+ * when `force`d.
+ */
+export async function stampClose(
+  db: Kysely<Database>,
+  closedAt: string,
+  options: { url: string; now: Date; force?: boolean; timeoutMs?: number },
+): Promise<CloseStamp | undefined> {
+  const snapshot = await readCloseSnapshot(db, closedAt);
+  const head = snapshot?.counts.chainHead;
+  if (!snapshot || !head || snapshot.stamp.reply) return snapshot?.stamp;
+  const { triedAt } = snapshot.stamp;
+  if (!options.force && triedAt && options.now.getTime() - new Date(triedAt).getTime() < CLOSE_STAMP_RETRY_MS) {
+    return snapshot.stamp;
+  }
+  const repo = createElectionRepository(db);
+  try {
+    const reply = await requestTimestamp(options.url, head.hash, {
+      timeoutMs: options.timeoutMs ?? CLOSE_STAMP_TIMEOUT_MS,
+    });
+    await repo.saveCloseStamp(closedAt, { stamp: reply.toString('base64'), stamped_at: options.now.toISOString() });
+  } catch (error) {
+    const reason = error instanceof TimestampError ? error.message : String(error);
+    await repo.noteCloseStampTry(closedAt, {
+      stamp_tried_at: options.now.toISOString(),
+      stamp_error: reason.slice(0, 200),
+    });
+  }
+  return (await readCloseSnapshot(db, closedAt))?.stamp;
 }
 
 /** Whether a phone named this key before the close, and the grace after the close still runs. */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compiledQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
 import type { IdempotencyKeysTable } from '#server/platform/db/schema-idempotency';
 
@@ -10,16 +11,54 @@ const ANSWER_COLUMNS = [
 ] as const satisfies readonly (keyof IdempotencyKeysTable)[];
 export type StoredAnswer = Pick<Selectable<IdempotencyKeysTable>, (typeof ANSWER_COLUMNS)[number]>;
 
+// Both run on every vote and photo a phone sends: compiled once (decision 036, measured in 088).
+const findQuery = compiledQuery((db: Kysely<Database>, key: string, now: string) =>
+  db.selectFrom('idempotency_keys').select(ANSWER_COLUMNS).where('key', '=', key).where('expires_at', '>', now),
+);
+
+const saveQuery = compiledQuery(
+  (
+    db: Kysely<Database>,
+    key: string,
+    actorEmail: string,
+    fingerprint: string,
+    statusCode: number,
+    responseBody: string,
+    createdAt: string,
+    expiresAt: string,
+  ) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        key,
+        actor_email: actorEmail,
+        fingerprint,
+        status_code: statusCode,
+        response_body: responseBody,
+        created_at: createdAt,
+        expires_at: expiresAt,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet((eb) => ({
+            actor_email: eb.ref('excluded.actor_email'),
+            fingerprint: eb.ref('excluded.fingerprint'),
+            status_code: eb.ref('excluded.status_code'),
+            response_body: eb.ref('excluded.response_body'),
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          }))
+          .where('idempotency_keys.expires_at', '<=', createdAt),
+      )
+      .returning('key'),
+);
+
 export function createIdempotencyRepository(db: Kysely<Database>) {
   return {
     /** The answer stored under a key that has not expired yet. */
     async find(key: string, now: Date): Promise<StoredAnswer | undefined> {
-      return db
-        .selectFrom('idempotency_keys')
-        .select(ANSWER_COLUMNS)
-        .where('key', '=', key)
-        .where('expires_at', '>', now.toISOString())
-        .executeTakeFirst();
+      return (await findQuery(db, key, now.toISOString()))[0];
     },
 
     /**
@@ -28,25 +67,17 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
      * is overwritten.
      */
     async save(entry: IdempotencyKeysTable): Promise<boolean> {
-      const row = await db
-        .insertInto('idempotency_keys')
-        .values(entry)
-        .onConflict((oc) =>
-          oc
-            .column('key')
-            .doUpdateSet({
-              actor_email: entry.actor_email,
-              fingerprint: entry.fingerprint,
-              status_code: entry.status_code,
-              response_body: entry.response_body,
-              created_at: entry.created_at,
-              expires_at: entry.expires_at,
-            })
-            .where('idempotency_keys.expires_at', '<=', entry.created_at),
-        )
-        .returning('key')
-        .executeTakeFirst();
-      return row !== undefined;
+      const rows = await saveQuery(
+        db,
+        entry.key,
+        entry.actor_email,
+        entry.fingerprint,
+        entry.status_code,
+        entry.response_body,
+        entry.created_at,
+        entry.expires_at,
+      );
+      return rows.length > 0;
     },
 
     /** Every kept answer goes (the purge of personal data: an answer may name a person). */

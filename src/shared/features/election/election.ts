@@ -47,6 +47,10 @@ export const electionMessages = {
     `Simulacro terminado: se borraron ${votes} votos y ${photos} fotos. La jornada está en Preparación.`,
   phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
   closeScheduled: 'Hora de cierre guardada.',
+  /** The close's time-stamp, as Jornada says it. */
+  closeStamped: (stampedAt: string) =>
+    `Cadena sellada por la autoridad de sellado de tiempo a las ${formatTime(new Date(stampedAt))}`,
+  closeStampPending: 'Cierre sin sello de tiempo: la autoridad de sellado no respondió; se pedirá otra vez.',
 } as const;
 
 const reason = z
@@ -113,8 +117,20 @@ export const drillEndResultSchema = drillCountsSchema.extend({
 export type DrillEndResult = z.infer<typeof drillEndResultSchema>;
 
 /** The Jornada section: the status, who changed it last and why, the grace, the late arrivals. */
+/**
+ * The RFC 3161 time-stamp of the chain's head at the close (decision 088): when the authority gave it, or
+ * while it has not, when it was last asked for and why it failed. Null before the close or with no authority set.
+ */
+export const closeStampSchema = z.object({
+  stampedAt: z.string().nullable(),
+  triedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type CloseStampState = z.infer<typeof closeStampSchema>;
+
 export const electionAdminSchema = electionStatusSchema.extend({
   graceHours: z.number().int(),
+  closeStamp: closeStampSchema.nullable(),
   changedAt: z.string().nullable(),
   changedBy: z.string().nullable(),
   reason: z.string().nullable(),

@@ -8,6 +8,7 @@ import type { ProcedureRecord } from '#shared/platform/records';
 import { preparePhoto } from '#web/features/photos/prepare-photo';
 import { rightSizeInWorker } from '#web/features/photos/right-size-client';
 import { ValidationPage } from '#web/features/records/components/validation-page';
+import { BACKOFF } from '#web/features/records/outbox/outbox';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
@@ -353,6 +354,66 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     const card = screen.getByRole('article', { name: 'Persona 1' });
     expect(within(card).getByText('Atención: esta misma imagen ya se usó en otro trámite.')).toBeInTheDocument();
     expect(document.querySelector('.Toastify')?.textContent ?? '').not.toContain('Atención');
+  });
+
+  it("sends a photo the server answered 'dañada' again by itself, as a fresh upload with the same key and hash, until it is stored", async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1)] });
+    const tus = tusPhotoHandlers((upload) => {
+      // The first upload arrived with its first bytes flipped: refused by its hash, whatever else they look like.
+      if (tus.uploads.length === 1) {
+        return HttpResponse.json(
+          {
+            statusCode: 422,
+            error: 'Unprocessable Entity',
+            message: 'La foto llegó dañada; se enviará de nuevo',
+            code: 'photo-arrived-damaged',
+          },
+          { status: 422 },
+        );
+      }
+      const result: PhotoUploadResult = {
+        message: 'Foto cargada con éxito',
+        warning: null,
+        record: record(1, { photos: { gobernador: slot(77), an: null, clez: null } }),
+        photo: {
+          id: 77,
+          kind: 'gobernador',
+          sha256: upload.sha256 ?? '',
+          sizeBytes: upload.size,
+          contentType: 'image/jpeg',
+          width: 1,
+          height: 1,
+          uploadedBy: ANA,
+          uploadedAt: new Date().toISOString(),
+          path: '/Cabimas/Gobernador/Persona 1.jpg',
+        },
+      };
+      return HttpResponse.json(result, { status: 201 });
+    });
+    server.use(...tus.handlers);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderPage();
+      const input = await screen.findByLabelText('Subir foto Gobernador de Persona 1');
+      await user.upload(
+        input,
+        new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'IMG_1.JPG', { type: 'image/jpeg' }),
+      );
+      await waitFor(() => expect(tus.uploads.length).toBeGreaterThanOrEqual(1));
+      // Refused as damaged, it stays waiting on the phone (never 'Rechazado') and, after the usual
+      // wait, goes again as a fresh upload of the phone's copy.
+      await act(() => vi.advanceTimersByTimeAsync(BACKOFF.firstMs));
+      await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
+      expect(tus.uploads).toHaveLength(2);
+      expect(document.querySelector('.Toastify')?.textContent ?? '').not.toContain('dañada');
+      const [first, second] = tus.uploads;
+      expect(second?.id).not.toBe(first?.id);
+      expect(second).toMatchObject({ key: first?.key, sha256: first?.sha256, kind: 'gobernador' });
+      expect(first?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends the right-sized photo by default, and the original when admins chose originals', async () => {

@@ -28,6 +28,7 @@ import { quarterTotalsMigration } from './028-quarter-totals';
 import { smsMigration } from './029-sms';
 import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
 import { photoTotalsMigration } from './032-photo-totals';
+import { closeStampsMigration } from './033-close-stamps';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -66,6 +67,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '029-sms': smsMigration(dialect),
     '031-second-factor-secrets-sealed': secondFactorSecretsSealedMigration(dialect, options.secondFactorKey),
     '032-photo-totals': photoTotalsMigration(dialect),
+    '033-close-stamps': closeStampsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

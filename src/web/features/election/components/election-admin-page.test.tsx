@@ -14,6 +14,7 @@ const DAY: ElectionAdmin = {
   closedAt: null,
   lateArrivals: 0,
   graceHours: 12,
+  closeStamp: null,
   changedAt: '2026-11-28T11:00:00.000Z',
   changedBy: 'jefa@example.org',
   reason: 'Abren los centros',
@@ -79,6 +80,35 @@ describe('Jornada', () => {
     expect(screen.getByText(/Voto · cabimas · trámite 12 · ana@example.org/)).toHaveTextContent(
       'llegó después del cierre',
     );
+  });
+
+  it('says whether the chain at the close was stamped by the time-stamp authority, or will be asked again', async () => {
+    api({
+      ...DAY,
+      phase: 'cerrada',
+      closedAt: '2026-11-28T22:00:00.000Z',
+      closeStamp: { stampedAt: '2026-11-28T22:00:01.000Z', triedAt: null, error: null },
+    });
+    const stamped = renderWithProviders(<ElectionAdminPage />);
+    expect(
+      await screen.findByText('Cadena sellada por la autoridad de sellado de tiempo a las 6:00 p. m.'),
+    ).toBeVisible();
+    stamped.unmount();
+
+    api({
+      ...DAY,
+      phase: 'cerrada',
+      closedAt: '2026-11-28T22:00:00.000Z',
+      closeStamp: {
+        stampedAt: null,
+        triedAt: '2026-11-28T22:00:00.000Z',
+        error: 'time-stamp unavailable: fetch failed',
+      },
+    });
+    renderWithProviders(<ElectionAdminPage />);
+    expect(
+      await screen.findByText('Cierre sin sello de tiempo: la autoridad de sellado no respondió; se pedirá otra vez.'),
+    ).toBeVisible();
   });
 
   it('asks twice, with the counts, before ending the drill, and sends the counts it showed', async () => {

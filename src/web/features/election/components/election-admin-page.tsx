@@ -240,6 +240,13 @@ function LateArrivals({ day }: { day: ElectionAdmin }) {
   if (!day.closedAt) return null;
   return (
     <div className={cardClass}>
+      {day.closeStamp && (
+        <p className="mb-2">
+          {day.closeStamp.stampedAt
+            ? electionMessages.closeStamped(day.closeStamp.stampedAt)
+            : electionMessages.closeStampPending}
+        </p>
+      )}
       <h3 className="text-lg font-bold text-stone-900">
         Llegaron después del cierre de las {formatTime(new Date(day.closedAt))}: {formatCount(day.lateArrivals)}
       </h3>

@@ -1,15 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { ServiceUnavailable } from '#server/platform/http/errors';
-import { evidenceMessages } from '#shared/features/evidence/evidence';
 
 /*
- * An RFC 3161 time-stamp of the audit chain's head (docs/decisions/074): the authority signs "this hash
- * existed at this time", so not even whoever runs the server can rewrite the chain afterwards unseen. The
+ * An RFC 3161 time-stamp of the audit chain's head (docs/decisions/074, and at each close 088): the
+ * authority signs "this hash existed at this time", so not even whoever runs the server can rewrite the
+ * chain afterwards unseen. The
  * request is one fixed DER shape (a SHA-256 imprint, a nonce, the authority's certificate asked for),
  * written here in a few bytes; the reply is kept as it came, for `openssl ts -verify`.
  */
 
-const TIMEOUT_MS = 15_000;
+/** How long an authority may take to answer, unless the caller says otherwise. */
+export const TIMESTAMP_TIMEOUT_MS = 15_000;
+
+/** The authority did not answer (in time, or at all), or refused to stamp. */
+export class TimestampError extends Error {
+  constructor(
+    readonly reason: 'unavailable' | 'refused',
+    detail: string,
+  ) {
+    super(`time-stamp ${reason}: ${detail}`);
+    this.name = 'TimestampError';
+  }
+}
 
 /** DER of a TimeStampReq for a SHA-256 digest (hex). */
 export function timestampRequest(digestHex: string): Buffer {
@@ -51,22 +62,26 @@ export function timestampStatus(reply: Buffer): number | undefined {
   return status.length === 1 ? reply[status.start] : undefined;
 }
 
-/** Asks the authority to stamp a SHA-256 digest; its reply (DER), or a 503 with a clear reason. */
-export async function requestTimestamp(url: string, digestHex: string): Promise<Buffer> {
+/** Asks the authority to stamp a SHA-256 digest: its reply (DER), or a TimestampError saying why not. */
+export async function requestTimestamp(
+  url: string,
+  digestHex: string,
+  options: { timeoutMs?: number } = {},
+): Promise<Buffer> {
   let reply: Buffer;
   try {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
       body: new Uint8Array(timestampRequest(digestHex)),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(options.timeoutMs ?? TIMESTAMP_TIMEOUT_MS),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     reply = Buffer.from(await response.arrayBuffer());
-  } catch {
-    throw ServiceUnavailable(evidenceMessages.timestampUnavailable);
+  } catch (error) {
+    throw new TimestampError('unavailable', (error as Error).message);
   }
   const status = timestampStatus(reply);
-  if (status !== 0 && status !== 1) throw ServiceUnavailable(evidenceMessages.timestampRefused);
+  if (status !== 0 && status !== 1) throw new TimestampError('refused', `PKIStatus ${status ?? '?'}`);
   return reply;
 }
