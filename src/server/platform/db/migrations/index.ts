@@ -29,6 +29,7 @@ import { smsMigration } from './029-sms';
 import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
 import { photoTotalsMigration } from './032-photo-totals';
 import { closeStampsMigration } from './033-close-stamps';
+import { noVotedAtIndexMigration } from './034-no-voted-at-index';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -68,6 +69,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '031-second-factor-secrets-sealed': secondFactorSecretsSealedMigration(dialect, options.secondFactorKey),
     '032-photo-totals': photoTotalsMigration(dialect),
     '033-close-stamps': closeStampsMigration(),
+    '034-no-voted-at-index': noVotedAtIndexMigration(),
   };
   return { getMigrations: async () => migrations };
 }
