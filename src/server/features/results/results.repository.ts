@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
-import { quarterHourSql, quarterSql } from '#server/platform/records/records.repository';
+import { counterRecounts } from '#server/platform/records/records.repository';
 
 export interface CandidateVotesRow {
   id: number;
@@ -162,12 +162,7 @@ export function createResultsRepository(db: Kysely<Database>) {
 
     /** Photos received per department as they should be: every stored photo (a scan of photos). */
     async recountPhotos(): Promise<PhotoCounterRow[]> {
-      const rows = await db
-        .selectFrom('photos')
-        .innerJoin('records', 'records.id', 'photos.record_id')
-        .select((s) => ['records.department_id', s.fn.countAll<number>().as('photos')])
-        .groupBy('records.department_id')
-        .execute();
+      const rows = await counterRecounts.photos(db).execute();
       return rows.map((r) => ({ department_id: r.department_id, photos: Number(r.photos) }));
     },
 
@@ -217,25 +212,13 @@ export function createResultsRepository(db: Kysely<Database>) {
 
     /** The candidate counters as they should be: recounted from the ballots that count (a full scan). */
     async recountCandidateVotes(): Promise<CounterRow[]> {
-      const rows = await db
-        .selectFrom('record_votes')
-        .innerJoin('records', 'records.id', 'record_votes.record_id')
-        .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
-        .where('records.vote_counted', '=', 1)
-        .groupBy(['records.department_id', 'record_votes.candidate_id'])
-        .execute();
+      const rows = await counterRecounts.candidateVotes(db).execute();
       return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
     },
 
     /** The ballot counters as they should be: voted records whose vote counts, per department (a full scan). */
     async recountBallots(): Promise<BallotRow[]> {
-      const rows = await db
-        .selectFrom('records')
-        .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
-        .where('voted_at', 'is not', null)
-        .where('vote_counted', '=', 1)
-        .groupBy('department_id')
-        .execute();
+      const rows = await counterRecounts.ballots(db).execute();
       return rows.map((r) => ({ ...r, ballots: Number(r.ballots) }));
     },
 
@@ -267,20 +250,7 @@ export function createResultsRepository(db: Kysely<Database>) {
 
     /** The quarter counters as they should be: recounted from the ballots that count (a full scan). */
     async recountQuarterVotes(): Promise<QuarterCounterRow[]> {
-      const rows = await db
-        .selectFrom('record_votes')
-        .innerJoin('records', 'records.id', 'record_votes.record_id')
-        .select((s) => [
-          quarterHourSql.as('hour'),
-          quarterSql.as('quarter'),
-          'records.department_id',
-          'record_votes.candidate_id',
-          s.fn.countAll<number>().as('votes'),
-        ])
-        .where('records.vote_counted', '=', 1)
-        .where('records.voted_at', 'is not', null)
-        .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id'])
-        .execute();
+      const rows = await counterRecounts.quarterVotes(db).execute();
       return rows.map((r) => ({ ...r, quarter: Number(r.quarter), votes: Number(r.votes) }));
     },
 

@@ -100,8 +100,54 @@ export function quarterOf(votedAt: string): { hour: string; quarter: number } {
 }
 
 /** The same cut in SQL, over records.voted_at (rebuilds and recounts). */
-export const quarterHourSql = sql<string>`substr(records.voted_at, 1, 13)`;
-export const quarterSql = sql<number>`cast(substr(records.voted_at, 15, 2) as integer) / 15`;
+const quarterHourSql = sql<string>`substr(records.voted_at, 1, 13)`;
+const quarterSql = sql<number>`cast(substr(records.voted_at, 15, 2) as integer) / 15`;
+
+/**
+ * What each counter table should hold, recounted from the records, the ballots and the photos (full
+ * scans). The rebuild writes these into the counters and `results:check` compares the counters with
+ * them, so the two always count the same way.
+ */
+export const counterRecounts = {
+  /** vote_totals: voted records whose vote counts, per department. */
+  ballots: (db: Db) =>
+    db
+      .selectFrom('records')
+      .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
+      .where('voted_at', 'is not', null)
+      .where('vote_counted', '=', 1)
+      .groupBy('department_id'),
+  /** candidate_totals: the ballots that count, per department and candidate. */
+  candidateVotes: (db: Db) =>
+    db
+      .selectFrom('record_votes')
+      .innerJoin('records', 'records.id', 'record_votes.record_id')
+      .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
+      .where('records.vote_counted', '=', 1)
+      .groupBy(['records.department_id', 'record_votes.candidate_id']),
+  /** quarter_totals: the same, per quarter of an hour of the vote too. */
+  quarterVotes: (db: Db) =>
+    db
+      .selectFrom('record_votes')
+      .innerJoin('records', 'records.id', 'record_votes.record_id')
+      .select((s) => [
+        quarterHourSql.as('hour'),
+        quarterSql.as('quarter'),
+        'records.department_id',
+        'record_votes.candidate_id',
+        s.fn.countAll<number>().as('votes'),
+      ])
+      .where('records.vote_counted', '=', 1)
+      .where('records.voted_at', 'is not', null)
+      .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id']),
+  /** photo_totals: every stored photo, replacements included, per department (decision 087). */
+  photos: (db: Db) =>
+    db
+      .selectFrom('photos')
+      .innerJoin('records', 'records.id', 'photos.record_id')
+      .select((s) => ['records.department_id', s.fn.countAll<number>().as('photos')])
+      .groupBy('records.department_id'),
+};
 
 /** Moves a department's votes of a candidate in a quarter by `delta`; the row appears with its first vote. */
 export const moveQuarterVotesQuery = compiledQuery(
@@ -325,58 +371,23 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await db
         .insertInto('vote_totals')
         .columns(['department_id', 'ballots'])
-        .expression((eb) =>
-          eb
-            .selectFrom('records')
-            .select((s) => ['department_id', s.fn.countAll<number>().as('ballots')])
-            .where('voted_at', 'is not', null)
-            .where('vote_counted', '=', 1)
-            .groupBy('department_id'),
-        )
+        .expression(counterRecounts.ballots(db))
         .execute();
       await db
         .insertInto('candidate_totals')
         .columns(['department_id', 'candidate_id', 'votes'])
-        .expression((eb) =>
-          eb
-            .selectFrom('record_votes')
-            .innerJoin('records', 'records.id', 'record_votes.record_id')
-            .select((s) => ['records.department_id', 'record_votes.candidate_id', s.fn.countAll<number>().as('votes')])
-            .where('records.vote_counted', '=', 1)
-            .groupBy(['records.department_id', 'record_votes.candidate_id']),
-        )
+        .expression(counterRecounts.candidateVotes(db))
         .execute();
       await db
         .insertInto('quarter_totals')
         .columns(['hour', 'quarter', 'department_id', 'candidate_id', 'votes'])
-        .expression((eb) =>
-          eb
-            .selectFrom('record_votes')
-            .innerJoin('records', 'records.id', 'record_votes.record_id')
-            .select((s) => [
-              quarterHourSql.as('hour'),
-              quarterSql.as('quarter'),
-              'records.department_id',
-              'record_votes.candidate_id',
-              s.fn.countAll<number>().as('votes'),
-            ])
-            .where('records.vote_counted', '=', 1)
-            .where('records.voted_at', 'is not', null)
-            .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id']),
-        )
+        .expression(counterRecounts.quarterVotes(db))
         .execute();
-      // Photos received per department (decision 087): every stored photo, replacements included.
       await db.deleteFrom('photo_totals').execute();
       await db
         .insertInto('photo_totals')
         .columns(['department_id', 'photos'])
-        .expression((eb) =>
-          eb
-            .selectFrom('photos')
-            .innerJoin('records', 'records.id', 'photos.record_id')
-            .select((s) => ['records.department_id', s.fn.countAll<number>().as('photos')])
-            .groupBy('records.department_id'),
-        )
+        .expression(counterRecounts.photos(db))
         .execute();
     },
 
