@@ -1,8 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Breakdown } from '#shared/features/results/results';
-import { RESULTS_POLL_MS } from '#shared/platform/constants';
 import { apiFetch } from '#web/platform/lib/api-client';
-import { resultsKeys } from './get-results';
+import { resultsKeys, type StreamFed, streamFedQueryOptions } from './get-results';
 
 export const getResultsBreakdown = () => apiFetch<Breakdown>('/api/results/breakdown', { cache: 'no-store' });
 
@@ -11,24 +10,10 @@ export const getResultsBreakdown = () => apiFetch<Breakdown>('/api/results/break
  * stream feeds the page, it brings the table's changed rows itself (useResultsStream, decision 087);
  * without it, the table is asked for as often as the totals (the spec's 5 s).
  */
-export const getResultsBreakdownQueryOptions = ({
-  live,
-  pollMs = RESULTS_POLL_MS,
-}: {
-  live: boolean;
-  pollMs?: number;
-}) =>
-  queryOptions({
-    queryKey: resultsKeys.breakdown,
-    queryFn: getResultsBreakdown,
-    staleTime: live ? Number.POSITIVE_INFINITY : 0,
-    refetchInterval: live ? false : pollMs,
-    refetchIntervalInBackground: true,
-    refetchOnWindowFocus: !live,
-  });
+export const getResultsBreakdownQueryOptions = (options: StreamFed) =>
+  streamFedQueryOptions(resultsKeys.breakdown, getResultsBreakdown, options);
 
-export const useResultsBreakdown = (options: { live: boolean; pollMs?: number }) =>
-  useQuery(getResultsBreakdownQueryOptions(options));
+export const useResultsBreakdown = (options: StreamFed) => useQuery(getResultsBreakdownQueryOptions(options));
 
 /** The two downloads: plain links, so the browser saves the file (each download is audited). */
 export const resultsDownloads = {

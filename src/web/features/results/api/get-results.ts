@@ -12,18 +12,33 @@ export const resultsKeys = {
 
 export const getResults = () => apiFetch<Results>('/api/results', { cache: 'no-store' });
 
+/** Whether the live stream feeds the page, and how often to ask without it. */
+export interface StreamFed {
+  live: boolean;
+  pollMs?: number;
+}
+
 /**
- * The totals. While the live stream feeds the cache there is nothing to fetch; without it the page
+ * Query options for what the live stream keeps in the cache (the totals, and since decision 087 the
+ * breakdown and the timeline): while it feeds the page there is nothing to fetch; without it the page
  * asks every `pollMs` (the spec's 5 seconds), also in a background tab: it may be on a projector.
  */
-export const getResultsQueryOptions = ({ live, pollMs = RESULTS_POLL_MS }: { live: boolean; pollMs?: number }) =>
+export const streamFedQueryOptions = <T>(
+  queryKey: readonly string[],
+  queryFn: () => Promise<T>,
+  { live, pollMs = RESULTS_POLL_MS }: StreamFed,
+) =>
   queryOptions({
-    queryKey: resultsKeys.current,
-    queryFn: getResults,
+    queryKey,
+    queryFn,
     staleTime: live ? Number.POSITIVE_INFINITY : 0,
     refetchInterval: live ? false : pollMs,
     refetchIntervalInBackground: true,
     refetchOnWindowFocus: !live,
   });
 
-export const useResults = (options: { live: boolean; pollMs?: number }) => useQuery(getResultsQueryOptions(options));
+/** The totals. */
+export const getResultsQueryOptions = (options: StreamFed) =>
+  streamFedQueryOptions(resultsKeys.current, getResults, options);
+
+export const useResults = (options: StreamFed) => useQuery(getResultsQueryOptions(options));
