@@ -111,19 +111,6 @@ export function createValidationRepository(db: Db) {
       return { rows: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null };
     },
 
-    /** Who voted a record of the department and when (for the 409 of a second vote). */
-    async findVoteInDepartment(
-      departmentId: number,
-      recordId: number,
-    ): Promise<{ status: string; voted_by: string | null; voted_at: string | null } | undefined> {
-      return db
-        .selectFrom('records')
-        .select(['status', 'voted_by', 'voted_at'])
-        .where('id', '=', recordId)
-        .where('department_id', '=', departmentId)
-        .executeTakeFirst();
-    },
-
     /**
      * Marks the record voted, only if nobody did before: the first vote wins, the database decides.
      * Returns the updated record, or undefined when it was already voted (or is not in the department).
