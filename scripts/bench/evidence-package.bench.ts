@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
+import { v7 as itemKey } from 'uuid';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { createUser } from '#server/testing/auth-helpers';
 import { seedBenchRecords } from './data/records-seed';
@@ -48,7 +49,7 @@ async function votes(origin: string, cookie: string, next: { i: number }, second
         body: JSON.stringify({ candidates: ['FA'] }),
         setupRequest: (req) => ({
           ...req,
-          headers: { ...req.headers, 'idempotency-key': randomUUID() },
+          headers: { ...req.headers, 'idempotency-key': itemKey() },
           path: `/api/validation/${VOTE_SLUG}/records/${voteIds[next.i++ % voteIds.length]}/vote`,
         }),
       },

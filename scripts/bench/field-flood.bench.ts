@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { v7 as itemKey } from 'uuid';
 import { createUser } from '#server/testing/auth-helpers';
 import { seedBenchRecords } from './data/records-seed';
 import type { BenchSuite } from './types';
@@ -50,7 +51,7 @@ function floodReport(recordIds: number[]): string {
     lastError: { message: 'x'.repeat(500), at: now },
     departments: Array.from({ length: 200 }, () => ({ slug: SLUG, waiting: 100_000, oldestWaitingAt: now })),
     items: recordIds.slice(0, 500).map((recordId) => ({
-      key: randomUUID(),
+      key: itemKey(),
       slug: SLUG,
       recordId,
       kind: 'vote',

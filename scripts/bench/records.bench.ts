@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { v7 as itemKey } from 'uuid';
 import { createUser } from '#server/testing/auth-helpers';
 import { seedBenchRecords } from './data/records-seed';
 import { memoryMb } from './process-memory';
@@ -103,7 +103,8 @@ export const suite: BenchSuite = {
       },
     },
     {
-      // As the phone's outbox sends a vote: each with its own Idempotency-Key (decision 023).
+      // As the phone's outbox sends a vote: each with its own Idempotency-Key (decision 023), a UUID version 7
+      // made when the vote was taken (decision 090).
       name: 'POST voto con Idempotency-Key, como lo envía el teléfono',
       connections: 50,
       targetP99: 25,
@@ -120,7 +121,7 @@ export const suite: BenchSuite = {
             body: JSON.stringify({ candidates: ['FA', 'NR'] }),
             setupRequest: (req) => ({
               ...req,
-              headers: { ...req.headers, 'idempotency-key': randomUUID() },
+              headers: { ...req.headers, 'idempotency-key': itemKey() },
               path: `/api/validation/${SLUG}/records/${ids[next++ % ids.length]}/vote`,
             }),
           },

@@ -5,10 +5,11 @@
 // the cluster runs without fsync, as the tests' does). Rounds of MICRO_BATCH votes sent at once, as that
 // many phones would; per vote: wall-clock µs and this process's CPU µs, without a key and with one, three
 // times each (decision 088). Not a suite of `npm run bench`: `npm run bench -- validación` measures whole requests.
-import { randomUUID } from 'node:crypto';
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { v7 as itemKey } from 'uuid';
 import { createVoteWriter } from '#server/features/records/records.service';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
@@ -61,7 +62,7 @@ async function measure(name: 'sqlite' | 'postgres', db: Db): Promise<void> {
             now: new Date(),
             idempotency: withKey
               ? {
-                  key: randomUUID(),
+                  key: itemKey(),
                   actor: user.email,
                   fingerprint: requestFingerprint('vote', SLUG, recordId, 'FA', 'NR'),
                 }

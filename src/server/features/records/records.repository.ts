@@ -1,7 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
-import { quarterOf, RECORD_COLUMNS, type RecordRow } from '#server/platform/records/records.repository';
+import {
+  createRecordsRepository,
+  quarterOf,
+  RECORD_COLUMNS,
+  type RecordRow,
+} from '#server/platform/records/records.repository';
 
 /* The validators' side of the records: their lists and the vote. What other features share is in platform/records. */
 
@@ -30,56 +35,57 @@ const markVotedQuery = compiledQuery(
       .returning(RECORD_COLUMNS),
 );
 
-const bumpBallotsQuery = compiledQuery((db: Db, departmentId: number) =>
-  db
-    .insertInto('vote_totals')
-    .values({ department_id: departmentId, ballots: 1 })
-    .onConflict((oc) =>
-      oc.column('department_id').doUpdateSet((eb) => ({ ballots: eb('vote_totals.ballots', '+', 1) })),
-    ),
-);
-
-/** Ballot rows and candidate counters, one compiled variant per number of candidates. */
-const ballotQueries = new Map<number, ReturnType<typeof buildBallotQueries>>();
-function buildBallotQueries(count: number) {
+/** A ballot's own rows (one per candidate), one compiled variant per number of candidates. */
+const ballotRowsQueries = new Map<number, ReturnType<typeof buildBallotRowsQuery>>();
+function buildBallotRowsQuery(count: number) {
   const slots = Array.from({ length: count }, (_, i) => i);
-  return {
-    rows: compiledQuery((db: Db, recordId: number, at: string, ...candidateIds: number[]) =>
-      db
-        .insertInto('record_votes')
-        .values(slots.map((i) => ({ record_id: recordId, candidate_id: candidateIds[i] as number, created_at: at }))),
-    ),
-    totals: compiledQuery((db: Db, departmentId: number, ...candidateIds: number[]) =>
-      db
-        .insertInto('candidate_totals')
-        .values(slots.map((i) => ({ department_id: departmentId, candidate_id: candidateIds[i] as number, votes: 1 })))
-        .onConflict((oc) =>
-          oc
-            .columns(['department_id', 'candidate_id'])
-            .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', 1) })),
-        ),
-    ),
-    // The vote's quarter of an hour, for the timeline (decision 083): one row per candidate, one statement.
-    quarters: compiledQuery((db: Db, hour: string, quarter: number, departmentId: number, ...candidateIds: number[]) =>
-      db
-        .insertInto('quarter_totals')
-        .values(
-          slots.map((i) => ({
-            hour,
-            quarter,
-            department_id: departmentId,
-            candidate_id: candidateIds[i] as number,
-            votes: 1,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['hour', 'quarter', 'department_id', 'candidate_id'])
-            .doUpdateSet((eb) => ({ votes: eb('quarter_totals.votes', '+', 1) })),
-        ),
-    ),
-  };
+  return compiledQuery((db: Db, recordId: number, at: string, ...candidateIds: number[]) =>
+    db
+      .insertInto('record_votes')
+      .values(slots.map((i) => ({ record_id: recordId, candidate_id: candidateIds[i] as number, created_at: at }))),
+  );
 }
+
+/**
+ * The counters' moves of the votes of one transaction, summed (decision 090): the department's ballots,
+ * voted and validated records, and its candidates' votes in total and in each quarter of an hour. The
+ * vote writer adds each vote that went through and writes the sums once, just before the commit, so a
+ * batch of votes moves each counter row once instead of once per vote.
+ */
+export class BallotTally {
+  readonly departments = new Map<number, { ballots: number; validated: number }>();
+  readonly candidates = new Map<string, { departmentId: number; candidateId: number; votes: number }>();
+  readonly quarters = new Map<
+    string,
+    { hour: string; quarter: number; departmentId: number; candidateId: number; votes: number }
+  >();
+
+  /** One ballot cast at `at` (ISO) for these candidates; `validated` when it completed its record. */
+  add(ballot: { departmentId: number; candidateIds: number[]; at: string; validated: boolean }): void {
+    const { departmentId, candidateIds, at } = ballot;
+    const department = this.departments.get(departmentId) ?? { ballots: 0, validated: 0 };
+    department.ballots += 1;
+    if (ballot.validated) department.validated += 1;
+    this.departments.set(departmentId, department);
+    const { hour, quarter } = quarterOf(at);
+    for (const candidateId of candidateIds) {
+      const total = this.candidates.get(`${departmentId} ${candidateId}`) ?? { departmentId, candidateId, votes: 0 };
+      total.votes += 1;
+      this.candidates.set(`${departmentId} ${candidateId}`, total);
+      const key = `${hour} ${quarter} ${departmentId} ${candidateId}`;
+      const inQuarter = this.quarters.get(key) ?? { hour, quarter, departmentId, candidateId, votes: 0 };
+      inQuarter.votes += 1;
+      this.quarters.set(key, inQuarter);
+    }
+  }
+}
+
+/** Department, then candidate: every transaction takes the counters' rows in this order (no deadlocks). */
+const byRow = (a: { departmentId: number; candidateId: number; hour?: string; quarter?: number }, b: typeof a) =>
+  a.departmentId - b.departmentId ||
+  a.candidateId - b.candidateId ||
+  (a.hour ?? '').localeCompare(b.hour ?? '') ||
+  (a.quarter ?? 0) - (b.quarter ?? 0);
 
 export function createValidationRepository(db: Db) {
   return {
@@ -123,23 +129,63 @@ export function createValidationRepository(db: Db) {
       return (await markVotedQuery(db, departmentId, recordId, vote.codes.join(','), vote.by, vote.at))[0];
     },
 
-    /** The ballot's candidates, and the department's counters (totals and the quarter's) moved in the same transaction. */
-    async addVotes(departmentId: number, recordId: number, candidateIds: number[], at: string): Promise<void> {
-      // Same lock order in every transaction (totals row, then candidates by id): no deadlocks.
-      const ids = [...candidateIds].sort((a, b) => a - b);
-      let queries = ballotQueries.get(ids.length);
-      if (ids.length > 0 && !queries) {
-        queries = buildBallotQueries(ids.length);
-        ballotQueries.set(ids.length, queries);
+    /** The ballot's own rows, one per candidate (its counters move with the transaction's tally). */
+    async addBallotRows(recordId: number, candidateIds: number[], at: string): Promise<void> {
+      if (candidateIds.length === 0) return;
+      let query = ballotRowsQueries.get(candidateIds.length);
+      if (!query) {
+        query = buildBallotRowsQuery(candidateIds.length);
+        ballotRowsQueries.set(candidateIds.length, query);
       }
-      // The ballot's own rows first: the counters' rows are shared by every vote and, on PostgreSQL,
-      // held from their update to the commit.
-      if (queries) await queries.rows(db, recordId, at, ...ids);
-      await bumpBallotsQuery(db, departmentId);
-      if (!queries) return;
-      await queries.totals(db, departmentId, ...ids);
-      const { hour, quarter } = quarterOf(at);
-      await queries.quarters(db, hour, quarter, departmentId, ...ids);
+      await query(db, recordId, at, ...candidateIds);
+    },
+
+    /**
+     * Writes a transaction's tally: each counter row it moves, once, by the sum (decision 090). On
+     * PostgreSQL these rows are shared by every vote and held from their update to the commit: the
+     * caller writes the tally last.
+     */
+    async writeTally(tally: BallotTally): Promise<void> {
+      const records = createRecordsRepository(db);
+      const departments = [...tally.departments].sort(([a], [b]) => a - b);
+      for (const [departmentId, { ballots }] of departments) await records.moveBallots(departmentId, ballots);
+      const candidates = [...tally.candidates.values()].sort(byRow);
+      if (candidates.length > 0) {
+        await db
+          .insertInto('candidate_totals')
+          .values(
+            candidates.map((c) => ({ department_id: c.departmentId, candidate_id: c.candidateId, votes: c.votes })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['department_id', 'candidate_id'])
+              .doUpdateSet((eb) => ({ votes: eb('candidate_totals.votes', '+', eb.ref('excluded.votes')) })),
+          )
+          .execute();
+      }
+      const quarters = [...tally.quarters.values()].sort(byRow);
+      if (quarters.length > 0) {
+        await db
+          .insertInto('quarter_totals')
+          .values(
+            quarters.map((q) => ({
+              hour: q.hour,
+              quarter: q.quarter,
+              department_id: q.departmentId,
+              candidate_id: q.candidateId,
+              votes: q.votes,
+            })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(['hour', 'quarter', 'department_id', 'candidate_id'])
+              .doUpdateSet((eb) => ({ votes: eb('quarter_totals.votes', '+', eb.ref('excluded.votes')) })),
+          )
+          .execute();
+      }
+      for (const [departmentId, { ballots, validated }] of departments) {
+        await records.bumpCounts(departmentId, { voted: ballots, validated });
+      }
     },
   };
 }

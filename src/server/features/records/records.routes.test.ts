@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createResultsRepository } from '#server/features/results/results.repository';
+import { checkTotals } from '#server/features/results/results.service';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
-import { fixture, uploadPhoto } from '#server/testing/photos';
+import { addStoredPhoto, fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
@@ -366,6 +368,39 @@ describe('POST /api/validation/:slug/records/:id/vote', () => {
     expect(await totals()).toEqual({ ballots: 40, FA: 40, LC: 40 });
     const summary = await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } });
     expect(summary.json()).toEqual({ total: 40, voted: 40, validated: 0 });
+  });
+});
+
+describe('the counters of votes committed together', () => {
+  it('move once per transaction by the votes that went through, across departments and quarters of an hour', async () => {
+    // Each reading of the clock a minute later: the votes of one batch fall in two quarters of an hour.
+    let minutes = 0;
+    t = await createTestApp({ now: () => new Date(Date.UTC(2026, 11, 6, 8, 10 + minutes++)) });
+    const c = await signInPeople(t);
+    const idsA = await addRecords(t, SLUG_A, 12);
+    const idsB = await addRecords(t, SLUG_B, 6);
+    // The first record of A has its three photos: its vote validates it.
+    for (const kind of ['gobernador', 'an', 'clez'] as const) await addStoredPhoto(t, idsA[0] as number, kind);
+    const voteB = (id: number, candidates: string[]) => vote(SLUG_B, id, candidates, c.validatorB);
+    await vote(SLUG_A, idsA[11] as number, ['NR'], c.validatorA);
+
+    const answers = await Promise.all([
+      ...idsA.map((id) => vote(SLUG_A, id, ['FA', 'LC'], c.validatorA)),
+      ...idsB.map((id) => voteB(id, ['NR'])),
+      // Refused inside the batch: another department's record, and a record that does not exist.
+      vote(SLUG_A, idsB[0] as number, ['FA'], c.validatorA),
+      voteB(999_999, ['FA']),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([...Array(11).fill(201), 409, ...Array(6).fill(201), 404, 404]);
+
+    expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+    expect(await totals()).toEqual({ ballots: 18, FA: 11, LC: 11, NR: 7 });
+    const quarters = await createResultsRepository(t.db.kysely).quarterCounters();
+    expect(new Set(quarters.map((q) => `${q.hour} ${q.quarter}`)).size).toBeGreaterThan(1);
+    const summaryA = await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } });
+    expect(summaryA.json()).toEqual({ total: 12, voted: 12, validated: 1 });
+    const summaryB = await t.request({ url: `/api/validation/${SLUG_B}/summary`, headers: { cookie: c.validatorB } });
+    expect(summaryB.json()).toEqual({ total: 6, voted: 6, validated: 0 });
   });
 });
 

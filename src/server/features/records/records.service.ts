@@ -35,7 +35,7 @@ import {
   type VoteResult,
 } from '#shared/features/records/records';
 import { recordMessages } from '#shared/platform/records';
-import { createValidationRepository } from './records.repository';
+import { BallotTally, createValidationRepository } from './records.repository';
 
 export interface VoteInput {
   department: { id: number; slug: string };
@@ -53,8 +53,14 @@ type Db = Kysely<Database>;
 /** How long the candidates list is reused before it is read again. */
 const CANDIDATES_TTL_MS = 5_000;
 
-/** A vote's outcome inside its transaction: cast now, answered before under the same key, or neither. */
-type VoteOutcome = { cast: VoteResult } | { earlier: Answer<VoteResult> } | undefined;
+/**
+ * A vote's outcome inside its transaction: cast now (with the ballot its transaction's tally adds once
+ * the vote went through), answered before under the same key, or neither.
+ */
+type VoteOutcome =
+  | { cast: VoteResult; ballot: Parameters<BallotTally['add']>[0] }
+  | { earlier: Answer<VoteResult> }
+  | undefined;
 
 interface VoteJob {
   input: VoteInput;
@@ -65,9 +71,10 @@ interface VoteJob {
 
 /**
  * One vote inside an open transaction: the conditional UPDATE (only while `voted_at` is null: the first
- * vote wins, whoever sent it), the ballot's candidates, the result counters, the progress counts, the
- * audit row and, with an Idempotency-Key, the key with its answer. Undefined when the record was
- * already voted (or is not the department's); the earlier answer when the key was already used.
+ * vote wins, whoever sent it), the ballot's candidates, the audit row and, with an Idempotency-Key, the
+ * key with its answer. The result counters and progress counts move with the transaction's tally
+ * (decision 090): the caller adds the ballot returned. Undefined when the record was already voted (or
+ * is not the department's); the earlier answer when the key was already used.
  */
 async function applyVote(
   change: Change,
@@ -92,17 +99,13 @@ async function applyVote(
     at,
   });
   if (!row) return undefined;
-  // The key and its answer before the counters: on PostgreSQL the counters' rows (and the audit chain's
-  // head) are held by every vote until its commit, so what touches them comes last (decision 088).
+  // The counters' rows (and the audit chain's head) are held by every vote until its commit on
+  // PostgreSQL: they are written last, with the tally and the chain (decisions 088 and 090).
   const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
   if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
-  await repo.addVotes(
-    input.department.id,
-    input.recordId,
-    chosen.map((c) => c.id),
-    at,
-  );
-  await createRecordsRepository(trx).bumpCounts(input.department.id, { voted: 1, validated: row.completed });
+  // Candidates by id: the same order as the counters' rows.
+  const candidateIds = chosen.map((c) => c.id).sort((a, b) => a - b);
+  await repo.addBallotRows(input.recordId, candidateIds, at);
   // A drill vote goes nowhere else (another system would keep it after the drill is erased).
   if (!allowance.drill) {
     await hooks.afterVote?.(trx, {
@@ -144,7 +147,17 @@ async function applyVote(
       now: input.now,
     });
   }
-  return { cast: answer };
+  return {
+    cast: answer,
+    ballot: { departmentId: input.department.id, candidateIds, at, validated: row.completed === 1 },
+  };
+}
+
+/** The counters' moves of the votes cast in a transaction, written once and last (decision 090). */
+async function writeTally(change: Change, outcomes: readonly VoteOutcome[]): Promise<void> {
+  const tally = new BallotTally();
+  for (const outcome of outcomes) if (outcome && 'cast' in outcome) tally.add(outcome.ballot);
+  await createValidationRepository(change.trx).writeTally(tally);
 }
 
 /**
@@ -185,15 +198,18 @@ export function createVoteWriter(
       await runChange(
         db,
         async (change) => {
+          const outcomes: VoteOutcome[] = [];
           for (const job of batch) {
             try {
               const outcome = await change.savepoint(() => applyVote(change, job, hooks, keys));
               results.set(job, { outcome });
+              outcomes.push(outcome);
               if (outcome && 'cast' in outcome) voted.push(job.input.department.slug);
             } catch (error) {
               results.set(job, { error });
             }
           }
+          await writeTally(change, outcomes);
         },
         { forget: [departmentLists(voted)] },
       );
@@ -248,9 +264,15 @@ export function createVoteWriter(
         outcome =
           dialect === 'sqlite'
             ? await enqueue(job)
-            : await runChange(db, (change) => applyVote(change, job, hooks, keys), {
-                forget: [departmentLists([input.department.slug])],
-              });
+            : await runChange(
+                db,
+                async (change) => {
+                  const cast = await applyVote(change, job, hooks, keys);
+                  await writeTally(change, [cast]);
+                  return cast;
+                },
+                { forget: [departmentLists([input.department.slug])] },
+              );
       } catch (error) {
         // Another request stored this key meanwhile (and this transaction rolled back): its answer is ours.
         if (!(error instanceof IdempotencyKeyTaken)) throw error;

@@ -218,6 +218,11 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await bumpCountsQuery(db, departmentId, by.total ?? 0, by.voted ?? 0, by.validated ?? 0);
     },
 
+    /** Moves a department's ballots (records voted) by `delta`; the row appears with its first vote. */
+    async moveBallots(departmentId: number, delta: number): Promise<void> {
+      await moveBallotsQuery(db, departmentId, delta);
+    },
+
     /**
      * Takes a ballot cast at `votedAt` out of the results (`sign` -1) or puts it back (+1): the
      * department's ballots and the votes of its candidates, in total and in the vote's quarter of an
@@ -229,7 +234,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
       sign: 1 | -1,
       votedAt: string | null,
     ): Promise<void> {
-      await moveBallotsQuery(db, departmentId, sign);
+      await this.moveBallots(departmentId, sign);
       await this.moveCandidateVotes(departmentId, candidateIds, sign, votedAt);
     },
 

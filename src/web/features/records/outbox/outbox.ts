@@ -1,5 +1,5 @@
 import { arrivedDamaged } from '#shared/features/photos/photos';
-import { newUuid } from '#web/platform/lib/new-id';
+import { newItemKey } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { DeviceStore } from '../device/device-store';
 import {
@@ -310,7 +310,7 @@ export function createOutbox(options: OutboxOptions) {
   function base(owner: string) {
     const now = timers.now();
     return {
-      key: newUuid(),
+      key: newItemKey(),
       owner,
       state: 'saved' as const,
       attempts: 0,
