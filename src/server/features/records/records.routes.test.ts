@@ -449,6 +449,26 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     expect(await storedKeys()).toBe(1);
   });
 
+  it('keeps only a vote’s key, not its answer: a retry gets the record as it is now', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, [{ nombre: 'Rosa Urdaneta' }])) as [number];
+    const first = await voteWithKey(id, ['FA'], c.validatorA);
+    expect(first.statusCode).toBe(201);
+    // Nothing of the person in the keys' table: the key, who sent it, what was asked (a hash), the status.
+    const stored = await t.db.kysely.selectFrom('idempotency_keys').selectAll().executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ key: KEY, actor_email: PEOPLE.validatorA, status_code: 201, response_body: '' });
+    expect(JSON.stringify(stored)).not.toContain('Rosa');
+
+    // The record changes after the vote (its first photo arrives); the retry's answer shows it.
+    const photoId = await addStoredPhoto(t, id, 'gobernador');
+    const retry = await voteWithKey(id, ['FA'], c.validatorA);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual({ ...first.json(), record: { ...first.json().record, photos: expect.anything() } });
+    expect(JSON.stringify(retry.json().record.photos)).toContain(String(photoId));
+    expect(await totals()).toEqual({ ballots: 1, FA: 1 });
+  });
+
   it('refuses a key reused with another body, for another record or by someone else with 422, changing nothing', async () => {
     const c = await setup();
     const [id, other] = (await addRecords(t, SLUG_A, 2)) as [number, number];

@@ -80,12 +80,16 @@ export const recordsRoutes: FastifyPluginAsyncZod<{ records?: RecordsService }> 
   app.post(
     '/api/validation/:slug/records/:id/vote',
     {
+      // A small JSON both ways (never over the compression threshold): no compression hooks on the
+      // busiest write of the day (decision 090).
+      compress: false,
+      decompress: false,
       schema: {
         tags: ['validación'],
         summary: 'Registra el voto de un trámite (una sola vez; el primero gana)',
         description:
-          'Con la cabecera Idempotency-Key (un UUID por voto), repetir la solicitud devuelve la misma ' +
-          'respuesta 201 en lugar de 409; la misma clave con otro voto recibe 422.',
+          'Con la cabecera Idempotency-Key (un UUID por voto), repetir la solicitud devuelve 201 con el ' +
+          'trámite como está ahora en lugar de 409; la misma clave con otro voto recibe 422.',
         params: recordParamsSchema,
         headers: idempotencyHeadersSchema,
         body: voteBodySchema,

@@ -24,7 +24,11 @@ import {
   recordListAnswers,
   requireValidationDepartment,
 } from '#server/platform/records/records';
-import { type CandidateRow, createRecordsRepository } from '#server/platform/records/records.repository';
+import {
+  type CandidateRow,
+  createRecordsRepository,
+  type RecordRow,
+} from '#server/platform/records/records.repository';
 import { searchPattern } from '#server/platform/records/records.search';
 import type { SessionUser } from '#server/platform/session/identity';
 import {
@@ -85,7 +89,7 @@ async function applyVote(
   const { trx } = change;
   const { input, chosen } = job;
   if (keys && input.idempotency) {
-    const earlier = await keys.replay<VoteResult>(input.idempotency, trx);
+    const earlier = await answerAgain(trx, keys, input);
     if (earlier) return { earlier };
   }
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
@@ -102,7 +106,8 @@ async function applyVote(
   // The counters' rows (and the audit chain's head) are held by every vote until its commit on
   // PostgreSQL: they are written last, with the tally and the chain (decisions 088 and 090).
   const answer: VoteResult = { message: recordsMessages.voteSuccess, record: presentRecord(row) };
-  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201, answer);
+  // The key without its answer: a retry gets the record as it is then (answerAgain, decision 090).
+  if (keys && input.idempotency) await keys.remember(trx, input.idempotency, 201);
   // Candidates by id: the same order as the counters' rows.
   const candidateIds = chosen.map((c) => c.id).sort((a, b) => a - b);
   await repo.addBallotRows(input.recordId, candidateIds, at);
@@ -151,6 +156,26 @@ async function applyVote(
     cast: answer,
     ballot: { departmentId: input.department.id, candidateIds, at, validated: row.completed === 1 },
   };
+}
+
+/** A vote's answer given again: its record as it is now (a vote answered before, the same ballot again). */
+function votedAgain(row: RecordRow): Answer<VoteResult> {
+  return {
+    statusCode: 201,
+    body: { message: recordsMessages.voteSuccess, record: presentRecord(row) },
+    replayed: true,
+  };
+}
+
+/**
+ * The answer for a vote whose Idempotency-Key was already used for it, or undefined when the key is new.
+ * Only the key is kept with a vote (decision 090): the answer is its record as it is now, as the same
+ * ballot sent again gets it (decision 084).
+ */
+async function answerAgain(db: Db, keys: IdempotencyKeys, input: VoteInput): Promise<Answer<VoteResult> | undefined> {
+  if (!input.idempotency || !(await keys.answered(input.idempotency, db.isTransaction ? db : undefined))) return;
+  const row = await createRecordsRepository(db).findInDepartment(input.department.id, input.recordId);
+  return row ? votedAgain(row) : undefined;
 }
 
 /** The counters' moves of the votes cast in a transaction, written once and last (decision 090). */
@@ -240,7 +265,7 @@ export function createVoteWriter(
 
   /** The answer already given to the vote's key, if it has one and it was used. */
   async function earlierAnswer(input: VoteInput): Promise<Answer<VoteResult> | undefined> {
-    return keys && input.idempotency ? keys.replay<VoteResult>(input.idempotency) : undefined;
+    return keys ? answerAgain(db, keys, input) : undefined;
   }
 
   return {
@@ -292,11 +317,7 @@ export function createVoteWriter(
       // Counted once (decision 084): the same ballot again (an SMS, then the phone's queue) gets the
       // stored vote's answer; a different one, the conflict with who voted and when.
       if (existing.voted_at !== null && existing.vote_codes === chosen.map((c) => c.code).join(',')) {
-        return {
-          statusCode: 201,
-          body: { message: recordsMessages.voteSuccess, record: presentRecord(existing) },
-          replayed: true,
-        };
+        return votedAgain(existing);
       }
       throw Conflict(
         existing.voted_by && existing.voted_at

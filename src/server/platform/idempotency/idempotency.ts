@@ -39,6 +39,8 @@ export class IdempotencyKeyTaken extends Error {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The stored answer of a key remembered without its body (no JSON is empty). */
+const WITHOUT_BODY = '';
 /** Expired keys are deleted at most this often. */
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
@@ -53,11 +55,16 @@ export function createIdempotencyKeys(db: Db, options: { days: number; now: () =
   const inFlight = new Map<string, Promise<unknown>>();
   let lastPurge = Number.NEGATIVE_INFINITY;
 
-  function answerFrom<T>(stored: StoredAnswer, request: IdempotentRequest): Answer<T> {
+  function requireSameRequest(stored: StoredAnswer, request: IdempotentRequest): void {
     // Someone else's key, or the same key for another vote or photo: never answered from the store.
     if (stored.actor_email !== request.actor || stored.fingerprint !== request.fingerprint) {
       throw UnprocessableEntity(idempotencyMessages.reused);
     }
+  }
+
+  function answerFrom<T>(stored: StoredAnswer, request: IdempotentRequest): Answer<T> {
+    requireSameRequest(stored, request);
+    if (stored.response_body === WITHOUT_BODY) throw new Error('answer remembered without its body: use answered()');
     return { statusCode: stored.status_code, body: JSON.parse(stored.response_body) as T, replayed: true };
   }
 
@@ -78,15 +85,30 @@ export function createIdempotencyKeys(db: Db, options: { days: number; now: () =
       return stored ? answerFrom<T>(stored, request) : undefined;
     },
 
-    /** Stores the answer inside the caller's transaction; IdempotencyKeyTaken if the key was taken meanwhile. */
-    async remember(trx: Db, request: IdempotentRequest, statusCode: number, body: unknown): Promise<void> {
+    /**
+     * Whether the key was used for this very request: the status it got, or undefined when the key is
+     * new (a key used for another request, or by someone else, is refused with 422). For keys remembered
+     * without their answer: the caller rebuilds it from what its change stored.
+     */
+    async answered(request: IdempotentRequest, trx?: Db): Promise<{ statusCode: number } | undefined> {
+      const stored = await createIdempotencyRepository(trx ?? readerOf(db)).find(request.key, options.now());
+      if (!stored) return undefined;
+      requireSameRequest(stored, request);
+      return { statusCode: stored.status_code };
+    },
+
+    /**
+     * Stores the answer inside the caller's transaction; IdempotencyKeyTaken if the key was taken
+     * meanwhile. Without `body`, only the key and the status are kept (see answered).
+     */
+    async remember(trx: Db, request: IdempotentRequest, statusCode: number, body?: unknown): Promise<void> {
       const now = options.now();
       const saved = await createIdempotencyRepository(trx).save({
         key: request.key,
         actor_email: request.actor,
         fingerprint: request.fingerprint,
         status_code: statusCode,
-        response_body: JSON.stringify(body),
+        response_body: body === undefined ? WITHOUT_BODY : JSON.stringify(body),
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + options.days * DAY_MS).toISOString(),
       });
