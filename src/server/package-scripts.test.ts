@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '#server/testing/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const scripts: Record<string, string> = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
@@ -12,6 +13,19 @@ const filesNamedIn = (command: string) =>
   command.split(/[\s&|;]+/).filter((word) => /^(\.\/)?[\w.-]+(\/[\w.-]+)+\.(m?[jt]sx?|json)$/.test(word));
 
 describe('package.json scripts', () => {
+  it('start the server with the same Node.js flags as the systemd unit and the test servers (decision 091)', () => {
+    const serverCommand = `node ${SERVER_NODE_FLAGS.join(' ')} dist-server/server.mjs`;
+    expect(scripts.start).toContain(serverCommand);
+    expect(scripts.serve).toContain(serverCommand);
+    const unit = fs.readFileSync(path.join(root, 'docs/deploy/comando@.service'), 'utf8');
+    expect(unit).toContain(`ExecStart=/usr/bin/${serverCommand}\n`);
+    // Every script that starts the bundle passes the flags.
+    for (const command of Object.values(scripts)) {
+      for (const start of command.match(/node[^&|;\n]*dist-server\/server\.mjs/g) ?? [])
+        expect(start).toContain(serverCommand.slice(5));
+    }
+  });
+
   it('name only files that exist', () => {
     const missing = Object.entries(scripts).flatMap(([name, command]) =>
       filesNamedIn(command)

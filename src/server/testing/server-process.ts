@@ -22,6 +22,15 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+/**
+ * The Node.js flags the server runs with, wherever it is started: `npm start`, `npm run serve`, the
+ * systemd unit (docs/deploy) and the servers of the benchmarks and end-to-end specs. A heap of at most
+ * 384 MB (decision 091): V8 then collects before a burst's garbage grows the process past ~250 MB, where
+ * on a large machine it would size the heap for gigabytes. server-flags.test.ts holds the start
+ * commands to this list.
+ */
+export const SERVER_NODE_FLAGS = ['--max-old-space-size=384'] as const;
+
 let built: Promise<void> | undefined;
 
 /** The server bundle `npm start` runs, built once per process (scripts/build-server.mjs). */
@@ -35,7 +44,7 @@ export function buildServerOnce(): Promise<void> {
 }
 
 /**
- * The real server as `npm start` runs it (`node dist-server/server.mjs`) on a data folder prepared
+ * The real server as `npm start` runs it (`node <SERVER_NODE_FLAGS> dist-server/server.mjs`) on a data folder prepared
  * by the caller, without demo content; resolves once `/api/ready` answers. End-to-end specs with a
  * server of their own and the benchmarks use it.
  */
@@ -50,7 +59,7 @@ export async function startServerProcess(options: {
 }): Promise<ServerProcess> {
   const origin = `http://127.0.0.1:${options.port}`;
   await buildServerOnce();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist-server/server.mjs'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(options.nodeArgs ?? []), 'dist-server/server.mjs'], {
     env: {
       ...process.env,
       PORT: String(options.port),

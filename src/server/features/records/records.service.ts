@@ -76,7 +76,7 @@ interface VoteJob {
 /**
  * One vote inside an open transaction: the conditional UPDATE (only while `voted_at` is null: the first
  * vote wins, whoever sent it), the ballot's candidates, the audit row and, with an Idempotency-Key, the
- * key with its answer. The result counters and progress counts move with the transaction's tally
+ * key (without its answer). The result counters and progress counts move with the transaction's tally
  * (decision 090): the caller adds the ballot returned. Undefined when the record was already voted (or
  * is not the department's); the earlier answer when the key was already used.
  */
