@@ -84,7 +84,8 @@ function api(options: { records: ProcedureRecord[]; summary?: RecordsSummary; pa
 }
 
 const ANA = 'ana@example.org';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+// The outbox's keys: UUIDs version 7, time first (decision 090).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const renderPage = (props: { owner?: string | null; onSessionEnded?: () => void } = {}) =>
   renderWithProviders(
