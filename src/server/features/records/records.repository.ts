@@ -69,13 +69,14 @@ export class BallotTally {
     this.departments.set(departmentId, department);
     const { hour, quarter } = quarterOf(at);
     for (const candidateId of candidateIds) {
-      const total = this.candidates.get(`${departmentId} ${candidateId}`) ?? { departmentId, candidateId, votes: 0 };
+      const totalKey = `${departmentId} ${candidateId}`;
+      const total = this.candidates.get(totalKey) ?? { departmentId, candidateId, votes: 0 };
       total.votes += 1;
-      this.candidates.set(`${departmentId} ${candidateId}`, total);
-      const key = `${hour} ${quarter} ${departmentId} ${candidateId}`;
-      const inQuarter = this.quarters.get(key) ?? { hour, quarter, departmentId, candidateId, votes: 0 };
+      this.candidates.set(totalKey, total);
+      const quarterKey = `${hour} ${quarter} ${departmentId} ${candidateId}`;
+      const inQuarter = this.quarters.get(quarterKey) ?? { hour, quarter, departmentId, candidateId, votes: 0 };
       inQuarter.votes += 1;
-      this.quarters.set(key, inQuarter);
+      this.quarters.set(quarterKey, inQuarter);
     }
   }
 }
