@@ -7,8 +7,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createElectionRepository } from '#server/platform/election/election.repository';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
+import { setElectionPhase } from '#server/testing/election';
 import { type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { SECOND_FACTOR_SETTING } from '#shared/features/auth/second-factor';
 import type { BenchCase, BenchSuite } from './bench/types';
@@ -62,15 +62,7 @@ for (const suite of suites) {
     await migrateToLatest(db);
     await seedReferenceData(db, now);
     // The day under way: the suites vote and send photos (a new database starts in Preparación).
-    await createElectionRepository(db.kysely).save({
-      phase: 'en_curso',
-      closes_at: null,
-      closed_at: null,
-      grace_hours: 12,
-      changed_at: now.toISOString(),
-      changed_by: null,
-      reason: null,
-    });
+    await setElectionPhase(db, 'en_curso', now);
     // The server runs as in production, where admins need a second factor by default (decision 080):
     // the suites' admins sign in with their password alone.
     await createSettingsRepository(db.kysely).set(SECOND_FACTOR_SETTING, '0', now);

@@ -13,8 +13,8 @@ import { v7 as itemKey } from 'uuid';
 import { createVoteWriter } from '#server/features/records/records.service';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createElectionRepository } from '#server/platform/election/election.repository';
 import { createIdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
+import { setElectionPhase } from '#server/testing/election';
 import { findPostgresBin, startPostgresCluster } from '../../tests/support/postgres-cluster';
 import { seedBenchRecords } from './data/records-seed';
 
@@ -27,15 +27,7 @@ async function measure(name: 'sqlite' | 'postgres', db: Db): Promise<void> {
   const now = new Date();
   await migrateToLatest(db);
   await seedReferenceData(db, now);
-  await createElectionRepository(db.kysely).save({
-    phase: 'en_curso',
-    closes_at: null,
-    closed_at: null,
-    grace_hours: 12,
-    changed_at: now.toISOString(),
-    changed_by: null,
-    reason: null,
-  });
+  await setElectionPhase(db, 'en_curso', now);
   const ids = (await seedBenchRecords(db, 100_000, { departments: [SLUG] })).ids[SLUG] ?? [];
   const department = await db.kysely
     .selectFrom('departments')

@@ -7,8 +7,8 @@ import { inject } from 'vitest';
 import { type BuildOptions, buildApp } from '#server/app';
 import type { Config } from '#server/platform/config/config';
 import { type Db, openDatabase } from '#server/platform/db/database';
-import { createElectionRepository } from '#server/platform/election/election.repository';
 import type { ElectionPhase } from '#shared/features/election/election';
+import { setElectionPhase } from './election';
 
 /** Which database this run of the server suite uses (set per Vitest project). */
 export const testDialect: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -222,24 +222,6 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   });
 }
 
-/** Puts the day in a phase as test data (no audit row): what the Jornada section's change would store. */
-export async function setElectionPhase(
-  db: Db,
-  phase: ElectionPhase,
-  now: Date,
-  extra: { closesAt?: string | null; closedAt?: string | null; graceHours?: number } = {},
-): Promise<void> {
-  await createElectionRepository(db.kysely).save({
-    phase,
-    closes_at: extra.closesAt ?? null,
-    closed_at: extra.closedAt ?? (phase === 'cerrada' ? now.toISOString() : null),
-    grace_hours: extra.graceHours ?? 12,
-    changed_at: now.toISOString(),
-    changed_by: null,
-    reason: null,
-  });
-}
-
 /** The TestApp helpers around an app a test built itself (its own database, its own logger). */
 export function testAppOf(app: FastifyInstance, close: () => Promise<void> = () => app.close()): TestApp {
   return {
@@ -254,3 +236,5 @@ export function testAppOf(app: FastifyInstance, close: () => Promise<void> = () 
     close,
   };
 }
+
+export { setElectionPhase };

@@ -2,7 +2,7 @@ import { createAgendaRepository } from '#server/features/agenda/agenda.repositor
 import { createNotasRepository } from '#server/features/notas/notas.repository';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createElectionRepository } from '#server/platform/election/election.repository';
+import { setElectionPhase } from '#server/testing/election';
 import { seedAuthFixtures } from './seed-auth';
 import { seedOutboxFixtures } from './seed-outbox';
 import { seedRecordsFixtures } from './seed-records';
@@ -36,15 +36,7 @@ export async function seedE2E(dataDir: string): Promise<void> {
   await migrateToLatest(db);
   await seedReferenceData(db, now, 'Comando Zulia');
   // The seeded day is under way: its validators vote and send photos.
-  await createElectionRepository(db.kysely).save({
-    phase: 'en_curso',
-    closes_at: null,
-    closed_at: null,
-    grace_hours: 12,
-    changed_at: now.toISOString(),
-    changed_by: null,
-    reason: null,
-  });
+  await setElectionPhase(db, 'en_curso', now);
   const agenda = createAgendaRepository(db.kysely);
   for (const e of E2E_AGENDA) await agenda.insert({ fecha: E2E_TODAY, ...e }, now);
   await agenda.insert({ fecha: '2026-11-23', hora24h: '09:00', descripcion: 'Evento de mañana', lugar: 'Lejos' }, now);
