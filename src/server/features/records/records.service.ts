@@ -23,6 +23,7 @@ import {
   type RecordChangeHooks,
   recordListAnswers,
   requireValidationDepartment,
+  type VoteRequest,
 } from '#server/platform/records/records';
 import {
   type CandidateRow,
@@ -381,14 +382,7 @@ export function createRecordsService(
     },
 
     /** A validator's vote for a record of their department (see createVoteWriter). */
-    async vote(input: {
-      user: SessionUser;
-      ip: string | null;
-      slug: string;
-      recordId: number;
-      codes: string[];
-      key: string | undefined;
-    }): Promise<Answer<VoteResult>> {
+    async vote(input: VoteRequest): Promise<Answer<VoteResult>> {
       const { user, slug, recordId, codes, key } = input;
       const department = await requireValidationDepartment(db, user, slug);
       if (key)

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import { HttpError, NotFound, Unavailable } from '#server/platform/http/errors';
 import type { Answer } from '#server/platform/idempotency/idempotency';
-import { requireValidationDepartment } from '#server/platform/records/records';
+import { requireValidationDepartment, type VoteRequest } from '#server/platform/records/records';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { VoteResult } from '#shared/features/records/records';
@@ -27,14 +27,7 @@ type Db = Kysely<Database>;
  * goes through the very writer the app's votes go through (same rules, phase check, audit row, counters
  * and live results).
  */
-export type CastVote = (input: {
-  user: SessionUser;
-  ip: string | null;
-  slug: string;
-  recordId: number;
-  codes: string[];
-  key: string | undefined;
-}) => Promise<Answer<VoteResult>>;
+export type CastVote = (input: VoteRequest) => Promise<Answer<VoteResult>>;
 
 /** Limits on received messages, over the last minute (counted in the database: every instance shares them). */
 export const SMS_LIMITS = { windowMs: 60_000, perNumber: 10, overall: 600 } as const;

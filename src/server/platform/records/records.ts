@@ -52,6 +52,20 @@ export interface RecordsActor {
 }
 
 /**
+ * A vote as it reaches the records feature's vote use case, from the app (its route) or from an SMS (the
+ * sms feature, through app.ts): who, from where, which record of which department, the ballot and the
+ * Idempotency-Key.
+ */
+export interface VoteRequest {
+  user: SessionUser;
+  ip: string | null;
+  slug: string;
+  recordId: number;
+  codes: string[];
+  key: string | undefined;
+}
+
+/**
  * Extra work inside the transaction of a vote or of a photo, right after the change: it commits with
  * the change or not at all (e.g. queuing the change for another system, see integrations/airtable).
  */
