@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createResultsRepository } from '#server/features/results/results.repository';
-import { checkTotals } from '#server/features/results/results.service';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
 import { addStoredPhoto, fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
+import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
 import { recordCodeFor } from '#shared/platform/record-code';
@@ -395,7 +394,7 @@ describe('the counters of votes committed together', () => {
 
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
     expect(await totals()).toEqual({ ballots: 18, FA: 11, LC: 11, NR: 7 });
-    const quarters = await createResultsRepository(t.db.kysely).quarterCounters();
+    const quarters = await t.db.kysely.selectFrom('quarter_totals').select(['hour', 'quarter']).execute();
     expect(new Set(quarters.map((q) => `${q.hour} ${q.quarter}`)).size).toBeGreaterThan(1);
     const summaryA = await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie: c.validatorA } });
     expect(summaryA.json()).toEqual({ total: 12, voted: 12, validated: 1 });
