@@ -110,6 +110,23 @@ export function SelectField({ label, hint, error, children, id, ...select }: Sel
   );
 }
 
+/** Choosing one municipality or parish, or every one ('Todos', the value ''): the lists' filters. */
+export function DepartmentSelect({
+  departments,
+  ...select
+}: Omit<SelectFieldProps, 'children'> & { departments: readonly { slug: string; title: string }[] }) {
+  return (
+    <SelectField {...select}>
+      <option value="">Todos</option>
+      {departments.map((d) => (
+        <option key={d.slug} value={d.slug}>
+          {d.title}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 /** First message per field of a zod error, keyed by the field's name. */
 export function fieldErrors(issues: readonly { path: PropertyKey[]; message: string }[]): Record<string, string> {
   const errors: Record<string, string> = {};

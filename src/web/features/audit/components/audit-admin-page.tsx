@@ -15,7 +15,7 @@ import { formatDateTime } from '#web/platform/lib/format';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { buttonClass, cardClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { fieldErrors, SelectField } from '#web/platform/ui/fields';
+import { DepartmentSelect, fieldErrors, SelectField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
 import { auditCsvUrl, useAudit } from '../api/get-audit';
@@ -89,19 +89,13 @@ export default function AuditAdminPage({ departments }: { departments: AdminDepa
               ))}
             </optgroup>
           </SelectField>
-          <SelectField
+          <DepartmentSelect
             id="auditoria-departamento"
             label="Departamento"
             value={draft.department}
             onChange={set('department')}
-          >
-            <option value="">Todos</option>
-            {departments.map((d) => (
-              <option key={d.slug} value={d.slug}>
-                {d.title}
-              </option>
-            ))}
-          </SelectField>
+            departments={departments}
+          />
           <DateField id="auditoria-desde" label="Desde" value={draft.from} onChange={set('from')} error={errors.from} />
           <DateField id="auditoria-hasta" label="Hasta" value={draft.to} onChange={set('to')} error={errors.to} />
           <div className="col-span-2 flex items-end lg:col-span-6">

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { chainCheckLabel } from '#shared/features/evidence/evidence';
 import { buttonClass, cardClass } from '#web/platform/ui/back-office';
-import { SelectField } from '#web/platform/ui/fields';
+import { DepartmentSelect } from '#web/platform/ui/fields';
 import { useCheckChain } from '../api/check-chain';
 import { evidencePackageUrl, useChainState } from '../api/get-chain-state';
 
@@ -37,19 +37,13 @@ export default function ChainPanel({ municipalities }: { municipalities: { slug:
         </ul>
       )}
       <div className="flex flex-wrap items-end gap-3">
-        <SelectField
+        <DepartmentSelect
           id={selectId}
           label="Municipio del paquete"
           value={department}
           onChange={(e) => setDepartment(e.target.value)}
-        >
-          <option value="">Todos</option>
-          {municipalities.map((m) => (
-            <option key={m.slug} value={m.slug}>
-              {m.title}
-            </option>
-          ))}
-        </SelectField>
+          departments={municipalities}
+        />
         <a href={evidencePackageUrl(department)} download className={buttonClass.secondary}>
           Descargar paquete de evidencias
         </a>

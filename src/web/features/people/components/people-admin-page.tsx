@@ -7,15 +7,15 @@ import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { useSession } from '#web/platform/session/get-session';
 import { buttonClass, inputClass, labelClass } from '#web/platform/ui/back-office';
-import { SelectField } from '#web/platform/ui/fields';
+import { DepartmentSelect, SelectField } from '#web/platform/ui/fields';
 import { ConfirmDialog, Modal } from '#web/platform/ui/modal';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { Pager } from '#web/platform/ui/pager';
 import { useDialogOpening } from '#web/platform/ui/use-dialog-opening';
 import { useEndSessions } from '../api/end-sessions';
-import { useResetSecondFactor } from '../api/reset-second-factor';
 import { useUsers } from '../api/get-users';
 import { useResetPassword } from '../api/reset-password';
+import { useResetSecondFactor } from '../api/reset-second-factor';
 import { useUpdateUser } from '../api/update-user';
 import { BulkAccessForm } from './bulk-access-form';
 import { CreateUserDialog } from './create-user-dialog';
@@ -243,19 +243,13 @@ export default function PeopleAdminPage({
             <option value="disabled">Desactivadas</option>
           </SelectField>
           <div className="col-span-2 lg:col-span-1">
-            <SelectField
+            <DepartmentSelect
               id="personas-departamento"
               label="Departamento"
               value={department}
               onChange={(e) => filter(setDepartment)(e.target.value)}
-            >
-              <option value="">Todos</option>
-              {departmentList.map((d) => (
-                <option key={d.slug} value={d.slug}>
-                  {d.title}
-                </option>
-              ))}
-            </SelectField>
+              departments={departmentList}
+            />
           </div>
         </form>
       </search>

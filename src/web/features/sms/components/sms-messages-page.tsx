@@ -5,7 +5,7 @@ import { formatDateTime } from '#web/platform/lib/format';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office';
-import { SelectField, TextField } from '#web/platform/ui/fields';
+import { DepartmentSelect, TextField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useSmsMessages } from '../api/get-sms-messages';
 
@@ -42,19 +42,13 @@ export default function SmsMessagesPage({ departments }: { departments: AdminDep
       </p>
       <search>
         <form className="grid gap-3 sm:grid-cols-2 lg:max-w-3xl" onSubmit={(e) => e.preventDefault()}>
-          <SelectField
+          <DepartmentSelect
             id="mensajes-departamento"
             label="Municipio o parroquia"
             value={department}
             onChange={(e) => setDepartment(e.target.value)}
-          >
-            <option value="">Todos</option>
-            {departments.map((d) => (
-              <option key={d.slug} value={d.slug}>
-                {d.title}
-              </option>
-            ))}
-          </SelectField>
+            departments={departments}
+          />
           <TextField
             label="Número"
             type="tel"
