@@ -38,13 +38,25 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
   const keysOf = (user: SessionUser, ctx: RequestContext) => [
     throttleKeys.accountAtAddress(user.email, ctx.ip),
     throttleKeys.address(ctx.ip),
+    throttleKeys.secondFactorAccount(user.email),
   ];
 
-  /** Refuses while blocked; after a wrong code, counts it (with its audit row) and refuses. */
-  async function guarded<T>(user: SessionUser, ctx: RequestContext, attempt: () => Promise<T | undefined>) {
+  /**
+   * Refuses while blocked; after a wrong code, counts it (with its audit row) and refuses. Every wrong
+   * code counts against the whole account too (decision 092): past its limit, six-digit codes wait from
+   * any address, but a recovery code is not held by that key (`code`), so strangers who know the password
+   * never lock its owner out; the limits of the address still hold a recovery code.
+   */
+  async function guarded<T>(
+    user: SessionUser,
+    ctx: RequestContext,
+    code: 'six-digit' | 'recovery',
+    attempt: () => Promise<T | undefined>,
+  ) {
     const now = clock();
     const keys = keysOf(user, ctx);
-    const wait = await throttle.waitSeconds(keys, now);
+    const accountKey = throttleKeys.secondFactorAccount(user.email);
+    const wait = await throttle.waitSeconds(code === 'recovery' ? keys.filter((k) => k !== accountKey) : keys, now);
     if (wait > 0) {
       await runChange(db, (change) => throttle.noteRefused(change, wait, user.email, ctx, now));
       throw TooManyRequests(tooManyAttemptsMessage(wait), wait);
@@ -106,7 +118,7 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
       const sealed = state.totp_pending_secret;
       if (!sealed) throw BadRequest(secondFactorMessages.noEnrolment);
       const pending = openSecret(sealed, user);
-      return guarded(user, ctx, async () => {
+      return guarded(user, ctx, 'six-digit', async () => {
         const now = clock();
         const step = acceptedStep(pending, user.email, code, now, null);
         if (step === null) return undefined;
@@ -129,9 +141,9 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
       const state = await stateOf(user);
       if (!state.totp_secret) throw BadRequest(secondFactorMessages.enrolRequired);
       const secret = openSecret(state.totp_secret, user);
-      return guarded(user, ctx, async () => {
+      const recovery = isRecoveryCodeShaped(code);
+      return guarded(user, ctx, recovery ? 'recovery' : 'six-digit', async () => {
         const now = clock();
-        const recovery = isRecoveryCodeShaped(code);
         const step = recovery ? null : acceptedStep(secret, user.email, code, now, state.totp_last_step);
         if (!recovery && step === null) return undefined;
         return runChange(db, async (change) => {

@@ -142,6 +142,53 @@ describe('the second factor (TOTP)', () => {
     expect((await post(cookie, '/api/auth/second-factor/verify', { code: codeOf(secret) })).statusCode).toBe(200);
   });
 
+  it('wrong codes from many addresses hit an account-wide limit; the owner’s recovery code still opens', async () => {
+    await setup();
+    const { secret, recoveryCodes } = await enrol(await loginAs(t, ADMIN));
+    later(60);
+    // Someone who knows the password tries 5 codes (each address's own limit) from each of 20 addresses.
+    const stranger = await loginAs(t, ADMIN);
+    const right = codeOf(secret);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const answers: number[] = [];
+    for (let address = 1; address <= 20; address++) {
+      for (let i = 0; i < 5; i++) {
+        const answer = await t.request({
+          method: 'POST',
+          url: '/api/auth/second-factor/verify',
+          headers: { cookie: stranger },
+          remoteAddress: `203.0.113.${address}`,
+          payload: { code: wrong },
+        });
+        answers.push(answer.statusCode);
+      }
+    }
+    // Ten wrong codes are checked; the other ninety are refused without being looked at.
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(400));
+    expect(answers.slice(10)).toEqual(Array(90).fill(429));
+
+    // From yet another address, even the right six-digit code waits...
+    const owner = await loginAs(t, ADMIN);
+    const fromOwner = (code: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/auth/second-factor/verify',
+        headers: { cookie: owner },
+        remoteAddress: '198.51.100.7',
+        payload: { code },
+      });
+    expect((await fromOwner(codeOf(secret))).statusCode).toBe(429);
+    // ...but the owner's recovery code opens the session.
+    const recovered = await fromOwner(recoveryCodes[0] as string);
+    expect(recovered.statusCode, recovered.body).toBe(200);
+    expect((await session(owner)).user.secondFactor).toBeUndefined();
+
+    // The wait ends: the account's six-digit codes are checked again.
+    later(31);
+    const next = await loginAs(t, ADMIN);
+    expect((await post(next, '/api/auth/second-factor/verify', { code: codeOf(secret) })).statusCode).toBe(200);
+  });
+
   it('with the setting on, an admin without a second factor must enrol at the next sign-in; a validator need not', async () => {
     await setup({ required: true });
     const cookie = await loginAs(t, ADMIN);

@@ -26,6 +26,11 @@ export const THROTTLE = {
   accountLimit: 10,
   /** Failures from a trusted browser after which it is a stranger's. */
   deviceLimit: 5,
+  /**
+   * Wrong second-factor codes on the whole account, from anywhere, after which its six-digit codes are
+   * refused with the doubling waits below (decision 092). Recovery codes are never refused by it.
+   */
+  secondFactorAccountLimit: 10,
   firstBlockMs: 30 * 1000,
   maxBlockMs: 15 * 60 * 1000,
 } as const;
@@ -36,14 +41,20 @@ export const throttleKeys = {
   address: (ip: string | null) => `ip:${ip ?? 'desconocida'}`,
   account: (email: string) => `email:${email}`,
   device: (userId: number, deviceTokenHash: string) => `device:${userId}|${deviceTokenHash}`,
+  /** Every wrong second-factor code of the account, from any address (decision 092). */
+  secondFactorAccount: (email: string) => `second-factor:${email}`,
 };
 
-/** After how many failures a key is blocked; the whole account and a device never are. */
+/**
+ * After how many failures a key is blocked; the whole account and a device never are. The account's
+ * second-factor key is, but only for six-digit codes: its owner's recovery codes still open it.
+ */
 export function limitOf(key: string, accountUnderAttack: boolean): number {
   if (key.startsWith('email-ip:')) {
     return accountUnderAttack ? THROTTLE.accountAtAddressUnderAttackLimit : THROTTLE.accountAtAddressLimit;
   }
   if (key.startsWith('ip:')) return THROTTLE.addressLimit;
+  if (key.startsWith('second-factor:')) return THROTTLE.secondFactorAccountLimit;
   return Number.POSITIVE_INFINITY;
 }
 
