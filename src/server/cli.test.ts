@@ -104,6 +104,12 @@ describe('command line', () => {
     expect(await c.run('user:add', 'ana@example.org')).toBe(1);
     expect(c.err.at(-1)).toBe('Una contraseña nueva debe tener al menos 10 caracteres.');
     expect(await cli('1q2w3e4r5t').run('user:add', 'ana@example.org')).toBe(1);
+    const repeated = cli('11111111111');
+    expect(await repeated.run('user:add', 'ana@example.org')).toBe(1);
+    expect(repeated.err.at(-1)).toBe('Una contraseña nueva no puede ser un mismo carácter repetido. Elige otra.');
+    const series = cli('1234567890ab');
+    expect(await series.run('user:add', 'ana@example.org')).toBe(1);
+    expect(series.err.at(-1)).toMatch(/^Esa contraseña se adivina fácilmente/);
     expect(await c.run('user:add', 'no-es-correo')).toBe(1);
     expect(c.err.at(-1)).toBe('El formato del email es inválido.');
     expect(await c.run('access:grant', 'ana@example.org', 'no-existe')).toBe(1);

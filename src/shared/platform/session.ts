@@ -29,6 +29,12 @@ export const authMessages = {
   /** New passwords (chosen by the person, an admin or the command line): longer than sign-in asks. */
   newPasswordTooShort: `Una contraseña nueva debe tener al menos ${NEW_PASSWORD_MIN_LENGTH} caracteres.`,
   commonPassword: 'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.',
+  /** A new password that is one character over and over ('11111111111'). */
+  repeatedCharacter: 'Una contraseña nueva no puede ser un mismo carácter repetido. Elige otra.',
+  /** A new password that zxcvbn scores 0 or 1: a series, a keyboard row, a word with a date. */
+  weakPassword:
+    'Esa contraseña se adivina fácilmente (una serie, una fila del teclado o una palabra con una fecha). ' +
+    'Elige otra: por ejemplo, tres o cuatro palabras unidas con guiones.',
   oneTimePasswordExpired:
     'Tu contraseña de un solo uso venció. Pide a un administrador que te dé una nueva en Personas.',
   /** A session older than the one-time password it should have been opened with (a reset meanwhile). */
@@ -46,14 +52,19 @@ export function tooManyAttemptsMessage(waitSeconds: number): string {
   return `Demasiados intentos de inicio de sesión. Intenta de nuevo en ${when}.`;
 }
 
+/** One character over and over, whatever its length ('11111111111'). */
+export const isOneRepeatedCharacter = (password: string) => /^(.)\1*$/su.test(password);
+
 /**
- * A new password, wherever one is chosen (the person, an admin): at least 10 characters. The server
- * also refuses the most common ones (passwords.ts); that list stays off the browser.
+ * A new password, wherever one is chosen (the person, an admin): at least 10 characters, not one
+ * character repeated. The server also refuses the most common ones and those zxcvbn finds easy to guess
+ * (passwords.ts, decision 092); the list and the estimator stay off the browser.
  */
 export const newPasswordFieldSchema = z
   .string({ error: authMessages.newPasswordTooShort })
   .min(NEW_PASSWORD_MIN_LENGTH, authMessages.newPasswordTooShort)
-  .max(PASSWORD_MAX_LENGTH, authMessages.passwordTooLong);
+  .max(PASSWORD_MAX_LENGTH, authMessages.passwordTooLong)
+  .refine((password) => !isOneRepeatedCharacter(password), authMessages.repeatedCharacter);
 
 export const roleSchema = z.enum(['admin', 'staff']);
 export type Role = z.infer<typeof roleSchema>;

@@ -25,6 +25,10 @@ const sessionOf = async (cookie: string) => (await get('/api/auth/session', cook
 const lastAudit = async (action: string) => (await listAudit(t.db.kysely, { action, limit: 1 }))[0];
 const OTP_SHAPE = /^[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}-[a-hj-km-np-z2-9]{4}$/;
 const COMMON = 'Esa contraseña es de las más usadas y se adivina enseguida. Elige otra menos común.';
+const REPEATED = 'Una contraseña nueva no puede ser un mismo carácter repetido. Elige otra.';
+const WEAK =
+  'Esa contraseña se adivina fácilmente (una serie, una fila del teclado o una palabra con una fecha). ' +
+  'Elige otra: por ejemplo, tres o cuatro palabras unidas con guiones.';
 
 describe('who may use the people API', () => {
   it('answers a visitor 401 and anyone but an admin the unknown-resource 404, even with a bad body', async () => {
@@ -56,7 +60,17 @@ describe('GET /api/admin/users', () => {
     });
     expect(ana.lastLoginAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(Object.keys(ana).sort()).toEqual(
-      ['createdAt', 'departments', 'disabled', 'email', 'id', 'lastLoginAt', 'role', 'secondFactor', 'smsPhones'].sort(),
+      [
+        'createdAt',
+        'departments',
+        'disabled',
+        'email',
+        'id',
+        'lastLoginAt',
+        'role',
+        'secondFactor',
+        'smsPhones',
+      ].sort(),
     );
   });
 
@@ -164,6 +178,11 @@ describe('POST /api/admin/users', () => {
       [{ email: 'a@b.co', password: 'corta-123' }, 'Una contraseña nueva debe tener al menos 10 caracteres.'],
       [{ email: 'a@b.co', password: '1234567890' }, COMMON],
       [{ email: 'a@b.co', password: 'Password123' }, COMMON],
+      [{ email: 'a@b.co', password: '11111111111' }, REPEATED],
+      [{ email: 'a@b.co', password: 'zzzzzzzzzzzzzzzz' }, REPEATED],
+      [{ email: 'a@b.co', password: '1234567890ab' }, WEAK],
+      [{ email: 'a@b.co', password: 'qwertyuiopas' }, WEAK],
+      [{ email: 'a@b.co', password: 'abcdefghijk' }, WEAK],
       [{ email: 'a@b.co', role: 'jefe' }, 'Opción inválida: se esperaba una de "admin"|"staff"'],
       [{ email: 'a@b.co', departments: ['no-existe'] }, 'No existe el departamento no-existe.'],
     ];

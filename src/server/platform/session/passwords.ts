@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import { BadRequest } from '#server/platform/http/errors';
 import { createLimiter } from '#server/platform/lib/limiter';
 import { NEW_PASSWORD_MIN_LENGTH, ONE_TIME_PASSWORD_HOURS } from '#shared/platform/constants';
 import { isEmailShape, normalizeEmail } from '#shared/platform/email';
-import { authMessages, PASSWORD_MAX_LENGTH } from '#shared/platform/session';
+import { authMessages, isOneRepeatedCharacter, PASSWORD_MAX_LENGTH } from '#shared/platform/session';
 
 // Argon2id is meant to cost CPU time and memory. More hashes at once than cores only makes each one
 // slower (they fight over the cores and the cache): at 10 sign-ins at once, 4 running together served
@@ -87,15 +88,31 @@ export function isCommonPassword(password: string): boolean {
   return commonPasswords.has(password.trim().toLowerCase());
 }
 
+// zxcvbn's estimator with the same shipped dictionaries and the keyboard layouts (no network), made the
+// first time a new password is checked.
+let estimator: ZxcvbnFactory | undefined;
+
+/**
+ * zxcvbn's score, 0 (guessed at once) to 4. 0–1 is under about a million guesses (decision 092): a
+ * series ('1234567890ab'), a keyboard row, a run of one character, a common word with a date.
+ */
+export function passwordScore(password: string): number {
+  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+  return estimator.check(password).score;
+}
+
 /**
  * Every new password, whoever chooses it (the person, an admin, the command line): at least 10
- * characters and not one of the most used. Signing in keeps the spec's 6 (loginBodySchema), so older,
- * shorter passwords still open their accounts.
+ * characters, not one of the most used, not one character repeated, and not one zxcvbn scores 0–1
+ * (decision 092). Signing in keeps the spec's 6 (loginBodySchema), so older, shorter passwords still
+ * open their accounts.
  */
 export function checkNewPassword(password: string): void {
   if (password.length < NEW_PASSWORD_MIN_LENGTH) throw BadRequest(authMessages.newPasswordTooShort);
   if (password.length > PASSWORD_MAX_LENGTH) throw BadRequest(authMessages.passwordTooLong);
   if (isCommonPassword(password)) throw BadRequest(authMessages.commonPassword);
+  if (isOneRepeatedCharacter(password)) throw BadRequest(authMessages.repeatedCharacter);
+  if (passwordScore(password) <= 1) throw BadRequest(authMessages.weakPassword);
 }
 
 export function checkEmail(email: string): string {

@@ -52,7 +52,8 @@ export function ChangePasswordForm({ email }: { email: string }) {
           nueva para continuar: solo tú la sabrás.
         </p>
         <p id="password-rule" className="mt-2 text-sm text-stone-700">
-          Al menos {NEW_PASSWORD_MIN_LENGTH} caracteres, y que no sea de las más usadas (como 1234567890 o password123).
+          Al menos {NEW_PASSWORD_MIN_LENGTH} caracteres, y que no se adivine fácilmente (como 1234567890, 11111111111 o
+          password123).
         </p>
         <form onSubmit={submit} noValidate className="mt-6 flex flex-col gap-4" aria-label="Elige tu contraseña">
           <div className="flex flex-col gap-1">

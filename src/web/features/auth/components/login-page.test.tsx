@@ -318,7 +318,7 @@ describe('LoginPage where Firebase checks passwords', () => {
     expect(screen.queryByLabelText(/un solo uso/)).not.toBeInTheDocument();
     expect(screen.getAllByLabelText(/contraseña/i).filter((e) => e.tagName === 'INPUT')).toHaveLength(2);
     expect(screen.getByLabelText('Contraseña nueva')).toHaveAccessibleDescription(
-      'Al menos 10 caracteres, y que no sea de las más usadas (como 1234567890 o password123).',
+      'Al menos 10 caracteres, y que no se adivine fácilmente (como 1234567890, 11111111111 o password123).',
     );
 
     // Shorter than 10: said here, nothing sent.
@@ -326,6 +326,17 @@ describe('LoginPage where Firebase checks passwords', () => {
     await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'corta-123');
     await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
     expect(await screen.findByText('Una contraseña nueva debe tener al menos 10 caracteres.')).toBeInTheDocument();
+    expect(posted).toEqual([]);
+    await user.clear(screen.getByLabelText('Contraseña nueva'));
+    await user.clear(screen.getByLabelText('Repite la contraseña nueva'));
+
+    // One character over and over: said here too, nothing sent.
+    await user.type(screen.getByLabelText('Contraseña nueva'), '11111111111');
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), '11111111111');
+    await user.click(screen.getByRole('button', { name: 'Guardar contraseña' }));
+    expect(
+      await screen.findByText('Una contraseña nueva no puede ser un mismo carácter repetido. Elige otra.'),
+    ).toBeInTheDocument();
     expect(posted).toEqual([]);
     await user.clear(screen.getByLabelText('Contraseña nueva'));
     await user.clear(screen.getByLabelText('Repite la contraseña nueva'));

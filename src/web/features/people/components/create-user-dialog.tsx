@@ -143,7 +143,7 @@ export function CreateUserDialog({
                 autoComplete="off"
                 spellCheck={false}
                 {...field('password')}
-                hint={`Al menos ${NEW_PASSWORD_MIN_LENGTH} caracteres, y que no sea de las más usadas.`}
+                hint={`Al menos ${NEW_PASSWORD_MIN_LENGTH} caracteres, y que no se adivine fácilmente.`}
               />
             )}
           </fieldset>

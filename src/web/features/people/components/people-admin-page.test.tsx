@@ -219,7 +219,7 @@ describe('PeopleAdminPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Nueva persona' });
     await userEvent.type(within(dialog).getByLabelText('Correo electrónico'), 'nueva@example.org');
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Escribirla yo' }));
-    expect(within(dialog).getByText('Al menos 10 caracteres, y que no sea de las más usadas.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Al menos 10 caracteres, y que no se adivine fácilmente.')).toBeInTheDocument();
     await userEvent.type(within(dialog).getByLabelText('Contraseña nueva'), 'corta-123');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Crear cuenta' }));
     expect(
