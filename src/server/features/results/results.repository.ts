@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
+import { ownPostgresClient } from '#server/platform/db/database';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
 import { counterRecounts } from '#server/platform/records/records.repository';
@@ -310,12 +310,12 @@ export async function listenToResultsChannel(
   connectionString: string,
   handlers: { onNotify: () => void; onError: (error: Error) => void },
 ): Promise<ResultsChannel> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
   let closed = false;
-  client.on('notification', () => handlers.onNotify());
-  client.on('error', (error) => {
+  // Its 'error' listener is there from the start and stays after the close (decision 092).
+  const client = ownPostgresClient({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true }, (error) => {
     if (!closed) handlers.onError(error);
   });
+  client.on('notification', () => handlers.onNotify());
   client.on('end', () => {
     if (!closed) handlers.onError(new Error('la conexión LISTEN se cerró'));
   });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { ownPostgresClient } from './database';
 import type { Dialect } from './dialect';
 
 const run = promisify(execFile);
@@ -74,7 +74,7 @@ async function copyPostgres<T>(
   file: string,
   withSnapshot: (query: SnapshotQuery) => Promise<T>,
 ): Promise<DatabaseCopy & { read: T }> {
-  const client = new pg.Client({ connectionString: url });
+  const client = ownPostgresClient({ connectionString: url });
   await client.connect();
   try {
     await client.query('begin isolation level repeatable read read only');
@@ -128,7 +128,7 @@ export async function restoreDatabase(target: DatabaseTarget, folder: string, di
 /** Rows per table of a database as it is now (after a restore: to compare with the copy's counts). */
 export async function countRows(target: DatabaseTarget): Promise<Record<string, number>> {
   if (target.databaseUrl) {
-    const client = new pg.Client({ connectionString: target.databaseUrl });
+    const client = ownPostgresClient({ connectionString: target.databaseUrl });
     await client.connect();
     try {
       return await countTables('postgres', async (text) => (await client.query(text)).rows);
@@ -162,7 +162,7 @@ async function countTables(dialect: Dialect, query: SnapshotQuery): Promise<Reco
 }
 
 async function postgresTables(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
+  const client = ownPostgresClient({ connectionString: url });
   await client.connect();
   try {
     const rows = await client.query<{ name: string }>(

@@ -196,10 +196,30 @@ async function probeWrite(kysely: Kysely<Database>): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A PostgreSQL connection of its own, outside the pool (a backup's snapshot, a listener), that always has
+ * an 'error' listener. PostgreSQL closing a connection (a restart: 57P01, or a crash) makes pg emit
+ * 'error' on its Client whenever no query is running on it, and an 'error' without a listener ends the
+ * process (decision 092). The query in flight, if any, still fails with the error; the caller's
+ * `onError` hears the rest.
+ */
+export function ownPostgresClient(config: pg.ClientConfig, onError: (error: Error) => void = () => {}): pg.Client {
+  const client = new pg.Client(config);
+  client.on('error', onError);
+  return client;
+}
+
 async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 20, connectionTimeoutMillis: 5000 });
-  // An idle client that loses its connection must not crash the process.
+  // No connection of the pool is ever without an 'error' listener, or PostgreSQL going away ends the
+  // process (decision 092). An idle one is the pool's: it drops it and tells the pool's own listener.
+  // One checked out (a transaction between two statements, a migration, a lock held) is heard by the
+  // listener every client gets when it is made; the statement in flight or the next one fails and
+  // answers 503, and the pool drops the client when it comes back broken.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const retryMs = options.connectRetryMs ?? 0;
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
