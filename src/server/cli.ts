@@ -21,6 +21,7 @@ import { DatabaseStartupError, migrateToLatest, openDatabase } from '#server/pla
 import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { HttpError } from '#server/platform/http/errors';
+import { keepNewFilesPrivate } from '#server/platform/lib/private-files';
 import type { Actor } from '#server/platform/session/identity';
 import { loadSecondFactorKey } from '#server/platform/session/second-factor-key';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
@@ -319,6 +320,8 @@ async function readPasswordFromTerminalOrStdin(): Promise<string> {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  // Backups, a restored database, a new data folder: their user's only (decision 092).
+  keepNewFilesPrivate();
   if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) {
     console.log(HELP);
     return;

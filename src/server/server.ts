@@ -1,12 +1,15 @@
 import { sweepStorageAtStart } from '#server/integrations/storage-migrate/storage-sweep';
 import { ConfigError, loadConfig } from '#server/platform/config/config';
 import { DatabaseStartupError } from '#server/platform/db/database';
+import { keepNewFilesPrivate } from '#server/platform/lib/private-files';
 import { buildApp } from './app';
 import { addressToOpen, startupMessage } from './startup-message';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
+  // The data folder, the database, photos and uploads: their user's only (decision 092).
+  keepNewFilesPrivate();
   const config = loadConfig();
   // The demo's accounts and passwords wait for the start-up block, where the logs do not bury them.
   const demoLines: string[] = [];

@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { restoreBackup, takeBackup } from '#server/integrations/backup/backup';
 import { countRows } from '#server/platform/db/backup';
-import { openDatabase } from '#server/platform/db/database';
+import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import type { Database } from '#server/platform/db/schema';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
@@ -148,5 +148,76 @@ describe('backup and restore', () => {
       /no es la del manifiesto: nada se restauró/,
     );
     expect(fs.existsSync(path.join(target.dataDir, 'comando.sqlite'))).toBe(false);
+  });
+});
+
+describe('modes of what the server writes (decision 092)', () => {
+  /** Each folder and file under `root` (itself included) with its permission bits, in octal. */
+  function modesUnder(root: string): Record<string, string> {
+    const modes: Record<string, string> = { '.': (fs.statSync(root).mode & 0o777).toString(8) };
+    for (const entry of fs.readdirSync(root, { withFileTypes: true, recursive: true })) {
+      const file = path.join(entry.parentPath, entry.name);
+      modes[path.relative(root, file)] = (fs.statSync(file).mode & 0o777).toString(8);
+    }
+    return modes;
+  }
+  const onlyModes = (modes: Record<string, string>) => [...new Set(Object.values(modes))].sort();
+
+  // The usual umask, under which folders would be 755 and files 644: the modes must not depend on it.
+  let umask: number | undefined;
+  afterEach(() => {
+    if (umask !== undefined) process.umask(umask);
+    umask = undefined;
+  });
+
+  it('a new data folder, its SQLite database with -wal and -shm, photos and uploads: folders 700, files 600', async () => {
+    umask = process.umask(0o022);
+    const dataDir = path.join(tempDir('modos'), 'datos', 'comando');
+    const db = await openDatabase({ dataDir, databaseUrl: undefined });
+    cleanup.push(() => db.close());
+    await migrateToLatest(db);
+    expect(fs.readdirSync(dataDir).sort()).toEqual(['comando.sqlite', 'comando.sqlite-shm', 'comando.sqlite-wal']);
+    const sqlite = modesUnder(path.dirname(dataDir));
+    expect(sqlite).toEqual({
+      '.': '700',
+      comando: '700',
+      'comando/comando.sqlite': '600',
+      'comando/comando.sqlite-shm': '600',
+      'comando/comando.sqlite-wal': '600',
+    });
+
+    // The photos and uploads of an app on a new data folder (whatever the suite's database).
+    const appDir = path.join(tempDir('modos-app'), 'datos');
+    t = await createTestApp({ dataDir: appDir });
+    const [id] = await addRecords(t, SLUG_A, 1);
+    await addStoredPhoto(t, id!, 'gobernador');
+    const modes = modesUnder(appDir);
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining(['photos', 'uploads']));
+    expect(Object.keys(modes).filter((f) => f.startsWith('photos/') && f.endsWith('.jpg')).length).toBeGreaterThan(0);
+    for (const [file, mode] of Object.entries(modes)) {
+      expect(mode, file).toBe(fs.statSync(path.join(appDir, file)).isDirectory() ? '700' : '600');
+    }
+  });
+
+  it('a backup in a new folder: folders 700, the database copy, the photos and the manifest 600', async () => {
+    t = await createTestApp();
+    const [id] = await addRecords(t, SLUG_A, 1);
+    await addStoredPhoto(t, id!, 'an');
+    umask = process.umask(0o022);
+    const folder = path.join(tempDir('copias'), 'copia-de-hoy');
+    await takeBackup(t.config, folder, () => {});
+    const modes = modesUnder(folder);
+    expect(Object.keys(modes)).toEqual(
+      expect.arrayContaining([
+        '.',
+        'manifest.json',
+        'photos',
+        t.config.databaseUrl ? 'comando.pgdump' : 'comando.sqlite',
+      ]),
+    );
+    for (const [file, mode] of Object.entries(modes)) {
+      expect(mode, file).toBe(fs.statSync(path.join(folder, file)).isDirectory() ? '700' : '600');
+    }
+    expect(onlyModes(modes)).toEqual(['600', '700']);
   });
 });

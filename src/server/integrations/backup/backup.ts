@@ -17,6 +17,7 @@ import {
 } from '#server/platform/db/backup';
 import { openDatabase } from '#server/platform/db/database';
 import type { Dialect } from '#server/platform/db/dialect';
+import { makePrivateDir, makePrivateDirAsync, PRIVATE_FILE_MODE } from '#server/platform/lib/private-files';
 import { photoStorageFor } from '#server/platform/storage/create-photo-storage';
 import { isStorageKey, type PhotoStorage } from '#server/platform/storage/photo-storage';
 import { formatCount } from '#shared/platform/format';
@@ -66,7 +67,7 @@ const contentTypeOf = (key: string) => CONTENT_TYPES[key.split('.').pop() ?? '']
 async function writeHashed(source: NodeJS.ReadableStream, file: string): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
-  await fsp.mkdir(path.dirname(file), { recursive: true });
+  await makePrivateDirAsync(path.dirname(file));
   await pipeline(
     source,
     new Transform({
@@ -76,7 +77,7 @@ async function writeHashed(source: NodeJS.ReadableStream, file: string): Promise
         done(null, chunk);
       },
     }),
-    fs.createWriteStream(file, { flags: 'wx' }),
+    fs.createWriteStream(file, { flags: 'wx', mode: PRIVATE_FILE_MODE }),
   );
   return { size, sha256: hash.digest('hex') };
 }
@@ -112,7 +113,7 @@ export async function takeBackup(config: BackupConfig, folder: string, out: Out,
   if (fs.existsSync(folder) && fs.readdirSync(folder).length > 0) {
     throw new BackupError(`${folder} no está vacía: elige una carpeta nueva para cada copia.`);
   }
-  fs.mkdirSync(folder, { recursive: true });
+  makePrivateDir(folder);
   const createdAt = now().toISOString();
   const copy = await copyDatabase(config, folder, namedPhotoFiles);
   const named = [...copy.read.photoKeys, ...copy.read.candidatePhotoUrls.map((url) => storageKeyOfPhotoUrl(url) ?? '')];
@@ -129,7 +130,7 @@ export async function takeBackup(config: BackupConfig, folder: string, out: Out,
     photos.push({ key, ...(await writeHashed(stored.stream, path.join(folder, PHOTOS, key))) });
   }
   const manifest: BackupManifest = { format: 1, createdAt, dialect: copy.dialect, tables: copy.tables, photos };
-  fs.writeFileSync(path.join(folder, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(path.join(folder, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   const rows = Object.values(copy.tables).reduce((a, b) => a + b, 0);
   out(
     `Copia lista en ${folder}: ${formatCount(rows)} filas de ${Object.keys(copy.tables).length} tablas y ` +

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
+import { makePrivateDir, makePrivateFile } from '#server/platform/lib/private-files';
 import { ownPostgresClient } from './database';
 import type { Dialect } from './dialect';
 
@@ -52,6 +53,7 @@ export async function copyDatabase<T>(
   const file = sqliteFileOf(source.dataDir);
   if (!fs.existsSync(file)) throw new BackupError(`No hay base de datos en ${file}: revisa DATA_DIR.`);
   const target = path.join(folder, BACKUP_FILES.sqlite);
+  makePrivateFile(target);
   const live = new SQLite(file, { fileMustExist: true });
   try {
     live.pragma('busy_timeout = 5000');
@@ -74,6 +76,7 @@ async function copyPostgres<T>(
   file: string,
   withSnapshot: (query: SnapshotQuery) => Promise<T>,
 ): Promise<DatabaseCopy & { read: T }> {
+  makePrivateFile(file);
   const client = ownPostgresClient({ connectionString: url });
   await client.connect();
   try {
@@ -118,7 +121,7 @@ export async function restoreDatabase(target: DatabaseTarget, folder: string, di
   }
   const file = sqliteFileOf(target.dataDir);
   if (fs.existsSync(file)) throw new BackupError(`${file} ya existe: restaura en un DATA_DIR vacío.`);
-  fs.mkdirSync(target.dataDir, { recursive: true });
+  makePrivateDir(target.dataDir);
   // Copied beside it and renamed: a cut restore never leaves half a database under the real name.
   const partial = `${file}.restaurando`;
   fs.copyFileSync(copy, partial);

@@ -5,6 +5,7 @@ import { Kysely, type Dialect as KyselyDialect, Migrator, PostgresDialect, Sqlit
 import pg from 'pg';
 import { registerChangeWatch, watchAccessTables, watchChanges } from '#server/platform/cache/cache';
 import { type MigrationOptions, migrationProvider } from '#server/platform/db/migrations/index';
+import { makePrivateDir, makePrivateFile } from '#server/platform/lib/private-files';
 import type { Dialect } from './dialect';
 import { isConnectionLoss, noteCommitFailure } from './failures';
 import { registerReader } from './reader';
@@ -94,8 +95,10 @@ function reportingTransactionFailures(dialect: KyselyDialect, stillOpen?: () => 
 function openSqlite(dataDir: string): Db {
   const file = path.join(dataDir, 'comando.sqlite');
   try {
-    fs.mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
     fs.accessSync(dataDir, fs.constants.W_OK);
+    // A new database is its user's only, and so are its -wal and -shm, which take its mode.
+    if (!fs.existsSync(file)) makePrivateFile(file);
   } catch (error) {
     throw new DatabaseStartupError(
       `No se puede escribir en DATA_DIR (${dataDir}): ${(error as NodeJS.ErrnoException).code ?? String(error)}. ` +

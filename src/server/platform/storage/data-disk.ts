@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { HttpError } from '#server/platform/http/errors';
+import { makePrivateDir } from '#server/platform/lib/private-files';
 import { messages } from '#shared/platform/messages';
 
 /** Reads how many bytes this process may still write on the disk that holds `dir`. */
@@ -25,7 +26,7 @@ export function createDataDisk(options: { dir: string; minFreeBytes: number; fre
   const read = options.freeBytes ?? statfsFreeBytes;
   /** Whether `free` bytes, less `bytes` more received, leave the disk full or under the floor. */
   const short = (free: number, bytes = 0) => free <= 0 || free - bytes < options.minFreeBytes;
-  fs.mkdirSync(options.dir, { recursive: true });
+  makePrivateDir(options.dir);
   return {
     /** Refuses (507, with Retry-After) receiving `bytes` more when that would leave less than the floor. */
     async requireRoom(bytes: number): Promise<void> {

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { makePrivateDirAsync, PRIVATE_FILE_MODE } from '#server/platform/lib/private-files';
 import { isStorageKey, newStorageKey, type PhotoStorage } from './photo-storage';
 
 /**
@@ -34,7 +35,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
 
   async function writeNew(key: string, body: Readable | Buffer): Promise<number> {
     const file = fileOf(key);
-    await fsp.mkdir(path.dirname(file), { recursive: true });
+    await makePrivateDirAsync(path.dirname(file));
     const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
     let size = 0;
     const counter = new Transform({
@@ -44,7 +45,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
       },
     });
     try {
-      const out = fs.createWriteStream(temp, { flags: 'wx' });
+      const out = fs.createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE });
       await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, counter, out);
       const handle = await fsp.open(temp, 'r+');
       try {

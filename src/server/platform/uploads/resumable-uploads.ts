@@ -11,6 +11,7 @@ import type { Dialect } from '#server/platform/db/dialect';
 import type { Database } from '#server/platform/db/schema';
 import type { ResumableUploadsTable } from '#server/platform/db/schema-uploads';
 import { createLimiter } from '#server/platform/lib/limiter';
+import { makePrivateDir } from '#server/platform/lib/private-files';
 
 export type ResumableUpload = Selectable<ResumableUploadsTable>;
 export type NewResumableUpload = Omit<ResumableUpload, 'sha256' | 'stored_at' | 'created_at' | 'expires_at'>;
@@ -50,7 +51,7 @@ export function createResumableUploads(
   options: { directory: string; hours: number; now: () => Date; dialect: Dialect },
 ) {
   const { directory } = options;
-  fs.mkdirSync(directory, { recursive: true });
+  makePrivateDir(directory);
 
   const find = (id: string, on: Db = db): Promise<ResumableUpload | undefined> =>
     on.selectFrom('resumable_uploads').selectAll().where('id', '=', id).executeTakeFirst();
