@@ -3,12 +3,13 @@
 // (playwright.config.ts); `npm test` leaves it out, and says so, where nginx is not installed.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { type Browser, expect, type Page, request, test } from '@playwright/test';
 import pg from 'pg';
 import sharp from 'sharp';
-import { type BehindNginx, PROXY_ACCOUNTS, startBehindNginx } from './support/behind-nginx';
+import { type BehindNginx, PROXY_ACCOUNTS, PROXY_METRICS_TOKEN, startBehindNginx } from './support/behind-nginx';
 import { signIn } from './support/login';
 
 const { password: PASSWORD, admin: ADMIN, validator: VALIDATOR, slug: SLUG } = PROXY_ACCOUNTS;
@@ -229,5 +230,65 @@ test('through nginx: a photo upload cut on the way continues from what got throu
   } finally {
     await client.end();
     await api.dispose();
+  }
+});
+
+/** A GET sent with its path exactly as written (fetch and URL would tidy it): status and body. */
+function getRaw(
+  base: string,
+  rawPath: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      { host: url.hostname, port: url.port, path: rawPath, method: 'GET', headers, rejectUnauthorized: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('through nginx: /metrics is refused in every spelling, even with the token; each instance gives it at /metrics only', async () => {
+  const authorization = `Bearer ${PROXY_METRICS_TOKEN}`;
+  const spellings = [
+    '/metrics',
+    '/metrics/',
+    '/metrics?x=1',
+    '/metrics/?x=1',
+    '//metrics',
+    '///metrics/',
+    '/METRICS',
+    '/Metrics/',
+    '/%6Detrics',
+    '/%6detrics/',
+    '/metrics%2F',
+    '/./metrics',
+    '/api/../metrics',
+    '/metrics/.',
+    '/metrics;x',
+    '/metrics.',
+  ];
+  for (const spelling of spellings) {
+    const answer = await getRaw(origin, spelling, { authorization });
+    expect(answer.status, spelling).toBe(404);
+    expect(answer.body, spelling).not.toContain('comando_');
+  }
+  // Prometheus, on an instance's own address, still reads them; the instance itself knows no other spelling.
+  const instance = `http://127.0.0.1:${proxy.instances[0]!.port}`;
+  const direct = await getRaw(instance, '/metrics', { authorization });
+  expect(direct.status).toBe(200);
+  expect(direct.body).toContain('comando_votes_stored_total');
+  for (const spelling of ['/metrics/', '/%6Detrics']) {
+    expect((await getRaw(instance, spelling, { authorization })).status, spelling).toBe(404);
   }
 });

@@ -52,6 +52,24 @@ describe('/metrics', () => {
     expect(wrong.body).not.toContain('comando_');
   });
 
+  it('answers only at /metrics: no other spelling gives the metrics, even with the token', async () => {
+    t = await createTestApp({ metricsToken: TOKEN });
+    const authorization = `Bearer ${TOKEN}`;
+    expect((await t.request({ url: '/metrics?x=1', headers: { authorization } })).statusCode).toBe(200);
+    // Spellings the router takes to the metrics' route (a trailing slash, an encoded letter): not found.
+    for (const url of ['/metrics/', '/metrics/?x=1', '/%6Detrics', '/%6detrics/']) {
+      for (const headers of [{ authorization }, {}]) {
+        const res = await t.request({ url, headers });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.body, url).not.toContain('comando_');
+      }
+    }
+    // Spellings that are other paths altogether: whatever answers, it is not the metrics.
+    for (const url of ['//metrics', '/METRICS', '/metrics;x', '/metrics%2F']) {
+      expect((await t.request({ url, headers: { authorization } })).body, url).not.toContain('comando_');
+    }
+  });
+
   it('moves the vote, photo, request and refusal counters, and parses as Prometheus text', async () => {
     t = await createTestApp({ metricsToken: TOKEN });
     const cookies = await signInPeople(t);

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '#server/platform/db/database';
 import { HttpError, NotFound } from '#server/platform/http/errors';
 
@@ -182,7 +182,9 @@ export function registerMetrics(app: FastifyInstance, db: Pick<Db, 'poolStats'>,
 
   const expected = token ? digest(token) : undefined;
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    if (!expected) throw NotFound();
+    // The one spelling Prometheus is given: /metrics/ (the router ignores a trailing slash) or an
+    // encoded letter is another path, which the proxies may not know to refuse (decision 092).
+    if (!expected || request.url.split('?')[0] !== METRICS_PATH) throw NotFound();
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     // Compared as digests of equal length, in constant time.
     if (!given || !timingSafeEqual(digest(given), expected)) {
