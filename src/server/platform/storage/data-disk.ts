@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { HttpError } from '#server/platform/http/errors';
 import { makePrivateDir } from '#server/platform/lib/private-files';
