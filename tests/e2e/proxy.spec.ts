@@ -281,6 +281,8 @@ test('through nginx: /metrics is refused in every spelling, even with the token;
   for (const spelling of spellings) {
     const answer = await getRaw(origin, spelling, { authorization });
     expect(answer.status, spelling).toBe(404);
+    // nginx's own page: the request never reached an instance.
+    expect(answer.body, spelling).toContain('<center>nginx');
     expect(answer.body, spelling).not.toContain('comando_');
   }
   // Prometheus, on an instance's own address, still reads them; the instance itself knows no other spelling.
