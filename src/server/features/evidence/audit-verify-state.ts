@@ -25,7 +25,9 @@ export interface Expected {
   voided: boolean;
   /** Whether its vote counts in the results: only a void "whose vote no longer counts" takes it out. */
   counted: boolean;
-  photos: Partial<Record<'gobernador' | 'an' | 'clez', { photoId: number; sha256?: string; sizeBytes?: number; seq: number }>>;
+  photos: Partial<
+    Record<'gobernador' | 'an' | 'clez', { photoId: number; sha256?: string; sizeBytes?: number; seq: number }>
+  >;
   /** Every photo the chain named for the record, current or replaced. */
   photoIds: number[];
 }
@@ -86,7 +88,11 @@ type Names = Awaited<ReturnType<EvidenceRepository['names']>>;
 const nameOf = (map: Map<number, string>, id: number) => map.get(id) ?? `#${id}`;
 
 /** The counters as kept against the recount: one message per counter that differs. */
-export async function compareCounters(repo: EvidenceRepository, names: Names, recount: CounterRecount): Promise<string[]> {
+export async function compareCounters(
+  repo: EvidenceRepository,
+  names: Names,
+  recount: CounterRecount,
+): Promise<string[]> {
   const kept: Tally = new Map();
   const c = await repo.counters();
   const dep = (id: number) => nameOf(names.departments, id);
@@ -196,9 +202,14 @@ export function compareCloses(
       );
     }
     const kept: Tally = new Map();
-    for (const b of counts.ballots ?? []) add(kept, label.ballots(nameOf(names.departments, b.department_id)), Number(b.ballots));
+    for (const b of counts.ballots ?? [])
+      add(kept, label.ballots(nameOf(names.departments, b.department_id)), Number(b.ballots));
     for (const c of counts.candidates ?? []) {
-      add(kept, label.votes(nameOf(names.departments, c.department_id), nameOf(names.candidates, c.candidate_id)), Number(c.votes));
+      add(
+        kept,
+        label.votes(nameOf(names.departments, c.department_id), nameOf(names.candidates, c.candidate_id)),
+        Number(c.votes),
+      );
     }
     for (const d of differences(kept, chain.tally)) {
       out.push(`${close}, ${d.name}: guarda ${d.kept} y la cadena da ${d.expected} (en el registro ${seq}).`);
@@ -246,7 +257,8 @@ export function replayDay(day: ExpectedDay | undefined, row: ChainRow): Expected
     case 'election.close_time': {
       const closesAt = typeof d.closesAt === 'string' ? d.closesAt : null;
       // Once closed (by hand, or by a close set in advance that has come), the close set stays.
-      const closed = day?.phase === 'cerrada' || (day?.phase === 'en_curso' && day.closesAt != null && day.closesAt <= row.at);
+      const closed =
+        day?.phase === 'cerrada' || (day?.phase === 'en_curso' && day.closesAt != null && day.closesAt <= row.at);
       return { ...day, seq, closesAt: closed ? day?.closesAt : closesAt };
     }
     case 'election.drill_end':

@@ -291,7 +291,12 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
  * A record's state against the chain: voided or pending, its vote counting or not, when its vote was
  * cast (the quarter of an hour it counts in), validated as its vote and photos say, and its photos' rows.
  */
-function compareState(record: RecordState, expected: Expected | undefined, photoIds: number[], problems: Problem[]): void {
+function compareState(
+  record: RecordState,
+  expected: Expected | undefined,
+  photoIds: number[],
+  problems: Problem[],
+): void {
   const at = { kind: 'record' as const, recordId: record.id, department: record.department_slug };
   const name = `Registro ${record.id} (${record.department_slug})`;
   const voided = expected?.voided ?? false;
@@ -333,7 +338,11 @@ function compareState(record: RecordState, expected: Expected | undefined, photo
   const have = new Set(photoIds);
   const gone = [...named].filter((id) => !have.has(id));
   if (gone.length > 0) {
-    problems.push({ ...at, kind: 'photo', message: `${name}: faltan las filas de las fotos ${gone.join(', ')} que la cadena nombra.` });
+    problems.push({
+      ...at,
+      kind: 'photo',
+      message: `${name}: faltan las filas de las fotos ${gone.join(', ')} que la cadena nombra.`,
+    });
   }
 }
 
