@@ -134,6 +134,11 @@ export function createEvidenceRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** The chained row at a place. */
+    rowAt(seq: number): Promise<ChainRow | undefined> {
+      return db.selectFrom('audit_log').select(CHAIN_COLUMNS).where('seq', '=', seq).executeTakeFirst();
+    },
+
     /** The details of the last row of an action (the last key announced). */
     async lastDetailsOf(action: string): Promise<string | null | undefined> {
       const row = await db

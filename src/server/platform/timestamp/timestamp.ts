@@ -122,7 +122,7 @@ export function timestampImprint(reply: Buffer): { digestHex: string; genTime: s
     const encapsulated = nth(signedData, 2, 0x30); // after version and digestAlgorithms
     const content = nth(nth(encapsulated, 1, 0xa0), 0, 0x04);
     const tstInfo = children(reply, content.start, content.end)[0];
-    if (!tstInfo || tstInfo.tag !== 0x30) return undefined;
+    if (tstInfo?.tag !== 0x30) return undefined;
     const imprint = nth(tstInfo, 2, 0x30); // after version and policy
     const algorithm = nth(nth(imprint, 0, 0x30), 0, 0x06);
     if (!reply.subarray(algorithm.start, algorithm.end).equals(SHA256_OID)) return undefined;
