@@ -49,13 +49,11 @@ export class CounterRecount {
       if (record.completed === 1) add(this.expected, label.validated(dep));
     }
     if (record.vote_counted === 1) {
-      if (record.voted_at !== null) add(this.expected, label.ballots(dep));
+      const when = record.voted_at === null ? undefined : quarterOf(record.voted_at);
+      if (when) add(this.expected, label.ballots(dep));
       for (const code of ballot) {
         add(this.expected, label.votes(dep, code));
-        if (record.voted_at !== null) {
-          const { hour, quarter } = quarterOf(record.voted_at);
-          add(this.expected, label.quarter(dep, code, hour, quarter));
-        }
+        if (when) add(this.expected, label.quarter(dep, code, when.hour, when.quarter));
       }
     }
     if (photoRows > 0) add(this.expected, label.photos(dep), photoRows);

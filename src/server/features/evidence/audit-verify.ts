@@ -330,7 +330,9 @@ function compareState(
       message: `${name}: está ${record.completed === 1 ? 'validado' : 'sin validar'} y su voto y sus fotos dicen ${complete ? 'validado' : 'sin validar'}.`,
     });
   }
-  const named = new Set(expected?.photoIds ?? []);
+  const chainIds = expected?.photoIds ?? [];
+  if (photoIds.length === 0 && chainIds.length === 0) return;
+  const named = new Set(chainIds);
   const extra = photoIds.filter((id) => !named.has(id));
   if (extra.length > 0) {
     problems.push({ ...at, kind: 'photo', message: `${name}: las fotos ${extra.join(', ')} no están en la cadena.` });
