@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { verifyAuditChain } from '#server/features/evidence/audit-verify';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { openDatabase } from '#server/platform/db/database';
+import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { seedBenchRecords } from './data/records-seed';
 import type { BenchSuite } from './types';
 
@@ -11,7 +12,8 @@ const AUDIT_ROWS = 300_000;
 /**
  * `audit:verify` on an election's worth of data: 100,000 voted records and 300,000 chained audit rows
  * (each record's vote, and sign-ins between them), walked and replayed against the tables (decision
- * 073). No photo files: their reading is the disk's speed, not the check's.
+ * 073), with every counter recounted and compared (095). No photo files: their reading is the disk's
+ * speed, not the check's.
  */
 export const suite: BenchSuite = {
   name: 'Evidencias: audit:verify',
@@ -26,6 +28,8 @@ export const suite: BenchSuite = {
       );
       await sql`insert into record_votes (record_id, candidate_id, created_at)
         select r.id, c.id, ${at} from records r cross join candidates c where c.code in ('FA', 'NR')`.execute(trx);
+      // The counters as the votes would have moved them: the check recounts them (decision 095).
+      await createRecordsRepository(trx).rebuildTotals();
       let written = 0;
       for (const [slug, list] of Object.entries(ids)) {
         for (const id of list) {

@@ -3,6 +3,17 @@ import type { Kysely } from 'kysely';
 import { auditRowHash, GENESIS_HASH } from '#server/platform/audit/audit-chain';
 import type { Database } from '#server/platform/db/schema';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
+import {
+  CounterRecount,
+  closeHeads,
+  closeTally,
+  compareCloses,
+  compareCounters,
+  compareDay,
+  type Expected,
+  type ExpectedDay,
+  replayDay,
+} from './audit-verify-state';
 import { type ChainRow, createEvidenceRepository, type RecordState } from './evidence.repository';
 
 /*
@@ -12,14 +23,21 @@ import { type ChainRow, createEvidenceRepository, type RecordState } from './evi
  *   around the chain is named by its place.
  * - The replay: what the chain says each record's vote is (`record.vote`, `record.vote.correct`) and which
  *   photo fills each slot (`photo.upload`, `photo.replace`, with the SHA-256 and size of the file), against
- *   the record's vote, its ballot rows, its photo slots, the photos' rows and the stored files' bytes.
+ *   the record's vote, its ballot rows, its photo slots, the photos' rows and the stored files' bytes;
+ *   and what it says of each record's state (voided, its vote counting, when it was cast).
+ * - What people read (decision 095): every counter, each close's kept counts and time-stamp, and the
+ *   day's phase, recomputed from what the chain vouches for (audit-verify-state.ts).
  */
 
 const PAGE = 2_000;
 const KINDS = ['gobernador', 'an', 'clez'] as const;
 type Kind = (typeof KINDS)[number];
 
-export type ProblemKind = 'chain' | 'vote' | 'photo';
+/**
+ * chain: the links; vote, photo, record: a record against the chain; counter: a counter against the
+ * recount; close: a close's counts or its time-stamp; election: the day's phase.
+ */
+export type ProblemKind = 'chain' | 'vote' | 'photo' | 'record' | 'counter' | 'close' | 'election';
 
 export interface Problem {
   kind: ProblemKind;
@@ -41,14 +59,6 @@ export interface VerifyReport {
   records: number;
   photosChecked: number;
   problems: Problem[];
-}
-
-/** What the chain says about one record. */
-interface Expected {
-  department: string | null;
-  /** undefined: the chain never saw a vote; null: cleared. */
-  codes?: string[] | null;
-  photos: Partial<Record<Kind, { photoId: number; sha256?: string; sizeBytes?: number; seq: number }>>;
 }
 
 const sameCodes = (a: readonly string[] | null, b: readonly string[] | null) =>
@@ -88,18 +98,37 @@ function replay(expected: Map<number, Expected>, beforeDrill: Map<number, Expect
   const id = Number(match[1]);
   const details = parseDetails(row);
   if (details.drill === true && !beforeDrill.has(id)) beforeDrill.set(id, structuredClone(expected.get(id)));
-  const entry = expected.get(id) ?? { department: row.department_slug, photos: {} };
+  const entry: Expected = expected.get(id) ?? {
+    department: row.department_slug,
+    photos: {},
+    photoIds: [],
+    voided: false,
+    counted: true,
+  };
   entry.department = row.department_slug ?? entry.department;
   if (row.action === 'record.vote') {
     const codes = codesIn(details.candidates);
-    if (codes !== undefined) entry.codes = codes;
+    if (codes !== undefined) {
+      entry.codes = codes;
+      entry.votedAt = codes === null ? null : row.at;
+    }
   } else if (row.action === 'record.vote.correct') {
     const after = details.after as Record<string, unknown> | undefined;
     const codes = codesIn(after?.candidates);
     if (codes !== undefined) entry.codes = codes;
+    // A correction keeps when the vote was cast; clearing it unvotes the record.
+    if (codes === null) entry.votedAt = null;
+  } else if (row.action === 'record.void') {
+    entry.voided = true;
+    // A voided vote leaves the results only when the admin said it no longer counts.
+    if (details.voted === true) entry.counted = details.voteCounts !== false;
+  } else if (row.action === 'record.restore') {
+    entry.voided = false;
+    entry.counted = true;
   } else if (row.action === 'photo.upload' || row.action === 'photo.replace') {
     const kind = details.kind as Kind;
     if (KINDS.includes(kind) && typeof details.photoId === 'number') {
+      entry.photoIds.push(details.photoId);
       entry.photos[kind] = {
         photoId: details.photoId,
         sha256: typeof details.sha256 === 'string' ? details.sha256 : undefined,
@@ -131,6 +160,12 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
   const problems: Problem[] = [];
   const expected = new Map<number, Expected>();
   const beforeDrill = new Map<number, Expected | undefined>();
+  const [names, snapshots] = await Promise.all([repo.names(), repo.closeSnapshots()]);
+  // The places the closes' counts were taken at: the chain's own count is taken there on the way.
+  const heads = closeHeads(snapshots);
+  const atHead = new Map<number, { hash: string; tally: ReturnType<typeof closeTally> }>();
+  if (heads.has(0)) atHead.set(0, { hash: GENESIS_HASH, tally: closeTally(expected) });
+  let day: ExpectedDay | undefined;
 
   // 1. The chain, in its order.
   let rows = 0;
@@ -168,6 +203,8 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
       nextSeq = seq + 1;
       after = seq;
       replay(expected, beforeDrill, row);
+      day = replayDay(day, row);
+      if (heads.has(seq)) atHead.set(seq, { hash: row.hash ?? '', tally: closeTally(expected) });
       // 'Borrar datos personales' with the photos removed: the files of photos stored before it are gone.
       if (row.action === 'records.purge' && parseDetails(row).photos === 'remove') filesPurgedAt = seq;
     }
@@ -195,15 +232,22 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
   let records = 0;
   let photosChecked = 0;
   const seen = new Set<number>();
+  const recount = new CounterRecount();
   for (let after = 0; ; ) {
     const page = await repo.recordsPage(after, PAGE);
     if (page.length === 0) break;
     const ids = page.map((r) => r.id);
     const ballots = await repo.ballotCodes(ids);
-    const photos = new Map((await repo.photosOf(ids)).map((p) => [p.id, p]));
+    const photoRows = await repo.photosOf(ids);
+    const photos = new Map(photoRows.map((p) => [p.id, p]));
+    const photosOfRecord = new Map<number, number[]>();
+    for (const p of photoRows) photosOfRecord.set(p.record_id, [...(photosOfRecord.get(p.record_id) ?? []), p.id]);
     for (const record of page) {
       records += 1;
       seen.add(record.id);
+      const own = photosOfRecord.get(record.id) ?? [];
+      recount.add(record, ballots.get(record.id) ?? [], own.length);
+      compareState(record, expected.get(record.id), own, problems);
       photosChecked += await compareRecord(record, expected.get(record.id), ballots.get(record.id) ?? [], photos, {
         problems,
         storage: options.storage,
@@ -225,6 +269,12 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
   }
   options.progress?.(`Registros: ${records} comparados, ${photosChecked} fotos leídas.`);
 
+  // 3. What people read: the counters, each close's counts and stamp, the day's phase.
+  for (const message of await compareCounters(repo, names, recount)) problems.push({ kind: 'counter', message });
+  for (const message of compareCloses(snapshots, atHead, lastSeq, names)) problems.push({ kind: 'close', message });
+  for (const message of compareDay(await repo.election(), day)) problems.push({ kind: 'election', message });
+  options.progress?.(`Contadores, ${snapshots.length} cierres y la fase de la jornada comparados.`);
+
   return {
     ok: problems.length === 0,
     rows,
@@ -235,6 +285,67 @@ export async function verifyAuditChain(db: Kysely<Database>, options: VerifyOpti
     photosChecked,
     problems,
   };
+}
+
+/**
+ * A record's state against the chain: voided or pending, its vote counting or not, when its vote was
+ * cast (the quarter of an hour it counts in), validated as its vote and photos say, and its photos' rows.
+ */
+function compareState(
+  record: RecordState,
+  expected: Expected | undefined,
+  photoIds: number[],
+  problems: Problem[],
+): void {
+  const at = { kind: 'record' as const, recordId: record.id, department: record.department_slug };
+  const name = `Registro ${record.id} (${record.department_slug})`;
+  const voided = expected?.voided ?? false;
+  if ((record.status === 'anulado') !== voided) {
+    problems.push({
+      ...at,
+      message: `${name}: está ${record.status === 'anulado' ? 'anulado' : 'pendiente'} y la cadena dice ${voided ? 'anulado' : 'pendiente'}.`,
+    });
+  }
+  const counted = expected?.counted ?? true;
+  if (record.voted_at !== null && (record.vote_counted === 1) !== counted) {
+    problems.push({
+      ...at,
+      message: `${name}: su voto ${record.vote_counted === 1 ? 'cuenta' : 'no cuenta'} en los resultados y la cadena dice que ${counted ? 'cuenta' : 'no cuenta'}.`,
+    });
+  }
+  if (expected?.votedAt !== undefined && record.vote_codes !== null && record.voted_at !== expected.votedAt) {
+    problems.push({
+      ...at,
+      message: `${name}: su voto es de las ${record.voted_at ?? 'ninguna hora'} y la cadena dice ${expected.votedAt ?? 'sin voto'}.`,
+    });
+  }
+  const complete =
+    record.voted_at !== null &&
+    record.gobernador_photo_id !== null &&
+    record.an_photo_id !== null &&
+    record.clez_photo_id !== null;
+  if ((record.completed === 1) !== complete) {
+    problems.push({
+      ...at,
+      message: `${name}: está ${record.completed === 1 ? 'validado' : 'sin validar'} y su voto y sus fotos dicen ${complete ? 'validado' : 'sin validar'}.`,
+    });
+  }
+  const chainIds = expected?.photoIds ?? [];
+  if (photoIds.length === 0 && chainIds.length === 0) return;
+  const named = new Set(chainIds);
+  const extra = photoIds.filter((id) => !named.has(id));
+  if (extra.length > 0) {
+    problems.push({ ...at, kind: 'photo', message: `${name}: las fotos ${extra.join(', ')} no están en la cadena.` });
+  }
+  const have = new Set(photoIds);
+  const gone = [...named].filter((id) => !have.has(id));
+  if (gone.length > 0) {
+    problems.push({
+      ...at,
+      kind: 'photo',
+      message: `${name}: faltan las filas de las fotos ${gone.join(', ')} que la cadena nombra.`,
+    });
+  }
 }
 
 async function compareRecord(

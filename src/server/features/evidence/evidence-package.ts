@@ -51,6 +51,8 @@ export interface CloseEvidence {
   closedAt: string;
   takenAt: string;
   chainHead: { seq: number; hash: string } | null;
+  /** That head's row as the chain holds it now: evidence:verify recomputes its hash (decision 095). */
+  chainHeadRow?: ChainRow | undefined;
   /** The RFC 3161 reply for chainHead.hash, when the authority gave one. */
   stamp: Buffer | null;
   stampedAt: string | null;
@@ -213,6 +215,7 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
         closedAt: close.closedAt,
         takenAt: close.takenAt,
         chainHead: close.chainHead,
+        chainHeadRow: close.chainHeadRow ? chainRowJson(close.chainHeadRow) : null,
         stampedAt: close.stampedAt,
       };
       await add(PACKAGE_FILES.close, text([`${JSON.stringify(described, null, 2)}\n`]), true);

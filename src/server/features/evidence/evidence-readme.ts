@@ -35,7 +35,7 @@ export function readme(p: {
     ...(p.close
       ? [
           '  cierre.json         el cierre de la jornada: cuándo, y la fila de la cadena (seq y hash) a la que',
-          '                      corresponden los resultados al cierre.',
+          '                      corresponden los resultados al cierre, con esa fila entera (chainHeadRow).',
         ]
       : []),
     ...(p.close?.stamped
@@ -84,7 +84,8 @@ export function readme(p: {
     '  ["comando-audit-v1", seq, prev_hash, at, actor_email, action, department_slug, target, ip, details]',
     'escrito sin espacios (JSON.stringify, RFC 8785), y prev_hash es el hash de la fila anterior de la cadena.',
     '',
-    'Con el código de Comando, todo lo anterior en una orden:',
+    'Con el código de Comando, todo lo anterior en una orden (de los sellos de tiempo comprueba que sellan el',
+    'hash de la fila que nombran; la firma de la autoridad, con openssl ts -verify como arriba):',
     '  npm run cli -- evidence:verify paquete.zip',
     '',
   ];

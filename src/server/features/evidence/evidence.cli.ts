@@ -2,14 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import { formatCount } from '#shared/platform/format';
-import { type VerifyReport, verifyAuditChain } from './audit-verify';
+import { type ProblemKind, type VerifyReport, verifyAuditChain } from './audit-verify';
 import { verifyEvidencePackage } from './evidence-verify';
 
 export const EVIDENCE_HELP = `Cadena de auditoría y paquetes de evidencias
   audit:verify                        Recorre la cadena de auditoría y la compara con los votos y las fotos
-                                      (también los bytes de cada archivo). Nombra el primer enlace roto, cada
-                                      registro borrado o añadido y cada voto o foto que no coincide, por
-                                      registro y municipio. Sale con código 0 solo si todo coincide.
+                                      (también los bytes de cada archivo), cada trámite anulado, cada
+                                      contador, los conteos de cada cierre y su sello de tiempo, y la fase de
+                                      la jornada. Nombra el primer enlace roto, cada registro borrado o
+                                      añadido y cada diferencia, con lo guardado y lo que da la cadena. Sale
+                                      con código 0 solo si todo coincide.
   evidence:verify <paquete.zip>       Comprueba un paquete de evidencias: cada archivo contra SHA256SUMS, la
                                       firma de SHA256SUMS y el hash de cada fila de auditoría que trae.
                                       Sale con código 0 solo si todo coincide.`;
@@ -21,15 +23,26 @@ interface Io {
 
 /** The report as the command line prints it: the problems first, then the summary. */
 export function printVerifyReport(report: VerifyReport, io: Io): void {
-  const chain = report.problems.filter((p) => p.kind === 'chain');
-  const state = report.problems.filter((p) => p.kind !== 'chain');
+  const of = (...kinds: ProblemKind[]) => report.problems.filter((p) => kinds.includes(p.kind));
+  const chain = of('chain');
+  const records = of('vote', 'photo', 'record');
+  const counters = of('counter');
+  const day = of('close', 'election');
   if (chain.length > 0) {
     io.err(`Cadena: ${formatCount(chain.length)} problemas; el primero, en el registro ${chain[0]?.seq ?? '?'}:`);
     for (const p of chain) io.err(`  ${p.message}`);
   }
-  if (state.length > 0) {
-    io.err(`Votos y fotos que no coinciden con la cadena: ${formatCount(state.length)}`);
-    for (const p of state) io.err(`  [${p.department ?? '?'}] ${p.message}`);
+  if (records.length > 0) {
+    io.err(`Trámites, votos y fotos que no coinciden con la cadena: ${formatCount(records.length)}`);
+    for (const p of records) io.err(`  [${p.department ?? '?'}] ${p.message}`);
+  }
+  if (counters.length > 0) {
+    io.err(`Contadores que no coinciden con la cadena: ${formatCount(counters.length)}`);
+    for (const p of counters) io.err(`  ${p.message}`);
+  }
+  if (day.length > 0) {
+    io.err(`Cierres, sellos de tiempo y fase de la jornada que no coinciden con la cadena: ${formatCount(day.length)}`);
+    for (const p of day) io.err(`  ${p.message}`);
   }
   io.out(
     `${formatCount(report.rows)} registros en la cadena (verificada hasta el ${formatCount(report.verifiedUpTo)}), ` +

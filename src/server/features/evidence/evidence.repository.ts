@@ -43,6 +43,24 @@ export interface RecordState {
   gobernador_photo_id: number | null;
   an_photo_id: number | null;
   clez_photo_id: number | null;
+  vote_counted: number;
+  completed: number;
+}
+
+/** A close's kept counts and stamp (election_close_snapshots), as the chain's check reads them. */
+export interface CloseSnapshotState {
+  closed_at: string;
+  counts: string;
+  stamp: string | null;
+}
+
+/** One counter as kept, by department slug; `candidate` and the quarter only where the counter has them. */
+export interface CounterState {
+  department: string;
+  candidate?: string;
+  hour?: string;
+  quarter?: number;
+  value: number;
 }
 
 export interface PhotoState {
@@ -78,6 +96,8 @@ export function createEvidenceRepository(db: Kysely<Database>) {
         'records.gobernador_photo_id',
         'records.an_photo_id',
         'records.clez_photo_id',
+        'records.vote_counted',
+        'records.completed',
       ]);
 
   return {
@@ -112,6 +132,11 @@ export function createEvidenceRepository(db: Kysely<Database>) {
         .orderBy('seq', 'desc')
         .limit(1)
         .executeTakeFirst();
+    },
+
+    /** The chained row at a place. */
+    rowAt(seq: number): Promise<ChainRow | undefined> {
+      return db.selectFrom('audit_log').select(CHAIN_COLUMNS).where('seq', '=', seq).executeTakeFirst();
     },
 
     /** The details of the last row of an action (the last key announced). */
@@ -181,6 +206,57 @@ export function createEvidenceRepository(db: Kysely<Database>) {
     auditOf(targets: readonly string[]): Promise<ChainRow[]> {
       if (targets.length === 0) return Promise.resolve([]);
       return db.selectFrom('audit_log').select(CHAIN_COLUMNS).where('target', 'in', targets).orderBy('seq').execute();
+    },
+
+    /** Every department's and candidate's id with its slug or code (the counters and the close's counts name ids). */
+    async names(): Promise<{ departments: Map<number, string>; candidates: Map<number, string> }> {
+      const [departments, candidates] = await Promise.all([
+        db.selectFrom('departments').select(['id', 'slug']).execute(),
+        db.selectFrom('candidates').select(['id', 'code']).execute(),
+      ]);
+      return {
+        departments: new Map(departments.map((d) => [d.id, d.slug])),
+        candidates: new Map(candidates.map((c) => [c.id, c.code])),
+      };
+    },
+
+    /** Every counter the results, the progress, the map and the timeline read, as kept. */
+    async counters(): Promise<{
+      ballots: { department_id: number; value: number }[];
+      candidates: { department_id: number; candidate_id: number; value: number }[];
+      quarters: { department_id: number; candidate_id: number; hour: string; quarter: number; value: number }[];
+      progress: { department_id: number; total: number; voted: number; validated: number }[];
+      photos: { department_id: number; value: number }[];
+    }> {
+      const [ballots, candidates, quarters, progress, photos] = await Promise.all([
+        db.selectFrom('vote_totals').select(['department_id', 'ballots as value']).execute(),
+        db.selectFrom('candidate_totals').select(['department_id', 'candidate_id', 'votes as value']).execute(),
+        db
+          .selectFrom('quarter_totals')
+          .select(['department_id', 'candidate_id', 'hour', 'quarter', 'votes as value'])
+          .execute(),
+        db.selectFrom('record_counts').select(['department_id', 'total', 'voted', 'validated']).execute(),
+        db.selectFrom('photo_totals').select(['department_id', 'photos as value']).execute(),
+      ]);
+      return { ballots, candidates, quarters, progress, photos };
+    },
+
+    /** The counts kept at each close, oldest first. */
+    closeSnapshots(): Promise<CloseSnapshotState[]> {
+      return db
+        .selectFrom('election_close_snapshots')
+        .select(['closed_at', 'counts', 'stamp'])
+        .orderBy('closed_at')
+        .execute();
+    },
+
+    /** The day's row (phase, close set in advance, close by hand), if any. */
+    election(): Promise<{ phase: string; closes_at: string | null; closed_at: string | null } | undefined> {
+      return db
+        .selectFrom('election')
+        .select(['phase', 'closes_at', 'closed_at'])
+        .where('id', '=', 1)
+        .executeTakeFirst();
     },
 
     async saveCheck(check: Insertable<AuditChainChecksTable>): Promise<void> {

@@ -47,6 +47,36 @@ describe('the chain in Auditoría', () => {
       404,
     );
   });
+
+  it("names a counter and the day's phase changed with SQL, as audit:verify does", async () => {
+    t = await createTestApp({ now: () => new Date('2026-11-27T01:41:00Z') });
+    const c = await signInPeople(t);
+    const [id] = await addRecords(t, SLUG_A, 1);
+    const vote = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+      headers: { cookie: c.validatorA },
+      payload: { candidates: ['FA'] },
+    });
+    expect(vote.statusCode).toBe(201);
+    const closed = await t.request({
+      method: 'PUT',
+      url: '/api/admin/election/phase',
+      headers: { cookie: c.admin },
+      payload: { phase: 'cerrada', reason: 'Cierre de mesas' },
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    await sql`update candidate_totals set votes = votes + 500`.execute(t.db.kysely);
+    await sql`update election set phase = 'en_curso', closed_at = null`.execute(t.db.kysely);
+    const checked = (
+      await t.request({ method: 'POST', url: '/api/admin/evidence/chain/check', headers: { cookie: c.admin } })
+    ).json();
+    expect(checked.lastCheck).toMatchObject({ ok: false });
+    expect(checked.lastCheck.firstProblems).toContain(`Contador ${SLUG_A}, votos de FA: guarda 501 y la cadena da 1.`);
+    expect(checked.lastCheck.firstProblems.join('\n')).toContain(
+      'Jornada: la fase guardada es «En curso» y la cadena dice «Cerrada»',
+    );
+  });
 });
 
 describe('the evidence key', () => {

@@ -51,10 +51,12 @@ export function createEvidenceService(deps: EvidenceDeps) {
     if (deps.timestampUrl) await stampClose(db, day.closedAt, { url: deps.timestampUrl, now, force: true });
     const snapshot = await readCloseSnapshot(db, day.closedAt);
     if (!snapshot) return undefined;
+    const chainHead = snapshot.counts.chainHead ?? null;
     return {
       closedAt: day.closedAt,
       takenAt: snapshot.takenAt,
-      chainHead: snapshot.counts.chainHead ?? null,
+      chainHead,
+      chainHeadRow: chainHead ? await repo.rowAt(chainHead.seq) : undefined,
       stamp: snapshot.stamp.reply,
       stampedAt: snapshot.stamp.stampedAt,
     };

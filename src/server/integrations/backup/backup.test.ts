@@ -131,6 +131,24 @@ describe('backup and restore', () => {
     expect(lines.at(-1)).toMatch(/^Restaurada la copia del .*: \d+ tablas con las mismas filas y 18 fotos idénticas/);
   });
 
+  it('names in its check what audit:verify names: a counter changed with SQL before the copy', async () => {
+    t = await createTestApp();
+    const cookies = await signInPeople(t);
+    const [id] = await addRecords(t, SLUG_A, 1);
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+      headers: { cookie: cookies.validatorA },
+      payload: { candidates: ['FA'] },
+    });
+    expect(res.statusCode).toBe(201);
+    await sql`update candidate_totals set votes = votes + 500`.execute(t.db.kysely);
+    const copy = tempDir('copia-cambiada');
+    await takeBackup(t.config, copy, () => {});
+    const problems = await restoreBackup({ ...(await emptyTarget()), storage: t.config.storage }, copy, () => {});
+    expect(problems).toContain(`Auditoría: Contador ${SLUG_A}, votos de FA: guarda 501 y la cadena da 1.`);
+  });
+
   it('never restores over a database or into a folder that holds one, and refuses a tampered photo', async () => {
     t = await createTestApp();
     const [id] = await addRecords(t, SLUG_A, 1);

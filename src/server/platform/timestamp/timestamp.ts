@@ -85,3 +85,53 @@ export async function requestTimestamp(
   if (status !== 0 && status !== 1) throw new TimestampError('refused', `PKIStatus ${status ?? '?'}`);
   return reply;
 }
+
+/** The children of a DER constructed element whose content runs from `start` to `end`. */
+function children(der: Buffer, start: number, end: number): { tag: number; start: number; end: number }[] {
+  const out: { tag: number; start: number; end: number }[] = [];
+  for (let at = start; at < end; ) {
+    const tag = der[at];
+    if (tag === undefined) break;
+    const { start: content, length } = element(der, at);
+    if (content + length > end) throw new Error('DER element longer than its parent');
+    out.push({ tag, start: content, end: content + length });
+    at = content + length;
+  }
+  return out;
+}
+
+const SHA256_OID = Buffer.from('608648016503040201', 'hex');
+
+/**
+ * What a time-stamp reply says it stamped: the SHA-256 of its message imprint (hex) and its time
+ * (GeneralizedTime as ISO), read from the TSTInfo inside the reply (RFC 3161 §2.4.2). Undefined when the
+ * reply holds no token, or its imprint is not a SHA-256. It does not check the authority's signature:
+ * `openssl ts -verify -CAfile` does (LEEME.txt of the evidence package).
+ */
+export function timestampImprint(reply: Buffer): { digestHex: string; genTime: string } | undefined {
+  try {
+    const nth = (node: { start: number; end: number }, i: number, tag: number) => {
+      const child = children(reply, node.start, node.end)[i];
+      if (!child || child.tag !== tag) throw new Error(`expected tag ${tag}`);
+      return child;
+    };
+    const top = { start: 0, end: reply.length };
+    const response = nth(top, 0, 0x30);
+    const token = nth(response, 1, 0x30); // ContentInfo, after the PKIStatusInfo
+    const signedData = nth(nth(token, 1, 0xa0), 0, 0x30);
+    const encapsulated = nth(signedData, 2, 0x30); // after version and digestAlgorithms
+    const content = nth(nth(encapsulated, 1, 0xa0), 0, 0x04);
+    const tstInfo = children(reply, content.start, content.end)[0];
+    if (tstInfo?.tag !== 0x30) return undefined;
+    const imprint = nth(tstInfo, 2, 0x30); // after version and policy
+    const algorithm = nth(nth(imprint, 0, 0x30), 0, 0x06);
+    if (!reply.subarray(algorithm.start, algorithm.end).equals(SHA256_OID)) return undefined;
+    const digest = nth(imprint, 1, 0x04);
+    const time = reply.subarray(nth(tstInfo, 4, 0x18).start, nth(tstInfo, 4, 0x18).end).toString('latin1');
+    const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d+)?Z$/.exec(time);
+    const genTime = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[7] ?? ''}Z` : time;
+    return { digestHex: reply.subarray(digest.start, digest.end).toString('hex'), genTime };
+  } catch {
+    return undefined;
+  }
+}
