@@ -6,7 +6,12 @@ import Database from 'better-sqlite3';
 import { signIn } from './support/login';
 import { launchPhone, PHONE } from './support/phone';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
-import { SHARED_PHONE_ACCOUNTS, SHARED_PHONE_PASSWORD, sharedPhoneRecord } from './support/seed-shared-phone';
+import {
+  SHARED_PHONE_ACCOUNTS,
+  SHARED_PHONE_PASSWORD,
+  SIGN_OUT_RUNS,
+  sharedPhoneRecord,
+} from './support/seed-shared-phone';
 import { E2E_SERVERS, e2eDataDir } from './support/servers';
 
 test.use(PHONE);
@@ -127,7 +132,9 @@ test('signing out with items waiting keeps them unless a second question is answ
   browser,
 }) => {
   const { email, slug } = SHARED_PHONE_ACCOUNTS.signOut;
-  const [refused, waiting] = [sharedPhoneRecord(slug, 1), sharedPhoneRecord(slug, 2)];
+  // Records of this run's own (the spec may run many times against one server).
+  const run = test.info().repeatEachIndex % SIGN_OUT_RUNS;
+  const [refused, waiting] = [sharedPhoneRecord(slug, 2 * run + 1), sharedPhoneRecord(slug, 2 * run + 2)];
   const admin = await coordination();
   const context = await browser.newContext({ ...PHONE, baseURL: ORIGIN });
   try {

@@ -19,6 +19,11 @@ export const SHARED_PHONE_ACCOUNTS = {
 
 /** Records per department; the first of the ended session's department has a ballot photo. */
 export const SHARED_PHONE_RECORDS = 4;
+/**
+ * The sign-out department has two records for each run of its test (one refused, one kept), so that it
+ * can run many times against one server (`--repeat-each`).
+ */
+export const SIGN_OUT_RUNS = 20;
 export const sharedPhoneRecord = (slug: string, n: number) => `Persona ${n} de ${slug}`;
 
 export async function seedSharedPhoneFixtures(db: Db, now: Date): Promise<void> {
@@ -31,8 +36,9 @@ export async function seedSharedPhoneFixtures(db: Db, now: Date): Promise<void> 
     await createDepartmentsService(db.kysely, () => now).grantAccess(account.email, account.slug, actor);
     const departmentId = departments.get(account.slug);
     if (departmentId === undefined) throw new Error(`No existe ${account.slug}`);
+    const count = account === SHARED_PHONE_ACCOUNTS.signOut ? 2 * SIGN_OUT_RUNS : SHARED_PHONE_RECORDS;
     const ids = await records.insertMany(
-      Array.from({ length: SHARED_PHONE_RECORDS }, (_, i) => ({
+      Array.from({ length: count }, (_, i) => ({
         departmentId,
         comunidad: 'Sector Compartido',
         nombre: sharedPhoneRecord(account.slug, i + 1),

@@ -4,6 +4,9 @@ import { apiFetch } from '#web/platform/lib/api-client';
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
+/** The sign-out's mutation, by name: while it runs, a 401 is the sign-out itself, not a session gone elsewhere. */
+export const LOGOUT_MUTATION_KEY = ['logout'] as const;
+
 /**
  * The session as the app holds it. `signedOut` marks the anonymous session set by this tab's own logout,
  * until the app has moved to another page: the page being left must not send the person to /login
@@ -22,7 +25,10 @@ export const getSessionQueryOptions = () =>
     queryFn: async ({ client }): Promise<ClientSession> => {
       const session = await getSession();
       const held = client.getQueryData<ClientSession>(SESSION_QUERY_KEY);
-      return session.user === null && held?.signedOut ? { ...session, signedOut: true } : session;
+      // 'Nobody' answered while this tab signs out (asked just before the sign-out, answered just after the
+      // server ended the session) is the sign-out itself: the page being left must not go to /login.
+      const signingOut = client.isMutating({ mutationKey: LOGOUT_MUTATION_KEY }) > 0;
+      return session.user === null && (held?.signedOut || signingOut) ? { ...session, signedOut: true } : session;
     },
     // The server decides; the layout asks again at every route change.
     staleTime: 0,

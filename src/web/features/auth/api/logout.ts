@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import type { LogoutResponse } from '#shared/platform/session';
 import { apiFetch } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
-import { ANONYMOUS_SESSION, SESSION_QUERY_KEY } from '#web/platform/session/get-session';
+import { ANONYMOUS_SESSION, LOGOUT_MUTATION_KEY, SESSION_QUERY_KEY } from '#web/platform/session/get-session';
 import { signOutOfFirebaseIfLoaded } from '../firebase-session';
 
 export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });
@@ -31,8 +31,7 @@ export const forgetStaffQueries = (queryClient: QueryClient): void =>
 
 const isSitePath = (path: string) => path.startsWith('/') && !path.startsWith('//') && !path.includes('\\');
 
-/** The sign-out's mutation, by name: while it runs, a 401 is the sign-out itself, not a session gone elsewhere. */
-export const LOGOUT_MUTATION_KEY = ['logout'] as const;
+export { LOGOUT_MUTATION_KEY };
 
 /** Whether this tab is signing out right now (its request sent, its answer not yet acted on). */
 export const isSigningOut = (queryClient: QueryClient): boolean =>
