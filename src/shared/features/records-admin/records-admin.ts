@@ -82,6 +82,11 @@ export const purgeResultSchema = z.object({
   records: z.number().int(),
   photoFiles: z.number().int(),
   photoFilesRemoved: z.number().int(),
+  /** Copies a storage published under the person's name (Dropbox), and those that could not be withdrawn. */
+  sharedLinks: z.number().int(),
+  sharedLinksLeft: z.number().int(),
+  /** Whether the database's files were rewritten, so that nothing purged stays in their free space. */
+  databaseRewritten: z.boolean(),
 });
 export type PurgeResult = z.infer<typeof purgeResultSchema>;
 
