@@ -413,6 +413,8 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
       const now = clock();
       return runChange(db, async ({ trx, audit }) => {
         const row = await reread(trx, id);
+        // A purged record has no phone: there is nothing to show, and no look to record (decision 093).
+        if (row.telefono.trim() === '') throw NotFound(recordsAdminMessages.noPhone);
         await audit({
           actorEmail: actor.email,
           action: 'record.phone_shown',

@@ -9,6 +9,7 @@ import { copyDatabase } from '#server/platform/db/backup';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
 import { createTestApp, setElectionPhase, type TestApp, testDialect } from '#server/testing/test-app';
+import { recordsAdminMessages } from '#shared/features/records-admin/records-admin';
 import { type DropboxContractServer, startDropboxContractServer } from '#tests/support/dropbox-contract-server';
 
 let t: TestApp | undefined;
@@ -124,6 +125,8 @@ describe("'Borrar datos personales' and the copies outside the tables", () => {
     t = await createTestApp();
     const cookies = await signInPeople(t);
     await addRecords(t, SLUG_A, [...PEOPLE_IN_LISTS, {}, {}]);
+    const before = await t.request({ url: '/api/auth/session', headers: { cookie: cookies.validatorA } });
+    expect(before.json().personalDataPurgedAt).toBeUndefined();
     const files = await databaseFiles();
     expect(found(files)).toEqual(secrets);
 
@@ -131,6 +134,19 @@ describe("'Borrar datos personales' and the copies outside the tables", () => {
     const done = await purge(cookies.admin, 'keep');
     expect(done?.json()).toMatchObject({ records: 4, databaseRewritten: true });
     expect(found(await databaseFiles())).toEqual([]);
+    // The phones learn of it at their next contact: the session says when it ran.
+    const session = await t.request({ url: '/api/auth/session', headers: { cookie: cookies.validatorA } });
+    expect(session.json().personalDataPurgedAt).toEqual(expect.any(String));
+    // Registros offers no phone to show any more: none masked, and 'Mostrar' has nothing to answer.
+    const list = await t.request({ url: '/api/admin/records', headers: { cookie: cookies.admin } });
+    const items = list.json().items as { id: number; telefono: string }[];
+    expect(items.map((r) => r.telefono)).toEqual(['', '', '', '']);
+    const shown = await t.request({
+      method: 'POST',
+      url: `/api/admin/records/${items[0]?.id}/phone`,
+      headers: { cookie: cookies.admin },
+    });
+    expect([shown.statusCode, shown.json().message]).toEqual([404, recordsAdminMessages.noPhone]);
     if (testDialect === 'sqlite') {
       const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-backup-'));
       folders.push(folder);

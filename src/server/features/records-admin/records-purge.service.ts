@@ -5,6 +5,7 @@ import type { Database } from '#server/platform/db/schema';
 import { readElection } from '#server/platform/election/election';
 import { Conflict } from '#server/platform/http/errors';
 import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
+import { lastPurgeAnswers } from '#server/platform/records/purge-hold';
 import { createPurgesRepository } from '#server/platform/records/purges.repository';
 import { recordListAnswers } from '#server/platform/records/records';
 import type { Actor } from '#server/platform/session/identity';

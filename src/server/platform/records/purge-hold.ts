@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { timedAnswers } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict } from '#server/platform/http/errors';
 import { formatLongDate } from '#shared/platform/format';
@@ -23,4 +24,15 @@ export function importAfterPurgeMessage(purgedAt: string): string {
 export async function requireNoPurgeHold(db: Kysely<Database>): Promise<void> {
   const held = await createPurgesRepository(db).holding();
   if (held) throw Conflict(importAfterPurgeMessage(held.purged_at));
+}
+
+/**
+ * The instant of the last purge, as the session tells phones (decision 093): a phone that kept lists
+ * from before it forgets them at its next contact. Kept a moment per process; the purge forgets it
+ * after its commit, another instance sees it within two seconds.
+ */
+export const lastPurgeAnswers = timedAnswers<string | null>({ ttlMs: 2_000, maxEntries: 1 });
+
+export async function lastPurgeAt(db: Kysely<Database>): Promise<string | null> {
+  return lastPurgeAnswers(db).get('', async () => (await createPurgesRepository(db).last())?.purged_at ?? null);
 }

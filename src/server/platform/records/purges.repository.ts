@@ -18,6 +18,16 @@ export function createPurgesRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** The latest purge, new election day or not. */
+    async last(): Promise<{ purged_at: string } | undefined> {
+      return db
+        .selectFrom('personal_data_purges')
+        .select('purged_at')
+        .orderBy('purged_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
     /** The latest purge no new election day came after, if any. */
     async holding(): Promise<{ purged_at: string } | undefined> {
       return db
