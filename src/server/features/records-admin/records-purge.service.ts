@@ -125,7 +125,7 @@ export function createRecordsPurgeService(
             });
             return { records, photoKeys };
           },
-          { forget: [recordListAnswers] },
+          { forget: [recordListAnswers, lastPurgeAnswers] },
         ),
       );
       let photoFilesRemoved = 0;
