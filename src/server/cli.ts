@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { EVIDENCE_HELP, runAuditVerify, runEvidenceVerify } from '#server/features/evidence/evidence.cli';
 import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/people/accounts.service';
-import { createRecordsPurgeService } from '#server/features/records-admin/records-purge.service';
+import { createRecordsPurgeService, purgeLeftovers } from '#server/features/records-admin/records-purge.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { BACKUP_HELP, restoreBackup, takeBackup } from '#server/integrations/backup/backup';
@@ -54,6 +54,10 @@ Datos personales (tras la elección)
                                       Borra los datos personales: los nombres quedan en iniciales y los
                                       teléfonos se borran; las fotos de boletas se conservan o se borran.
                                       Los conteos y los resultados no cambian. No se puede deshacer.
+                                      Las copias publicadas en Dropbox (archivo con el nombre y su enlace)
+                                      se retiran siempre. Después, las importaciones se rechazan.
+  records:new-day --confirmar         Empieza una jornada nueva tras el borrado: vuelve a permitir las
+                                      importaciones (CSV y Airtable) de las listas de otra elección.
 
 Resultados
   results:check                       Recuenta los totales desde los trámites y muestra cualquier diferencia
@@ -217,7 +221,8 @@ export async function runCli(
             'Esto no se puede deshacer. Repite la orden con --confirmar para borrar los datos personales.',
           );
         }
-        const storage = remove ? createPhotoStorage(loadConfig()) : undefined;
+        // The storage is needed either way: its published copies (Dropbox) carry the names (decision 093).
+        const storage = createPhotoStorage(loadConfig());
         const done = await createRecordsPurgeService(db, now, { storage }).purge(
           { photos: remove ? 'remove' : 'keep' },
           actor,
@@ -227,6 +232,21 @@ export async function runCli(
             (remove
               ? `; archivos de fotos borrados: ${done.photoFilesRemoved} de ${done.photoFiles}.`
               : '; las fotos se conservan.'),
+        );
+        for (const problem of purgeLeftovers(done)) io.err(problem);
+        return purgeLeftovers(done).length > 0 ? 1 : 0;
+      }
+      case 'records:new-day': {
+        if (!flags.has('--confirmar')) {
+          throw new UsageError(
+            'Una jornada nueva vuelve a permitir importaciones tras el borrado de datos personales. Repite la orden con --confirmar.',
+          );
+        }
+        const started = await createRecordsPurgeService(db, now).startNewDay(actor);
+        io.out(
+          started.purges > 0
+            ? 'Jornada nueva: las importaciones (CSV y Airtable) vuelven a estar permitidas.'
+            : 'No hay un borrado de datos personales pendiente: las importaciones ya estaban permitidas.',
         );
         return 0;
       }

@@ -7,8 +7,10 @@
 //        application/octet-stream → file metadata; 409 path/conflict/file/ in add mode.
 //   POST /2/files/download     Dropbox-API-Arg {path} → the bytes, metadata in Dropbox-API-Result; 409 path/not_found/.
 //   POST /2/files/get_metadata, /2/files/delete_v2, /2/files/copy_v2, /2/sharing/list_shared_links,
-//        /2/sharing/revoke_shared_link, /2/sharing/create_shared_link_with_settings (JSON in, JSON out;
-//        409 with error_summary and error, e.g. shared_link_already_exists/ with the existing link's metadata).
+//        /2/sharing/revoke_shared_link, /2/sharing/create_shared_link_with_settings,
+//        /2/sharing/get_shared_link_metadata {url} (the link's metadata, path_lower among it) (JSON in, JSON
+//        out; 409 with error_summary and error, e.g. shared_link_already_exists/ with the existing link's
+//        metadata, shared_link_not_found/ for a link revoked or never made).
 // Every call but the token one needs `Authorization: Bearer <access token>`: 401 expired_access_token once a
 // token has expired, invalid_access_token for an unknown one. The Dropbox-API-Arg header must be ASCII
 // (non-ASCII escaped as \uXXXX), or the call is refused with a 400 in plain text, as Dropbox does.
@@ -86,6 +88,8 @@ export interface DropboxContractServer {
   putFile(path: string, data: Buffer): void;
   /** URLs of the live shared links of a path. */
   links(path: string): string[];
+  /** URLs of every live shared link. */
+  allLinks(): string[];
   /** A link made outside the app (or by an earlier run). */
   addSharedLink(path: string): string;
   readonly revokedLinks: string[];
@@ -116,6 +120,7 @@ const RPC_ROUTES = new Set([
   '/2/sharing/list_shared_links',
   '/2/sharing/revoke_shared_link',
   '/2/sharing/create_shared_link_with_settings',
+  '/2/sharing/get_shared_link_metadata',
 ]);
 const CONTENT_ROUTES = new Set(['/2/files/upload', '/2/files/download']);
 
@@ -401,6 +406,12 @@ export async function startDropboxContractServer(options: DropboxContractOptions
             : {}),
         };
       }
+      case '/2/sharing/get_shared_link_metadata': {
+        if (typeof arg.url !== 'string') throw badInput(route, 'url: missing required field');
+        const link = links.get(arg.url);
+        if (!link) throw conflict('shared_link_not_found', { '.tag': 'shared_link_not_found' });
+        return linkMetadata(link);
+      }
       case '/2/sharing/revoke_shared_link': {
         if (typeof arg.url !== 'string') throw badInput(route, 'url: missing required field');
         if (!links.delete(arg.url)) throw conflict('shared_link_not_found', { '.tag': 'shared_link_not_found' });
@@ -603,6 +614,7 @@ export async function startDropboxContractServer(options: DropboxContractOptions
       store(path, data);
     },
     links: (path) => [...links.values()].filter((l) => l.pathLower === lower(path)).map((l) => l.url),
+    allLinks: () => [...links.keys()],
     addSharedLink(path) {
       if (!files.has(lower(path))) throw new Error(`No file at ${path}`);
       return addLink(lower(path)).url;

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 
 /** A free TCP port on the loopback interface. */
@@ -56,6 +57,8 @@ export async function startServerProcess(options: {
   env?: Record<string, string>;
   /** Extra Node.js flags, e.g. `--cpu-prof` for a benchmark profile. */
   nodeArgs?: string[];
+  /** A file its standard output (the JSON log) is written to; otherwise it is dropped. */
+  logFile?: string;
 }): Promise<ServerProcess> {
   const origin = `http://127.0.0.1:${options.port}`;
   await buildServerOnce();
@@ -71,7 +74,7 @@ export async function startServerProcess(options: {
       PUBLIC_ORIGIN: origin,
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore', 'inherit'],
   });
   const stop = async (): Promise<number | null> => {
     if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

@@ -55,6 +55,8 @@ function countDigits(value: string): number {
  */
 export function maskPhone(telefono: string): string {
   const digits = telefono.replace(/\D/g, '');
+  // No phone (the purge took it, decision 093): nothing to mask, nothing to show.
+  if (telefono.trim() === '') return '';
   if (digits.length < 4) return '•••• •• •• ••';
   return `•••• •• ${digits.slice(-4, -2)} ${digits.slice(-2)}`;
 }

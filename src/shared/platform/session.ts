@@ -98,6 +98,11 @@ export const sessionSchema = z.object({
   home: z.string().nullable(),
   /** Where logout leads (a setting; '/' by default). */
   logoutRoute: z.string(),
+  /**
+   * For someone signed in: when 'Borrar datos personales' last ran (null: never). A phone that kept
+   * lists from before it forgets them when it sees a new one (decision 093).
+   */
+  personalDataPurgedAt: z.string().nullable().optional(),
 });
 export type Session = z.infer<typeof sessionSchema>;
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { menuFor } from '#server/platform/access/access.service';
 import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
+import { lastPurgeAt } from '#server/platform/records/purge-hold';
 import { actorOf, type SessionUser } from '#server/platform/session/identity';
 import {
   clearSessionCookie,
@@ -249,10 +250,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = seenUser(app, request.user);
       const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
-      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${user?.secondFactor ?? ''} ${logoutRoute}`;
+      const purgedAt = user ? await lastPurgeAt(app.db.kysely) : null;
+      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${user?.secondFactor ?? ''} ${logoutRoute} ${purgedAt ?? ''}`;
       const body = await sessionBodies(variant, async () => {
         const menu = user ? await menuFor(app.db.kysely, user) : NO_MENU;
-        return JSON.stringify(sessionSchema.parse(viewOf(user, menu, logoutRoute)));
+        const view = viewOf(user, menu, logoutRoute);
+        return JSON.stringify(sessionSchema.parse(purgedAt ? { ...view, personalDataPurgedAt: purgedAt } : view));
       });
       return sendSerialized(reply, body);
     },

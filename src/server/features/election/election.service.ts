@@ -241,6 +241,7 @@ export function createElectionService(
           }
           const photoIds = items.flatMap((i) => (i.photo_id === null ? [] : [i.photo_id]));
           const files = await tx.photoFiles(photoIds);
+          const sharedUrls = await tx.photoSharedUrls(photoIds);
           for (const [recordId, was] of before) await tx.restoreRecord(recordId, was);
           await tx.deleteDrillRows(
             [...before.keys()],
@@ -266,11 +267,20 @@ export function createElectionService(
             details: { votes: counts.votes, photos: counts.photos, files: files.length, reason: input.reason },
             at: now,
           });
-          return { counts, files };
+          return { counts, files, sharedUrls };
         },
         { forget: [recordListAnswers] },
       );
-      // After the commit: a file that cannot be deleted now is left to the storage sweep, and said.
+      // After the commit: a file that cannot be deleted now is left to the storage sweep, and said. The
+      // copies a storage published under a person's name, with their links, go too (decision 093).
+      // The link names the person: only the photo's id is logged.
+      for (const published of erased.sharedUrls) {
+        try {
+          await options.storage?.unpublish?.(published.url);
+        } catch (error) {
+          options.onFileLeft?.(`photo:${published.id}`, error);
+        }
+      }
       let filesDeleted = 0;
       for (const key of erased.files) {
         try {

@@ -1,4 +1,5 @@
 import { type Kysely, type Selection, sql } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type { MunicipalityRow } from '#server/platform/records/records.repository';
 import { recordSearchText } from '#server/platform/records/records.search';
@@ -263,6 +264,24 @@ export function createRecordsAdminRepository(db: Db) {
           rows.map((r) => r.id),
         )
         .execute();
+    },
+
+    /** The photos with a copy the storage published (a Dropbox shared link): the link names the person. */
+    async publishedPhotos(): Promise<{ id: number; shared_url: string }[]> {
+      const rows = await db
+        .selectFrom('photos')
+        .select(['id', 'shared_url'])
+        .where('shared_url', 'is not', null)
+        .orderBy('id')
+        .execute();
+      return rows.flatMap((r) => (r.shared_url === null ? [] : [{ id: r.id, shared_url: r.shared_url }]));
+    },
+
+    /** Forgets the published links of these photos (their copies were withdrawn). */
+    async clearSharedUrls(photoIds: readonly number[]): Promise<void> {
+      for (const ids of inSlices(photoIds)) {
+        await db.updateTable('photos').set({ shared_url: null }).where('id', 'in', ids).execute();
+      }
     },
 
     /** Every stored file of every ballot photo (original, browser copy, thumbnail). */

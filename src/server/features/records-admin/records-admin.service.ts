@@ -3,6 +3,7 @@ import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { requireElectionOpen } from '#server/platform/election/election';
 import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
 import {
   type RecordChangeHooks,
   type RecordsActor,
@@ -167,7 +168,11 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      * its departments' counts in the same transaction. Their ids, in order.
      */
     insertFromSource(records: NewRecord[]): Promise<number[]> {
-      return change(({ trx }) => createRecordsRepository(trx).insertMany(records, clock()));
+      return change(async ({ trx }) => {
+        // After 'Borrar datos personales', another system would bring back what it took (decision 093).
+        await requireNoPurgeHold(trx);
+        return createRecordsRepository(trx).insertMany(records, clock());
+      });
     },
 
     /**
@@ -176,6 +181,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      */
     updateFromSource(changes: SourceChange[]): Promise<boolean[]> {
       return change(async ({ trx }) => {
+        await requireNoPurgeHold(trx);
         const written: boolean[] = [];
         for (const c of changes) written.push(await writeFields(trx, c.id, c.departmentId, c.fields, clock()));
         return written;
@@ -407,6 +413,8 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
       const now = clock();
       return runChange(db, async ({ trx, audit }) => {
         const row = await reread(trx, id);
+        // A purged record has no phone: there is nothing to show, and no look to record (decision 093).
+        if (row.telefono.trim() === '') throw NotFound(recordsAdminMessages.noPhone);
         await audit({
           actorEmail: actor.email,
           action: 'record.phone_shown',

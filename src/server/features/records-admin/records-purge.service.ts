@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
+import { rewriteFiles, withSecureDelete } from '#server/platform/db/erasure';
 import type { Database } from '#server/platform/db/schema';
 import { readElection } from '#server/platform/election/election';
 import { Conflict } from '#server/platform/http/errors';
 import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
+import { lastPurgeAnswers } from '#server/platform/records/purge-hold';
+import { createPurgesRepository } from '#server/platform/records/purges.repository';
 import { recordListAnswers } from '#server/platform/records/records';
 import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -23,6 +26,20 @@ export function initialsOf(nombre: string): string {
     .join(' ');
 }
 
+/** What a purge could not finish, in Spanish: running it again finishes it. */
+export function purgeLeftovers(done: PurgeResult): string[] {
+  const left: string[] = [];
+  if (done.sharedLinksLeft > 0) {
+    left.push(
+      `${done.sharedLinksLeft} de ${done.sharedLinks} copias publicadas en Dropbox no se pudieron retirar: vuelve a ejecutar el borrado.`,
+    );
+  }
+  if (!done.databaseRewritten) {
+    left.push('No se pudo reescribir el archivo de la base de datos: vuelve a ejecutar el borrado.');
+  }
+  return left;
+}
+
 /** Whether the purge may run now: null if so, else the reason. */
 export type PurgeGate = () => Promise<string | null>;
 
@@ -33,6 +50,9 @@ const afterTheClose =
   async () =>
     (await readElection(db, clock())).phase === 'cerrada' ? null : PURGE_BEFORE_CLOSE;
 
+/** The tables the purge rewrites: their files are rewritten after it (decision 093). */
+const PURGED_TABLES = ['records', 'photos', 'sms_messages', 'idempotency_keys'] as const;
+
 /**
  * 'Borrar datos personales' (decision 081): after the election, every record's name becomes its
  * initials and its phone goes, in one change with its audit row; the answers kept for phones' retries
@@ -40,6 +60,11 @@ const afterTheClose =
  * every count stays as it was. Ballot photos' files are removed too when the admin chooses so, after
  * the commit (a file that fails to go is counted, not fatal: the names are gone already).
  * The audit log is never rewritten: its rows hold ids and field names only.
+ * Decision 093: first, every copy a storage published (a Dropbox file under the person's name and its
+ * public link) is withdrawn, whether the photos stay or go; a photo's link is forgotten once its copy
+ * is gone, and one that could not be withdrawn is kept and counted, so that running the purge again
+ * finishes it. The purge is noted (imports are refused after it until a new election day), runs with
+ * SQLite's secure deletion, and the database's files are rewritten once it has committed.
  */
 export function createRecordsPurgeService(
   db: Kysely<Database>,
@@ -51,34 +76,57 @@ export function createRecordsPurgeService(
     async purge(input: { photos: 'keep' | 'remove' }, actor: Actor): Promise<PurgeResult> {
       const refused = await gate();
       if (refused) throw Conflict(refused);
+      const published = await createRecordsAdminRepository(db).publishedPhotos();
+      const withdrawn: number[] = [];
+      for (const photo of published) {
+        if (!options.storage?.unpublish) break;
+        try {
+          await options.storage.unpublish(photo.shared_url);
+          withdrawn.push(photo.id);
+        } catch {
+          // Kept with its photo and counted: the admin runs the purge again once Dropbox answers.
+        }
+      }
       const now = clock();
-      const result = await runChange(
-        db,
-        async ({ trx, audit }) => {
-          const repo = createRecordsAdminRepository(trx);
-          let records = 0;
-          let after = 0;
-          for (;;) {
-            const page = await repo.personalDataPage(after, PURGE_PAGE);
-            if (page.length === 0) break;
-            await repo.purgeSlice(page.map((r) => ({ ...r, nombre: initialsOf(r.nombre) })));
-            records += page.length;
-            after = page.at(-1)?.id ?? after;
-          }
-          const keptAnswers = await createIdempotencyRepository(trx).deleteAll();
-          const smsMessages = await repo.deleteSmsMessages();
-          const photoKeys = input.photos === 'remove' ? await repo.photoKeys() : [];
-          await audit({
-            actorEmail: actor.email,
-            action: 'records.purge',
-            target: 'records',
-            ip: actor.ip,
-            details: { records: records, photos: input.photos, photoFiles: photoKeys.length, keptAnswers, smsMessages },
-            at: now,
-          });
-          return { records, photoKeys };
-        },
-        { forget: [recordListAnswers] },
+      const result = await withSecureDelete(db, () =>
+        runChange(
+          db,
+          async ({ trx, audit }) => {
+            const repo = createRecordsAdminRepository(trx);
+            let records = 0;
+            let after = 0;
+            for (;;) {
+              const page = await repo.personalDataPage(after, PURGE_PAGE);
+              if (page.length === 0) break;
+              await repo.purgeSlice(page.map((r) => ({ ...r, nombre: initialsOf(r.nombre) })));
+              records += page.length;
+              after = page.at(-1)?.id ?? after;
+            }
+            const keptAnswers = await createIdempotencyRepository(trx).deleteAll();
+            const smsMessages = await repo.deleteSmsMessages();
+            const photoKeys = input.photos === 'remove' ? await repo.photoKeys() : [];
+            await repo.clearSharedUrls(withdrawn);
+            await createPurgesRepository(trx).note({ at: now.toISOString(), by: actor.email ?? '', records });
+            await audit({
+              actorEmail: actor.email,
+              action: 'records.purge',
+              target: 'records',
+              ip: actor.ip,
+              details: {
+                records: records,
+                photos: input.photos,
+                photoFiles: photoKeys.length,
+                keptAnswers,
+                smsMessages,
+                sharedLinks: published.length,
+                sharedLinksLeft: published.length - withdrawn.length,
+              },
+              at: now,
+            });
+            return { records, photoKeys };
+          },
+          { forget: [recordListAnswers, lastPurgeAnswers] },
+        ),
       );
       let photoFilesRemoved = 0;
       for (const key of result.photoKeys) {
@@ -90,7 +138,42 @@ export function createRecordsPurgeService(
           // Counted as not removed: the operator sees the difference and can run it again.
         }
       }
-      return { records: result.records, photoFiles: result.photoKeys.length, photoFilesRemoved };
+      // What the rows held before stays in the database's free space until its files are rewritten. A
+      // failure here (a disk too full for SQLite's copy) is said: the purge, run again, rewrites them.
+      const databaseRewritten = await rewriteFiles(db, PURGED_TABLES).then(
+        (done) => done.walEmptied,
+        () => false,
+      );
+      return {
+        records: result.records,
+        photoFiles: result.photoKeys.length,
+        photoFilesRemoved,
+        sharedLinks: published.length,
+        sharedLinksLeft: published.length - withdrawn.length,
+        databaseRewritten,
+      };
+    },
+
+    /**
+     * A new election day after a purge (decision 093): imports are taken again, for the lists of another
+     * election. One change with its audit row; how many purges it ended the hold of.
+     */
+    async startNewDay(actor: Actor): Promise<{ purges: number }> {
+      const now = clock();
+      return runChange(db, async ({ trx, audit }) => {
+        const purges = await createPurgesRepository(trx).startNewDay(now.toISOString(), actor.email ?? '');
+        if (purges > 0) {
+          await audit({
+            actorEmail: actor.email,
+            action: 'records.new_day',
+            target: 'records',
+            ip: actor.ip,
+            details: { purges },
+            at: now,
+          });
+        }
+        return { purges };
+      });
     },
   };
 }

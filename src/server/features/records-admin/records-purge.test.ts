@@ -152,7 +152,14 @@ describe("'Borrar datos personales'", () => {
       payload: { photos: 'remove', confirm: 'BORRAR DATOS PERSONALES' },
     });
     expect(purged.statusCode, purged.body).toBe(200);
-    expect(purged.json()).toEqual({ records: 7, photoFiles: 3, photoFilesRemoved: 3 });
+    expect(purged.json()).toEqual({
+      records: 7,
+      photoFiles: 3,
+      photoFilesRemoved: 3,
+      sharedLinks: 0,
+      sharedLinksLeft: 0,
+      databaseRewritten: true,
+    });
 
     expect(found(await dumpDatabase())).toEqual([]);
     expect(await results(cookies.admin)).toEqual(resultsBefore);

@@ -7,6 +7,7 @@ import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { requireElectionOpen } from '#server/platform/election/election';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
+import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
 import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/platform/records/records';
 import {
   type CandidateRow,
@@ -72,6 +73,8 @@ async function applyImport(
   return runChange(
     options.db,
     async ({ trx, audit }) => {
+      // After 'Borrar datos personales', an import would bring back what it took (decision 093).
+      await requireNoPurgeHold(trx);
       await requireElectionOpen(trx, 'import', { now });
       const repo = createRecordsImportRepository(trx);
       const records = createRecordsRepository(trx);
@@ -180,6 +183,8 @@ export async function importRecords(options: ImportOptions): Promise<ImportOutco
     });
   }
   const { encoding } = decided;
+  // Said at the dry run already, before anyone prepares an import that would be refused.
+  await requireNoPurgeHold(options.db);
   const departments = await createRecordsRepository(options.db).listMunicipalities();
   if (options.mode === 'simulacion') {
     const checked = await readPass({

@@ -3,6 +3,7 @@ import { type Kysely, PostgresAdapter } from 'kysely';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { type Config, ConfigError, loadConfig } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
+import { HttpError } from '#server/platform/http/errors';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { departmentKey } from '#server/platform/lib/text';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
@@ -147,7 +148,12 @@ export async function runAirtableCommand(
     io.out(`Terminado en ${formatDecimal((Date.now() - started) / 1000, 1)} s.`);
     return 0;
   } catch (error) {
-    if (error instanceof AirtableCliError || error instanceof AirtableError || error instanceof ConfigError) {
+    if (
+      error instanceof AirtableCliError ||
+      error instanceof AirtableError ||
+      error instanceof ConfigError ||
+      error instanceof HttpError
+    ) {
       io.err(error.message);
       return 1;
     }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import { importAgenda } from './airtable.import-agenda';
 import { importPhotos, type PhotoImportOptions } from './airtable.import-photos';
@@ -61,6 +62,9 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
     warnings: [],
   };
 
+  // After 'Borrar datos personales', Airtable's copy would bring back every name and phone it took
+  // (decision 093): refused before anything is read, and again in each write's transaction.
+  await requireNoPurgeHold(db);
   const recordRows = await readAll(client, tables.records, progress, options.recordsFormula);
   const agendaRows = await readAll(client, tables.agenda, progress);
   report.records.read = recordRows.length;

@@ -10,6 +10,7 @@ export interface RecordsTables {
   quarter_totals: QuarterTotalsTable;
   record_counts: RecordCountsTable;
   photo_totals: PhotoTotalsTable;
+  personal_data_purges: PersonalDataPurgesTable;
 }
 
 export type RecordStatus = 'pendiente' | 'anulado';
@@ -139,4 +140,13 @@ export interface RecordCountsTable {
   total: number;
   voted: number;
   validated: number;
+}
+
+/** Each purge of personal data and the new election day started after it (migration 036, decision 093). */
+export interface PersonalDataPurgesTable {
+  purged_at: string;
+  purged_by: string;
+  records: number;
+  new_day_at: string | null;
+  new_day_by: string | null;
 }

@@ -152,6 +152,16 @@ export function createElectionRepository(db: Kysely<Database>) {
     },
 
     /** The stored files of these photos (original, display, thumbnail). */
+    /** The links a storage published for these photos (Dropbox: a file under the person's name). */
+    async photoSharedUrls(photoIds: readonly number[]): Promise<{ id: number; url: string }[]> {
+      const found: { id: number; url: string }[] = [];
+      for (const ids of inSlices(photoIds)) {
+        const rows = await db.selectFrom('photos').select(['id', 'shared_url']).where('id', 'in', ids).execute();
+        for (const r of rows) if (r.shared_url !== null) found.push({ id: r.id, url: r.shared_url });
+      }
+      return found;
+    },
+
     async photoFiles(photoIds: readonly number[]): Promise<string[]> {
       const keys: string[] = [];
       for (const ids of inSlices(photoIds)) {

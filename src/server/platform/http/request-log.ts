@@ -23,7 +23,7 @@ export class RequestLogController extends LogController {
 
   override incomingRequest(request: FastifyRequest, _reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    request.log[this.level]({ req: request }, 'incoming request');
+    request.log[this.level]({ req: withoutQuery(request) }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -34,4 +34,26 @@ export class RequestLogController extends LogController {
     if (this.isLogDisabled(request)) return;
     reply.log[this.level]({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/**
+ * The request as Fastify's `req` serializer reads it, its URL without the query string: a search of
+ * Registros (`?q=María Pérez`), a phone or an SMS code would otherwise stay in the log store for good
+ * (decision 093). The path carries ids and slugs only.
+ */
+export function withoutQuery(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: pathOf(request.url),
+    headers: request.headers,
+    host: request.host,
+    ip: request.ip,
+    socket: request.socket,
+  };
+}
+
+/** A URL's path, without what follows `?`. */
+export function pathOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at);
 }

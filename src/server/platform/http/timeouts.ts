@@ -3,6 +3,7 @@ import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { messages } from '#shared/platform/messages';
 import { HttpError } from './errors';
+import { pathOf } from './request-log';
 
 export interface RequestTimeouts {
   /** A request body (other than an upload) must have arrived whole within this long. */
@@ -87,7 +88,7 @@ export function registerBodyTimeout(app: FastifyInstance, timeouts: RequestTimeo
       },
     });
     const timer = setTimeout(() => {
-      request.log.info({ url: request.url }, 'request body did not arrive in time');
+      request.log.info({ url: pathOf(request.url) }, 'request body did not arrive in time');
       payload.unpipe(deadline);
       deadline.destroy(RequestTimeout());
     }, timeouts.bodyMs);

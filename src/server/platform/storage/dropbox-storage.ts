@@ -18,6 +18,8 @@ interface FileMetadata {
 
 interface SharedLink {
   url: string;
+  /** Present for links to files in the app's own Dropbox. */
+  path_lower?: string;
 }
 
 export function dropboxKeyPath(key: string): string {
@@ -146,6 +148,26 @@ export function createDropboxStorage(
     async delete(key) {
       if (!isStorageKey(key)) return;
       await removePath(dropboxKeyPath(key));
+    },
+
+    async unpublish(sharedUrl) {
+      let linked: SharedLink;
+      try {
+        linked = await client.rpc<SharedLink>('/2/sharing/get_shared_link_metadata', { url: sharedUrl });
+      } catch (error) {
+        // Revoked already (a later upload to the same readable path revoked it and holds the live one).
+        if (isDropboxError(error, 'shared_link_not_found')) return;
+        throw error;
+      }
+      // The link first: a file restored from Dropbox's deleted files must not come back with it.
+      try {
+        await client.rpc('/2/sharing/revoke_shared_link', { url: sharedUrl });
+      } catch (error) {
+        if (!isDropboxError(error, 'shared_link_not_found')) throw error;
+      }
+      // Only a readable copy: the key folder holds the evidence, which `delete` removes when asked.
+      const path = linked.path_lower;
+      if (path && !path.startsWith(`${DROPBOX_KEY_FOLDER}/`)) await removePath(path);
     },
 
     async exists(key) {

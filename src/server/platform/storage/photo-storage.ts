@@ -49,6 +49,12 @@ export interface PhotoStorage {
   /** Removes a stored file; unknown keys are not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Withdraws a copy the driver published (`StoredFile.sharedUrl`): the link is revoked and the file it
+   * pointed to, under its readable path, is deleted. A link already gone is not an error. Only drivers
+   * that publish (Dropbox) have it; the others keep nothing outside their keys.
+   */
+  unpublish?(sharedUrl: string): Promise<void>;
 }
 
 /** Keys the drivers generate: `<2 hex>/<32 hex>.<suffix>`. */

@@ -131,6 +131,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'record.update': 'Trámite editado',
   'record.phone_shown': 'Teléfono mostrado',
   'records.purge': 'Datos personales borrados',
+  'records.new_day': 'Jornada nueva tras el borrado',
   'record.void': 'Trámite anulado',
   'record.restore': 'Trámite restaurado',
   'record.vote': 'Voto registrado',

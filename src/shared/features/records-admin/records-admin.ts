@@ -1,7 +1,7 @@
 import { apiErrorSchema } from '#shared/platform/errors';
 import {
-  recordDepartmentSchema,
   isMaskedPhone,
+  recordDepartmentSchema,
   recordFieldMessages,
   recordFieldProblem,
   recordFieldsSchema,
@@ -14,6 +14,7 @@ export const RECORDS_ADMIN_PAGE_SIZE = 50;
 /** Sentences of the records back office, shared by the API and the screens. */
 export const recordsAdminMessages = {
   recordNotFound: 'El registro no existe.',
+  noPhone: 'Este registro no tiene teléfono (se borró con los datos personales o nunca lo tuvo).',
   duplicate: (nombre: string, id: number) =>
     `Ya existe un registro de ${nombre} con ese teléfono en este municipio (registro ${id}).`,
   voided: 'Este registro está anulado: ya no se puede cambiar.',
@@ -82,6 +83,11 @@ export const purgeResultSchema = z.object({
   records: z.number().int(),
   photoFiles: z.number().int(),
   photoFilesRemoved: z.number().int(),
+  /** Copies a storage published under the person's name (Dropbox), and those that could not be withdrawn. */
+  sharedLinks: z.number().int(),
+  sharedLinksLeft: z.number().int(),
+  /** Whether the database's files were rewritten, so that nothing purged stays in their free space. */
+  databaseRewritten: z.boolean(),
 });
 export type PurgeResult = z.infer<typeof purgeResultSchema>;
 

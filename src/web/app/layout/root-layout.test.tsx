@@ -8,7 +8,7 @@ import { messages } from '#shared/platform/messages';
 import type { Session } from '#shared/platform/session';
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { readCopy, saveCopy } from '#web/features/records/device/device-copies';
-import { rememberedOwner, rememberOwner } from '#web/features/records/device/device-hints';
+import { purgeSeen, rememberedOwner, rememberOwner } from '#web/features/records/device/device-hints';
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider, createTestQueryClient } from '#web/platform/provider';
@@ -379,6 +379,31 @@ describe('navbar fed by the session', () => {
     expect(deviceOutbox().waiting(email)).toHaveLength(1);
     // Nobody's count in the navbar.
     expect(within(nav()).queryByRole('link', { name: /envío/ })).not.toBeInTheDocument();
+  });
+
+  it("forgets the lists it kept at its next contact after 'Borrar datos personales', once", async () => {
+    const email = ADMIN.user?.email ?? '';
+    rememberOwner(email);
+    const page = { items: [{ id: 7, nombre: 'Yusmary Chourio', telefono: '0414-6123457' }], nextCursor: null };
+    saveCopy('page|cabimas|0|0', 'cabimas', page);
+    await waitFor(async () => expect(await readCopy('page|cabimas|0|0')).toBeDefined());
+    // No purge yet: the copies stay.
+    const first = renderLayout('/resultados', ADMIN);
+    expect(await within(nav()).findByRole('link', { name: 'Notas' })).toBeInTheDocument();
+    expect(await readCopy('page|cabimas|0|0')).toBeDefined();
+    first.unmount();
+
+    // The session now says a purge ran: the names and phones kept on the phone go.
+    const second = renderLayout('/resultados', { ...ADMIN, personalDataPurgedAt: '2026-11-29T02:00:00.000Z' });
+    await waitFor(async () => expect(await readCopy('page|cabimas|0|0')).toBeUndefined());
+    await waitFor(() => expect(purgeSeen()).toBe('2026-11-29T02:00:00.000Z'));
+    second.unmount();
+    // What is read after it (initials, no phone) is kept again, and the same purge does not take it.
+    saveCopy('page|cabimas|0|0', 'cabimas', { items: [], nextCursor: null });
+    await waitFor(async () => expect(await readCopy('page|cabimas|0|0')).toBeDefined());
+    renderLayout('/notas', { ...ADMIN, personalDataPurgedAt: '2026-11-29T02:00:00.000Z' });
+    expect(await screen.findByTestId('where')).toHaveTextContent('/notas');
+    expect(await readCopy('page|cabimas|0|0')).toBeDefined();
   });
 
   it('does not look signed out without a connection: the session and campaign the phone last knew', async () => {

@@ -8,13 +8,16 @@ import { DrillBand } from '#web/features/election/components/drill-band';
 import {
   endedWithWaiting,
   hasUnsentHint,
+  purgeSeen,
   rememberEndedWithWaiting,
   rememberedOwner,
   rememberOwner,
+  rememberPurgeSeen,
 } from '#web/features/records/device/device-hints';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
 import { ApiError, isNetworkError } from '#web/platform/lib/api-client';
 import { showErrorToast, showsOwnError } from '#web/platform/lib/mutation-errors';
+import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 import { setSiteName } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { type ClientSession, SESSION_QUERY_KEY, useSession } from '#web/platform/session/get-session';
@@ -120,6 +123,16 @@ function FollowSessionOnThePhone({
       if (previous !== session.user.email) {
         rememberOwner(session.user.email);
         if (previous) void loadOutboxSession().then((m) => m.forgetLists());
+      }
+      // 'Borrar datos personales' ran since this phone last asked: the lists it kept (on disk and in
+      // memory) hold names and phones that no longer exist; they go, and are read again as they are now.
+      const purgedAt = session.personalDataPurgedAt ?? null;
+      if (purgedAt && purgedAt !== purgeSeen()) {
+        queryClient.removeQueries({ queryKey: recordsQueryRoots.validation });
+        void loadOutboxSession()
+          .then((m) => m.forgetLists())
+          .then(() => rememberPurgeSeen(purgedAt))
+          .catch((error: unknown) => console.error('purge', error));
       }
       return;
     }

@@ -30,6 +30,7 @@ import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-sec
 import { photoTotalsMigration } from './032-photo-totals';
 import { closeStampsMigration } from './033-close-stamps';
 import { noVotedAtIndexMigration } from './034-no-voted-at-index';
+import { personalDataPurgesMigration } from './036-personal-data-purges';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -70,6 +71,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '032-photo-totals': photoTotalsMigration(dialect),
     '033-close-stamps': closeStampsMigration(),
     '034-no-voted-at-index': noVotedAtIndexMigration(),
+    '036-personal-data-purges': personalDataPurgesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -31,6 +31,15 @@ export function PurgePersonalData() {
             `Datos personales borrados de ${formatCount(done.records)} trámites` +
               (photos === 'remove' ? `; archivos de fotos borrados: ${formatCount(done.photoFilesRemoved)}.` : '.'),
           );
+          // What could not be finished now (Dropbox did not answer, a disk too full): running it again does.
+          if (done.sharedLinksLeft > 0) {
+            toast.warn(
+              `${formatCount(done.sharedLinksLeft)} de ${formatCount(done.sharedLinks)} copias publicadas en Dropbox no se pudieron retirar: vuelve a borrar los datos personales.`,
+            );
+          }
+          if (!done.databaseRewritten) {
+            toast.warn('No se pudo reescribir el archivo de la base de datos: vuelve a borrar los datos personales.');
+          }
           setAsking(false);
           setTyped('');
         },

@@ -369,9 +369,11 @@ function RecordCard({
  * The phone as the list has it, masked; 'Mostrar' asks the server for the whole one, which records who
  * looked (decision 081). It stays shown on this card only.
  */
-function RecordPhoneValue({ id, masked, name }: { id: number; masked: string; name: string }) {
+export function RecordPhoneValue({ id, masked, name }: { id: number; masked: string; name: string }) {
   const show = useShowRecordPhone();
-  if (show.data) return <span>{show.data.telefono}</span>;
+  // No phone (taken by 'Borrar datos personales'): nothing to show, so no 'Mostrar'.
+  if (masked === '') return <span>—</span>;
+  if (show.data) return <span>{show.data.telefono || '—'}</span>;
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <span>{masked}</span>

@@ -48,6 +48,20 @@ describe('RecordCard', () => {
     expect(within(second as HTMLElement).queryByTestId('foto-reducida')).not.toBeInTheDocument();
   });
 
+  it("shows no phone line and no call link for a record 'Borrar datos personales' left without one", () => {
+    const { unmount } = renderWithProviders(
+      <RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />,
+    );
+    expect(screen.getByRole('link', { name: '0414-0000001' })).toHaveAttribute('href', 'tel:04140000001');
+    unmount();
+    const purged = { ...record, nombre: 'P. 1.', telefono: '' };
+    const after = renderWithProviders(
+      <RecordCard slug="cabimas" record={purged} onVote={() => {}} onUpload={() => {}} />,
+    );
+    expect(after.container.querySelector('a[href^="tel:"]')).toBeNull();
+    expect([...after.container.querySelectorAll('p')].filter((p) => p.textContent?.trim() === '')).toEqual([]);
+  });
+
   it('shows the short code a validator types in an SMS vote', () => {
     renderWithProviders(<RecordCard slug="cabimas" record={record} onVote={() => {}} onUpload={() => {}} />);
     expect(screen.getByTestId('codigo-sms')).toHaveTextContent('Código SMS W79F5Y');

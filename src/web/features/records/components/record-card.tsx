@@ -277,14 +277,17 @@ export const RecordCard = memo(function RecordCard({
           <span>{record.ubch}</span>
         </p>
         <h2 className="mt-0.5 text-lg leading-snug font-bold break-words text-stone-900">{record.nombre}</h2>
-        <p className="mt-0.5">
-          <a
-            href={`tel:${record.telefono.replace(/[^\d+]/g, '')}`}
-            className="font-medium text-stone-800 tabular-nums underline decoration-stone-300 underline-offset-4 hover:text-brand"
-          >
-            {record.telefono}
-          </a>
-        </p>
+        {/* No phone after 'Borrar datos personales': no empty line, no empty call link. */}
+        {record.telefono.trim() !== '' && (
+          <p className="mt-0.5">
+            <a
+              href={`tel:${record.telefono.replace(/[^\d+]/g, '')}`}
+              className="font-medium text-stone-800 tabular-nums underline decoration-stone-300 underline-offset-4 hover:text-brand"
+            >
+              {record.telefono}
+            </a>
+          </p>
+        )}
         {record.code && (
           <p className="mt-0.5 text-sm text-stone-700" data-testid="codigo-sms">
             Código SMS <span className="font-mono font-bold tracking-widest text-stone-900">{record.code}</span>

@@ -9,6 +9,7 @@ export const UNSENT_HINT_KEY = 'comando-envios-pendientes';
 const OWNER_KEY = 'comando-validador';
 const DEPARTMENT_KEY = 'comando-ultimo-municipio';
 const ENDED_KEY = 'comando-sesion-terminada';
+const PURGE_KEY = 'comando-borrado-visto';
 
 /** Whether the outbox said items wait on this phone. */
 export const hasUnsentHint = (): boolean => Number(read(UNSENT_HINT_KEY) ?? 0) > 0;
@@ -32,3 +33,10 @@ export const lastDepartment = (): string | null => read(DEPARTMENT_KEY);
 export const rememberEndedWithWaiting = (count: number | null): void =>
   write(ENDED_KEY, count && count > 0 ? String(count) : null);
 export const endedWithWaiting = (): number => Number(read(ENDED_KEY) ?? 0);
+
+/**
+ * The last 'Borrar datos personales' this phone learnt of from the session (decision 093): a different
+ * one means the lists it kept hold names and phones the server no longer has, so they go.
+ */
+export const rememberPurgeSeen = (purgedAt: string | null): void => write(PURGE_KEY, purgedAt);
+export const purgeSeen = (): string | null => read(PURGE_KEY);
