@@ -110,6 +110,8 @@ const releasePkg = {
     cli: 'node dist-server/cli.mjs',
   },
   dependencies,
+  // npm 11 names the install scripts allowed to run: better-sqlite3's fetches or compiles its binary.
+  allowScripts: { 'better-sqlite3': true },
 };
 fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(releasePkg, null, 2)}\n`);
 
@@ -155,6 +157,5 @@ fs.writeFileSync(path.join(stage, 'package-lock.json'), `${JSON.stringify(releas
 execFileSync('tar', ['-czf', tarball, '-C', outDir, name]);
 fs.rmSync(stage, { recursive: true, force: true });
 const size = fs.statSync(tarball).size;
-console.log(
-  `${path.relative(root, tarball)}: ${(size / 1024 / 1024).toFixed(1)} MB, ${kept.size} paquetes a instalar con npm ci --omit=dev`,
-);
+const shown = tarball.startsWith(`${root}${path.sep}`) ? path.relative(root, tarball) : tarball;
+console.log(`${shown}: ${(size / 1024 / 1024).toFixed(1)} MB, ${kept.size} paquetes a instalar con npm ci --omit=dev`);
