@@ -106,7 +106,8 @@ const releasePkg = {
   type: 'module',
   engines: pkg.engines,
   scripts: {
-    start: 'node --max-old-space-size=384 dist-server/server.mjs',
+    // The same command and flags as `npm run serve` and the systemd unit (decision 091).
+    start: /node [^&|;]*dist-server\/server\.mjs/.exec(pkg.scripts.serve)[0],
     cli: 'node dist-server/cli.mjs',
   },
   dependencies,
