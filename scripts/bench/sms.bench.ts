@@ -115,7 +115,11 @@ export const suite: BenchSuite = {
     await gateway.close();
 
     const ok =
-      voted === MESSAGES && applied === MESSAGES && replies === MESSAGES && ballots === MESSAGES && sent === MESSAGES;
+      voted === MESSAGES &&
+      applied === MESSAGES &&
+      replies === MESSAGES &&
+      ballots === MESSAGES &&
+      sent === MESSAGES;
     return [
       {
         suite: NAME,
