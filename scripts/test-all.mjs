@@ -1,5 +1,5 @@
 // `npm test`: every suite — server on SQLite, server on PostgreSQL and web (one Vitest run, sharing
-// its workers), the web build, end-to-end in Chromium. A suite that cannot run here is announced loudly
+// its workers), the web build, the release package installed and started, end-to-end in Chromium. A suite that cannot run here is announced loudly
 // with how to fix it; with COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure. At the end:
 // one line per suite with its time, the total time, and the ten slowest test files.
 import { spawnSync } from 'node:child_process';
@@ -128,9 +128,30 @@ if (summary) {
   results.push({ suite: `Vitest (${projects.join(', ')})`, ok: false, ms: vitest.ms });
 }
 
+const built = run('Compilación de la web', 'npm', ['run', 'build']);
+results.push({ suite: 'compilación', ok: built.ok, ms: built.ms });
+
+// The release an operator installs, installed and started from an empty folder (docs/decisions/098),
+// on the web build just made; promtool (Debian's `prometheus`) checks its alert rules.
+if (built.ok) {
+  const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!promtool) {
+    skipped.push(
+      'Reglas de alerta (docs/deploy/alerts.yml): no se encontró promtool. Instálalo con `apt-get install --no-install-recommends prometheus`.',
+    );
+  }
+  const release = run(
+    'Paquete de la versión (npm run release, instalado y arrancado)',
+    'node',
+    ['scripts/test-release.mjs'],
+    {
+      ...(promtool ? {} : { COMANDO_RELEASE_WITHOUT_PROMTOOL: '1' }),
+    },
+  );
+  results.push({ suite: 'paquete de la versión', ok: release.ok, ms: release.ms });
+}
+
 if (fs.existsSync(chromiumPath)) {
-  const built = run('Compilación de la web', 'npm', ['run', 'build']);
-  results.push({ suite: 'compilación', ok: built.ok, ms: built.ms });
   if (built.ok) {
     const pwJson = 'test-results/e2e.json';
     fs.rmSync(pwJson, { force: true });

@@ -152,6 +152,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerGracefulClose(app);
   // Before every route, so each answer is counted (docs/decisions/075).
   registerMetrics(app, db, config.metricsToken);
+  // The data folder's disk and its floor, for an alert before uploads are refused (docs/deploy/alerts.yml).
+  app.metrics.gauge({
+    name: 'comando_data_dir_free_bytes',
+    help: 'Bytes this process may still write on the disk of DATA_DIR',
+    read: () => app.dataDisk.freeBytes(),
+  });
+  app.metrics.gauge({
+    name: 'comando_data_dir_min_free_bytes',
+    help: 'The free space DATA_DIR keeps (DATA_DIR_MIN_FREE_MB): under it, uploads are refused with 507',
+    read: () => app.dataDisk.minFreeBytes,
+  });
   if (ownsDb) app.addHook('onClose', async () => db.close());
 
   // AIRTABLE_WRITEBACK=1: votes and photos of records from Airtable are queued in their own transaction

@@ -4,6 +4,7 @@ import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
 
+const MB = 1024 * 1024;
 const TOKEN = 'metricas-de-prueba-0123456789abcdef0123456789';
 
 let t: TestApp;
@@ -106,13 +107,19 @@ describe('/metrics', () => {
     expect(after.value('comando_refusals_total', { reason: 'unauthenticated', route: '/metrics' })).toBe(0);
   });
 
-  it('tells the open live streams, the items waiting on phones, the event-loop delay and the pool', async () => {
-    t = await createTestApp({ metricsToken: TOKEN });
+  it('tells the open live streams, the items waiting on phones, the event-loop delay, the disk and the pool', async () => {
+    t = await createTestApp(
+      { metricsToken: TOKEN, dataDirMinFreeBytes: 200 * MB },
+      { freeDiskBytes: async () => 300 * MB },
+    );
     const metrics = await scrape();
     expect(metrics.value('comando_live_streams')).toBe(0);
     expect(metrics.family('comando_field_items_waiting')?.metrics.map((m) => m.labels?.department)).toContain(SLUG_A);
     expect(metrics.value('comando_field_items_waiting', { department: SLUG_A })).toBe(0);
     expect(metrics.names).toContain('nodejs_eventloop_lag_p99_seconds');
+    // The data folder's disk as the injected reader sees it (a 1 GB disk with 300 MB free), and its floor.
+    expect(metrics.value('comando_data_dir_free_bytes')).toBe(300 * MB);
+    expect(metrics.value('comando_data_dir_min_free_bytes')).toBe(200 * MB);
     if (testDialect === 'postgres') {
       expect(metrics.value('comando_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     } else {

@@ -27,6 +27,18 @@ export function createDataDisk(options: { dir: string; minFreeBytes: number; fre
   const short = (free: number, bytes = 0) => free <= 0 || free - bytes < options.minFreeBytes;
   makePrivateDir(options.dir);
   return {
+    /** The floor this disk keeps free, in bytes (`DATA_DIR_MIN_FREE_MB`). */
+    minFreeBytes: options.minFreeBytes,
+
+    /** The bytes this process may still write there (what `/metrics` tells; NaN when unreadable). */
+    async freeBytes(): Promise<number> {
+      try {
+        return await read(options.dir);
+      } catch {
+        return Number.NaN;
+      }
+    },
+
     /** Refuses (507, with Retry-After) receiving `bytes` more when that would leave less than the floor. */
     async requireRoom(bytes: number): Promise<void> {
       if (short(await read(options.dir), bytes)) {
