@@ -8,18 +8,22 @@ import type { StorageConfig } from '#server/platform/config/config';
 import { copyDatabase } from '#server/platform/db/backup';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
+import { type S3Local, startS3Local } from '#server/testing/s3-local';
 import { createTestApp, setElectionPhase, type TestApp, testDialect } from '#server/testing/test-app';
 import { recordsAdminMessages } from '#shared/features/records-admin/records-admin';
 import { type DropboxContractServer, startDropboxContractServer } from '#tests/support/dropbox-contract-server';
 
 let t: TestApp | undefined;
 let dropbox: DropboxContractServer | undefined;
+let s3: S3Local | undefined;
 const folders: string[] = [];
 afterEach(async () => {
   await t?.close();
   t = undefined;
   await dropbox?.close();
   dropbox = undefined;
+  await s3?.stop();
+  s3 = undefined;
   for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -96,6 +100,38 @@ describe("'Borrar datos personales' and the copies outside the tables", () => {
     const removed = await purge(cookies.admin, 'remove');
     expect(removed?.json()).toMatchObject({ photoFiles: 9, photoFilesRemoved: 9, sharedLinks: 0 });
     expect(dropbox.files()).toEqual([]);
+  });
+
+  it('leaves no object in an S3 bucket when the photos are removed, and keeps them all when they are kept', async () => {
+    s3 = await startS3Local();
+    t = await createTestApp({ storage: s3.config() });
+    const cookies = await signInPeople(t);
+    const ids = (await addRecords(t, SLUG_A, PEOPLE_IN_LISTS)) as [number, number];
+    for (const [recordId, kind] of [
+      [ids[0], 'gobernador'],
+      [ids[1], 'clez'],
+    ] as const) {
+      const sent = await uploadPhoto(
+        t,
+        { slug: SLUG_A, recordId, kind },
+        { data: fixture('ballot.jpg'), filename: 'boleta.jpg' },
+        cookies.validatorA,
+      );
+      expect(sent.statusCode, sent.body).toBe(201);
+    }
+    const stored = s3.listKeys();
+    expect(stored.length).toBeGreaterThanOrEqual(2);
+    // No object key carries a name: the bucket holds the photos under generated keys only.
+    expect(stored.filter((key) => secrets.some((s) => key.includes(s)))).toEqual([]);
+
+    await setElectionPhase(t.db, 'cerrada', new Date());
+    const kept = await purge(cookies.admin, 'keep');
+    expect(kept?.statusCode, kept?.body).toBe(200);
+    expect(s3.listKeys()).toEqual(stored);
+    const removed = await purge(cookies.admin, 'remove');
+    expect(removed?.statusCode, removed?.body).toBe(200);
+    expect(removed?.json()).toMatchObject({ photoFiles: stored.length, photoFilesRemoved: stored.length });
+    expect(s3.listKeys()).toEqual([]);
   });
 
   it('keeps the link of a copy Dropbox did not let go, says so, and finishes when run again', async () => {
