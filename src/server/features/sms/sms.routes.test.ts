@@ -239,7 +239,7 @@ describe('SMS votes through the gateway', () => {
     await setup();
     const res = await sms('hola, quiero votar');
     expect(res.body).toEqual({ outcome: 'malformado' });
-    expect(gateway.sent[0]?.message).toContain('Escriba: V CODIGO FA LC');
+    expect(gateway.sent[0]?.message).toContain('Escribe: V CODIGO FA LC');
     const [kept] = await messages();
     expect(kept).toMatchObject({ outcome: 'malformado', body: 'hola, quiero votar', user_email: PEOPLE.validatorA });
   });
