@@ -25,6 +25,7 @@ import {
   presentRecord,
   type RecordChangeHooks,
   requireValidationDepartment,
+  withSmsCode,
 } from '#server/platform/records/records';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
@@ -244,6 +245,8 @@ export interface AcceptPhotoDeps {
   images: ImagePipeline;
   keys: IdempotencyKeys;
   hooks?: RecordChangeHooks;
+  /** SMS votes are on: the answer's record carries its code (withSmsCode). */
+  smsVotes: boolean;
 }
 
 export interface AcceptPhotoInput {
@@ -269,6 +272,11 @@ export interface AcceptPhotoInput {
  * stored (storePhoto). Retries of one key in this process run one after the other.
  */
 export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
+  const answer = await acceptPhotoAsStored(deps, input);
+  return { ...answer, body: withSmsCode(answer.body, deps.smsVotes) };
+}
+
+async function acceptPhotoAsStored(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
   const { db, keys } = deps;
   const { department, recordId: id, kind, upload, user, key } = input;
   // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.

@@ -24,6 +24,7 @@ import {
   recordListAnswers,
   requireValidationDepartment,
   type VoteRequest,
+  withSmsCode,
 } from '#server/platform/records/records';
 import {
   type CandidateRow,
@@ -342,6 +343,8 @@ export function createRecordsService(
     keys: IdempotencyKeys;
     now: () => Date;
     log: FastifyBaseLogger;
+    /** SMS votes are on: records carry their code (otherwise it is left out, withSmsCode). */
+    smsVotes: boolean;
   },
 ) {
   const repo = createRecordsRepository(db);
@@ -370,7 +373,10 @@ export function createRecordsService(
           limit,
         });
         return JSON.stringify(
-          recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
+          recordsPageSchema.parse({
+            items: page.rows.map((row) => withSmsCode({ record: presentRecord(row) }, options.smsVotes).record),
+            nextCursor: page.nextCursor,
+          }),
         );
       };
       return key === undefined ? read() : lists.get(key, read, department.slug);
@@ -387,7 +393,7 @@ export function createRecordsService(
       const department = await requireValidationDepartment(db, user, slug);
       if (key)
         void options.keys.purgeIfDue().catch((error) => options.log.warn({ err: error }, 'idempotency purge failed'));
-      return votes.cast({
+      const answer = await votes.cast({
         department,
         recordId,
         codes,
@@ -404,6 +410,7 @@ export function createRecordsService(
                 fingerprint: requestFingerprint('vote', department.slug, recordId, ...[...codes].sort()),
               },
       });
+      return { ...answer, body: withSmsCode(answer.body, options.smsVotes) };
     },
   };
 }

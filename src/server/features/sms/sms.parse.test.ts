@@ -66,7 +66,10 @@ describe('parseSmsVote: forty spellings seen in the field', () => {
     ['', 'Escribe: V CODIGO FA LC'],
     ['hola', 'No entendimos el mensaje. Escribe: V CODIGO FA LC'],
     ['V', 'Falta el código del trámite.'],
-    ['V 12345 FA', 'El código 12345 no es de ningún trámite. Cópialo de la tarjeta del trámite: son 6 letras y números'],
+    [
+      'V 12345 FA',
+      'El código 12345 no es de ningún trámite. Cópialo de la tarjeta del trámite: son 6 letras y números',
+    ],
     ['V CODE9 FA', 'no es de ningún trámite'],
     ['V CODE', 'Faltan los candidatos. Escribe sus códigos (FA, LC, NR) o 0'],
     ['V CODE XX', 'No existe el candidato XX. Los candidatos son: FA, LC, NR (o 0 para ninguno).'],

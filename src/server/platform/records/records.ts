@@ -107,6 +107,15 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
 }
 
 /**
+ * A record as its card shows it where SMS votes are off: without its code, so no card offers a
+ * 'Código SMS' nobody can use (the code stays in the database, for the day SMS is turned on).
+ */
+export function withSmsCode<T extends { record?: ProcedureRecord }>(body: T, smsVotes: boolean): T {
+  if (smsVotes || !body.record) return body;
+  return { ...body, record: { ...body.record, code: '' } };
+}
+
+/**
  * Why a vote or photo for a record that is not pending is refused: voided by the coordination (409,
  * saying when: a retry can never succeed), or not in the department at all (the 404 of any unknown
  * record).

@@ -136,6 +136,23 @@ export const smsMessagesPageSchema = z.object({
 });
 export type SmsMessagesPage = z.infer<typeof smsMessagesPageSchema>;
 
+/**
+ * Whether SMS votes can work now, for the top of Mensajes: configured or not, the number validators
+ * text (SMS_GATEWAY_PHONE), whether the gateway's API answered just now, and the last message received.
+ */
+export const smsStatusSchema = z.object({
+  configured: z.boolean(),
+  /** The gateway phone's number ('+584141234567'); null when not given. */
+  phone: z.string().nullable(),
+  /** null when SMS is off; otherwise what the gateway's health check said when asked (`checkedAt`). */
+  gateway: z.object({ answering: z.boolean(), reason: z.string().nullable() }).nullable(),
+  checkedAt: z.string(),
+  lastReceived: z
+    .object({ at: z.string(), phone: z.string(), userEmail: z.string().nullable(), outcome: z.enum(SMS_OUTCOMES) })
+    .nullable(),
+});
+export type SmsStatus = z.infer<typeof smsStatusSchema>;
+
 export const smsMessagesText = {
   title: 'Mensajes',
   empty: 'No hay mensajes con estos filtros.',
