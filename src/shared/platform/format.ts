@@ -163,6 +163,17 @@ export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): {
 }
 
 /**
+ * A date and time as the interface writes every one: '22 nov 2026, 11:31 p. m.' in the campaign's time
+ * zone (the short month without a full stop, as formatShortDate and dayAndTime write it); '' for what is
+ * not an instant.
+ */
+export function formatDateAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): string {
+  const instant = new Date(isoDateTime);
+  if (Number.isNaN(instant.getTime())) return '';
+  return `${formatShortDate(isoDateTime, timeZone)}, ${formatTime(instant, timeZone)}`;
+}
+
+/**
  * A file size as a phone shows it, in Venezuelan notation (decimal comma), decimal units: '3,8 MB',
  * '610 kB', '950 B'. One decimal below 10 MB, none above; kilobytes whole.
  */

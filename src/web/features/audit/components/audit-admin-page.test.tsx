@@ -76,7 +76,7 @@ describe('AuditAdminPage', () => {
     const rows = await screen.findByRole('list', { name: 'Registros de auditoría' });
     const [disable, vote, correction] = within(rows).getAllByRole('listitem');
     expect(disable).toHaveTextContent('Cuenta desactivada');
-    expect(disable).toHaveTextContent('22 nov. 2026, 10:05 a. m.');
+    expect(disable).toHaveTextContent('22 nov 2026, 10:05 a. m.');
     expect(disable).toHaveTextContent('Persona ana@example.org');
     expect(disable).not.toHaveTextContent('user.disable');
     // The details in words: each key with its Spanish label, each value as people write it.
