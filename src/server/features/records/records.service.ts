@@ -52,6 +52,8 @@ export interface VoteInput {
   now: Date;
   /** The request's Idempotency-Key: stored with the answer, in the vote's transaction. */
   idempotency?: IdempotentRequest;
+  /** Sent by SMS rather than from the app: written in the audit row. */
+  channel?: 'sms';
 }
 
 type Db = Kysely<Database>;
@@ -139,6 +141,7 @@ async function applyVote(
     ip: input.ip,
     details: {
       candidates: chosen.map((c) => c.code),
+      ...(input.channel ? { channel: input.channel } : {}),
       ...(allowance.late ? { late: true } : {}),
       ...(allowance.drill ? { drill: true } : {}),
     },
@@ -400,6 +403,7 @@ export function createRecordsService(
         user,
         ip: input.ip,
         now: options.now(),
+        ...(input.channel ? { channel: input.channel } : {}),
         idempotency:
           key === undefined
             ? undefined

@@ -100,6 +100,8 @@ describe('SMS votes through the gateway', () => {
     expect(await ballots()).toBe(1);
     const [audit] = await listAudit(t.db.kysely, { action: 'record.vote' });
     expect(audit).toMatchObject({ actor_email: PEOPLE.validatorA, target: `record:${id}`, department_slug: SLUG_A });
+    // Auditoría tells it from a vote made in the app.
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ candidates: ['FA', 'LC'], channel: 'sms' });
 
     // The reply went through android-sms-gateway's own HTTP call, with its credentials.
     expect(gateway.sent).toEqual([

@@ -140,6 +140,7 @@ export function createSmsService(
         slug: record.slug,
         recordId: record.id,
         codes: parsed.candidates,
+        channel: 'sms',
         // The message's own key: a delivery that takes over a message whose vote was cast gets that vote's answer.
         key,
       });

@@ -63,6 +63,8 @@ export interface VoteRequest {
   recordId: number;
   codes: string[];
   key: string | undefined;
+  /** The vote came by SMS (decision 084): its audit row says so ('channel': 'sms'). */
+  channel?: 'sms';
 }
 
 /**
