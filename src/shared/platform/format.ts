@@ -75,6 +75,15 @@ export function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
+/**
+ * A count with its noun, in the singular for exactly one: countOf(1, 'voto', 'votos') -> '1 voto',
+ * countOf(0, …) -> '0 votos', countOf(5373, …) -> '5.373 votos'. Every count a sentence says goes
+ * through here, so no screen writes '1 votos'.
+ */
+export function countOf(n: number, one: string, many: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** A number with exactly `digits` decimals: formatDecimal(11.5234, 2) -> '11,52', 12345.6 -> '12.345,60'. */
 export function formatDecimal(value: number, digits: number): string {
   let format = decimalFormats.get(digits);
@@ -143,6 +152,11 @@ export function formatTime(instant: Date, timeZone: string = TIME_ZONE): string 
 /** 'a las 11:31 p. m.', but 'a la 1:05 a. m.': Spanish says one o'clock in the singular. */
 export function atTime(time: string): string {
   return `${/^1:/.test(time) ? 'a la' : 'a las'} ${time}`;
+}
+
+/** An instant's time after 'a la' or 'a las', in Caracas: 'a la 1:02 a. m.', 'a las 6:00 p. m.'. */
+export function atClock(instant: Date, timeZone: string = TIME_ZONE): string {
+  return atTime(formatTime(instant, timeZone));
 }
 
 /** { day: '22 nov', time: '11:31 p. m.' } for an instant, in the campaign's time zone. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import type { RecordAdmin, RecordBody, RecordsDepartment } from '#shared/features/records-admin/records-admin';
-import { formatCount } from '#shared/platform/format';
+import { countOf, formatCount } from '#shared/platform/format';
 import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
@@ -27,7 +27,7 @@ const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
 /** The `municipio` of the address for every municipality and parish at once (the default). */
 const ALL = 'todos';
 const ALL_TITLE = 'Todos los municipios y parroquias';
-const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+const count = countOf;
 
 /**
  * The department's records in parts that add up: the list's records are those without a vote, those
