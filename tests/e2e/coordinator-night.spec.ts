@@ -119,7 +119,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       const page = admin.page;
       await page.goto('/admin/mensajes');
       const panel = page.getByRole('region', { name: 'Estado de los SMS' });
-      await expect(panel.getByText('Apagados')).toBeVisible();
+      await expect(panel.getByText('Apagados', { exact: true })).toBeVisible();
       await expect(panel).toContainText('las tarjetas de los validadores no muestran el código SMS');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await expectNoSeriousA11yViolations(page);

@@ -156,6 +156,8 @@ function drawChartPicture(
       () => marks,
       () => format,
     );
+    // Room on the right for the last time's label ('3:30 a. m.' centred on the plot's edge): nothing cut.
+    options.padding = [null, 72, null, null];
     options.hooks = {
       ...options.hooks,
       ready: [
