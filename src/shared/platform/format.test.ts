@@ -6,9 +6,10 @@ import {
   countOf,
   dateInTimeZone,
   dayAndTime,
+  fileTimeStamp,
   formatBytes,
-  formatDateAndTime,
   formatCount,
+  formatDateAndTime,
   formatDecimal,
   formatHour12,
   formatPercent,
@@ -114,6 +115,13 @@ describe('atClock', () => {
     // 10, 11 and 12 o'clock start with a 1 too, and stay plural.
     expect(atClock(new Date('2026-11-28T14:15:00Z'))).toBe('a las 10:15 a. m.');
     expect(atClock(new Date('2026-11-28T16:00:00Z'))).toBe('a las 12:00 p. m.');
+  });
+});
+
+describe('fileTimeStamp', () => {
+  it('names files in Caracas time: 9:05 p. m. on the 28th, not 01:05 UTC on the 29th', () => {
+    expect(fileTimeStamp(new Date('2026-11-29T01:05:00Z'))).toBe('2026-11-28-21-05');
+    expect(fileTimeStamp(new Date('2026-11-29T04:00:00Z'))).toBe('2026-11-29-00-00');
   });
 });
 

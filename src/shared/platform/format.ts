@@ -133,6 +133,31 @@ export function formatLongDate(instant: Date, timeZone: string = TIME_ZONE): str
   return `${Number(m[3])} de ${MONTHS_LONG[Number(m[2]) - 1]} de ${m[1]}`;
 }
 
+const stampFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant for a downloaded file's name, in the campaign's time zone: '2026-11-28-21-05' (the
+ * time people read on their clocks, not UTC's; it sorts as it reads).
+ */
+export function fileTimeStamp(instant: Date, timeZone: string = TIME_ZONE): string {
+  let formatter = stampFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    stampFormatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}-${get('hour')}-${get('minute')}`;
+}
+
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 const timeFormatters = new Map<string, Intl.DateTimeFormat>();
 
