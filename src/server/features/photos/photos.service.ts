@@ -95,7 +95,14 @@ export async function slotFilledConflict(db: Kysely<Database>, recordId: number,
  * again: an empty slot and no stray file.
  */
 export async function storePhoto(
-  deps: { db: Kysely<Database>; storage: PhotoStorage; images: ImagePipeline; hooks?: RecordChangeHooks },
+  deps: {
+    db: Kysely<Database>;
+    storage: PhotoStorage;
+    images: ImagePipeline;
+    hooks?: RecordChangeHooks;
+    /** SMS votes are on: the answer's record carries its code (withSmsCode); the answer kept too. */
+    smsVotes?: boolean;
+  },
   input: StorePhotoInput,
 ): Promise<{ photo: PhotoRow; warning: string | null; answer: PhotoUploadResult }> {
   const { db, storage, images } = deps;
@@ -223,7 +230,7 @@ export async function storePhoto(
         const result: PhotoUploadResult = {
           message: photosMessages.uploaded,
           photo: presentPhoto({ id, ...row }, input.department.title, record.nombre),
-          record: presentRecord(updated),
+          record: withSmsCode({ record: presentRecord(updated) }, deps.smsVotes ?? false).record,
           warning,
         };
         if (input.idempotency) await input.idempotency.keys.remember(trx, input.idempotency.request, 201, result);
@@ -272,11 +279,6 @@ export interface AcceptPhotoInput {
  * stored (storePhoto). Retries of one key in this process run one after the other.
  */
 export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
-  const answer = await acceptPhotoAsStored(deps, input);
-  return { ...answer, body: withSmsCode(answer.body, deps.smsVotes) };
-}
-
-async function acceptPhotoAsStored(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
   const { db, keys } = deps;
   const { department, recordId: id, kind, upload, user, key } = input;
   // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.
@@ -299,7 +301,7 @@ async function acceptPhotoAsStored(deps: AcceptPhotoDeps, input: AcceptPhotoInpu
     if (current !== null && user.role !== 'admin') throw await slotFilledConflict(db, id, kind);
     try {
       const { answer: body } = await storePhoto(
-        { db, storage: deps.storage, images: deps.images, hooks: deps.hooks },
+        { db, storage: deps.storage, images: deps.images, hooks: deps.hooks, smsVotes: deps.smsVotes },
         {
           department,
           record,
