@@ -101,10 +101,7 @@ export function createRecordsAdminRepository(db: Db) {
       const { pattern, code } = options;
       if (pattern && code) {
         query = query.where((eb) =>
-          eb.or([
-            eb('records.short_code', '=', code),
-            sql<boolean>`records.search_text like ${pattern} escape '\\'`,
-          ]),
+          eb.or([eb('records.short_code', '=', code), sql<boolean>`records.search_text like ${pattern} escape '\\'`]),
         );
       } else if (pattern) {
         query = query.where(sql<boolean>`records.search_text like ${pattern} escape '\\'`);
