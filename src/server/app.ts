@@ -30,8 +30,8 @@ import {
   createAirtableWriteback,
 } from '#server/integrations/airtable/airtable.writeback';
 import { loadDemoData } from '#server/integrations/demo/demo';
-import { createAndroidSmsGateway } from '#server/integrations/sms-gateway/android-sms-gateway';
 import { materializeDemoPhotos } from '#server/integrations/demo/photos.demo';
+import { createAndroidSmsGateway } from '#server/integrations/sms-gateway/android-sms-gateway';
 import { type Config, fastifyTrustProxy } from '#server/platform/config/config';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
@@ -227,6 +227,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(recordsRoutes, { records });
   await app.register(smsRoutes, {
     gateway: config.sms ? createAndroidSmsGateway(config.sms) : undefined,
+    phone: config.sms?.phone ?? null,
     castVote: (input) => records.vote(input),
   });
   await app.register(photosRoutes);

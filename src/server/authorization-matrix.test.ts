@@ -462,6 +462,7 @@ const MATRIX: Record<string, Case[]> = {
   // Votes by SMS: 'Mensajes' for admins; the gateway's webhook is off here (no SMS_GATEWAY_URL), and
   // answers only signed requests where it is on (sms.routes.test.ts).
   'GET /api/admin/sms/messages': [{ expect: adminOnly() }],
+  'GET /api/admin/sms/status': [{ expect: adminOnly() }],
   'POST /api/sms/webhook': [
     { request: () => ({ body: { event: 'sms:received', payload: {} } }), expect: everyone(404) },
   ],

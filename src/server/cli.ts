@@ -25,6 +25,7 @@ import { keepNewFilesPrivate } from '#server/platform/lib/private-files';
 import type { Actor } from '#server/platform/session/identity';
 import { loadSecondFactorKey } from '#server/platform/session/second-factor-key';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import { countOf } from '#shared/platform/format';
 
 const HELP = `Uso: npm run cli -- <orden> [argumentos]
 
@@ -228,7 +229,7 @@ export async function runCli(
           actor,
         );
         io.out(
-          `Datos personales borrados de ${done.records} trámites` +
+          `Datos personales borrados de ${countOf(done.records, 'trámite', 'trámites')}` +
             (remove
               ? `; archivos de fotos borrados: ${done.photoFilesRemoved} de ${done.photoFiles}.`
               : '; las fotos se conservan.'),

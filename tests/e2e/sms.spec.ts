@@ -63,6 +63,7 @@ test.beforeAll(async () => {
       SMS_GATEWAY_LOGIN: gateway.login,
       SMS_GATEWAY_PASSWORD: gateway.password,
       SMS_WEBHOOK_SIGNING_KEY: gateway.signingKey,
+      SMS_GATEWAY_PHONE: '0414-555 66 77',
     },
   });
   origin = own.origin;
@@ -133,6 +134,11 @@ for (const viewport of [PHONE, DESKTOP]) {
         list.getByRole('listitem').filter({ hasText: 'Registrado: María P., Cabimas: FA, LC' }),
       ).toBeVisible();
       await expect(list.getByRole('listitem').filter({ hasText: 'Número desconocido' }).first()).toBeVisible();
+      // The state of SMS above the list: the gateway answers, the number to text, the last message.
+      const panel = page.getByRole('region', { name: 'Estado de los SMS' });
+      await expect(panel.getByText('Responde', { exact: true })).toBeVisible();
+      await expect(panel).toContainText('Número para votar0414-555 66 77');
+      await expect(panel).toContainText('de 0416-555 00 00: Rechazado');
       // Nothing wider than the window.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await expectNoSeriousA11yViolations(page);
@@ -148,3 +154,21 @@ for (const viewport of [PHONE, DESKTOP]) {
     }
   });
 }
+
+test('Registros finds a record by its SMS code, typed as people type it, and shows the code', async ({ browser }) => {
+  const admin = await signedInContext(browser, { origin, email: ADMIN, password: PASSWORD, viewport: PHONE });
+  try {
+    const page = admin.page;
+    await page.goto('/admin/registros');
+    // Lower case, a dash in the middle: the search reads it as the code.
+    await page.getByLabel('Buscar').fill(`${code.slice(0, 3)}-${code.slice(3)}`.toLowerCase());
+    const list = page.getByRole('list', { name: 'Registros de todos los municipios y parroquias' });
+    await expect(list.getByRole('article')).toHaveCount(1);
+    const card = list.getByRole('article', { name: 'María Pérez' });
+    await expect(card.getByTestId('codigo-sms')).toHaveText(code);
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: test.info().outputPath('registros-codigo-sms-390.png'), fullPage: true });
+  } finally {
+    await admin.context.close();
+  }
+});

@@ -2,7 +2,8 @@
 //   - its API, where Comando sends replies: POST {base}/message with HTTP Basic credentials and
 //     { phoneNumbers, message, ... } (what the official `android-sms-gateway` client sends), answered 202
 //     with the message's state { id, state: 'Pending', recipients: [{ phoneNumber, state }] }; 401 for
-//     other credentials, 400 for a body without numbers or text. `mode = 'down'` answers 500.
+//     other credentials, 400 for a body without numbers or text; GET {base}/health answers
+//     { status: 'pass', ... }. `mode = 'down'` answers 500 to everything.
 //   - its webhooks: `deliver()` POSTs an `sms:received` event ({ deviceId, event, id, payload: { messageId,
 //     message, phoneNumber, simNumber, receivedAt }, webhookId }) signed as the app signs them: X-Signature
 //     is the hex HMAC-SHA256 of the raw body followed by X-Timestamp (Unix seconds of the given clock).
@@ -88,6 +89,10 @@ export async function startSmsGatewayContractServer(
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (state.mode === 'down') return answer(res, 500, { message: 'internal server error' });
+      // Its health check, as the API gives it (no credentials needed).
+      if (req.method === 'GET' && url.pathname === '/3rdparty/v1/health') {
+        return answer(res, 200, { status: 'pass', version: '1.0.0', releaseId: 1, checks: {} });
+      }
       if (req.method !== 'POST' || url.pathname !== '/3rdparty/v1/message') {
         return answer(res, 404, { message: 'not found' });
       }

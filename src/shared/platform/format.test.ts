@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  atClock,
   atTime,
+  countOf,
   dateInTimeZone,
   dayAndTime,
+  fileTimeStamp,
   formatBytes,
   formatCount,
+  formatDateAndTime,
   formatDecimal,
   formatHour12,
   formatPercent,
@@ -89,6 +93,43 @@ describe('atTime', () => {
     expect(atTime('1:05 a. m.')).toBe('a la 1:05 a. m.');
     expect(atTime('11:31 p. m.')).toBe('a las 11:31 p. m.');
     expect(atTime('10:00:00 a. m.')).toBe('a las 10:00:00 a. m.');
+  });
+});
+
+describe('countOf', () => {
+  it('says one in the singular and every other count in the plural', () => {
+    expect(countOf(1, 'voto', 'votos')).toBe('1 voto');
+    expect(countOf(1, 'problema', 'problemas')).toBe('1 problema');
+    expect(countOf(0, 'voto', 'votos')).toBe('0 votos');
+    expect(countOf(2, 'problema', 'problemas')).toBe('2 problemas');
+    expect(countOf(5373, 'trámite votado', 'trámites votados')).toBe('5.373 trámites votados');
+  });
+});
+
+describe('atClock', () => {
+  it('says a la 1:02 and a las for every other hour, in Caracas', () => {
+    expect(atClock(new Date('2026-11-29T05:02:00Z'))).toBe('a la 1:02 a. m.');
+    expect(atClock(new Date('2026-11-28T17:30:00Z'))).toBe('a la 1:30 p. m.');
+    expect(atClock(new Date('2026-11-28T22:00:00Z'))).toBe('a las 6:00 p. m.');
+    expect(atClock(new Date('2026-11-29T03:31:00Z'))).toBe('a las 11:31 p. m.');
+    // 10, 11 and 12 o'clock start with a 1 too, and stay plural.
+    expect(atClock(new Date('2026-11-28T14:15:00Z'))).toBe('a las 10:15 a. m.');
+    expect(atClock(new Date('2026-11-28T16:00:00Z'))).toBe('a las 12:00 p. m.');
+  });
+});
+
+describe('fileTimeStamp', () => {
+  it('names files in Caracas time: 9:05 p. m. on the 28th, not 01:05 UTC on the 29th', () => {
+    expect(fileTimeStamp(new Date('2026-11-29T01:05:00Z'))).toBe('2026-11-28-21-05');
+    expect(fileTimeStamp(new Date('2026-11-29T04:00:00Z'))).toBe('2026-11-29-00-00');
+  });
+});
+
+describe('formatDateAndTime', () => {
+  it('writes every date and time one way: day, short month without a full stop, year, time in Caracas', () => {
+    expect(formatDateAndTime('2026-11-23T05:02:00Z')).toBe('23 nov 2026, 1:02 a. m.');
+    expect(formatDateAndTime('2026-12-06T15:00:00.000Z')).toBe('6 dic 2026, 11:00 a. m.');
+    expect(formatDateAndTime('no es una fecha')).toBe('');
   });
 });
 

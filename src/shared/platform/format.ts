@@ -75,6 +75,15 @@ export function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
+/**
+ * A count with its noun, in the singular for exactly one: countOf(1, 'voto', 'votos') -> '1 voto',
+ * countOf(0, …) -> '0 votos', countOf(5373, …) -> '5.373 votos'. Every count a sentence says goes
+ * through here, so no screen writes '1 votos'.
+ */
+export function countOf(n: number, one: string, many: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** A number with exactly `digits` decimals: formatDecimal(11.5234, 2) -> '11,52', 12345.6 -> '12.345,60'. */
 export function formatDecimal(value: number, digits: number): string {
   let format = decimalFormats.get(digits);
@@ -124,6 +133,31 @@ export function formatLongDate(instant: Date, timeZone: string = TIME_ZONE): str
   return `${Number(m[3])} de ${MONTHS_LONG[Number(m[2]) - 1]} de ${m[1]}`;
 }
 
+const stampFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An instant for a downloaded file's name, in the campaign's time zone: '2026-11-28-21-05' (the
+ * time people read on their clocks, not UTC's; it sorts as it reads).
+ */
+export function fileTimeStamp(instant: Date, timeZone: string = TIME_ZONE): string {
+  let formatter = stampFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    stampFormatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}-${get('hour')}-${get('minute')}`;
+}
+
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 const timeFormatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -145,6 +179,11 @@ export function atTime(time: string): string {
   return `${/^1:/.test(time) ? 'a la' : 'a las'} ${time}`;
 }
 
+/** An instant's time after 'a la' or 'a las', in Caracas: 'a la 1:02 a. m.', 'a las 6:00 p. m.'. */
+export function atClock(instant: Date, timeZone: string = TIME_ZONE): string {
+  return atTime(formatTime(instant, timeZone));
+}
+
 /** { day: '22 nov', time: '11:31 p. m.' } for an instant, in the campaign's time zone. */
 export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): { day: string; time: string } {
   let formatter = dayFormatters.get(timeZone);
@@ -160,6 +199,17 @@ export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): {
     day: `${Number(get('day'))} ${MONTHS_SHORT[Number(get('month')) - 1]}`,
     time: formatTime(instant, timeZone),
   };
+}
+
+/**
+ * A date and time as the interface writes every one: '22 nov 2026, 11:31 p. m.' in the campaign's time
+ * zone (the short month without a full stop, as formatShortDate and dayAndTime write it); '' for what is
+ * not an instant.
+ */
+export function formatDateAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): string {
+  const instant = new Date(isoDateTime);
+  if (Number.isNaN(instant.getTime())) return '';
+  return `${formatShortDate(isoDateTime, timeZone)}, ${formatTime(instant, timeZone)}`;
 }
 
 /**

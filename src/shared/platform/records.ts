@@ -55,7 +55,7 @@ export const recordSchema = z.object({
   validatedBy: z.string().nullable(),
   /** The vote was written again since it was cast: an admin corrected it (or cleared it and it was voted again). */
   voteCorrected: z.boolean(),
-  /** The short code a validator types in an SMS vote (record-code.ts). */
+  /** The short code a validator types in an SMS vote (record-code.ts); empty while SMS votes are off. */
   code: z.string(),
 });
 export type ProcedureRecord = z.infer<typeof recordSchema>;

@@ -89,6 +89,7 @@ const RECORD: RecordAdmin = {
   votedBy: null,
   validatedBy: null,
   voteRevision: 0,
+  code: '',
   votes: [],
   photos: 0,
   validated: false,

@@ -122,7 +122,7 @@ describe('the drill', () => {
     const ended = await endDrill(cookies.admin, 50, 20);
     expect(ended.statusCode, ended.body).toBe(200);
     expect(ended.json()).toEqual({
-      message: 'Simulacro terminado: se borraron 50 votos y 20 fotos. La jornada está en Preparación.',
+      message: 'Simulacro terminado y borrado: 50 votos y 20 fotos. La jornada está en Preparación.',
       votes: 50,
       photos: 20,
       filesDeleted: 60,

@@ -149,7 +149,7 @@ describe('the day’s phase decides every write', () => {
       await importRows(cookies.admin),
     ]) {
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(`${closed} Para cambiar registros, reábrala con un motivo.`);
+      expect(res.json().message).toBe(`${closed} Para cambiar registros, reábrela con un motivo.`);
     }
   });
 });

@@ -169,6 +169,14 @@ describe('the evidence package', () => {
     expect(report.problems[1]).toBe('La firma de SHA256SUMS no es válida.');
   });
 
+  it('is named with the date and time in Caracas, not UTC', async () => {
+    t = await createTestApp({ now: () => new Date('2026-11-29T01:05:00Z') });
+    const c = await signInPeople(t);
+    const res = await t.request({ url: '/api/admin/evidence/package.zip', headers: { cookie: c.admin } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="evidencias-todos-2026-11-28-21-05.zip"');
+  });
+
   it('is for admins, and refuses a municipality that does not exist', async () => {
     t = await createTestApp();
     const c = await signInPeople(t);

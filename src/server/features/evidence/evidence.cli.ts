@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
-import { formatCount } from '#shared/platform/format';
+import { countOf, formatCount } from '#shared/platform/format';
 import { type ProblemKind, type VerifyReport, verifyAuditChain } from './audit-verify';
 import { verifyEvidencePackage } from './evidence-verify';
 
@@ -29,7 +29,9 @@ export function printVerifyReport(report: VerifyReport, io: Io): void {
   const counters = of('counter');
   const day = of('close', 'election');
   if (chain.length > 0) {
-    io.err(`Cadena: ${formatCount(chain.length)} problemas; el primero, en el registro ${chain[0]?.seq ?? '?'}:`);
+    io.err(
+      `Cadena: ${countOf(chain.length, 'problema', 'problemas')}; el primero, en el registro ${chain[0]?.seq ?? '?'}:`,
+    );
     for (const p of chain) io.err(`  ${p.message}`);
   }
   if (records.length > 0) {
@@ -48,7 +50,7 @@ export function printVerifyReport(report: VerifyReport, io: Io): void {
     `${formatCount(report.rows)} registros en la cadena (verificada hasta el ${formatCount(report.verifiedUpTo)}), ` +
       `${formatCount(report.records)} trámites y ${formatCount(report.photosChecked)} fotos comparados.`,
   );
-  io.out(report.ok ? 'Todo coincide.' : `${formatCount(report.problems.length)} problemas.`);
+  io.out(report.ok ? 'Todo coincide.' : `${countOf(report.problems.length, 'problema', 'problemas')}.`);
 }
 
 export async function runAuditVerify(db: Kysely<Database>, storage: PhotoStorage, io: Io): Promise<number> {
@@ -63,7 +65,9 @@ export async function runEvidenceVerify(file: string, io: Io): Promise<number> {
   io.out(`${formatCount(report.files)} archivos y ${formatCount(report.auditRows)} filas de auditoría comprobados.`);
   if (report.fingerprint) io.out(`Huella de la clave que firmó: ${report.fingerprint} (compárala con la de Ajustes).`);
   io.out(
-    report.ok ? 'El paquete está íntegro y su firma es válida.' : `${formatCount(report.problems.length)} problemas.`,
+    report.ok
+      ? 'El paquete está íntegro y su firma es válida.'
+      : `${countOf(report.problems.length, 'problema', 'problemas')}.`,
   );
   return report.ok ? 0 : 1;
 }

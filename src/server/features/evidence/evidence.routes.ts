@@ -3,6 +3,7 @@ import { requireAdmin } from '#server/platform/session/session.plugin';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { chainStateSchema, evidenceQuerySchema, evidenceZipSchema } from '#shared/features/evidence/evidence';
 import { apiErrorSchema } from '#shared/platform/errors';
+import { fileTimeStamp } from '#shared/platform/format';
 import { createEvidenceService } from './evidence.service';
 import { loadEvidenceKey } from './evidence-key';
 
@@ -74,7 +75,8 @@ export const adminEvidenceRoutes: FastifyPluginAsyncZod = async (app) => {
         (summary) => request.log.info({ evidence: summary }, 'evidence package written'),
         (error: unknown) => request.log.error({ err: error }, 'evidence package failed'),
       );
-      const name = `evidencias-${department ?? 'todos'}-${at.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.zip`;
+      // Named in Caracas time, as every other download: the hour on the name is the one on people's clocks.
+      const name = `evidencias-${department ?? 'todos'}-${fileTimeStamp(at)}.zip`;
       return reply
         .type('application/zip')
         .header('content-disposition', `attachment; filename="${name}"`)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';
 import type { FieldPace, FieldPaceRow } from '#shared/features/field/field';
 
 let t: TestApp;
@@ -97,5 +97,28 @@ describe('GET /api/field/pace', () => {
     const theirs = await pace(coordinadora);
     expect(new Set(theirs.validators.map((v) => v.slug))).toEqual(new Set(['cabimas']));
     expect((await t.request({ url: '/api/field/pace' })).statusCode).toBe(401);
+  });
+
+  it('counts idle from when the day began: nobody is idle four minutes in, nor before the day or after its close', async () => {
+    now = new Date('2026-12-06T10:00:00Z');
+    t = await createTestApp({ now: () => now }, { electionPhase: 'preparacion' });
+    await createUser(t.db, { email: ANA, role: 'staff', departments: ['cabimas'] });
+    await createUser(t.db, { email: JEFA, role: 'admin' });
+    const jefa = await loginAs(t, JEFA);
+    expect(row(await pace(jefa), ANA)).toMatchObject({ lastActivityAt: null, idle: false });
+
+    // The day begins at 10:30 (6:30 a. m. in Caracas).
+    now = new Date('2026-12-06T10:30:00Z');
+    await setElectionPhase(t.db, 'en_curso', now);
+    now = new Date('2026-12-06T10:34:00Z');
+    expect(row(await pace(jefa), ANA)).toMatchObject({ idle: false });
+    now = new Date('2026-12-06T10:59:59Z');
+    expect(row(await pace(jefa), ANA)).toMatchObject({ idle: false });
+    // Thirty minutes into the day without a vote.
+    now = new Date('2026-12-06T11:00:00Z');
+    expect(row(await pace(jefa), ANA)).toMatchObject({ idle: true });
+
+    await setElectionPhase(t.db, 'cerrada', now);
+    expect(row(await pace(jefa), ANA)).toMatchObject({ idle: false });
   });
 });

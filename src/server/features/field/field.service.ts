@@ -229,11 +229,17 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
       const dayStart = new Date(`${dateInTimeZone(now)}T00:00:00-04:00`).toISOString();
       const hourAgo = new Date(now.getTime() - 60 * MINUTE_MS).toISOString();
       const idleBefore = new Date(now.getTime() - FIELD_IDLE_MINUTES * MINUTE_MS).toISOString();
-      const [members, votes, waiting] = await Promise.all([
+      const [members, votes, waiting, day] = await Promise.all([
         repo.members(ids),
         repo.votesBy(ids, dayStart, hourAgo),
         repo.waiting(ids),
+        readElection(db, now),
       ]);
+      // Idle is counted from when voting began (the day, or the drill, under way since its change of
+      // phase, and never before today's midnight): nobody is idle four minutes into the day, nor
+      // before it starts or after its close.
+      const voting = day.phase === 'en_curso' || day.phase === 'simulacro';
+      const since = voting && day.row && day.row.changed_at > dayStart ? day.row.changed_at : dayStart;
       const key = (departmentId: number, email: string) => `${departmentId} ${email}`;
       const votesOf = new Map(votes.map((v) => [key(v.department_id, v.voted_by), v]));
       const waitingOf = new Map(waiting.map((w) => [key(w.department_id, w.user_email), w]));
@@ -253,7 +259,7 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
             title: department.title,
             lastHour: v?.recent ?? 0,
             lastActivityAt,
-            idle: lastActivityAt === null || lastActivityAt <= idleBefore,
+            idle: voting && (lastActivityAt ?? since) <= idleBefore,
             waiting: Number(w?.waiting ?? 0),
             stuck: oldest !== null && oldest <= before,
           },

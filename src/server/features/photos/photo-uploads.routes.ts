@@ -50,6 +50,7 @@ export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     uploads,
     hooks: app.recordHooks,
     now: app.config.now,
+    smsVotes: app.config.sms !== undefined,
     budgetBytes: app.config.resumableUploadBudgetBytes,
     requireRoom: (bytes) => app.dataDisk.requireRoom(bytes),
   });

@@ -30,6 +30,8 @@ export interface PhotoUploadsDeps {
   uploads: ResumableUploads;
   hooks: RecordChangeHooks;
   now: () => Date;
+  /** SMS votes are on: the answer's record carries its code. */
+  smsVotes: boolean;
   /** The bytes of one person's open uploads together, at most. */
   budgetBytes: number;
   /** Refuses (507) when the data folder would fall under its floor of free space. */
@@ -95,6 +97,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           storage,
           images,
           keys,
+          smsVotes: deps.smsVotes,
           hooks: {
             ...deps.hooks,
             // The upload is marked stored in the photo's own transaction: both happen, or neither.

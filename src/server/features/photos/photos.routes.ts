@@ -118,7 +118,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
       let answer: Answer<PhotoUploadResult>;
       try {
         answer = await acceptPhoto(
-          { db, storage, images, keys, hooks: app.recordHooks },
+          { db, storage, images, keys, hooks: app.recordHooks, smsVotes: app.config.sms !== undefined },
           {
             department,
             recordId: id,

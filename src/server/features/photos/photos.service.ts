@@ -25,6 +25,7 @@ import {
   presentRecord,
   type RecordChangeHooks,
   requireValidationDepartment,
+  withSmsCode,
 } from '#server/platform/records/records';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
@@ -94,7 +95,14 @@ export async function slotFilledConflict(db: Kysely<Database>, recordId: number,
  * again: an empty slot and no stray file.
  */
 export async function storePhoto(
-  deps: { db: Kysely<Database>; storage: PhotoStorage; images: ImagePipeline; hooks?: RecordChangeHooks },
+  deps: {
+    db: Kysely<Database>;
+    storage: PhotoStorage;
+    images: ImagePipeline;
+    hooks?: RecordChangeHooks;
+    /** SMS votes are on: the answer's record carries its code (withSmsCode); the answer kept too. */
+    smsVotes?: boolean;
+  },
   input: StorePhotoInput,
 ): Promise<{ photo: PhotoRow; warning: string | null; answer: PhotoUploadResult }> {
   const { db, storage, images } = deps;
@@ -222,7 +230,7 @@ export async function storePhoto(
         const result: PhotoUploadResult = {
           message: photosMessages.uploaded,
           photo: presentPhoto({ id, ...row }, input.department.title, record.nombre),
-          record: presentRecord(updated),
+          record: withSmsCode({ record: presentRecord(updated) }, deps.smsVotes ?? false).record,
           warning,
         };
         if (input.idempotency) await input.idempotency.keys.remember(trx, input.idempotency.request, 201, result);
@@ -244,6 +252,8 @@ export interface AcceptPhotoDeps {
   images: ImagePipeline;
   keys: IdempotencyKeys;
   hooks?: RecordChangeHooks;
+  /** SMS votes are on: the answer's record carries its code (withSmsCode). */
+  smsVotes: boolean;
 }
 
 export interface AcceptPhotoInput {
@@ -291,7 +301,7 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
     if (current !== null && user.role !== 'admin') throw await slotFilledConflict(db, id, kind);
     try {
       const { answer: body } = await storePhoto(
-        { db, storage: deps.storage, images: deps.images, hooks: deps.hooks },
+        { db, storage: deps.storage, images: deps.images, hooks: deps.hooks, smsVotes: deps.smsVotes },
         {
           department,
           record,

@@ -25,6 +25,7 @@ const RECORD_COLUMNS = [
   'records.validated_by',
   'records.vote_counted',
   'records.vote_revision',
+  'records.short_code',
   'records.created_at',
   'records.updated_at',
 ] as const;
@@ -88,16 +89,24 @@ export function createRecordsAdminRepository(db: Db) {
      * One page of a department's records (of every department without `departmentId`) by id after
      * `after`; `pattern` is a LIKE over the search text. Across departments no index narrows a LIKE
      * '%…%': the primary key gives the order, so a common word stops after a page of hits and a word
-     * found nowhere reads the table once (measured in the records search benchmark).
+     * found nowhere reads the table once (measured in the records search benchmark). `code`, when the
+     * search is a record's SMS code, finds that record too (its unique index).
      */
     async listPage(
       departmentId: number | undefined,
-      options: { status: StatusFilter; pattern?: string; after?: number; limit: number },
+      options: { status: StatusFilter; pattern?: string; code?: string; after?: number; limit: number },
     ): Promise<{ rows: RecordAdminRow[]; nextCursor: number | null }> {
       let query = selectRecords(db);
       if (departmentId !== undefined) query = query.where('records.department_id', '=', departmentId);
       if (options.status !== 'todos') query = query.where('records.status', '=', options.status);
-      if (options.pattern) query = query.where(sql<boolean>`records.search_text like ${options.pattern} escape '\\'`);
+      const { pattern, code } = options;
+      if (pattern && code) {
+        query = query.where((eb) =>
+          eb.or([eb('records.short_code', '=', code), sql<boolean>`records.search_text like ${pattern} escape '\\'`]),
+        );
+      } else if (pattern) {
+        query = query.where(sql<boolean>`records.search_text like ${pattern} escape '\\'`);
+      }
       if (options.after !== undefined) query = query.where('records.id', '>', options.after);
       const rows = await query
         .orderBy('records.id')

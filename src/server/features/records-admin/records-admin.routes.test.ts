@@ -7,6 +7,7 @@ import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { recordCodeFor } from '#shared/platform/record-code';
 import { maskPhone } from '#shared/platform/record-fields';
 import { createRecordsAdminService } from './records-admin.service';
 
@@ -425,5 +426,28 @@ describe('records back office: listing', () => {
     const first = (await list(cookies.admin, 'q=persona&limit=10')).items;
     expect(first).toHaveLength(10);
     expect(first.every((r: { departmentSlug: string }) => r.departmentSlug === 'bolivar')).toBe(true);
+  });
+  it('finds a record by its SMS code however it is typed, in its municipality or all of them, and shows the code', async () => {
+    const cookies = await setup();
+    const [luis] = await addRecords(t, 'cabimas', [{ nombre: 'Luis Finol', telefono: '0424-5550001' }]);
+    await addRecords(t, 'lagunillas', 40);
+    const code = recordCodeFor(luis as number);
+    const found = async (query: string) =>
+      (await list(cookies.admin, query)).items.map((r: { id: number; code: string }) => [r.id, r.code]);
+
+    expect(await found(`q=${code}`)).toEqual([[luis, code]]);
+    // Lower case, a dash in the middle, O typed for 0 and I for 1.
+    const typed = `${code.slice(0, 3)}-${code.slice(3)}`.replace(/0/g, 'O').replace(/1/g, 'I').toLowerCase();
+    expect(await found(`q=${encodeURIComponent(typed)}`)).toEqual([[luis, code]]);
+    expect(await found(`department=cabimas&q=${code}`)).toEqual([[luis, code]]);
+    expect(await found(`department=lagunillas&q=${code}`)).toEqual([]);
+    // One character wrong is no record's code: nothing found, not a neighbour.
+    const wrong = code.slice(0, 2) + (code[2] === 'A' ? 'B' : 'A') + code.slice(3);
+    expect(await found(`q=${wrong}`)).toEqual([]);
+    // Every record shows its code.
+    const page = (await list(cookies.admin, 'department=lagunillas&limit=3')).items;
+    expect(page.map((r: { id: number; code: string }) => r.code)).toEqual(
+      page.map((r: { id: number }) => recordCodeFor(r.id)),
+    );
   });
 });

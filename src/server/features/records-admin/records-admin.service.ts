@@ -26,6 +26,7 @@ import {
   recordsAdminMessages,
 } from '#shared/features/records-admin/records-admin';
 import { isMaskedPhone, maskPhone, type RecordFields, type RecordsAdminFilter } from '#shared/platform/record-fields';
+import { normaliseRecordCode } from '#shared/platform/record-code';
 import { recordMessages } from '#shared/platform/records';
 import {
   createRecordsAdminRepository,
@@ -56,6 +57,7 @@ export function presentRecordAdmin(row: RecordAdminRow): RecordAdmin {
     validatedBy: row.completed === 1 ? row.validated_by : null,
     voteCounts: row.vote_counted === 1,
     voteRevision: row.vote_revision,
+    code: row.short_code ?? '',
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -159,7 +161,9 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
     }): Promise<RecordsAdminPage> {
       const { department, q, status, after, limit } = query;
       const found = department === undefined ? undefined : await requireMunicipality(db, department);
-      const page = await repo.listPage(found?.id, { status, pattern: searchPattern(q), after, limit });
+      // A search that is a record's SMS code (typed however: lower case, O for 0) finds that record too.
+      const code = q ? normaliseRecordCode(q) : undefined;
+      const page = await repo.listPage(found?.id, { status, pattern: searchPattern(q), code, after, limit });
       return { items: page.rows.map(presentRecordAdmin), nextCursor: page.nextCursor };
     },
 

@@ -7,7 +7,6 @@ import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testin
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
-import { recordCodeFor } from '#shared/platform/record-code';
 import { recordMessages } from '#shared/platform/records';
 
 let t: TestApp;
@@ -80,7 +79,8 @@ describe('GET /api/validation/:slug/records', () => {
       votedBy: null,
       validatedBy: null,
       voteCorrected: false,
-      code: recordCodeFor(ids[0] as number),
+      // SMS votes are off in this app: no code to offer (sms.routes.test.ts has it with SMS on).
+      code: '',
     });
   });
 

@@ -28,6 +28,7 @@ export function recordsServiceOf(app: FastifyInstance): RecordsService {
     keys: createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now }),
     now: app.config.now,
     log: app.log,
+    smsVotes: app.config.sms !== undefined,
   });
 }
 

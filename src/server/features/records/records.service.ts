@@ -24,6 +24,7 @@ import {
   recordListAnswers,
   requireValidationDepartment,
   type VoteRequest,
+  withSmsCode,
 } from '#server/platform/records/records';
 import {
   type CandidateRow,
@@ -51,6 +52,8 @@ export interface VoteInput {
   now: Date;
   /** The request's Idempotency-Key: stored with the answer, in the vote's transaction. */
   idempotency?: IdempotentRequest;
+  /** Sent by SMS rather than from the app: written in the audit row. */
+  channel?: 'sms';
 }
 
 type Db = Kysely<Database>;
@@ -138,6 +141,7 @@ async function applyVote(
     ip: input.ip,
     details: {
       candidates: chosen.map((c) => c.code),
+      ...(input.channel ? { channel: input.channel } : {}),
       ...(allowance.late ? { late: true } : {}),
       ...(allowance.drill ? { drill: true } : {}),
     },
@@ -342,6 +346,8 @@ export function createRecordsService(
     keys: IdempotencyKeys;
     now: () => Date;
     log: FastifyBaseLogger;
+    /** SMS votes are on: records carry their code (otherwise it is left out, withSmsCode). */
+    smsVotes: boolean;
   },
 ) {
   const repo = createRecordsRepository(db);
@@ -370,7 +376,10 @@ export function createRecordsService(
           limit,
         });
         return JSON.stringify(
-          recordsPageSchema.parse({ items: page.rows.map(presentRecord), nextCursor: page.nextCursor }),
+          recordsPageSchema.parse({
+            items: page.rows.map((row) => withSmsCode({ record: presentRecord(row) }, options.smsVotes).record),
+            nextCursor: page.nextCursor,
+          }),
         );
       };
       return key === undefined ? read() : lists.get(key, read, department.slug);
@@ -387,13 +396,14 @@ export function createRecordsService(
       const department = await requireValidationDepartment(db, user, slug);
       if (key)
         void options.keys.purgeIfDue().catch((error) => options.log.warn({ err: error }, 'idempotency purge failed'));
-      return votes.cast({
+      const answer = await votes.cast({
         department,
         recordId,
         codes,
         user,
         ip: input.ip,
         now: options.now(),
+        ...(input.channel ? { channel: input.channel } : {}),
         idempotency:
           key === undefined
             ? undefined
@@ -404,6 +414,7 @@ export function createRecordsService(
                 fingerprint: requestFingerprint('vote', department.slug, recordId, ...[...codes].sort()),
               },
       });
+      return { ...answer, body: withSmsCode(answer.body, options.smsVotes) };
     },
   };
 }

@@ -14,6 +14,8 @@ export interface SmsGateway {
   incoming(body: unknown): IncomingSms | undefined;
   /** Sends one SMS; resolves with the gateway's id of it, rejects when the gateway refused it. */
   send(to: string, text: string): Promise<{ id: string | null }>;
+  /** Whether the gateway's API answers now, and if not, why in Spanish (Mensajes shows it). */
+  health(): Promise<{ ok: true } | { ok: false; reason: string }>;
 }
 
 export interface WebhookRequest {

@@ -36,6 +36,8 @@ describe('parseSmsVote: forty spellings seen in the field', () => {
     ['V CODE ninguno', CODE, []],
     ['v code ningúno', CODE, []],
     ['V CODE nadie', CODE, []],
+    ['V CODE O', CODE, []],
+    ['v code o', CODE, []],
     ['VCODE FA', CODE, ['FA']],
     ['vcode fa lc', CODE, ['FA', 'LC']],
     ['V CO-DE FA', CODE, ['FA']],
@@ -61,14 +63,17 @@ describe('parseSmsVote: forty spellings seen in the field', () => {
   });
 
   const helpful: [string, string][] = [
-    ['', 'Escriba: V CODIGO FA LC'],
-    ['hola', 'No entendimos el mensaje. Escriba: V CODIGO FA LC'],
+    ['', 'Escribe: V CODIGO FA LC'],
+    ['hola', 'No entendimos el mensaje. Escribe: V CODIGO FA LC'],
     ['V', 'Falta el código del trámite.'],
-    ['V 12345 FA', 'El código 12345 no es válido: tiene 6 caracteres'],
-    ['V CODE9 FA', 'no es válido'],
-    ['V CODE', 'Faltan los candidatos. Escriba sus códigos (FA, LC, NR) o 0'],
+    [
+      'V 12345 FA',
+      'El código 12345 no es de ningún trámite. Cópialo de la tarjeta del trámite: son 6 letras y números',
+    ],
+    ['V CODE9 FA', 'no es de ningún trámite'],
+    ['V CODE', 'Faltan los candidatos. Escribe sus códigos (FA, LC, NR) o 0'],
     ['V CODE XX', 'No existe el candidato XX. Los candidatos son: FA, LC, NR (o 0 para ninguno).'],
-    ['V CODE FA 0', 'Escriba 0 solo, sin otros candidatos'],
+    ['V CODE FA 0', 'Escribe 0 solo, sin otros candidatos'],
   ];
   it.each(helpful)('answers %j with what to write', (text, reply) => {
     const parsed = parseSmsVote(spell(text), CANDIDATES);
@@ -76,8 +81,13 @@ describe('parseSmsVote: forty spellings seen in the field', () => {
     if (parsed.kind === 'malformed') expect(parsed.reply).toContain(reply);
   });
 
-  it('covers forty spellings', () => {
-    expect(votes.length + helpful.length).toBe(40);
+  it('covers forty spellings and more', () => {
+    expect(votes.length + helpful.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('reads O as a candidate when the ballot has a candidate O, and as none otherwise', () => {
+    expect(parseSmsVote(`V ${CODE} O`, ['FA', 'O'])).toEqual({ kind: 'vote', code: CODE, candidates: ['O'] });
+    expect(parseSmsVote(`V ${CODE} O`, CANDIDATES)).toEqual({ kind: 'vote', code: CODE, candidates: [] });
   });
 
   it('refuses a code with one character mistyped, rather than voting another record', () => {

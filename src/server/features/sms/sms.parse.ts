@@ -53,10 +53,11 @@ export function parseSmsVote(text: string, candidateCodes: readonly string[]): P
   const unknown: string[] = [];
   let none = false;
   for (const word of words.flatMap((w) => w.split('-')).filter(Boolean)) {
-    if (NONE_WORDS.has(word)) {
-      none = true;
-    } else if (known.has(word)) {
+    if (known.has(word)) {
       if (!chosen.includes(word)) chosen.push(word);
+    } else if (NONE_WORDS.has(word) || word === 'O') {
+      // O typed for 0, as for the code's zeros (the README's promise); a candidate O would come first.
+      none = true;
     } else {
       const pieces = splitStuck(word, candidateCodes);
       if (!pieces) {

@@ -129,6 +129,19 @@ export function createSmsRepository(db: Db) {
       return row?.id;
     },
 
+    /** The last message received (the newest 'in'), whatever came of it. */
+    async lastReceived(): Promise<
+      { created_at: string; phone: string; user_email: string | null; outcome: string } | undefined
+    > {
+      return db
+        .selectFrom('sms_messages')
+        .select(['created_at', 'phone', 'user_email', 'outcome'])
+        .where('direction', '=', 'in')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
     /** One page of messages, newest first. A sent message shows under its received one's department. */
     async listPage(filter: {
       departmentId?: number;

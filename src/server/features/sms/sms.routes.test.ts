@@ -40,7 +40,13 @@ async function setup(options: { phase?: 'en_curso' | 'simulacro' | 'preparacion'
   t = await createTestApp(
     {
       now: clock,
-      sms: { url: gateway.url, login: gateway.login, password: gateway.password, signingKey: gateway.signingKey },
+      sms: {
+        url: gateway.url,
+        login: gateway.login,
+        password: gateway.password,
+        signingKey: gateway.signingKey,
+        phone: '+584145556677',
+      },
     },
     { electionPhase: options.phase ?? 'en_curso' },
   );
@@ -94,6 +100,8 @@ describe('SMS votes through the gateway', () => {
     expect(await ballots()).toBe(1);
     const [audit] = await listAudit(t.db.kysely, { action: 'record.vote' });
     expect(audit).toMatchObject({ actor_email: PEOPLE.validatorA, target: `record:${id}`, department_slug: SLUG_A });
+    // Auditoría tells it from a vote made in the app.
+    expect(JSON.parse(audit?.details ?? '{}')).toEqual({ candidates: ['FA', 'LC'], channel: 'sms' });
 
     // The reply went through android-sms-gateway's own HTTP call, with its credentials.
     expect(gateway.sent).toEqual([
@@ -239,7 +247,7 @@ describe('SMS votes through the gateway', () => {
     await setup();
     const res = await sms('hola, quiero votar');
     expect(res.body).toEqual({ outcome: 'malformado' });
-    expect(gateway.sent[0]?.message).toContain('Escriba: V CODIGO FA LC');
+    expect(gateway.sent[0]?.message).toContain('Escribe: V CODIGO FA LC');
     const [kept] = await messages();
     expect(kept).toMatchObject({ outcome: 'malformado', body: 'hola, quiero votar', user_email: PEOPLE.validatorA });
   });
@@ -354,6 +362,53 @@ describe('Mensajes', () => {
   });
 });
 
+describe('Mensajes: the state of SMS', () => {
+  const status = (cookie: string) => t.request({ url: '/api/admin/sms/status', headers: { cookie } });
+
+  it('says the gateway is configured and answering, the number validators text and the last message received', async () => {
+    const cookies = await setup();
+    expect((await status(cookies.admin)).json()).toEqual({
+      configured: true,
+      phone: '+584145556677',
+      gateway: { answering: true, reason: null },
+      checkedAt: now.toISOString(),
+      lastReceived: null,
+    });
+    const { code } = await recordIn(SLUG_A);
+    await sms(`V ${code} FA`);
+    now = new Date(now.getTime() + 60_000);
+    await sms('hola', PHONE_B);
+    expect((await status(cookies.admin)).json().lastReceived).toEqual({
+      at: now.toISOString(),
+      phone: PHONE_B,
+      userEmail: PEOPLE.validatorB,
+      outcome: 'malformado',
+    });
+
+    expect((await status(cookies.validatorA)).statusCode).toBe(404);
+    expect((await t.request({ url: '/api/admin/sms/status' })).statusCode).toBe(401);
+  });
+
+  it('says the gateway is not answering, and why, when it is down', async () => {
+    const cookies = await setup();
+    gateway.mode = 'down';
+    const body = (await status(cookies.admin)).json();
+    expect(body.configured).toBe(true);
+    expect(body.gateway).toEqual({ answering: false, reason: expect.stringContaining('500') });
+  });
+
+  it('says SMS is off when no gateway is configured', async () => {
+    t = await createTestApp();
+    const cookies = await signInPeople(t);
+    expect((await status(cookies.admin)).json()).toMatchObject({
+      configured: false,
+      phone: null,
+      gateway: null,
+      lastReceived: null,
+    });
+  });
+});
+
 describe('SMS off', () => {
   it('answers 404 to the webhook when no gateway is configured', async () => {
     t = await createTestApp();
@@ -367,6 +422,23 @@ describe('SMS off', () => {
 });
 
 describe('record codes', () => {
+  it('gives validators a record’s code on its card only while SMS votes are on', async () => {
+    const cookies = await setup();
+    const { id, code } = await recordIn(SLUG_A);
+    const list = await t.request({ url: `/api/validation/${SLUG_A}/records`, headers: { cookie: cookies.validatorA } });
+    expect(list.json().items[0]).toMatchObject({ id, code });
+    expect((await voteInApp(id, ['FA'], cookies.validatorA)).json().record).toMatchObject({ id, code });
+    await t.close();
+    await gateway.close();
+
+    t = await createTestApp();
+    const off = await signInPeople(t);
+    const [other] = await addRecords(t, SLUG_A, [{ nombre: 'Ana Díaz' }]);
+    const offList = await t.request({ url: `/api/validation/${SLUG_A}/records`, headers: { cookie: off.validatorA } });
+    expect(offList.json().items[0]).toMatchObject({ id: other, code: '' });
+    expect((await voteInApp(other as number, ['FA'], off.validatorA)).json().record).toMatchObject({ code: '' });
+  });
+
   it('gives every new record its short code and finds it however it is typed', async () => {
     t = await createTestApp();
     const ids = await addRecords(t, SLUG_A, 3);

@@ -4,6 +4,7 @@ import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   smsMessagesPageSchema,
   smsMessagesQuerySchema,
+  smsStatusSchema,
   smsWebhookResultSchema,
   smsWebhookSchema,
 } from '#shared/features/sms/sms';
@@ -21,6 +22,8 @@ declare module 'fastify' {
 export interface SmsRoutesOptions {
   /** The configured gateway; undefined when SMS votes are off (the webhook answers 404). */
   gateway: SmsGateway | undefined;
+  /** The number validators text (SMS_GATEWAY_PHONE), when given. */
+  phone?: string | null;
   /** The records feature's vote use case (app.ts gives the one the app's votes use). */
   castVote: CastVote;
 }
@@ -29,6 +32,7 @@ export interface SmsRoutesOptions {
 export const smsRoutes: FastifyPluginAsyncZod<SmsRoutesOptions> = async (app, options) => {
   const sms = createSmsService(app.db.kysely, {
     gateway: options.gateway,
+    phone: options.phone ?? null,
     castVote: options.castVote,
     now: app.config.now,
     log: app.log,
@@ -77,6 +81,22 @@ export const smsRoutes: FastifyPluginAsyncZod<SmsRoutesOptions> = async (app, op
       },
     },
     async (request) => ({ outcome: await sms.receiveWebhook(request.body) }),
+  );
+
+  app.get(
+    '/api/admin/sms/status',
+    {
+      schema: {
+        tags: ['sms'],
+        summary:
+          'Si la pasarela SMS está configurada y responde, el número al que se escribe y el último mensaje recibido',
+        response: { 200: smsStatusSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return sms.status();
+    },
   );
 
   app.get(

@@ -11,9 +11,11 @@ import type { VoteResult } from '#shared/features/records/records';
 import {
   type SmsMessagesPage,
   type SmsOutcome,
+  type SmsStatus,
   smsMessageSchema,
   smsReasons,
   smsReplies,
+  smsStatusSchema,
 } from '#shared/features/sms/sms';
 import { normalisePhone } from '#shared/platform/phone';
 import type { IncomingSms, SmsGateway } from './sms.gateway';
@@ -58,7 +60,14 @@ export function dedupeKey(phone: string, sms: IncomingSms): string {
 
 export function createSmsService(
   db: Db,
-  options: { gateway: SmsGateway | undefined; castVote: CastVote; now: () => Date; log: FastifyBaseLogger },
+  options: {
+    gateway: SmsGateway | undefined;
+    /** The number validators text (SMS_GATEWAY_PHONE), shown in Mensajes. */
+    phone?: string | null;
+    castVote: CastVote;
+    now: () => Date;
+    log: FastifyBaseLogger;
+  },
 ) {
   const repo = createSmsRepository(db);
 
@@ -131,6 +140,7 @@ export function createSmsService(
         slug: record.slug,
         recordId: record.id,
         codes: parsed.candidates,
+        channel: 'sms',
         // The message's own key: a delivery that takes over a message whose vote was cast gets that vote's answer.
         key,
       });
@@ -248,6 +258,21 @@ export function createSmsService(
     },
 
     /** The 'Mensajes' screen: a page of messages, newest first, by department and number. */
+    /** Whether SMS votes work now (Mensajes' header): the gateway is asked each time, not remembered. */
+    async status(): Promise<SmsStatus> {
+      const checkedAt = options.now().toISOString();
+      const [health, last] = await Promise.all([options.gateway?.health(), repo.lastReceived()]);
+      return smsStatusSchema.parse({
+        configured: options.gateway !== undefined,
+        phone: options.phone ?? null,
+        gateway: health === undefined ? null : { answering: health.ok, reason: health.ok ? null : health.reason },
+        checkedAt,
+        lastReceived: last
+          ? { at: last.created_at, phone: last.phone, userEmail: last.user_email, outcome: last.outcome }
+          : null,
+      });
+    },
+
     async list(query: {
       department?: string;
       phone?: string;

@@ -77,5 +77,15 @@ export function createAndroidSmsGateway(config: SmsGatewayConfig): SmsGateway {
       const state = await client.send({ phoneNumbers: [to], message: text, withDeliveryReport: true });
       return { id: state?.id ?? null };
     },
+    // The API's own health check (GET {url}/health); 'warn' still sends, 'fail' or no answer does not.
+    async health() {
+      try {
+        const answer = await client.getHealth();
+        if (answer.status === 'fail') return { ok: false, reason: 'La pasarela responde que no funciona (fail).' };
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      }
+    },
   };
 }

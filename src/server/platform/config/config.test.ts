@@ -104,7 +104,14 @@ describe('loadConfig', () => {
       login: 'pasarela',
       password: 'clave-de-la-pasarela',
       signingKey: 'clave-de-firma',
+      phone: null,
     });
+    // The gateway phone's own number, in one form, for Mensajes; only with SMS on, and a real number.
+    expect(loadConfig({ ...all, SMS_GATEWAY_PHONE: '0414-555 66 77' }).sms?.phone).toBe('+584145556677');
+    expect(() => loadConfig({ ...all, SMS_GATEWAY_PHONE: 'el de siempre' })).toThrow(
+      /SMS_GATEWAY_PHONE: debe ser un número/,
+    );
+    expect(() => loadConfig({ SMS_GATEWAY_PHONE: '04145556677' })).toThrow(/SMS_GATEWAY_PHONE: solo sirve con/);
     let error: unknown;
     try {
       loadConfig({ SMS_GATEWAY_URL: all.SMS_GATEWAY_URL, SMS_WEBHOOK_SIGNING_KEY: 'clave-secreta-de-firma' });

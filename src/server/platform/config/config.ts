@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { RequestTimeouts } from '#server/platform/http/timeouts';
+import { normalisePhone } from '#shared/platform/phone';
 
 const boolFlag = (fallback: boolean) =>
   z
@@ -274,6 +275,10 @@ const envSchema = z
     SMS_GATEWAY_LOGIN: optionalText(),
     SMS_GATEWAY_PASSWORD: optionalText(),
     SMS_WEBHOOK_SIGNING_KEY: optionalText(),
+    /** The gateway phone's own number, the one validators text (shown in Mensajes); optional. */
+    SMS_GATEWAY_PHONE: optionalText().refine((v) => v === undefined || normalisePhone(v) !== undefined, {
+      message: 'debe ser un número de teléfono, por ejemplo 0414-1234567 o +584141234567',
+    }),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -339,6 +344,13 @@ const envSchema = z
           });
         }
       }
+    }
+    if (env.SMS_GATEWAY_PHONE && smsGiven.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_GATEWAY_PHONE'],
+        message: `solo sirve con los votos por SMS encendidos (${smsNames.join(', ')})`,
+      });
     }
     refuseInProduction('FIREBASE_AUTH_EMULATOR_URL');
     refuseInProduction('FIREBASE_AUTH_EMULATOR_HOST');
@@ -448,6 +460,8 @@ export interface SmsGatewayConfig {
   login: string;
   password: string;
   signingKey: string;
+  /** The gateway phone's number in normalisePhone's form, when it was given (SMS_GATEWAY_PHONE). */
+  phone?: string | null;
 }
 
 /** false: nobody; a number: that many proxy hops; a list: those addresses and networks; true: everyone. */
@@ -630,6 +644,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             login: e.SMS_GATEWAY_LOGIN,
             password: e.SMS_GATEWAY_PASSWORD,
             signingKey: e.SMS_WEBHOOK_SIGNING_KEY,
+            phone: e.SMS_GATEWAY_PHONE ? (normalisePhone(e.SMS_GATEWAY_PHONE) ?? null) : null,
           }
         : undefined,
   };

@@ -63,6 +63,8 @@ export interface VoteRequest {
   recordId: number;
   codes: string[];
   key: string | undefined;
+  /** The vote came by SMS (decision 084): its audit row says so ('channel': 'sms'). */
+  channel?: 'sms';
 }
 
 /**
@@ -104,6 +106,15 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
     voteCorrected: row.voted_at !== null && row.vote_revision > 1,
     code: row.short_code ?? '',
   };
+}
+
+/**
+ * A record as its card shows it where SMS votes are off: without its code, so no card offers a
+ * 'Código SMS' nobody can use (the code stays in the database, for the day SMS is turned on).
+ */
+export function withSmsCode<T extends { record?: ProcedureRecord }>(body: T, smsVotes: boolean): T {
+  if (smsVotes || !body.record) return body;
+  return { ...body, record: { ...body.record, code: '' } };
 }
 
 /**

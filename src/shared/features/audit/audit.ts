@@ -164,6 +164,17 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 /** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
 export const auditActionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;
 
+/** An entry's action in words, saying how a vote came when it came by SMS ('Voto registrado por SMS'). */
+export function auditEntryTitle(entry: { action: string; details: string | null }): string {
+  const label = auditActionLabel(entry.action);
+  if (entry.action !== 'record.vote' || !entry.details) return label;
+  try {
+    return (JSON.parse(entry.details) as { channel?: unknown }).channel === 'sms' ? `${label} por SMS` : label;
+  } catch {
+    return label;
+  }
+}
+
 /** The settings as the Ajustes screen names them. */
 const SETTING_LABELS: Record<string, string> = {
   campaign_name: 'Nombre de la campaña',
@@ -298,6 +309,7 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   closesAt: 'Cierre previsto',
   graceHours: 'Horas de gracia',
   late: 'Llegó después del cierre',
+  channel: 'Por',
   drill: 'Del simulacro',
   warnings: 'Avisos',
   filterByFormula: 'Fórmula de filtro',
@@ -315,6 +327,7 @@ const AUDIT_DETAIL_VALUES: Record<string, string> = {
   password_change: 'cambio de contraseña',
   known: 'de confianza',
   firebase: 'Firebase Auth',
+  sms: 'SMS',
   preparacion: 'Preparación',
   simulacro: 'Simulacro',
   en_curso: 'En curso',

@@ -1,4 +1,4 @@
-import { formatTime } from '#shared/platform/format';
+import { atClock, countOf, formatTime } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 
 /**
@@ -26,9 +26,9 @@ export type ElectionWrite = 'vote' | 'photo' | 'correction' | 'void' | 'import';
 export const electionMessages = {
   preparing: 'La jornada está en preparación: todavía no se reciben votos ni fotos.',
   /** 'La jornada cerró a las 6:00 p. m.', the time as the app writes every time (its 'p. m.' ends the sentence). */
-  closedAt: (closedAt: string) => `La jornada cerró a las ${formatTime(new Date(closedAt))}`,
+  closedAt: (closedAt: string) => `La jornada cerró ${atClock(new Date(closedAt))}`,
   closedForAdmins: (closedAt: string) =>
-    `La jornada cerró a las ${formatTime(new Date(closedAt))} Para cambiar registros, reábrala con un motivo.`,
+    `La jornada cerró ${atClock(new Date(closedAt))} Para cambiar registros, reábrela con un motivo.`,
   drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
   reasonRequired: 'Indica el motivo del cambio.',
   samePhase: 'La jornada ya está en esa fase.',
@@ -42,14 +42,14 @@ export const electionMessages = {
   drillLeave: 'Para salir del simulacro, usa «Terminar simulacro»: borra sus votos y fotos.',
   notInDrill: 'La jornada no está en simulacro.',
   drillCountsChanged: (votes: number, photos: number) =>
-    `El simulacro tiene ahora ${votes} votos y ${photos} fotos: revisa los números y confirma otra vez.`,
+    `El simulacro tiene ahora ${countOf(votes, 'voto', 'votos')} y ${countOf(photos, 'foto', 'fotos')}: revisa los números y confirma otra vez.`,
   drillEnded: (votes: number, photos: number) =>
-    `Simulacro terminado: se borraron ${votes} votos y ${photos} fotos. La jornada está en Preparación.`,
+    `Simulacro terminado y borrado: ${countOf(votes, 'voto', 'votos')} y ${countOf(photos, 'foto', 'fotos')}. La jornada está en Preparación.`,
   phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
   closeScheduled: 'Hora de cierre guardada.',
   /** The close's time-stamp, as Jornada says it. */
   closeStamped: (stampedAt: string) =>
-    `Cadena sellada por la autoridad de sellado de tiempo a las ${formatTime(new Date(stampedAt))}`,
+    `Cadena sellada por la autoridad de sellado de tiempo ${atClock(new Date(stampedAt))}`,
   closeStampPending: 'Cierre sin sello de tiempo: la autoridad de sellado no respondió; se pedirá otra vez.',
 } as const;
 

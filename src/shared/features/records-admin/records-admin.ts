@@ -64,6 +64,8 @@ export const recordAdminSchema = z.object({
   voteCounts: z.boolean(),
   /** How many times the vote was written (0: never voted); a correction names the one it corrects. */
   voteRevision: z.number().int(),
+  /** The record's SMS code (record-code.ts): the search finds a record by it. */
+  code: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,4 +1,4 @@
-import { atTime } from '#shared/platform/format';
+import { atTime, countOf } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 
 /** Sentences of the Resultados page and its downloads, shared by the API and the web. */
@@ -9,8 +9,8 @@ export const resultsMessages = {
   polling: 'Sin conexión en vivo: se actualiza cada 5 segundos',
   updatedAt: (time: string) => `Actualizado ${atTime(time)}`,
   denominator: (count: string) => `Porcentajes sobre ${count} electores`,
-  ballots: (count: string) => `${count} trámites votados`,
-  votes: (count: string) => `${count} votos`,
+  ballots: (count: number) => countOf(count, 'trámite votado', 'trámites votados'),
+  votes: (count: number) => countOf(count, 'voto', 'votos'),
   projectorEnter: 'Modo proyector',
   projectorLeave: 'Salir del modo proyector',
   fullscreen: 'Pantalla completa',

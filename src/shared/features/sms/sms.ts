@@ -59,7 +59,7 @@ export const SMS_OUTCOME_LABELS: Record<SmsOutcome, string> = {
   fallido: 'No se pudo enviar',
 };
 
-/** The answers a validator reads on their phone; plain text, short (one SMS where possible). */
+/** The answers a validator reads on their phone; plain text, short (one SMS where possible), in 'tú' as the app. */
 export const smsReplies = {
   /** 'Registrado: María P., Cabimas: FA, LC' */
   registered: (name: string, department: string, candidates: string[]) =>
@@ -67,29 +67,29 @@ export const smsReplies = {
   alreadyRegistered: (name: string, department: string, candidates: string[]) =>
     `Ya estaba registrado: ${name}, ${department}: ${candidates.length > 0 ? candidates.join(', ') : 'ninguno'}`,
   howToWrite: (candidates: readonly string[]) =>
-    `Escriba: V CODIGO ${candidates.slice(0, 2).join(' ')} (los candidatos separados por espacios) o V CODIGO 0 si no votó por ninguno. El código está en la tarjeta del trámite.`,
+    `Escribe: V CODIGO ${candidates.slice(0, 2).join(' ')} (los candidatos separados por espacios) o V CODIGO 0 si no votó por ninguno. El código está en la tarjeta del trámite.`,
   notUnderstood: (candidates: readonly string[]) => `No entendimos el mensaje. ${smsReplies.howToWrite(candidates)}`,
   noCode: (candidates: readonly string[]) => `Falta el código del trámite. ${smsReplies.howToWrite(candidates)}`,
   badCode: (typed: string) =>
-    `El código ${typed} no es válido: tiene 6 caracteres, como aparece en la tarjeta del trámite (por ejemplo 7K2M9X).`,
+    `El código ${typed} no es de ningún trámite. Cópialo de la tarjeta del trámite: son 6 letras y números (por ejemplo 7K2M9X).`,
   noCandidates: (candidates: readonly string[]) =>
-    `Faltan los candidatos. Escriba sus códigos (${candidates.join(', ')}) o 0 si no votó por ninguno.`,
+    `Faltan los candidatos. Escribe sus códigos (${candidates.join(', ')}) o 0 si no votó por ninguno.`,
   unknownCandidates: (typed: string[], candidates: readonly string[]) =>
     `${typed.length === 1 ? `No existe el candidato ${typed[0]}` : `No existen los candidatos ${typed.join(', ')}`}. Los candidatos son: ${candidates.join(', ')} (o 0 para ninguno).`,
-  noneWithOthers: 'Escriba 0 solo, sin otros candidatos, si no votó por ninguno.',
+  noneWithOthers: 'Escribe 0 solo, sin otros candidatos, si no votó por ninguno.',
   /** The same answer for a code nobody has and for a record outside the sender's departments. */
   recordNotFound: (code: string) =>
-    `No hay ningún trámite con el código ${code} en sus municipios. Revise el código en la tarjeta del trámite.`,
+    `No hay ningún trámite con el código ${code} en tus municipios. Revisa el código en la tarjeta del trámite.`,
   unknownSender:
-    'Este número no está registrado para votar por SMS. Pida a la coordinación que lo agregue a su cuenta en Personas.',
-  accountDisabled: 'Su cuenta está desactivada. Hable con la coordinación.',
+    'Este número no está registrado para votar por SMS. Pide a la coordinación que lo agregue a tu cuenta en Personas.',
+  accountDisabled: 'Tu cuenta está desactivada. Habla con la coordinación.',
   /** A different vote was stored first: who and when (the app's 409 says the same). */
   alreadyVotedBy: (code: string, by: string, at: string) => {
     const { day, time } = dayAndTime(at);
     return `No se registró: el trámite ${code} ya fue votado por ${by} el ${day} ${atTime(time)}`;
   },
   refused: (reason: string) => `No se registró: ${reason}`,
-  failed: 'No se pudo registrar por un error del servidor. Intente de nuevo en unos minutos.',
+  failed: 'No se pudo registrar por un error del servidor. Intenta de nuevo en unos minutos.',
 } as const;
 
 /** Why a received message was not applied, as the screen shows it (kept with the message). */
@@ -135,6 +135,23 @@ export const smsMessagesPageSchema = z.object({
   nextCursor: z.number().int().nullable(),
 });
 export type SmsMessagesPage = z.infer<typeof smsMessagesPageSchema>;
+
+/**
+ * Whether SMS votes can work now, for the top of Mensajes: configured or not, the number validators
+ * text (SMS_GATEWAY_PHONE), whether the gateway's API answered just now, and the last message received.
+ */
+export const smsStatusSchema = z.object({
+  configured: z.boolean(),
+  /** The gateway phone's number ('+584141234567'); null when not given. */
+  phone: z.string().nullable(),
+  /** null when SMS is off; otherwise what the gateway's health check said when asked (`checkedAt`). */
+  gateway: z.object({ answering: z.boolean(), reason: z.string().nullable() }).nullable(),
+  checkedAt: z.string(),
+  lastReceived: z
+    .object({ at: z.string(), phone: z.string(), userEmail: z.string().nullable(), outcome: z.enum(SMS_OUTCOMES) })
+    .nullable(),
+});
+export type SmsStatus = z.infer<typeof smsStatusSchema>;
 
 export const smsMessagesText = {
   title: 'Mensajes',

@@ -1,7 +1,7 @@
 import type { AgendaToday } from '#shared/features/agenda/agenda';
 import { messages } from '#shared/platform/messages';
 import { agendaAsText } from '#web/features/agenda/agenda-text';
-import { copyToClipboard } from '#web/features/agenda/copy-to-clipboard';
+import { copyToClipboard } from '#web/platform/lib/copy-to-clipboard';
 import { showToast } from './toasts';
 
 /**

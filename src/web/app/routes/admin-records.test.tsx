@@ -33,6 +33,7 @@ function record(id: number, overrides: Partial<RecordAdmin> = {}): RecordAdmin {
     validatedBy: null,
     voteCounts: true,
     voteRevision: overrides.votedAt ? 1 : 0,
+    code: '',
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:00:00.000Z',
     ...overrides,
@@ -204,6 +205,46 @@ describe('RecordsAdminPage: the list', () => {
       'href',
       '/api/admin/records/export.csv?department=cabimas&status=pendiente',
     );
+  });
+
+  it('shows each record’s SMS code, and after the close offers only what the server still takes', async () => {
+    const voted = { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] };
+    server.use(
+      http.get('*/api/election', () =>
+        HttpResponse.json({ phase: 'cerrada', closesAt: null, closedAt: '2026-11-22T05:02:00.000Z', lateArrivals: 0 }),
+      ),
+    );
+    api([record(1, { code: '7K2M9X' }), record(2, voted), record(3, { status: 'anulado' })]);
+    renderAt('/admin/registros?municipio=cabimas&estado=todos');
+    const first = await screen.findByRole('article', { name: 'Persona 1' });
+    expect(within(first).getByTestId('codigo-sms')).toHaveTextContent('7K2M9X');
+    expect(await screen.findByTestId('registros-bloqueados')).toHaveTextContent(
+      'La jornada cerró a la 1:02 a. m.: para corregir votos, anular o restaurar registros, reábrela en Jornada con un motivo.',
+    );
+    // Editing a record's details is still taken after the close; correcting, voiding and restoring are not.
+    expect(within(first).getByRole('button', { name: 'Editar: Persona 1' })).toBeInTheDocument();
+    const second = screen.getByRole('article', { name: 'Persona 2' });
+    expect(within(second).queryByRole('button', { name: 'Corregir voto: Persona 2' })).not.toBeInTheDocument();
+    expect(within(second).queryByRole('button', { name: 'Anular: Persona 2' })).not.toBeInTheDocument();
+    const third = screen.getByRole('article', { name: 'Persona 3' });
+    expect(within(third).queryByRole('button', { name: 'Restaurar: Persona 3' })).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Buscar')).toHaveAttribute(
+      'placeholder',
+      'Nombre, teléfono, comunidad, UBCH o código SMS',
+    );
+  });
+
+  it('offers correcting, voiding and restoring while the day is under way', async () => {
+    const voted = { votedAt: '2026-11-21T10:00:00.000Z', votes: ['FA'] };
+    api([record(2, voted), record(3, { status: 'anulado' })]);
+    renderAt('/admin/registros?municipio=cabimas&estado=todos');
+    const second = await screen.findByRole('article', { name: 'Persona 2' });
+    expect(within(second).getByRole('button', { name: 'Corregir voto: Persona 2' })).toBeInTheDocument();
+    expect(within(second).getByRole('button', { name: 'Anular: Persona 2' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Restaurar: Persona 3' })).toBeInTheDocument();
+    expect(screen.queryByTestId('registros-bloqueados')).not.toBeInTheDocument();
+    // SMS off: a record without a code shows none.
+    expect(within(second).queryByTestId('codigo-sms')).not.toBeInTheDocument();
   });
 
   it('opens on every municipality and parish: a search finds a person anywhere, each card naming where', async () => {

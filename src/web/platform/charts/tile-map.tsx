@@ -1,5 +1,5 @@
 import { type CSSProperties, useState } from 'react';
-import { CHART_FONT, downloadCanvas, downloadCsv, paperCanvas } from './download';
+import { CHART_FONT, downloadCanvas, downloadCsv, sharePicture } from './download';
 import { type ColourStep, INK } from './tile-colours';
 import { MARACAIBO_BLOCK, placeTiles, ZULIA_COLUMNS, ZULIA_LAKE, ZULIA_ROWS } from './zulia-tiles';
 
@@ -216,74 +216,71 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
   );
 }
 
-/** The map as a picture: title, squares, the lake, Maracaibo's outline and the legend. */
+/**
+ * The map as a picture to share (sharePicture: its title, the campaign, the date and time): the squares,
+ * the lake, Maracaibo's outline and the legend.
+ */
 function drawMap(title: string, tiles: readonly MapTile[], legend: readonly ColourStep[]): HTMLCanvasElement {
-  const cell = 72;
-  const gap = 4;
-  const margin = 24;
+  const cell = 100;
+  const gap = 5;
   const { placed, others } = placeTiles(tiles);
   const otherRows = Math.ceil(others.length / ZULIA_COLUMNS);
-  const gridWidth = ZULIA_COLUMNS * (cell + gap);
-  const width = gridWidth + margin * 2;
-  const top = margin + 40;
-  const gridHeight = (ZULIA_ROWS + otherRows) * (cell + gap);
-  const height = top + gridHeight + 24 + legend.length * 24 + margin;
-  const { canvas, ctx } = paperCanvas(width, height);
-  ctx.fillStyle = INK;
-  ctx.font = `bold 22px ${CHART_FONT}`;
-  ctx.textBaseline = 'top';
-  ctx.fillText(title, margin, margin);
+  const gridWidth = ZULIA_COLUMNS * (cell + gap) - gap;
+  const gridHeight = (ZULIA_ROWS + otherRows) * (cell + gap) - gap;
+  const legendLine = 32;
+  const body = { width: gridWidth, height: gridHeight + 24 + legend.length * legendLine };
+  return sharePicture(title, body, (ctx, left, top) => {
+    const x = (col: number) => left + col * (cell + gap);
+    const y = (row: number) => top + row * (cell + gap);
+    ctx.fillStyle = '#e0f2fe';
+    ctx.fillRect(
+      x(ZULIA_LAKE.col),
+      y(ZULIA_LAKE.fromRow),
+      cell,
+      (ZULIA_LAKE.toRow - ZULIA_LAKE.fromRow + 1) * (cell + gap) - gap,
+    );
+    ctx.setLineDash([8, 5]);
+    ctx.strokeStyle = '#44403c';
+    ctx.lineWidth = 3;
+    ctx.strokeRect(
+      x(MARACAIBO_BLOCK.fromCol) - 3,
+      y(MARACAIBO_BLOCK.fromRow) - 3,
+      (MARACAIBO_BLOCK.toCol - MARACAIBO_BLOCK.fromCol + 1) * (cell + gap) - gap + 6,
+      (MARACAIBO_BLOCK.toRow - MARACAIBO_BLOCK.fromRow + 1) * (cell + gap) - gap + 6,
+    );
+    ctx.setLineDash([]);
+    ctx.textBaseline = 'top';
 
-  const x = (col: number) => margin + col * (cell + gap);
-  const y = (row: number) => top + row * (cell + gap);
-  ctx.fillStyle = '#e0f2fe';
-  ctx.fillRect(
-    x(ZULIA_LAKE.col),
-    y(ZULIA_LAKE.fromRow),
-    cell,
-    (ZULIA_LAKE.toRow - ZULIA_LAKE.fromRow + 1) * (cell + gap) - gap,
-  );
-  ctx.setLineDash([6, 4]);
-  ctx.strokeStyle = '#44403c';
-  ctx.lineWidth = 2;
-  ctx.strokeRect(
-    x(MARACAIBO_BLOCK.fromCol) - 2,
-    y(MARACAIBO_BLOCK.fromRow) - 2,
-    (MARACAIBO_BLOCK.toCol - MARACAIBO_BLOCK.fromCol + 1) * (cell + gap) - gap + 4,
-    (MARACAIBO_BLOCK.toRow - MARACAIBO_BLOCK.fromRow + 1) * (cell + gap) - gap + 4,
-  );
-  ctx.setLineDash([]);
+    const drawTile = (tile: MapTile & { short: string }, tileLeft: number, tileTop: number) => {
+      ctx.fillStyle = tile.colour.fill;
+      ctx.fillRect(tileLeft, tileTop, cell, cell);
+      ctx.strokeStyle = INK;
+      ctx.lineWidth = tile.alert ? 6 : 1;
+      ctx.strokeRect(tileLeft, tileTop, cell, cell);
+      ctx.fillStyle = tile.colour.text;
+      ctx.textAlign = 'center';
+      ctx.font = `900 26px ${CHART_FONT}`;
+      ctx.fillText(tile.short, tileLeft + cell / 2, tileTop + 22, cell - 8);
+      ctx.font = `600 21px ${CHART_FONT}`;
+      ctx.fillText(tile.value, tileLeft + cell / 2, tileTop + 58, cell - 8);
+      ctx.textAlign = 'start';
+    };
+    for (const tile of placed) drawTile(tile, x(tile.col), y(tile.row));
+    others.forEach((tile, i) => {
+      drawTile(tile, x(i % ZULIA_COLUMNS), y(ZULIA_ROWS + Math.floor(i / ZULIA_COLUMNS)));
+    });
 
-  const drawTile = (tile: MapTile & { short: string }, left: number, upper: number) => {
-    ctx.fillStyle = tile.colour.fill;
-    ctx.fillRect(left, upper, cell, cell);
-    ctx.strokeStyle = INK;
-    ctx.lineWidth = tile.alert ? 4 : 1;
-    ctx.strokeRect(left, upper, cell, cell);
-    ctx.fillStyle = tile.colour.text;
-    ctx.textAlign = 'center';
-    ctx.font = `900 18px ${CHART_FONT}`;
-    ctx.fillText(tile.short, left + cell / 2, upper + 16);
-    ctx.font = `600 15px ${CHART_FONT}`;
-    ctx.fillText(tile.value, left + cell / 2, upper + 42);
-    ctx.textAlign = 'start';
-  };
-  for (const tile of placed) drawTile(tile, x(tile.col), y(tile.row));
-  others.forEach((tile, i) => {
-    drawTile(tile, x(i % ZULIA_COLUMNS), y(ZULIA_ROWS + Math.floor(i / ZULIA_COLUMNS)));
+    let legendTop = top + gridHeight + 24;
+    ctx.font = `20px ${CHART_FONT}`;
+    for (const step of legend) {
+      ctx.fillStyle = step.fill;
+      ctx.fillRect(left, legendTop, 24, 24);
+      ctx.strokeStyle = INK;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(left, legendTop, 24, 24);
+      ctx.fillStyle = INK;
+      ctx.fillText(step.label, left + 34, legendTop + 2);
+      legendTop += legendLine;
+    }
   });
-
-  let legendTop = top + gridHeight + 16;
-  ctx.font = `15px ${CHART_FONT}`;
-  for (const step of legend) {
-    ctx.fillStyle = step.fill;
-    ctx.fillRect(margin, legendTop, 18, 18);
-    ctx.strokeStyle = INK;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(margin, legendTop, 18, 18);
-    ctx.fillStyle = INK;
-    ctx.fillText(step.label, margin + 26, legendTop + 1);
-    legendTop += 24;
-  }
-  return canvas;
 }

@@ -1,18 +1,9 @@
 import { TIME_ZONE } from '#shared/platform/constants';
+import { formatDateAndTime } from '#shared/platform/format';
 
-const dateTime = new Intl.DateTimeFormat('es-VE', {
-  timeZone: TIME_ZONE,
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-
-/** '22 nov 2026, 11:30 p. m.' in Caracas time. */
+/** '22 nov 2026, 11:30 p. m.' in Caracas time: the app's one way of writing a date and time. */
 export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  return formatDateAndTime(iso) || iso;
 }
 
 const clock = new Intl.DateTimeFormat('es-VE', {

@@ -14,6 +14,7 @@ export const adminKeys = {
   election: () => ['admin', 'election'] as const,
   auditPage: (filters: AuditFilters, page: number) => ['admin', 'audit', filters, page] as const,
   smsMessages: (filters: { department: string; phone: string }) => ['admin', 'sms', filters] as const,
+  smsStatus: () => ['admin', 'sms-status'] as const,
 };
 
 /**

@@ -18,6 +18,11 @@ export function setSiteName(name: string): void {
   for (const listener of listeners) listener();
 }
 
+/** The campaign's name as the layout last set it ('Comando' until then): pictures to share carry it. */
+export function currentSiteName(): string {
+  return siteName;
+}
+
 /** 'Agenda · Comando Zulia'; the home page is the campaign's name alone. */
 export function documentTitle(title: string, site: string): string {
   return title ? `${title} · ${site}` : site;

@@ -1,10 +1,10 @@
 import { toast } from 'react-toastify/unstyled';
 import { messages } from '#shared/platform/messages';
+import { copyToClipboard } from '#web/platform/lib/copy-to-clipboard';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
 import { agendaAsText, agendaTitle, toDisplayEvents } from '../agenda-text';
 import { useAgendaToday } from '../api/get-agenda-today';
-import { copyToClipboard } from '../copy-to-clipboard';
 import { AgendaEventList } from './agenda-event-list';
 
 export function AgendaPage() {

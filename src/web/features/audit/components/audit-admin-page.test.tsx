@@ -30,6 +30,16 @@ const ENTRIES: AuditEntry[] = [
     details: null,
   },
   {
+    id: 4,
+    at: '2026-11-22T13:30:00.000Z',
+    actorEmail: 'ana@example.org',
+    action: 'record.vote',
+    departmentSlug: 'cabimas',
+    target: 'record:8',
+    ip: null,
+    details: JSON.stringify({ candidates: ['LC'], channel: 'sms' }),
+  },
+  {
     id: 3,
     at: '2026-11-22T15:00:00.000Z',
     actorEmail: 'jefa@example.org',
@@ -74,9 +84,9 @@ describe('AuditAdminPage', () => {
     api();
     renderWithProviders(<AuditAdminPage departments={DEPARTMENTS} />);
     const rows = await screen.findByRole('list', { name: 'Registros de auditoría' });
-    const [disable, vote, correction] = within(rows).getAllByRole('listitem');
+    const [disable, vote, smsVote, correction] = within(rows).getAllByRole('listitem');
     expect(disable).toHaveTextContent('Cuenta desactivada');
-    expect(disable).toHaveTextContent('22 nov. 2026, 10:05 a. m.');
+    expect(disable).toHaveTextContent('22 nov 2026, 10:05 a. m.');
     expect(disable).toHaveTextContent('Persona ana@example.org');
     expect(disable).not.toHaveTextContent('user.disable');
     // The details in words: each key with its Spanish label, each value as people write it.
@@ -88,6 +98,10 @@ describe('AuditAdminPage', () => {
     );
     expect(details).not.toHaveTextContent(/before|votedBy|reason|\[/);
     expect(vote).toHaveTextContent('Voto registrado');
+    expect(vote).not.toHaveTextContent('por SMS');
+    // A vote that came by SMS says so, in its title and its details.
+    expect(smsVote).toHaveTextContent('Voto registrado por SMS');
+    expect(within(smsVote as HTMLElement).getByRole('group')).toHaveTextContent('PorSMS');
     expect(vote).toHaveTextContent('Trámite 7');
     expect(vote).not.toHaveTextContent(/record:7|record\.vote/);
     expect(await within(vote as HTMLElement).findByText('Departamento: Cabimas')).toBeInTheDocument();

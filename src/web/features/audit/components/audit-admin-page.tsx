@@ -4,9 +4,9 @@ import {
   AUDIT_ACTION_LABELS,
   type AuditEntry,
   type AuditFilters,
-  auditActionLabel,
   auditDetailLabel,
   auditDetailValue,
+  auditEntryTitle,
   auditFiltersSchema,
   auditTargetLabel,
 } from '#shared/features/audit/audit';
@@ -214,7 +214,7 @@ function AuditRow({ entry, titleOf }: { entry: AuditEntry; titleOf: (slug: strin
         <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
       </p>
       <p className="min-w-0">
-        <span className="font-semibold text-stone-900">{auditActionLabel(entry.action)}</span>
+        <span className="font-semibold text-stone-900">{auditEntryTitle(entry)}</span>
         <br />
         <span className="break-all text-sm text-stone-800">{entry.actorEmail ?? 'Desconocido'}</span>
       </p>

@@ -48,6 +48,31 @@ describe('Tu cuenta: Sesiones abiertas', () => {
     expect(credit).toHaveAttribute('href', 'https://db-ip.com');
   });
 
+  it('tells identical sessions apart by when each was opened, and marks this one', async () => {
+    const same = {
+      device: 'Chrome en Android',
+      ip: '190.36.10.4',
+      place: null,
+      lastUsedAt: '2026-11-22T12:30:00.000Z',
+    };
+    api({
+      sessions: [
+        { ...same, id: 1, createdAt: '2026-11-22T11:00:00.000Z', current: true },
+        { ...same, id: 2, createdAt: '2026-11-21T23:15:00.000Z', current: false },
+      ],
+      placeSource: null,
+    });
+    renderWithProviders(<AccountPage />, { route: '/cuenta' });
+    const [mine, other] = within(await screen.findByRole('list')).getAllByRole('listitem');
+    expect(mine).toHaveTextContent('(esta sesión)');
+    expect(mine).toHaveTextContent('Abierta: 22 nov 2026, 7:00 a. m.');
+    expect(other).toHaveTextContent('Abierta: 21 nov 2026, 7:15 p. m.');
+    expect(other).not.toHaveTextContent('(esta sesión)');
+    expect(
+      screen.getByRole('button', { name: 'Cerrar la sesión de Chrome en Android abierta el 21 nov 2026, 7:15 p. m.' }),
+    ).toBeInTheDocument();
+  });
+
   it('credits no one when no place comes from the database', async () => {
     api({ sessions: [session(1, '127.0.0.1', 'Red local'), session(2, null, null)], placeSource: DB_IP });
     renderWithProviders(<AccountPage />, { route: '/cuenta' });

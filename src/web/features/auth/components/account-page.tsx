@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { type IpPlaceSource, LOCAL_NETWORK } from '#shared/features/auth/auth';
-import { formatShortDate, formatTime } from '#shared/platform/format';
+import { formatDateAndTime } from '#shared/platform/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';
@@ -12,8 +12,6 @@ import { useEndSession } from '../api/end-session';
 import { useOpenSessions } from '../api/get-open-sessions';
 import { SECOND_FACTOR_QUERY_KEY, useSecondFactor } from '../api/get-second-factor';
 import { EnrolForm } from './second-factor-form';
-
-const when = (iso: string) => `${formatShortDate(iso)}, ${formatTime(new Date(iso))}`;
 
 /** 'Tu cuenta': the person's second factor and open sessions (decisions 080 and 081's companion). */
 export function AccountPage() {
@@ -105,13 +103,14 @@ function OpenSessionsSection() {
                   IP {s.ip ?? 'desconocida'}
                   {s.place && ` · ${s.place}`}
                 </p>
-                <p>Último uso: {when(s.lastUsedAt)}</p>
+                <p>Abierta: {formatDateAndTime(s.createdAt)}</p>
+                <p>Último uso: {formatDateAndTime(s.lastUsedAt)}</p>
               </div>
               <button
                 type="button"
                 onClick={() => end.mutate(s.id)}
                 disabled={end.isPending}
-                aria-label={`Cerrar la sesión de ${s.device}${s.current ? ' (esta sesión)' : ''}`}
+                aria-label={`Cerrar la sesión de ${s.device} abierta el ${formatDateAndTime(s.createdAt)}${s.current ? ' (esta sesión)' : ''}`}
                 className="rounded-lg border border-brand px-3 py-1.5 text-sm font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:cursor-wait"
               >
                 Cerrar sesión

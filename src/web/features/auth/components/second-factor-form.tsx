@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { SecondFactorEnrolment } from '#shared/features/auth/second-factor';
 import { secondFactorMessages } from '#shared/features/auth/second-factor';
+import { copyToClipboard } from '#web/platform/lib/copy-to-clipboard';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { SESSION_QUERY_KEY } from '#web/platform/session/get-session';
 import { TextField } from '#web/platform/ui/fields';
@@ -159,6 +160,12 @@ export function EnrolForm({ email, onDone }: { email: string; onDone?: () => voi
 /** The ten recovery codes, this once; the session is asked again only when the person says they kept them. */
 function RecoveryCodesList({ codes, onDone }: { codes: string[]; onDone?: (() => void) | undefined }) {
   const queryClient = useQueryClient();
+  const [copied, setCopied] = useState<'yes' | 'no' | undefined>();
+  const copy = () =>
+    copyToClipboard(codes.join('\n')).then(
+      () => setCopied('yes'),
+      () => setCopied('no'),
+    );
   return (
     <>
       <h1 className="text-center text-3xl font-black text-brand">Códigos de recuperación</h1>
@@ -166,13 +173,28 @@ function RecoveryCodesList({ codes, onDone }: { codes: string[]; onDone?: (() =>
         Guárdalos en un lugar seguro: cada uno sirve una sola vez para entrar si pierdes el teléfono.{' '}
         <strong>No se volverán a mostrar.</strong>
       </p>
-      <ul aria-label="Códigos de recuperación" className="mt-4 grid grid-cols-2 gap-2 font-mono text-stone-900">
+      {/* One code a line on a phone, two from sm on: a code is never broken across lines. */}
+      <ul aria-label="Códigos de recuperación" className="mt-4 grid gap-2 font-mono text-stone-900 sm:grid-cols-2">
         {codes.map((code) => (
-          <li key={code} className="rounded bg-stone-100 px-2 py-1 text-center">
+          <li key={code} className="rounded bg-stone-100 px-2 py-1 text-center whitespace-nowrap">
             {code}
           </li>
         ))}
       </ul>
+      <button
+        type="button"
+        onClick={() => void copy()}
+        className="mt-3 w-full rounded-lg border border-brand px-5 py-2 font-semibold text-brand hover:bg-brand hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
+      >
+        Copiar los códigos
+      </button>
+      <p role="status" className="mt-1 min-h-6 text-sm text-stone-700">
+        {copied === 'yes'
+          ? 'Copiados: pégalos donde los vayas a guardar.'
+          : copied === 'no'
+            ? 'No se pudieron copiar: selecciónalos y cópialos a mano.'
+            : ''}
+      </p>
       <button
         type="button"
         onClick={() => (onDone ? onDone() : void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }))}

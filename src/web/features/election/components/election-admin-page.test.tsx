@@ -36,7 +36,7 @@ function api(day: ElectionAdmin) {
       const body = await request.json();
       sent.push({ url: 'drill/end', body });
       return HttpResponse.json({
-        message: 'Simulacro terminado: se borraron 50 votos y 20 fotos. La jornada está en Preparación.',
+        message: 'Simulacro terminado y borrado: 50 votos y 20 fotos. La jornada está en Preparación.',
         votes: 50,
         photos: 20,
         filesDeleted: 60,

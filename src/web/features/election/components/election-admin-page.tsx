@@ -9,7 +9,7 @@ import {
   electionMessages,
   electionPhaseBodySchema,
 } from '#shared/features/election/election';
-import { formatCount, formatTime } from '#shared/platform/format';
+import { countOf, formatCount, formatTime } from '#shared/platform/format';
 import { instantToWallTime } from '#shared/platform/wall-time';
 import { formatDateTime } from '#web/platform/lib/format';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
@@ -177,7 +177,7 @@ function EndDrill({ votes, photos }: { votes: number; photos: number }) {
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
   const end = useEndDrill();
-  const what = `${formatCount(votes)} votos y ${formatCount(photos)} fotos`;
+  const what = `${countOf(votes, 'voto', 'votos')} y ${countOf(photos, 'foto', 'fotos')}`;
   const close = () => setStep(0);
   return (
     <div className={`${cardClass} flex flex-col gap-3 border-amber-400`}>

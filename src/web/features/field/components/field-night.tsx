@@ -13,6 +13,10 @@ import { useSession } from '#web/platform/session/get-session';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useFieldPace } from '../api/get-field-pace';
 
+/** A cell of the pace table; on a phone, a block with its column's name above its value. */
+const cell =
+  'px-3 py-2 max-sm:block max-sm:py-1 max-sm:before:block max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:text-stone-600 max-sm:before:content-[attr(data-label)]';
+
 const button =
   'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
 
@@ -131,9 +135,11 @@ export function FieldPaceTable({ slug }: { slug?: string | undefined }) {
       ) : (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls sideways on a phone must be reachable by keyboard (axe: scrollable-region-focusable)
         <div className="mt-3 overflow-x-auto rounded-xl border border-stone-200" tabIndex={0}>
-          <table className="w-full min-w-[36rem] border-collapse text-sm" data-testid="tabla-ritmo">
+          {/* On a phone each validator is a block of label and value (the header row hidden), so no column
+              is cut off; from sm on, the table as it is. */}
+          <table className="w-full border-collapse text-sm max-sm:block sm:min-w-[36rem]" data-testid="tabla-ritmo">
             <caption className="sr-only">Ritmo de cada validador</caption>
-            <thead className="bg-stone-100 text-left text-stone-800">
+            <thead className="bg-stone-100 text-left text-stone-800 max-sm:sr-only">
               <tr>
                 <th scope="col" className="px-3 py-2">
                   Validador
@@ -157,18 +163,27 @@ export function FieldPaceTable({ slug }: { slug?: string | undefined }) {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-stone-200 text-stone-900">
+            <tbody className="divide-y divide-stone-200 text-stone-900 max-sm:block">
               {shown.map((v) => (
                 <tr
                   key={`${v.slug} ${v.email}`}
-                  className={v.stuck ? 'bg-red-50' : v.idle ? 'bg-amber-50' : 'bg-white'}
+                  className={`${v.stuck ? 'bg-red-50' : v.idle ? 'bg-amber-50' : 'bg-white'} max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:py-1`}
                 >
-                  <th scope="row" className="px-3 py-2 text-left font-semibold break-all">
+                  <th scope="row" className="px-3 py-2 text-left font-semibold break-all max-sm:col-span-2">
                     {v.email}
                   </th>
-                  {!slug && <td className="px-3 py-2">{v.title}</td>}
-                  <td className="px-3 py-2 text-right tabular-nums">{formatCount(v.lastHour)}</td>
-                  <td className="px-3 py-2">
+                  {!slug && (
+                    <td className={cell} data-label="Municipio o parroquia">
+                      {v.title}
+                    </td>
+                  )}
+                  <td
+                    className={`${cell} text-right tabular-nums max-sm:text-left`}
+                    data-label="Votos en la última hora"
+                  >
+                    {formatCount(v.lastHour)}
+                  </td>
+                  <td className={cell} data-label="Último voto">
                     {v.lastActivityAt ? (
                       <time dateTime={v.lastActivityAt} title={formatDateTime(v.lastActivityAt)}>
                         {since(v.lastActivityAt, answer.generatedAt)}
@@ -177,14 +192,17 @@ export function FieldPaceTable({ slug }: { slug?: string | undefined }) {
                       'Sin votos hoy'
                     )}
                   </td>
-                  <td className="px-3 py-2">
+                  <td className={cell} data-label="Estado">
                     <span
                       className={`inline-block rounded-full px-2 py-0.5 text-xs font-bold ${v.stuck ? 'bg-red-800 text-white' : v.idle ? 'bg-amber-200 text-amber-950' : 'bg-emerald-100 text-emerald-950'}`}
                     >
                       {stateOf(v)}
                     </span>
                   </td>
-                  <td className={`px-3 py-2 text-right tabular-nums ${v.waiting > 0 ? 'font-bold' : ''}`}>
+                  <td
+                    className={`${cell} text-right tabular-nums max-sm:text-left ${v.waiting > 0 ? 'font-bold' : ''}`}
+                    data-label="Por enviar"
+                  >
                     {formatCount(v.waiting)}
                   </td>
                 </tr>

@@ -2,7 +2,7 @@
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { FieldOverview, FieldValidator, FieldView } from '#shared/features/field/field';
-import { formatCount } from '#shared/platform/format';
+import { atTime, formatCount } from '#shared/platform/format';
 import { formatClock, formatDateTime } from '#web/platform/lib/format';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { paths } from '#web/platform/paths';
@@ -203,7 +203,7 @@ function Summary({
       {stuck === 0
         ? 'Nadie tiene envíos atascados.'
         : `${formatCount(stuck)} ${stuck === 1 ? 'validador tiene' : 'validadores tienen'} envíos esperando hace más de ${formatCount(minutes)} min${where ?? ''}.`}{' '}
-      <span className="font-normal">Actualizado a las {formatClock(new Date(generatedAt))}</span>
+      <span className="font-normal">Actualizado {atTime(formatClock(new Date(generatedAt)))}</span>
     </p>
   );
 }

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { PURGE_CONFIRMATION } from '#shared/features/records-admin/records-admin';
-import { formatCount } from '#shared/platform/format';
+import { countOf, formatCount } from '#shared/platform/format';
 import { cardClass } from '#web/platform/ui/back-office';
 import { usePurgePersonalData } from '../api/purge-personal-data';
 
@@ -28,7 +28,7 @@ export function PurgePersonalData() {
       {
         onSuccess: (done) => {
           toast.success(
-            `Datos personales borrados de ${formatCount(done.records)} trámites` +
+            `Datos personales borrados de ${countOf(done.records, 'trámite', 'trámites')}` +
               (photos === 'remove' ? `; archivos de fotos borrados: ${formatCount(done.photoFilesRemoved)}.` : '.'),
           );
           // What could not be finished now (Dropbox did not answer, a disk too full): running it again does.

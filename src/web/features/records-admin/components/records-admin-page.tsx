@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import type { RecordAdmin, RecordBody, RecordsDepartment } from '#shared/features/records-admin/records-admin';
-import { formatCount } from '#shared/platform/format';
+import { countOf, formatCount } from '#shared/platform/format';
 import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { showsOwnError } from '#web/platform/lib/mutation-errors';
 import { useDebouncedValue } from '#web/platform/lib/use-debounced-value';
@@ -27,7 +27,7 @@ const STATUSES: { value: RecordsAdminFilter; label: string }[] = [
 /** The `municipio` of the address for every municipality and parish at once (the default). */
 const ALL = 'todos';
 const ALL_TITLE = 'Todos los municipios y parroquias';
-const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+const count = countOf;
 
 /**
  * The department's records in parts that add up: the list's records are those without a vote, those
@@ -65,13 +65,18 @@ export interface RecordsAdminPageProps {
   departments: RecordsDepartment[];
   /** The CSV download of one municipality's records (the import and export are their own feature). */
   exportUrl: (department: string, status: RecordsAdminFilter) => string;
+  /**
+   * Why the day's phase refuses correcting votes, voiding and restoring now (closed, or a drill): those
+   * buttons are then not offered, and this says why. Undefined: they are.
+   */
+  locked?: string;
 }
 
 /**
  * The records back office: the records of every municipality and parish, or of one, with a search
  * (add, edit, void, restore, correct a vote), and the links to the CSV import and export.
  */
-export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdminPageProps) {
+export default function RecordsAdminPage({ departments, exportUrl, locked }: RecordsAdminPageProps) {
   const [params, setParams] = useSearchParams();
   // The search looks in every municipality and parish until one is chosen.
   const chosen = departments.find((d) => d.slug === params.get('municipio'));
@@ -190,7 +195,7 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
           <input
             id="registros-buscar"
             type="search"
-            placeholder="Nombre, teléfono, comunidad o UBCH"
+            placeholder="Nombre, teléfono, comunidad, UBCH o código SMS"
             className={inputClass}
             value={q}
             maxLength={100}
@@ -202,6 +207,14 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
       <p className="text-stone-700" data-testid="registros-resumen">
         {summaryText(current)}
       </p>
+      {locked && (
+        <p
+          className="rounded-lg border-l-4 border-amber-500 bg-amber-50 p-3 text-stone-900"
+          data-testid="registros-bloqueados"
+        >
+          {locked}
+        </p>
+      )}
 
       {records.isPending ? (
         <Spinner label="Cargando los registros…" />
@@ -221,6 +234,7 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
               <RecordCard
                 record={record}
                 showDepartment={!chosen}
+                locked={locked !== undefined}
                 onEdit={() => setDialog({ kind: 'edit', record })}
                 onChange={(kind) => setDialog({ kind, record })}
               />
@@ -259,12 +273,15 @@ export default function RecordsAdminPage({ departments, exportUrl }: RecordsAdmi
 function RecordCard({
   record,
   showDepartment,
+  locked,
   onEdit,
   onChange,
 }: {
   record: RecordAdmin;
   /** In a list of every municipality, each record says which one it is in. */
   showDepartment: boolean;
+  /** The day's phase refuses vote corrections, voids and restores: not offered. */
+  locked: boolean;
   onEdit: () => void;
   onChange: (kind: 'void' | 'restore' | 'vote') => void;
 }) {
@@ -296,6 +313,14 @@ function RecordCard({
         <dd className="break-words text-stone-900">
           <RecordPhoneValue id={record.id} masked={record.telefono} name={record.nombre} />
         </dd>
+        {record.code && (
+          <>
+            <dt className="text-stone-600">Código SMS</dt>
+            <dd className="font-mono font-bold tracking-widest text-stone-900" data-testid="codigo-sms">
+              {record.code}
+            </dd>
+          </>
+        )}
         <dt className="text-stone-600">Comunidad</dt>
         <dd className="break-words text-stone-900">{record.comunidad || '—'}</dd>
         <dt className="text-stone-600">UBCH</dt>
@@ -322,14 +347,16 @@ function RecordCard({
       </dl>
       <div className="mt-auto flex flex-wrap gap-2 pt-1">
         {voided ? (
-          <button
-            type="button"
-            className={buttonClass.small}
-            onClick={() => onChange('restore')}
-            aria-label={`Restaurar: ${record.nombre}`}
-          >
-            Restaurar
-          </button>
+          !locked && (
+            <button
+              type="button"
+              className={buttonClass.small}
+              onClick={() => onChange('restore')}
+              aria-label={`Restaurar: ${record.nombre}`}
+            >
+              Restaurar
+            </button>
+          )
         ) : (
           <>
             <button
@@ -340,7 +367,7 @@ function RecordCard({
             >
               Editar
             </button>
-            {record.votedAt && (
+            {record.votedAt && !locked && (
               <button
                 type="button"
                 className={buttonClass.small}
@@ -350,14 +377,16 @@ function RecordCard({
                 Corregir voto
               </button>
             )}
-            <button
-              type="button"
-              className={buttonClass.small}
-              onClick={() => onChange('void')}
-              aria-label={`Anular: ${record.nombre}`}
-            >
-              Anular
-            </button>
+            {!locked && (
+              <button
+                type="button"
+                className={buttonClass.small}
+                onClick={() => onChange('void')}
+                aria-label={`Anular: ${record.nombre}`}
+              >
+                Anular
+              </button>
+            )}
           </>
         )}
       </div>

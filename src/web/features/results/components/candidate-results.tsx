@@ -1,5 +1,5 @@
 import { type CandidateResult, resultsMessages } from '#shared/features/results/results';
-import { formatCount, formatPercent } from '#shared/platform/format';
+import { formatPercent } from '#shared/platform/format';
 
 export interface CandidateResultsProps {
   candidates: CandidateResult[];
@@ -59,7 +59,7 @@ export function CandidateResults({ candidates, size = 'page' }: CandidateResults
               {percent}
             </p>
             <p className={s.votes} data-testid="votos">
-              {resultsMessages.votes(formatCount(c.votes))}
+              {resultsMessages.votes(c.votes)}
             </p>
             <div
               className={`${s.track} w-full overflow-hidden rounded-full bg-stone-200`}

@@ -137,6 +137,16 @@ afterEach(() => {
 });
 
 describe('ResultsPage', () => {
+  it('says one vote and one record in the singular', async () => {
+    serve(() => ({ ...results([1, 0, 2]), ballots: 1 }));
+    renderWithProviders(<ResultsPage />);
+    await screen.findByTestId('candidato-FA');
+    expect(within(card('FA')).getByTestId('votos')).toHaveTextContent(/^1 voto$/);
+    expect(within(card('LC')).getByTestId('votos')).toHaveTextContent(/^0 votos$/);
+    expect(within(card('NR')).getByTestId('votos')).toHaveTextContent(/^2 votos$/);
+    expect(screen.getByText(/1 trámite votado/)).toBeInTheDocument();
+  });
+
   it('shows each candidate’s photo, percentage with two decimals, count in da-DK and a bar, and the denominator', async () => {
     serve(() => results([1234, 2345, 345]));
     renderWithProviders(<ResultsPage />);

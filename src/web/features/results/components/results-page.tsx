@@ -84,7 +84,7 @@ export function ResultsPage({ campaignName, pollMs, stream: streamOptions, band 
             <CandidateResults candidates={results.data.candidates} />
             <p className="mt-4 text-sm text-stone-700">
               {resultsMessages.denominator(formatCount(results.data.denominator))} ·{' '}
-              {resultsMessages.ballots(formatCount(results.data.ballots))}
+              {resultsMessages.ballots(results.data.ballots)}
             </p>
           </>
         )}

@@ -8,6 +8,7 @@ import { badgeClass, buttonClass, cardClass } from '#web/platform/ui/back-office
 import { DepartmentSelect, TextField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { useSmsMessages } from '../api/get-sms-messages';
+import { SmsStatusPanel } from './sms-status';
 
 const OUTCOME_BADGE: Record<SmsOutcome, string> = {
   recibido: badgeClass.neutral,
@@ -40,6 +41,7 @@ export default function SmsMessagesPage({ departments }: { departments: AdminDep
       <p className="text-stone-700">
         Los SMS que los validadores envían para votar (V código candidatos) y las respuestas que reciben.
       </p>
+      <SmsStatusPanel />
       <search>
         <form className="grid gap-3 sm:grid-cols-2 lg:max-w-3xl" onSubmit={(e) => e.preventDefault()}>
           <DepartmentSelect
