@@ -16,6 +16,23 @@ export const ELECTION_PHASE_LABELS: Record<ElectionPhase, string> = {
   cerrada: 'Cerrada',
 };
 
+/** Minutes before a close set in advance from which validators are warned that it is near. */
+export const CLOSE_WARNING_MINUTES = 15;
+
+/**
+ * 'faltan 25 min', 'faltan 2 h 5 min', 'falta 1 min', 'falta menos de 1 min': the time left before the close,
+ * in whole minutes rounded up (a countdown never says 0 while the day is still open).
+ */
+export function timeLeft(msLeft: number): string {
+  if (msLeft < 60_000) return 'falta menos de 1 min';
+  const minutes = Math.ceil(msLeft / 60_000);
+  if (minutes === 1) return 'falta 1 min';
+  if (minutes < 60) return `faltan ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `faltan ${hours} h${rest ? ` ${rest} min` : ''}`;
+}
+
 /** Hours after the close during which an item a phone reported before it is still accepted. */
 export const DEFAULT_GRACE_HOURS = 12;
 export const GRACE_HOURS_BOUNDS = { min: 0, max: 72 } as const;
@@ -46,6 +63,18 @@ export const electionMessages = {
   drillEnded: (votes: number, photos: number) =>
     `Simulacro terminado: se borraron ${votes} votos y ${photos} fotos. La jornada está en Preparación.`,
   phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
+  phaseRequired: 'Elige la nueva fase.',
+  /** 'La jornada cierra a las 6:00 p. m. — faltan 25 min': where validators, the navbar and the projector look. */
+  closesIn: (closesAt: string, msLeft: number) =>
+    `La jornada cierra a las ${formatTime(new Date(closesAt))} — ${timeLeft(msLeft)}`,
+  closed: 'Jornada cerrada',
+  /** Under the countdown once the close is near (CLOSE_WARNING_MINUTES). */
+  closeNear: 'Quedan pocos minutos: registra ya los votos y fotos que te falten.',
+  /** Under 'Jornada cerrada' on a validator's page. */
+  closedForValidators:
+    'Ya no se reciben votos ni fotos nuevos. Lo que este teléfono guardó antes del cierre se sigue enviando.',
+  preparingShort: 'Jornada en preparación: todavía no se reciben votos ni fotos.',
+  underWay: 'Jornada en curso',
   closeScheduled: 'Hora de cierre guardada.',
   /** The close's time-stamp, as Jornada says it. */
   closeStamped: (stampedAt: string) =>
@@ -99,6 +128,8 @@ export const electionStatusSchema = z.object({
   closedAt: z.string().nullable(),
   /** Items accepted after the close, reported by a phone before it. */
   lateArrivals: z.number().int(),
+  /** The server's time of this answer (UTC ISO): the countdown to the close runs on it, not on the phone's clock. */
+  now: z.string(),
 });
 export type ElectionStatus = z.infer<typeof electionStatusSchema>;
 
@@ -136,6 +167,8 @@ export const electionAdminSchema = electionStatusSchema.extend({
   reason: z.string().nullable(),
   /** During the drill: what it holds. */
   drill: drillCountsSchema.nullable(),
+  /** Ballots and photos received so far: what a close by hand is confirmed with. */
+  received: drillCountsSchema,
   late: z.array(lateArrivalSchema),
 });
 export type ElectionAdmin = z.infer<typeof electionAdminSchema>;
