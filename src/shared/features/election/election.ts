@@ -1,37 +1,16 @@
 import { formatTime } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
+import { dayMessages, ELECTION_PHASE_LABELS, ELECTION_PHASES, type ElectionPhase } from './election-day';
 
 /**
  * The election day's phases (docs/decisions/078), in the order the day goes through them. Stored as
  * these codes; people read the labels.
  */
-export const ELECTION_PHASES = ['preparacion', 'simulacro', 'en_curso', 'cerrada'] as const;
 export const electionPhaseSchema = z.enum(ELECTION_PHASES);
-export type ElectionPhase = z.infer<typeof electionPhaseSchema>;
+export type { ElectionPhase };
 
-export const ELECTION_PHASE_LABELS: Record<ElectionPhase, string> = {
-  preparacion: 'Preparación',
-  simulacro: 'Simulacro',
-  en_curso: 'En curso',
-  cerrada: 'Cerrada',
-};
-
-/** Minutes before a close set in advance from which validators are warned that it is near. */
-export const CLOSE_WARNING_MINUTES = 15;
-
-/**
- * 'faltan 25 min', 'faltan 2 h 5 min', 'falta 1 min', 'falta menos de 1 min': the time left before the close,
- * in whole minutes rounded up (a countdown never says 0 while the day is still open).
- */
-export function timeLeft(msLeft: number): string {
-  if (msLeft < 60_000) return 'falta menos de 1 min';
-  const minutes = Math.ceil(msLeft / 60_000);
-  if (minutes === 1) return 'falta 1 min';
-  if (minutes < 60) return `faltan ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return `faltan ${hours} h${rest ? ` ${rest} min` : ''}`;
-}
+// The phases, their labels and the day's sentences live apart, without zod, for the navbar on every staff page.
+export { ELECTION_PHASE_LABELS, ELECTION_PHASES };
 
 /** Hours after the close during which an item a phone reported before it is still accepted. */
 export const DEFAULT_GRACE_HOURS = 12;
@@ -43,7 +22,7 @@ export type ElectionWrite = 'vote' | 'photo' | 'correction' | 'void' | 'import';
 export const electionMessages = {
   preparing: 'La jornada está en preparación: todavía no se reciben votos ni fotos.',
   /** 'La jornada cerró a las 6:00 p. m.', the time as the app writes every time (its 'p. m.' ends the sentence). */
-  closedAt: (closedAt: string) => `La jornada cerró a las ${formatTime(new Date(closedAt))}`,
+  closedAt: dayMessages.closedAt,
   closedForAdmins: (closedAt: string) =>
     `La jornada cerró a las ${formatTime(new Date(closedAt))} Para cambiar registros, reábrala con un motivo.`,
   drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
@@ -64,17 +43,6 @@ export const electionMessages = {
     `Simulacro terminado: se borraron ${votes} votos y ${photos} fotos. La jornada está en Preparación.`,
   phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
   phaseRequired: 'Elige la nueva fase.',
-  /** 'La jornada cierra a las 6:00 p. m. — faltan 25 min': where validators, the navbar and the projector look. */
-  closesIn: (closesAt: string, msLeft: number) =>
-    `La jornada cierra a las ${formatTime(new Date(closesAt))} — ${timeLeft(msLeft)}`,
-  closed: 'Jornada cerrada',
-  /** Under the countdown once the close is near (CLOSE_WARNING_MINUTES). */
-  closeNear: 'Quedan pocos minutos: registra ya los votos y fotos que te falten.',
-  /** Under 'Jornada cerrada' on a validator's page. */
-  closedForValidators:
-    'Ya no se reciben votos ni fotos nuevos. Lo que este teléfono guardó antes del cierre se sigue enviando.',
-  preparingShort: 'Jornada en preparación: todavía no se reciben votos ni fotos.',
-  underWay: 'Jornada en curso',
   closeScheduled: 'Hora de cierre guardada.',
   /** The close's time-stamp, as Jornada says it. */
   closeStamped: (stampedAt: string) =>

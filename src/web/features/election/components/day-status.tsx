@@ -2,11 +2,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
   CLOSE_WARNING_MINUTES,
+  dayMessages,
   ELECTION_PHASE_LABELS,
   type ElectionPhase,
-  electionMessages,
   timeLeft,
-} from '#shared/features/election/election';
+} from '#shared/features/election/election-day';
 import { formatTime } from '#shared/platform/format';
 import { type ElectionDay, electionKey, useElection } from '../api/get-election';
 
@@ -97,12 +97,12 @@ export function DayPill({ enabled = true }: { enabled?: boolean }) {
   let full = `Jornada: ${text}`;
   let tone = 'border-stone-300 bg-white text-stone-800';
   if (day.closedAt) {
-    text = electionMessages.closed;
-    full = electionMessages.closedAt(day.closedAt);
+    text = dayMessages.closed;
+    full = dayMessages.closedAt(day.closedAt);
     tone = 'border-stone-900 bg-stone-900 text-white';
   } else if (day.closesAt && day.msLeft !== null) {
     text = pillCountdown(day.closesAt, day.msLeft);
-    full = electionMessages.closesIn(day.closesAt, day.msLeft);
+    full = dayMessages.closesIn(day.closesAt, day.msLeft);
     tone = day.near ? 'border-amber-600 bg-amber-100 text-amber-950' : 'border-sky-700 bg-sky-50 text-sky-950';
   }
   return (
@@ -134,11 +134,11 @@ export function DayBanner({ large = false, forValidators = false }: { large?: bo
         data-testid="jornada"
       >
         <h2 id="jornada-cerrada" className={`font-black ${large ? '' : 'text-xl'}`}>
-          {electionMessages.closed}
+          {dayMessages.closed}
         </h2>
         <p role="status">
-          {electionMessages.closedAt(day.closedAt)}
-          {forValidators ? ` ${electionMessages.closedForValidators}` : ''}
+          {dayMessages.closedAt(day.closedAt)}
+          {forValidators ? ` ${dayMessages.closedForValidators}` : ''}
         </p>
       </section>
     );
@@ -152,10 +152,10 @@ export function DayBanner({ large = false, forValidators = false }: { large?: bo
         } ${size}`}
         data-testid="jornada"
       >
-        <p className="font-bold tabular-nums">{electionMessages.closesIn(day.closesAt, day.msLeft)}</p>
+        <p className="font-bold tabular-nums">{dayMessages.closesIn(day.closesAt, day.msLeft)}</p>
         {day.near && forValidators && (
           <p role="status" className="font-semibold">
-            {electionMessages.closeNear}
+            {dayMessages.closeNear}
           </p>
         )}
       </section>
@@ -165,7 +165,7 @@ export function DayBanner({ large = false, forValidators = false }: { large?: bo
   if (large) return null;
   return (
     <p className="mt-2 text-sm font-semibold text-stone-700" data-testid="jornada">
-      {day.phase === 'preparacion' ? electionMessages.preparingShort : electionMessages.underWay}
+      {day.phase === 'preparacion' ? dayMessages.preparingShort : dayMessages.underWay}
     </p>
   );
 }
