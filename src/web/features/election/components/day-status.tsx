@@ -125,7 +125,8 @@ export function DayPill({ enabled = true }: { enabled?: boolean }) {
 export function DayBanner({ large = false, forValidators = false }: { large?: boolean; forValidators?: boolean }) {
   const day = useElectionDay();
   if (!day.phase || day.phase === 'simulacro') return null;
-  const size = large ? 'text-[clamp(1.25rem,2vw,3rem)] px-[3vw] py-[1vw]' : 'px-4 py-3';
+  // On the projector, aligned with 'Resultados al cierre' below it.
+  const size = large ? 'text-[clamp(1.25rem,2vw,3rem)] px-4 py-3' : 'px-4 py-3';
   if (day.closedAt) {
     return (
       <section
@@ -154,7 +155,7 @@ export function DayBanner({ large = false, forValidators = false }: { large?: bo
       >
         <p className="font-bold tabular-nums">{dayMessages.closesIn(day.closesAt, day.msLeft)}</p>
         {day.near && forValidators && (
-          <p role="status" className="font-semibold">
+          <p role="status" className="mt-1">
             {dayMessages.closeNear}
           </p>
         )}
