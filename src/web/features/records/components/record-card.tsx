@@ -320,11 +320,12 @@ export const RecordCard = memo(function RecordCard({
         <div className="col-span-3 lg:col-span-1">
           {closed && !voted ? (
             <div
-              className="flex min-h-12 w-full flex-col items-center justify-center rounded-lg border-2 border-dashed border-stone-300 bg-stone-50 px-3 py-2 font-semibold text-stone-800 lg:min-h-16"
+              className="flex min-h-12 w-full flex-col items-center justify-center rounded-lg border-2 border-dashed border-stone-300 bg-stone-50 px-1 py-2 font-semibold whitespace-nowrap text-stone-800 lg:min-h-16"
               data-testid="voto-cerrado"
             >
               <span>Sin voto</span>
-              <span className="text-xs font-medium">Jornada cerrada</span>
+              {/* On wide screens the column is narrow, and the page's band already says it. */}
+              <span className="text-xs font-medium lg:hidden">Jornada cerrada</span>
             </div>
           ) : (
             <button
