@@ -1,12 +1,16 @@
 // The close of the day on a phone, against its own server: what the phone held and reported before the
 // close arrives afterwards and counts as late; what the server never heard of is refused and stays on the
 // phone as 'Rechazado'; the projector shows the close's count and the late arrival (docs/decisions/078).
+// Before it, the validator's page counts down to a close set in advance; Jornada asks twice, with the
+// counts, before closing by hand; after it, the validator's page says 'Jornada cerrada' and offers no
+// 'Votar' (docs/decisions/096).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
+import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 import { type OwnServer, startOwnServer } from './support/own-server';
 import { launchPhone, PHONE } from './support/phone';
@@ -84,6 +88,12 @@ async function startPhoneNetwork(target: string) {
 
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 
+/** 'YYYY-MM-DDTHH:MM' in Caracas (UTC-4 all year), `minutes` from now, as Jornada's close field takes it. */
+function caracasWallTime(minutes: number): string {
+  const at = new Date(Date.now() + minutes * 60_000 - 4 * 3_600_000);
+  return at.toISOString().slice(0, 16);
+}
+
 async function vote(page: Page, name: string) {
   await page.getByLabel('Buscar').fill(name);
   await expect(page.getByRole('article')).toHaveCount(1);
@@ -110,6 +120,20 @@ test('what a phone reported before the close counts as late; what it did not is 
     await signIn(page, VALIDATOR, PASSWORD);
     await expect(page).toHaveURL(new RegExp(`/validation/${SLUG}$`));
 
+    // A close set in advance: the validator's page and the navbar count down to it.
+    const admin = await signedInContext(browser, { origin, email: ADMIN, password: PASSWORD });
+    const scheduled = await admin.page.request.put(`${origin}/api/admin/election/close`, {
+      headers: { origin },
+      data: { closesAt: caracasWallTime(31), graceHours: 12, reason: 'Hora legal de cierre' },
+    });
+    expect(scheduled.status()).toBe(200);
+    await page.reload();
+    await expect(page.getByTestId('jornada')).toHaveText(
+      /^La jornada cierra a las \d{1,2}:\d{2}\s[ap]\.\s?m\. — faltan (29|30|31) min$/,
+    );
+    await expect(page.getByTestId('jornada-navbar')).toContainText(/^Cierra en (29|30|31) min/);
+    await expectNoSeriousA11yViolations(page);
+
     // Without signal for votes: the first one waits on the phone, and the phone's report names it.
     const reportsBefore = network.state.reports.length;
     await vote(page, reported);
@@ -123,13 +147,22 @@ test('what a phone reported before the close counts as late; what it did not is 
     await context.setOffline(true);
     await vote(page, unreported);
 
-    // The admin closes the day.
-    const admin = await signedInContext(browser, { origin, email: ADMIN, password: PASSWORD });
-    const closed = await admin.page.request.put(`${origin}/api/admin/election/phase`, {
-      headers: { origin },
-      data: { phase: 'cerrada', reason: 'Cierre de mesas' },
-    });
-    expect(closed.status()).toBe(200);
+    // The admin closes the day by hand in Jornada: nothing chosen in advance, then asked twice with the counts.
+    await admin.page.goto('/admin/jornada');
+    const phaseForm = admin.page.getByRole('form', { name: 'Cambiar de fase' });
+    await expect(phaseForm.getByLabel('Nueva fase')).toHaveValue('');
+    await phaseForm.getByLabel('Nueva fase').selectOption('cerrada');
+    await phaseForm.getByLabel('Motivo').fill('Cierre de mesas');
+    await phaseForm.getByRole('button', { name: 'Cambiar fase' }).click();
+    const first = admin.page.getByRole('dialog', { name: 'Cerrar la jornada' });
+    await expect(first).toContainText(/Hasta ahora se recibieron [\d.]+ votos y [\d.]+ fotos\./);
+    await expectNoSeriousA11yViolations(admin.page);
+    await first.getByRole('button', { name: 'Continuar' }).click();
+    const second = admin.page.getByRole('dialog', { name: '¿Cerrar la jornada ahora?' });
+    await expect(second).toContainText(/la jornada cierra ahora con [\d.]+ votos y [\d.]+ fotos/);
+    await expectNoSeriousA11yViolations(admin.page);
+    await second.getByRole('button', { name: /^Cerrar con [\d.]+ votos y [\d.]+ fotos$/ }).click();
+    await expect(admin.page.getByText('La jornada pasó a Cerrada.')).toBeVisible();
 
     // The phone comes back: the reported vote is taken, the other refused with the closing time.
     network.state.holdVotes = false;
@@ -140,6 +173,20 @@ test('what a phone reported before the close counts as late; what it did not is 
     const refused = card(page, unreported);
     await expect(refused.getByTestId('envio-estado')).toHaveText('Rechazado', { timeout: 90_000 });
     await expect(refused.getByText(/La jornada cerró a las \d{1,2}:\d{2}\s[ap]\.\s?m\./)).toBeVisible();
+    // The refused vote never showed a success beside its refusal.
+    await expect(page.getByText('Votaste con éxito')).toHaveCount(0);
+
+    // The validator's page after the close: 'Jornada cerrada', no 'Votar' for the refused record or any other.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Jornada cerrada' })).toBeVisible();
+    await expect(page.getByTestId('jornada-navbar')).toContainText(/^Jornada cerrada/);
+    await page.getByLabel('Buscar').fill(unreported);
+    await expect(refused.getByTestId('voto-cerrado')).toBeVisible();
+    await page.getByLabel('Buscar').fill('');
+    await expect(page.getByRole('article').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Votar: / })).toHaveCount(0);
+    await expect(page.getByLabel(/^Subir foto /)).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
 
     // The projector: the close's count, and one late arrival apart.
     await admin.page.goto('/resultados?proyector=1');

@@ -116,9 +116,17 @@ const ELECTION_DAY = {
   changedBy: null,
   reason: null,
   drill: null,
+  received: { votes: 0, photos: 0 },
+  now: '2026-11-28T16:00:00.000Z',
   late: [],
 };
-const ELECTION_STATUS = { phase: 'cerrada', closesAt: null, closedAt: null, lateArrivals: 0 };
+const ELECTION_STATUS = {
+  phase: 'preparacion',
+  closesAt: null,
+  closedAt: null,
+  lateArrivals: 0,
+  now: '2026-11-28T16:00:00.000Z',
+};
 const electionContext = () => server.use(http.get('*/api/admin/election', () => HttpResponse.json(ELECTION_DAY)));
 
 const FORMS: FormCase[] = [
@@ -132,7 +140,9 @@ const FORMS: FormCase[] = [
     render: () => <ElectionAdminPage />,
     fill: async (ui) => {
       const form = await screen.findByRole('form', { name: 'Cambiar de fase' });
-      await ui.type(within(form).getByLabelText('Motivo'), 'Cierre de mesas');
+      // A change that is sent at once (the close asks twice first, in its own dialogs).
+      await ui.selectOptions(within(form).getByLabelText('Nueva fase'), 'preparacion');
+      await ui.type(within(form).getByLabelText('Motivo'), 'Vuelta a preparación');
       return within(form).getByRole('button', { name: 'Cambiar fase' });
     },
   },

@@ -199,6 +199,30 @@ describe('the close', () => {
     expect(status).toMatchObject({ phase: 'cerrada', closedAt: CLOSE.toISOString() });
   });
 
+  it('tells every page the server’s time with the close set in advance, and Jornada the ballots and photos a close would keep', async () => {
+    const { cookies, ids } = await setup('en_curso');
+    await t.request({
+      method: 'PUT',
+      url: '/api/admin/election/close',
+      headers: { cookie: cookies.admin },
+      payload: { closesAt: '2026-11-28T18:00', graceHours: 12, reason: 'Hora legal de cierre' },
+    });
+    expect((await vote(cookies.validatorA, ids[0] as number)).statusCode).toBe(201);
+    expect((await vote(cookies.validatorA, ids[1] as number)).statusCode).toBe(201);
+    expect((await photo(cookies.validatorA, ids[0] as number)).statusCode).toBe(201);
+    now = new Date(CLOSE.getTime() - 25 * 60_000);
+    const status = await t.request({ url: '/api/election', headers: { cookie: cookies.validatorA } });
+    expect(status.json()).toEqual({
+      phase: 'en_curso',
+      closesAt: CLOSE.toISOString(),
+      closedAt: null,
+      lateArrivals: 0,
+      now: now.toISOString(),
+    });
+    const admin = await t.request({ url: '/api/admin/election', headers: { cookie: cookies.admin } });
+    expect(admin.json()).toMatchObject({ received: { votes: 2, photos: 1 }, now: now.toISOString() });
+  });
+
   it('takes items a phone reported before the close within the grace, marked late, and refuses the rest', async () => {
     const { cookies, ids } = await setup('en_curso');
     const reported = randomUUID();

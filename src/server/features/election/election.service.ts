@@ -73,8 +73,15 @@ export function createElectionService(
 
   return {
     async status(): Promise<ElectionStatus> {
-      const day = await readElection(db, clock());
-      return { phase: day.phase, closesAt: day.closesAt, closedAt: day.closedAt, lateArrivals: await lateCount(day) };
+      const now = clock();
+      const day = await readElection(db, now);
+      return {
+        phase: day.phase,
+        closesAt: day.closesAt,
+        closedAt: day.closedAt,
+        lateArrivals: await lateCount(day),
+        now: now.toISOString(),
+      };
     },
 
     /**
@@ -145,6 +152,8 @@ export function createElectionService(
         changedBy: day.row?.changed_by ?? null,
         reason: day.row?.reason ?? null,
         drill: day.phase === 'simulacro' ? await drillCounts() : null,
+        received: await createRecordsRepository(db).receivedTotals(),
+        now: now.toISOString(),
         late: late.map((l) => ({
           kind: l.kind,
           slug: l.department_slug,

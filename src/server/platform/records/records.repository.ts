@@ -290,6 +290,21 @@ export function createRecordsRepository(db: Kysely<Database>) {
       return db.selectFrom('vote_totals').select(['department_id', 'ballots']).execute();
     },
 
+    /** Ballots and ballot photos received so far, everywhere (what a close by hand is confirmed with). */
+    async receivedTotals(): Promise<{ votes: number; photos: number }> {
+      const [votes, photos] = await Promise.all([
+        db
+          .selectFrom('vote_totals')
+          .select((s) => s.fn.coalesce(s.fn.sum<number>('ballots'), sql<number>`0`).as('n'))
+          .executeTakeFirst(),
+        db
+          .selectFrom('photo_totals')
+          .select((s) => s.fn.coalesce(s.fn.sum<number>('photos'), sql<number>`0`).as('n'))
+          .executeTakeFirst(),
+      ]);
+      return { votes: Number(votes?.n ?? 0), photos: Number(photos?.n ?? 0) };
+    },
+
     async votesOf(recordId: number): Promise<number[]> {
       const rows = await db
         .selectFrom('record_votes')

@@ -1,20 +1,16 @@
 import { atClock, countOf, formatTime } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
+import { dayMessages, ELECTION_PHASE_LABELS, ELECTION_PHASES, type ElectionPhase } from './election-day';
 
 /**
  * The election day's phases (docs/decisions/078), in the order the day goes through them. Stored as
  * these codes; people read the labels.
  */
-export const ELECTION_PHASES = ['preparacion', 'simulacro', 'en_curso', 'cerrada'] as const;
 export const electionPhaseSchema = z.enum(ELECTION_PHASES);
-export type ElectionPhase = z.infer<typeof electionPhaseSchema>;
+export type { ElectionPhase };
 
-export const ELECTION_PHASE_LABELS: Record<ElectionPhase, string> = {
-  preparacion: 'Preparación',
-  simulacro: 'Simulacro',
-  en_curso: 'En curso',
-  cerrada: 'Cerrada',
-};
+// The phases, their labels and the day's sentences live apart, without zod, for the navbar on every staff page.
+export { ELECTION_PHASE_LABELS, ELECTION_PHASES };
 
 /** Hours after the close during which an item a phone reported before it is still accepted. */
 export const DEFAULT_GRACE_HOURS = 12;
@@ -26,7 +22,7 @@ export type ElectionWrite = 'vote' | 'photo' | 'correction' | 'void' | 'import';
 export const electionMessages = {
   preparing: 'La jornada está en preparación: todavía no se reciben votos ni fotos.',
   /** 'La jornada cerró a las 6:00 p. m.', the time as the app writes every time (its 'p. m.' ends the sentence). */
-  closedAt: (closedAt: string) => `La jornada cerró ${atClock(new Date(closedAt))}`,
+  closedAt: dayMessages.closedAt,
   closedForAdmins: (closedAt: string) =>
     `La jornada cerró ${atClock(new Date(closedAt))} Para cambiar registros, reábrela con un motivo.`,
   drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
@@ -46,6 +42,7 @@ export const electionMessages = {
   drillEnded: (votes: number, photos: number) =>
     `Simulacro terminado y borrado: ${countOf(votes, 'voto', 'votos')} y ${countOf(photos, 'foto', 'fotos')}. La jornada está en Preparación.`,
   phaseChanged: (label: string) => `La jornada pasó a ${label}.`,
+  phaseRequired: 'Elige la nueva fase.',
   closeScheduled: 'Hora de cierre guardada.',
   /** The close's time-stamp, as Jornada says it. */
   closeStamped: (stampedAt: string) =>
@@ -99,6 +96,8 @@ export const electionStatusSchema = z.object({
   closedAt: z.string().nullable(),
   /** Items accepted after the close, reported by a phone before it. */
   lateArrivals: z.number().int(),
+  /** The server's time of this answer (UTC ISO): the countdown to the close runs on it, not on the phone's clock. */
+  now: z.string(),
 });
 export type ElectionStatus = z.infer<typeof electionStatusSchema>;
 
@@ -136,6 +135,8 @@ export const electionAdminSchema = electionStatusSchema.extend({
   reason: z.string().nullable(),
   /** During the drill: what it holds. */
   drill: drillCountsSchema.nullable(),
+  /** Ballots and photos received so far: what a close by hand is confirmed with. */
+  received: drillCountsSchema,
   late: z.array(lateArrivalSchema),
 });
 export type ElectionAdmin = z.infer<typeof electionAdminSchema>;

@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { messages } from '#shared/platform/messages';
 import { forgetStaffQueries, isSigningOut, useLogout } from '#web/features/auth/api/logout';
+import { DayPill } from '#web/features/election/components/day-status';
 import { DrillBand } from '#web/features/election/components/drill-band';
 import {
   endedWithWaiting,
@@ -256,11 +257,15 @@ export function RootLayout() {
         onLogout={isStaff ? () => void logout(false) : undefined}
         onLogoutEverywhere={isStaff ? () => setAskAllDevices(true) : undefined}
         status={
-          showOutbox ? (
-            <Suspense fallback={null}>
-              <OutboxNavItem owner={user?.email ?? null} onSessionEnded={onSessionEnded} />
-            </Suspense>
-          ) : null
+          <>
+            {/* Staff only, like the SIMULACRO band: the phase, the countdown to the close, or 'Jornada cerrada'. */}
+            {user && isStaff && <DayPill />}
+            {showOutbox ? (
+              <Suspense fallback={null}>
+                <OutboxNavItem owner={user?.email ?? null} onSessionEnded={onSessionEnded} />
+              </Suspense>
+            ) : null}
+          </>
         }
         signedInAs={shownUser?.email}
       />

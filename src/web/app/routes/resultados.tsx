@@ -1,5 +1,6 @@
 import { RequireAccess } from '#web/features/auth/components/require-access';
 import { CloseResults } from '#web/features/election/components/close-results';
+import { DayBanner } from '#web/features/election/components/day-status';
 import { DrillBand } from '#web/features/election/components/drill-band';
 import { ResultsPage } from '#web/features/results/components/results-page';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
@@ -19,6 +20,7 @@ function ResultadosShell() {
         band={
           <>
             <DrillBand />
+            <DayBanner large />
             <CloseResults large />
           </>
         }

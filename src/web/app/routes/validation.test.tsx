@@ -1,6 +1,7 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { PhotoUploadResult } from '#shared/features/photos/photos';
 import type { RecordsPage, RecordsSummary } from '#shared/features/records/records';
@@ -657,5 +658,124 @@ describe('ValidationPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('link', { name: 'Ir a inicio' })).toHaveAttribute('href', '/');
     await user.click(screen.getByRole('button', { name: 'Revisar los trámites validados' }));
     expect(await screen.findByRole('article', { name: 'Persona 1' })).toBeInTheDocument();
+  });
+});
+
+/** The page as its route composes it, with the day closing when the test says so. */
+function ClosingPage({ canReplacePhotos = false }: { canReplacePhotos?: boolean }) {
+  const [closed, setClosed] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setClosed(true)}>
+        Cerrar la jornada (prueba)
+      </button>
+      <ValidationPage
+        slug="cabimas"
+        title="CABIMAS"
+        owner={ANA}
+        preparePhoto={preparePhoto}
+        canReplacePhotos={canReplacePhotos}
+        closed={closed}
+      />
+    </>
+  );
+}
+
+const CLOSED_MESSAGE = 'La jornada cerró a las 6:00 p. m.';
+const refusedAsClosed = () =>
+  HttpResponse.json({ statusCode: 409, error: 'Conflict', message: CLOSED_MESSAGE }, { status: 409 });
+
+describe('ValidationPage after the close', { timeout: 30_000 }, () => {
+  it('offers no ‘Votar’ and no empty photo slot, and keeps showing what the phone held from before the close', async () => {
+    const user = userEvent.setup();
+    api({ records: [record(1), record(2), record(3, { photos: { gobernador: slot(5), an: null, clez: null } })] });
+    // No signal: what is taken before the close waits on the phone.
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', () =>
+        HttpResponse.json({ message: 'Sin señal' }, { status: 503 }),
+      ),
+      ...tusPhotoHandlers(() => HttpResponse.json({ message: 'Sin señal' }, { status: 503 })).handlers,
+    );
+    renderWithProviders(<ClosingPage canReplacePhotos />, { route: '/validation/cabimas' });
+    await user.click(await screen.findByRole('button', { name: 'Votar: Persona 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Votar' });
+    await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+    await user.upload(
+      screen.getByLabelText('Subir foto AN de Persona 2'),
+      new File([new Uint8Array([0xff, 0xd8, 0xff])], 'foto.jpg', { type: 'image/jpeg' }),
+    );
+    await waitFor(() => expect(cardStates('Persona 2')).toHaveLength(2));
+    expect(screen.getByLabelText('Reemplazar foto Gobernador de Persona 3')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Cerrar la jornada (prueba)' }));
+
+    const untouched = screen.getByRole('article', { name: 'Persona 1' });
+    expect(within(untouched).queryByRole('button', { name: /Votar/ })).toBeNull();
+    expect(within(untouched).getByTestId('voto-cerrado')).toHaveTextContent('Sin votoJornada cerrada');
+    expect(within(untouched).queryByLabelText(/Subir foto/)).toBeNull();
+    expect(within(untouched).getAllByTestId('foto-cerrada')).toHaveLength(3);
+
+    // What the phone holds from before the close stays, and may still arrive as a late arrival.
+    const held = screen.getByRole('article', { name: 'Persona 2' });
+    expect(within(held).getByRole('button', { name: 'Persona 2: votado' })).toBeDisabled();
+    expect(within(held).getByRole('img', { name: /^Foto AN de Persona 2: / })).toBeInTheDocument();
+    expect(within(held).queryByLabelText(/Subir foto/)).toBeNull();
+    expect(within(held).getAllByTestId('foto-cerrada')).toHaveLength(2);
+    expect(cardStates('Persona 2')).toHaveLength(2);
+
+    // A stored photo is still shown; nobody replaces it after the close.
+    const stored = screen.getByRole('article', { name: 'Persona 3' });
+    expect(within(stored).getByRole('link', { name: 'Ver foto Gobernador de Persona 3' })).toBeInTheDocument();
+    expect(within(stored).queryByLabelText(/Reemplazar foto/)).toBeNull();
+  });
+
+  it('never shows ‘Votaste con éxito’ beside a vote refused for the close', async () => {
+    const user = userEvent.setup();
+    const { gate, release } = createGate();
+    api({ records: [record(1), record(2), record(3)] });
+    server.use(
+      http.post('*/api/validation/cabimas/records/:id/vote', async ({ params, request }) => {
+        const id = Number(params.id);
+        const body = (await request.json()) as { candidates: string[] };
+        // Persona 1's vote was heard of before the close and is taken late; Persona 2's is refused.
+        if (id === 2) return refusedAsClosed();
+        if (id === 3) await gate;
+        return HttpResponse.json(
+          {
+            message: 'Votaste con éxito',
+            record: record(id, { votedAt: new Date().toISOString(), votes: body.candidates }),
+          },
+          { status: 201 },
+        );
+      }),
+    );
+    renderPage();
+    const voteFor = async (name: string) => {
+      await user.click(await screen.findByRole('button', { name: `Votar: ${name}` }));
+      const dialog = await screen.findByRole('dialog', { name: 'Votar' });
+      await user.click(within(dialog).getByRole('checkbox', { name: /FA/ }));
+      await user.click(within(dialog).getByRole('button', { name: 'Votar' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    };
+    await voteFor('Persona 1');
+    await waitFor(() => expect(cardStates('Persona 1')).toEqual(['Enviado']));
+    expect(await screen.findByText('Votaste con éxito')).toBeInTheDocument();
+
+    // The refusal: its red message, and no green one beside it.
+    await voteFor('Persona 2');
+    expect(await screen.findByText(`Persona 2: ${CLOSED_MESSAGE}`)).toBeInTheDocument();
+    await waitFor(() => {
+      // jsdom plays no animations: a toast on its way out leaves when its exit animation ends.
+      for (const toast of document.querySelectorAll('.Toastify__toast')) fireEvent.animationEnd(toast);
+      expect(screen.queryByText('Votaste con éxito')).toBeNull();
+    });
+
+    // A vote that arrives while the refusal is on screen says so on its card only.
+    await voteFor('Persona 3');
+    release();
+    await waitFor(() => expect(cardStates('Persona 3')).toEqual(['Enviado']));
+    expect(screen.getByText(`Persona 2: ${CLOSED_MESSAGE}`)).toBeInTheDocument();
+    expect(screen.queryByText('Votaste con éxito')).toBeNull();
   });
 });

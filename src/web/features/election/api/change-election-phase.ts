@@ -3,7 +3,7 @@ import type { ElectionPhaseBody, ElectionStatus } from '#shared/features/electio
 import { apiFetch } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { adminKeys } from '#web/platform/lib/query-keys';
-import { electionKey } from './get-election';
+import { electionKey, withServerClock } from './get-election';
 
 export const changeElectionPhase = (body: ElectionPhaseBody) =>
   apiFetch<ElectionStatus>('/api/admin/election/phase', { method: 'PUT', body: JSON.stringify(body) });
@@ -14,7 +14,7 @@ export function useChangeElectionPhase(settings: MutationSettings = {}) {
     ...settings,
     mutationFn: changeElectionPhase,
     onSuccess: (status) => {
-      queryClient.setQueryData(electionKey, status);
+      queryClient.setQueryData(electionKey, withServerClock(status));
       void queryClient.invalidateQueries({ queryKey: adminKeys.election() });
     },
   });

@@ -3,7 +3,7 @@ import type { ElectionCloseBody, ElectionStatus } from '#shared/features/electio
 import { apiFetch } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { adminKeys } from '#web/platform/lib/query-keys';
-import { electionKey } from './get-election';
+import { electionKey, withServerClock } from './get-election';
 
 export const scheduleElectionClose = (body: ElectionCloseBody) =>
   apiFetch<ElectionStatus>('/api/admin/election/close', { method: 'PUT', body: JSON.stringify(body) });
@@ -14,7 +14,7 @@ export function useScheduleElectionClose(settings: MutationSettings = {}) {
     ...settings,
     mutationFn: scheduleElectionClose,
     onSuccess: (status) => {
-      queryClient.setQueryData(electionKey, status);
+      queryClient.setQueryData(electionKey, withServerClock(status));
       void queryClient.invalidateQueries({ queryKey: adminKeys.election() });
     },
   });

@@ -19,6 +19,8 @@ const DAY: ElectionAdmin = {
   changedBy: 'jefa@example.org',
   reason: 'Abren los centros',
   drill: null,
+  received: { votes: 1234, photos: 2345 },
+  now: '2026-11-28T21:35:00.000Z',
   late: [],
 };
 
@@ -48,18 +50,65 @@ function api(day: ElectionAdmin) {
 
 describe('Jornada', () => {
   it('shows the phase and its last change, and changes it with a reason', async () => {
-    const sent = api(DAY);
+    const sent = api({ ...DAY, phase: 'preparacion' });
     renderWithProviders(<ElectionAdminPage />);
-    expect(await screen.findByText('En curso')).toBeVisible();
+    expect(await screen.findByText('Preparación')).toBeVisible();
     expect(screen.getByText(/Abren los centros/)).toBeVisible();
     const form = screen.getByRole('form', { name: 'Cambiar de fase' });
-    await userEvent.selectOptions(within(form).getByLabelText('Nueva fase'), 'cerrada');
+    await userEvent.selectOptions(within(form).getByLabelText('Nueva fase'), 'en_curso');
     await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
     // No reason: nothing sent, the field says why.
     expect(await within(form).findByText('Indica el motivo del cambio.')).toBeVisible();
     expect(sent).toEqual([]);
+    await userEvent.type(within(form).getByLabelText('Motivo'), 'Abren los centros');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
+    await waitFor(() =>
+      expect(sent).toEqual([{ url: 'phase', body: { phase: 'en_curso', reason: 'Abren los centros' } }]),
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('chooses no phase for the admin: the close is never one click away', async () => {
+    const sent = api(DAY);
+    renderWithProviders(<ElectionAdminPage />);
+    const form = await screen.findByRole('form', { name: 'Cambiar de fase' });
+    expect(within(form).getByLabelText('Nueva fase')).toHaveValue('');
     await userEvent.type(within(form).getByLabelText('Motivo'), 'Cierre de mesas');
     await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
+    expect(await within(form).findByText('Elige la nueva fase.')).toBeVisible();
+    expect(sent).toEqual([]);
+  });
+
+  it('asks twice, with the ballots and photos received, before closing the day by hand', async () => {
+    const sent = api(DAY);
+    renderWithProviders(<ElectionAdminPage />);
+    const form = await screen.findByRole('form', { name: 'Cambiar de fase' });
+    await userEvent.selectOptions(within(form).getByLabelText('Nueva fase'), 'cerrada');
+    await userEvent.type(within(form).getByLabelText('Motivo'), 'Cierre de mesas');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
+    const first = await screen.findByRole('dialog', { name: 'Cerrar la jornada' });
+    expect(first).toHaveTextContent('Hasta ahora se recibieron 1.234 votos y 2.345 fotos.');
+    expect(first).toHaveTextContent('durante 12 horas de gracia');
+    await userEvent.click(within(first).getByRole('button', { name: 'Continuar' }));
+    const second = await screen.findByRole('dialog', { name: '¿Cerrar la jornada ahora?' });
+    expect(second).toHaveTextContent('la jornada cierra ahora con 1.234 votos y 2.345 fotos');
+    expect(sent).toEqual([]);
+    // Cancelling the second question sends nothing either.
+    await userEvent.click(within(second).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([]);
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Cambiar fase' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Cerrar la jornada' })).getByRole('button', {
+        name: 'Continuar',
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: '¿Cerrar la jornada ahora?' })).getByRole('button', {
+        name: 'Cerrar con 1.234 votos y 2.345 fotos',
+      }),
+    );
     await waitFor(() =>
       expect(sent).toEqual([{ url: 'phase', body: { phase: 'cerrada', reason: 'Cierre de mesas' } }]),
     );
@@ -75,6 +124,7 @@ describe('Jornada', () => {
     });
     renderWithProviders(<ElectionAdminPage />);
     expect(await screen.findByText('La jornada cerró a las 6:00 p. m.')).toBeVisible();
+    await userEvent.selectOptions(screen.getByLabelText('Nueva fase'), 'en_curso');
     expect(screen.getByRole('button', { name: 'Reabrir la jornada' })).toBeVisible();
     expect(screen.getByRole('heading', { name: 'Llegaron después del cierre de las 6:00 p. m.: 1' })).toBeVisible();
     expect(screen.getByText(/Voto · cabimas · trámite 12 · ana@example.org/)).toHaveTextContent(

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import {
   ELECTION_PHASE_LABELS,
   ELECTION_PHASES,
   type ElectionAdmin,
   type ElectionPhase,
+  type ElectionPhaseBody,
   electionCloseBodySchema,
   electionMessages,
   electionPhaseBodySchema,
@@ -46,7 +47,7 @@ export default function ElectionAdminPage() {
       </h2>
       <DayStatus day={day} />
       {day.phase === 'simulacro' && day.drill && <EndDrill votes={day.drill.votes} photos={day.drill.photos} />}
-      <PhaseForm day={day} />
+      <PhaseForm day={day} onRefresh={() => void election.refetch()} />
       <CloseForm day={day} />
       <LateArrivals day={day} />
     </section>
@@ -70,11 +71,11 @@ function DayStatus({ day }: { day: ElectionAdmin }) {
   );
 }
 
-/** The phase a change most likely goes to: the close while under way, otherwise under way. */
-const phaseDraft = (current: ElectionPhase) => ({
-  phase: (current === 'en_curso' ? 'cerrada' : 'en_curso') as ElectionPhase,
-  reason: '',
-});
+/**
+ * No phase is chosen in advance: closing the day must never be one click away (and before the day it is
+ * under way that comes next, not the close).
+ */
+const phaseDraft = () => ({ phase: '' as ElectionPhase | '', reason: '' });
 
 const closeDraft = (closesAt: string | null, graceHours: number) => ({
   closesAt: closesAt ? instantToWallTime(closesAt) : '',
@@ -82,22 +83,38 @@ const closeDraft = (closesAt: string | null, graceHours: number) => ({
   reason: '',
 });
 
-function PhaseForm({ day }: { day: ElectionAdmin }) {
-  const form = useDraftForm(electionPhaseBodySchema, () => phaseDraft(day.phase));
+function PhaseForm({ day, onRefresh }: { day: ElectionAdmin; onRefresh: () => void }) {
+  const form = useDraftForm(electionPhaseBodySchema, phaseDraft);
   const { draft, errors, field, reset } = form;
   const change = useChangeElectionPhase(showsOwnError);
-  useEffect(() => reset(phaseDraft(day.phase)), [day.phase, reset]);
+  // The close by hand is asked twice, with the counts, before it is sent (as the drill's end is).
+  const [closing, setClosing] = useState<{ step: 1 | 2; reason: string } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new phase starts the form again, with nothing chosen
+  useEffect(() => reset(phaseDraft()), [day.phase, reset]);
   const reopening = day.phase === 'cerrada' && draft.phase === 'en_curso';
-  const submit = form.submit((body) =>
+  const send = (body: ElectionPhaseBody) =>
     change.mutateAsync(body).then(
       (status) => toast.success(electionMessages.phaseChanged(ELECTION_PHASE_LABELS[status.phase])),
       (e: Error) => form.showErrors({ form: e.message }),
-    ),
-  );
+    );
+  const submitBody = form.submit((body) => {
+    if (body.phase !== 'cerrada') return send(body);
+    onRefresh();
+    setClosing({ step: 1, reason: body.reason });
+  });
+  const submit = (event: FormEvent) => {
+    if (draft.phase !== '') return submitBody(event);
+    event.preventDefault();
+    form.showErrors({ phase: electionMessages.phaseRequired });
+  };
+  const what = `${formatCount(day.received.votes)} votos y ${formatCount(day.received.photos)} fotos`;
   return (
     <form noValidate onSubmit={submit} className={`${cardClass} flex flex-col gap-4`} aria-label="Cambiar de fase">
       <h3 className="text-lg font-bold text-stone-900">Cambiar de fase</h3>
       <SelectField label="Nueva fase" {...field('phase')}>
+        <option value="" disabled>
+          Elige la nueva fase
+        </option>
         {ELECTION_PHASES.filter((p) => p !== day.phase).map((p) => (
           <option key={p} value={p}>
             {ELECTION_PHASE_LABELS[p]}
@@ -120,6 +137,31 @@ function PhaseForm({ day }: { day: ElectionAdmin }) {
           {reopening ? 'Reabrir la jornada' : 'Cambiar fase'}
         </SubmitButton>
       </div>
+      <ConfirmDialog
+        open={closing?.step === 1}
+        title="Cerrar la jornada"
+        message={
+          `Hasta ahora se recibieron ${what}. Al cerrar no se reciben votos ni fotos nuevos; lo que los ` +
+          `teléfonos avisaron que tenían antes del cierre se acepta durante ${day.graceHours} horas de gracia.`
+        }
+        confirmLabel="Continuar"
+        danger
+        onCancel={() => setClosing(null)}
+        onConfirm={() => setClosing((c) => (c ? { ...c, step: 2 } : c))}
+      />
+      <ConfirmDialog
+        open={closing?.step === 2}
+        title="¿Cerrar la jornada ahora?"
+        message={`Última confirmación: la jornada cierra ahora con ${what}. Para reabrirla hará falta un motivo.`}
+        confirmLabel={`Cerrar con ${what}`}
+        danger
+        pending={change.isPending}
+        onCancel={() => setClosing(null)}
+        onConfirm={() => {
+          const reason = closing?.reason ?? '';
+          void send({ phase: 'cerrada', reason }).finally(() => setClosing(null));
+        }}
+      />
     </form>
   );
 }

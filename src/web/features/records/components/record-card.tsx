@@ -15,6 +15,11 @@ export interface RecordCardProps {
   canReplacePhotos?: boolean;
   /** Whose items on the phone the card shows (the person using it); another person's stay hidden. */
   viewer?: string | null;
+  /**
+   * The day has closed: no 'Votar', no empty photo slot and no 'Reemplazar'. What the server has and what
+   * the phone holds from before the close stay shown (the latter may still arrive late).
+   */
+  closed?: boolean;
 }
 
 function CameraIcon() {
@@ -102,6 +107,7 @@ function PhotoButton({
   waiting,
   canReplace,
   onUpload,
+  closed,
 }: {
   record: ProcedureRecord;
   kind: PhotoKind;
@@ -110,6 +116,7 @@ function PhotoButton({
   waiting: PhotoItem | undefined;
   canReplace: boolean;
   onUpload: RecordCardProps['onUpload'];
+  closed: boolean;
 }) {
   const label = PHOTO_KIND_LABELS[kind];
   if (slot) {
@@ -138,7 +145,7 @@ function PhotoButton({
         <span>{label}</span>
       </a>
     );
-    if (!canReplace) return view;
+    if (!canReplace || closed) return view;
     return (
       <div className="flex flex-col gap-1">
         {view}
@@ -163,6 +170,17 @@ function PhotoButton({
       >
         <LocalThumbnail item={waiting} />
         <span>{label}</span>
+      </div>
+    );
+  }
+  if (closed) {
+    return (
+      <div
+        className={`${slotBox} border-dashed border-stone-300 bg-stone-50 text-stone-700`}
+        data-testid="foto-cerrada"
+      >
+        <span>{label}</span>
+        <span className="text-xs font-medium">Sin foto</span>
       </div>
     );
   }
@@ -258,6 +276,7 @@ export const RecordCard = memo(function RecordCard({
   onUpload,
   canReplacePhotos = false,
   viewer = null,
+  closed = false,
 }: RecordCardProps) {
   const { items, progress } = useRecordOutbox(slug, record.id, viewer);
   const voteItem = latest(items, (i): i is VoteItem => i.kind === 'vote' && i.state !== 'rejected');
@@ -302,27 +321,38 @@ export const RecordCard = memo(function RecordCard({
       </div>
       <div className="mt-3 grid grid-cols-3 gap-2 lg:mt-0 lg:w-[27rem] lg:grid-cols-4">
         <div className="col-span-3 lg:col-span-1">
-          <button
-            type="button"
-            onClick={() => onVote(record)}
-            disabled={voted}
-            // Dimmed by colour, not by opacity: the text keeps at least 4.5:1 in sunlight.
-            className={`flex min-h-12 w-full flex-col items-center justify-center rounded-lg px-3 py-2 font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand lg:min-h-16 ${
-              voted
-                ? 'cursor-not-allowed border-2 border-dashed border-stone-400 bg-stone-100 text-stone-800'
-                : 'bg-brand text-white hover:bg-brand-dark disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900'
-            }`}
-            aria-label={voted ? `${record.nombre}: votado` : `Votar: ${record.nombre}`}
-            data-testid="vote-button"
-          >
-            <span>{voted ? 'Votado' : 'Votar'}</span>
-            {voted && (
-              <span className="text-xs font-medium">
-                {voteChoice(shownVotes)}
-                {record.voteCorrected ? ' · corregido' : ''}
-              </span>
-            )}
-          </button>
+          {closed && !voted ? (
+            <div
+              className="flex min-h-12 w-full flex-col items-center justify-center rounded-lg border-2 border-dashed border-stone-300 bg-stone-50 px-1 py-2 font-semibold whitespace-nowrap text-stone-800 lg:min-h-16"
+              data-testid="voto-cerrado"
+            >
+              <span>Sin voto</span>
+              {/* On wide screens the column is narrow, and the page's band already says it. */}
+              <span className="text-xs font-medium lg:hidden">Jornada cerrada</span>
+            </div>
+          ) : (
+            <button
+              type="button"
+              onClick={() => onVote(record)}
+              disabled={voted}
+              // Dimmed by colour, not by opacity: the text keeps at least 4.5:1 in sunlight.
+              className={`flex min-h-12 w-full flex-col items-center justify-center rounded-lg px-3 py-2 font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand lg:min-h-16 ${
+                voted
+                  ? 'cursor-not-allowed border-2 border-dashed border-stone-400 bg-stone-100 text-stone-800'
+                  : 'bg-brand text-white hover:bg-brand-dark disabled:cursor-wait disabled:bg-stone-300 disabled:text-stone-900'
+              }`}
+              aria-label={voted ? `${record.nombre}: votado` : `Votar: ${record.nombre}`}
+              data-testid="vote-button"
+            >
+              <span>{voted ? 'Votado' : 'Votar'}</span>
+              {voted && (
+                <span className="text-xs font-medium">
+                  {voteChoice(shownVotes)}
+                  {record.voteCorrected ? ' · corregido' : ''}
+                </span>
+              )}
+            </button>
+          )}
         </div>
         {PHOTO_KINDS.map((kind) => (
           <PhotoButton
@@ -336,6 +366,7 @@ export const RecordCard = memo(function RecordCard({
             )}
             canReplace={canReplacePhotos}
             onUpload={onUpload}
+            closed={closed}
           />
         ))}
       </div>

@@ -15,6 +15,8 @@ export interface RecordListProps {
   canReplacePhotos: boolean;
   /** Whose items on the phone the cards show. */
   viewer: string | null;
+  /** The day has closed: the cards offer nothing new. */
+  closed?: boolean;
 }
 
 /** Rough height of a card before it is measured (phone layout). */
@@ -36,6 +38,7 @@ export function RecordList({
   onUpload,
   canReplacePhotos,
   viewer,
+  closed = false,
 }: RecordListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -91,6 +94,7 @@ export function RecordList({
                 onUpload={onUpload}
                 canReplacePhotos={canReplacePhotos}
                 viewer={viewer}
+                closed={closed}
               />
             </li>
           );

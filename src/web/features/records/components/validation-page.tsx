@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify/unstyled';
 import { photosMessages } from '#shared/features/photos/photos';
@@ -41,6 +41,13 @@ export interface ValidationPageProps {
   onSessionEnded?: () => void;
   /** Gets a picked photo ready to wait on the phone (the photos feature: checked, right-sized or not). */
   preparePhoto: PreparePhoto;
+  /**
+   * The day has closed: no 'Votar' and no empty photo slot; what the phone already holds stays shown
+   * (it may still arrive late).
+   */
+  closed?: boolean;
+  /** The day's phase and countdown, under the title (the election feature's, composed by the route). */
+  dayStatus?: ReactNode;
 }
 
 /** A picked photo, checked and made ready to be kept on the phone, or why it cannot be sent. */
@@ -66,6 +73,8 @@ export function ValidationPage({
   owner,
   onSessionEnded,
   preparePhoto,
+  closed = false,
+  dayStatus,
 }: ValidationPageProps) {
   useDocumentTitle(title);
   useOutboxConnection({ owner, onSessionEnded });
@@ -106,11 +115,19 @@ export function ValidationPage({
     setVoting(null);
   };
 
+  // The close came while the dialog was open: nothing new is taken now.
+  useEffect(() => {
+    if (closed) {
+      setSelected([]);
+      setVoting(null);
+    }
+  }, [closed]);
+
   /** Whose what is done here is: the session's person, or offline the last one signed in on this phone. */
   const person = owner ?? rememberedOwner();
 
   const submitVote = async () => {
-    if (!voting || savingVoteNow.current || !person) return;
+    if (!voting || savingVoteNow.current || !person || closed) return;
     savingVoteNow.current = true;
     setSavingVote(true);
     try {
@@ -133,7 +150,7 @@ export function ValidationPage({
 
   const startUpload = useCallback(
     async (record: ProcedureRecord, kind: PhotoKind, file: File) => {
-      if (!person) return;
+      if (!person || closed) return;
       // The cover only while the photo is read and saved on the phone (seconds), never while it travels.
       setPreparingPhoto(true);
       try {
@@ -157,7 +174,7 @@ export function ValidationPage({
         setPreparingPhoto(false);
       }
     },
-    [person, slug, sendOriginals, preparePhoto],
+    [person, slug, sendOriginals, preparePhoto, closed],
   );
   const onUpload = useCallback(
     (record: ProcedureRecord, kind: PhotoKind, file: File) => void startUpload(record, kind, file),
@@ -194,6 +211,7 @@ export function ValidationPage({
     return (
       <Page wide>
         <h1 className="text-3xl font-black tracking-tight text-brand">{title}</h1>
+        {dayStatus}
         {banner}
         <div className="mt-4">
           <ErrorNotice message={summary.error.message} onRetry={() => summary.refetch()} />
@@ -208,6 +226,7 @@ export function ValidationPage({
       <Page wide>
         {cover}
         <p className="text-center text-sm font-bold tracking-widest text-stone-700 uppercase">{title}</p>
+        {dayStatus}
         <ConfirmationScreen messageHtml={recordsMessages.completed} />
         <div className="flex justify-center">
           <button
@@ -236,6 +255,7 @@ export function ValidationPage({
           Ver el campo: quién tiene envíos pendientes
         </Link>
       </p>
+      {dayStatus}
       {banner}
       {total === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-700">
@@ -296,6 +316,7 @@ export function ValidationPage({
                 onUpload={onUpload}
                 canReplacePhotos={canReplacePhotos}
                 viewer={person}
+                closed={closed}
               />
             )}
           </div>

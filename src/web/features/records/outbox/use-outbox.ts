@@ -84,10 +84,18 @@ export interface OutboxConnectionOptions {
   onSessionEnded?: () => void;
 }
 
+/** The one 'Votaste con éxito' toast, however many votes arrive. */
+const VOTE_SENT_TOAST = 'voto-enviado';
+
+/** Refusals of votes on screen now (their toast ids): no success toast stands beside one. */
+const voteRefusalsShown = new Set<string>();
+
 /**
  * Connects the phone's outbox to the session and to the lists on screen: the signed-in person's items
  * are sent; each answer updates its record in place; a refusal is said once; a vote that arrived says
- * 'Votaste con éxito' (one toast, however many arrive). Item states live on the cards.
+ * 'Votaste con éxito' (one toast, however many arrive). A vote refused (after the close, say) never has a
+ * success toast beside it: the success goes, and none is shown while the refusal is (the cards say which
+ * vote arrived). Item states live on the cards.
  */
 export function useOutboxConnection({ owner, onSessionEnded }: OutboxConnectionOptions): void {
   const queryClient = useQueryClient();
@@ -99,11 +107,17 @@ export function useOutboxConnection({ owner, onSessionEnded }: OutboxConnectionO
         const answer = body as VoteResult | PhotoUploadResult | undefined;
         if (answer?.record) replaceRecordInLists(queryClient, item.slug, answer.record);
         void queryClient.invalidateQueries({ queryKey: recordsKeys.summary(item.slug) });
-        if (item.kind === 'vote') toast.success(recordsMessages.voteSuccess, { toastId: 'voto-enviado' });
+        if (item.kind !== 'vote') return;
+        for (const id of voteRefusalsShown) if (!toast.isActive(id)) voteRefusalsShown.delete(id);
+        if (voteRefusalsShown.size === 0) toast.success(recordsMessages.voteSuccess, { toastId: VOTE_SENT_TOAST });
       },
       onRejected(item) {
         // Someone else voted or filled the slot first, or the record is gone: show what the server has.
         void queryClient.invalidateQueries({ queryKey: recordsKeys.all(item.slug) });
+        if (item.kind === 'vote') {
+          toast.dismiss(VOTE_SENT_TOAST);
+          voteRefusalsShown.add(item.key);
+        }
         toast.error(`${item.recordName}: ${item.rejection?.message ?? ''}`, { toastId: item.key });
       },
       onDropped(item, message) {
