@@ -167,7 +167,12 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      * its departments' counts in the same transaction. Their ids, in order.
      */
     insertFromSource(records: NewRecord[]): Promise<number[]> {
-      return change(({ trx }) => createRecordsRepository(trx).insertMany(records, clock()));
+      const now = clock();
+      return change(async ({ trx }) => {
+        // The day's phase decides as for the CSV import: refused during the drill and after the close.
+        await requireElectionOpen(trx, 'import', { now });
+        return createRecordsRepository(trx).insertMany(records, now);
+      });
     },
 
     /**
@@ -176,6 +181,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      */
     updateFromSource(changes: SourceChange[]): Promise<boolean[]> {
       return change(async ({ trx }) => {
+        await requireElectionOpen(trx, 'import', { now: clock() });
         const written: boolean[] = [];
         for (const c of changes) written.push(await writeFields(trx, c.id, c.departmentId, c.fields, clock()));
         return written;

@@ -39,6 +39,7 @@ import {
   recordsPageSchema,
   type VoteResult,
 } from '#shared/features/records/records';
+import { voteFingerprint } from '#shared/platform/era';
 import { recordMessages } from '#shared/platform/records';
 import { BallotTally, createValidationRepository } from './records.repository';
 
@@ -51,6 +52,8 @@ export interface VoteInput {
   now: Date;
   /** The request's Idempotency-Key: stored with the answer, in the vote's transaction. */
   idempotency?: IdempotentRequest;
+  /** The era its phone stamped on it (decision 094). */
+  era?: string | undefined;
 }
 
 type Db = Kysely<Database>;
@@ -94,7 +97,17 @@ async function applyVote(
     if (earlier) return { earlier };
   }
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
-  const allowance = await requireElectionOpen(trx, 'vote', { now: input.now, key: input.idempotency?.key });
+  const allowance = await requireElectionOpen(trx, 'vote', {
+    now: input.now,
+    key: input.idempotency?.key,
+    item: {
+      email: input.user.email,
+      recordId: input.recordId,
+      kind: 'vote',
+      fingerprint: voteFingerprint(input.codes),
+      era: input.era,
+    },
+  });
   const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, input.recordId) : undefined;
   const repo = createValidationRepository(trx);
   const at = input.now.toISOString();
@@ -394,6 +407,7 @@ export function createRecordsService(
         user,
         ip: input.ip,
         now: options.now(),
+        era: input.era,
         idempotency:
           key === undefined
             ? undefined

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { requireElectionOpen } from '#server/platform/election/election';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import { importAgenda } from './airtable.import-agenda';
 import { importPhotos, type PhotoImportOptions } from './airtable.import-photos';
@@ -61,6 +62,9 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
     warnings: [],
   };
 
+  // The day's phase decides first, as for the CSV import (decision 078): nothing is read during the drill
+  // or after the close; each write checks it again in its own transaction.
+  await requireElectionOpen(db, 'import', { now: now() });
   const recordRows = await readAll(client, tables.records, progress, options.recordsFormula);
   const agendaRows = await readAll(client, tables.agenda, progress);
   report.records.read = recordRows.length;

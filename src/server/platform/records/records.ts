@@ -63,6 +63,8 @@ export interface VoteRequest {
   recordId: number;
   codes: string[];
   key: string | undefined;
+  /** The era its phone stamped on it at capture (decision 094); absent from SMS and older phones. */
+  era?: string | undefined;
 }
 
 /**

@@ -29,6 +29,7 @@ import { smsMigration } from './029-sms';
 import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
 import { photoTotalsMigration } from './032-photo-totals';
 import { closeStampsMigration } from './033-close-stamps';
+import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
 import { noVotedAtIndexMigration } from './034-no-voted-at-index';
 
 export interface MigrationOptions {
@@ -70,6 +71,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '032-photo-totals': photoTotalsMigration(dialect),
     '033-close-stamps': closeStampsMigration(),
     '034-no-voted-at-index': noVotedAtIndexMigration(),
+    '037-eras-and-bound-keys': erasAndBoundKeysMigration(),
   };
   return { getMigrations: async () => migrations };
 }
