@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRecords, SLUG_A, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';
 
@@ -8,17 +8,26 @@ import { createTestApp, type TestApp } from '#server/testing/test-app';
 // gets a 5xx (a deadlock). Run on SQLite and on PostgreSQL like every server test.
 
 let t: TestApp;
-afterEach(async () => t?.close());
 
 const ROUNDS = 20;
 const RACING_VOTES = 10;
 let now = new Date('2026-11-28T12:00:00Z');
 
-async function setup(phase: 'preparacion' | 'en_curso', records: number) {
-  t = await createTestApp({ now: () => now }, { electionPhase: phase });
-  const cookies = await signInPeople(t);
-  const ids = await addRecords(t, SLUG_A, records);
-  return { cookies, ids };
+let cookies: Awaited<ReturnType<typeof signInPeople>>;
+let ids: number[];
+/** One app for all the rounds of a race (each round its own test); 5xx answers of every round. */
+function raceApp(phase: 'preparacion' | 'en_curso', records: number, serverErrors: string[]) {
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => now }, { electionPhase: phase });
+    cookies = await signInPeople(t);
+    ids = await addRecords(t, SLUG_A, records);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  return (what: string, res: { statusCode: number; body: string }) => {
+    if (res.statusCode >= 500) serverErrors.push(`${what}: ${res.statusCode} ${res.body}`);
+  };
 }
 
 const vote = (cookie: string, id: number) =>
@@ -42,14 +51,12 @@ const votedRecords = async () =>
     ).n,
   );
 
-describe('a change of phase racing the votes it governs', () => {
-  it(`'Terminar simulacro' against drill votes, ${ROUNDS} rounds: nothing of the drill is left, no 5xx`, async () => {
-    const { cookies, ids } = await setup('preparacion', RACING_VOTES + 2);
-    const serverErrors: string[] = [];
-    const note = (what: string, res: { statusCode: number; body: string }) => {
-      if (res.statusCode >= 500) serverErrors.push(`${what}: ${res.statusCode} ${res.body}`);
-    };
-    for (let round = 0; round < ROUNDS; round++) {
+describe(`'Terminar simulacro' racing drill votes, ${ROUNDS} rounds`, () => {
+  const serverErrors: string[] = [];
+  const note = raceApp('preparacion', RACING_VOTES + 2, serverErrors);
+
+  for (let round = 0; round < ROUNDS; round++) {
+    it(`round ${round + 1}: nothing of the drill is left, and no 5xx`, async () => {
       now = new Date(now.getTime() + 60_000);
       const started = await phase(cookies.admin, 'simulacro', 'Ensayo');
       expect(started.statusCode, started.body).toBe(200);
@@ -81,46 +88,55 @@ describe('a change of phase racing the votes it governs', () => {
       const status = (await t.request({ url: '/api/election', headers: { cookie: cookies.admin } })).json();
       expect(status.phase).toBe('preparacion');
       // Nothing of the drill: no voted record, no ballot, no counter, no open drill item.
-      expect(await votedRecords(), `round ${round}`).toBe(0);
+      expect(await votedRecords()).toBe(0);
       expect(await t.db.kysely.selectFrom('record_votes').select('record_id').execute()).toEqual([]);
       const results = (await t.request({ url: '/api/results', headers: { cookie: cookies.admin } })).json();
-      expect(results.ballots, `round ${round}`).toBe(0);
-      const open = await t.db.kysely.selectFrom('election_drill_items').select('id').where('erased_at', 'is', null).execute();
+      expect(results.ballots).toBe(0);
+      const open = await t.db.kysely
+        .selectFrom('election_drill_items')
+        .select('id')
+        .where('erased_at', 'is', null)
+        .execute();
       expect(open).toEqual([]);
-    }
-    expect(serverErrors).toEqual([]);
-  });
+      expect(serverErrors).toEqual([]);
+    });
+  }
+});
 
-  it(`the close against votes, ${ROUNDS} rounds: every vote taken is in 'Resultados al cierre', no 5xx`, async () => {
-    const { cookies, ids } = await setup('en_curso', ROUNDS * RACING_VOTES);
-    const serverErrors: string[] = [];
-    let taken = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+describe(`the close racing votes, ${ROUNDS} rounds`, () => {
+  const serverErrors: string[] = [];
+  const note = raceApp('en_curso', ROUNDS * RACING_VOTES, serverErrors);
+  let taken = 0;
+
+  for (let round = 0; round < ROUNDS; round++) {
+    it(`round ${round + 1}: every vote taken is in 'Resultados al cierre', none after it, and no 5xx`, async () => {
       now = new Date(now.getTime() + 60_000);
       const mine = ids.slice(round * RACING_VOTES, (round + 1) * RACING_VOTES);
       const close = (async () => {
         const res = await phase(cookies.admin, 'cerrada', 'Cierre de mesas');
-        if (res.statusCode >= 500) serverErrors.push(`close: ${res.statusCode} ${res.body}`);
+        note('close', res);
         expect(res.statusCode, res.body).toBe(200);
       })();
       const votes = mine.map(async (id) => {
         const res = await vote(cookies.validatorA, id);
-        if (res.statusCode >= 500) serverErrors.push(`vote: ${res.statusCode} ${res.body}`);
+        note('vote', res);
         expect([201, 409], res.body).toContain(res.statusCode);
         if (res.statusCode === 201) taken++;
       });
       await Promise.all([close, ...votes]);
 
       // Every vote taken was taken before the close: in its counts, none late, none after it.
-      const atClose = (await t.request({ url: '/api/election/close-results', headers: { cookie: cookies.admin } })).json();
+      const atClose = (
+        await t.request({ url: '/api/election/close-results', headers: { cookie: cookies.admin } })
+      ).json();
       expect(atClose.lateArrivals).toBe(0);
-      expect(atClose.ballots, `round ${round}`).toBe(taken);
+      expect(atClose.ballots).toBe(taken);
       expect(await votedRecords()).toBe(taken);
       const live = (await t.request({ url: '/api/results', headers: { cookie: cookies.admin } })).json();
       expect(live.ballots).toBe(taken);
+      expect(serverErrors).toEqual([]);
       now = new Date(now.getTime() + 60_000);
       expect((await phase(cookies.admin, 'en_curso', 'Reabre para la ronda siguiente')).statusCode).toBe(200);
-    }
-    expect(serverErrors).toEqual([]);
-  });
+    });
+  }
 });
