@@ -75,11 +75,7 @@ interface ReportItem {
   era?: string | null;
 }
 
-const report = (
-  cookie: string,
-  items: ReportItem[],
-  options: { deviceNow?: Date; deviceId?: string } = {},
-) =>
+const report = (cookie: string, items: ReportItem[], options: { deviceNow?: Date; deviceId?: string } = {}) =>
   t.request({
     method: 'POST',
     url: '/api/field/reports',

@@ -20,8 +20,8 @@ import {
   photoUploadParamsSchema,
   photoUploadResultSchema,
 } from '#shared/features/photos/photos';
-import { apiErrorSchema } from '#shared/platform/errors';
 import { ITEM_ERA_HEADER, itemEraHeadersSchema } from '#shared/platform/era';
+import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { acceptPhoto, openPhoto, photoMaxBytes, requireOpenSlot } from './photos.service';
 

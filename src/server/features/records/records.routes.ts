@@ -13,8 +13,8 @@ import {
   voteResultSchema,
 } from '#shared/features/records/records';
 import { departmentParamsSchema } from '#shared/platform/access';
-import { apiErrorSchema } from '#shared/platform/errors';
 import { ITEM_ERA_HEADER, itemEraHeadersSchema } from '#shared/platform/era';
+import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { createRecordsService, type RecordsService } from './records.service';
 

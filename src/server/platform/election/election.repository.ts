@@ -34,7 +34,12 @@ const findForUpdateQuery = compiledQuery((db: Kysely<Database>) =>
 );
 
 const endedDrillEraQuery = compiledQuery((db: Kysely<Database>, era: string) =>
-  db.selectFrom('election_eras').select('era').where('era', '=', era).where('drill', '=', 1).where('ended_at', 'is not', null),
+  db
+    .selectFrom('election_eras')
+    .select('era')
+    .where('era', '=', era)
+    .where('drill', '=', 1)
+    .where('ended_at', 'is not', null),
 );
 
 const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, key: string) =>
@@ -88,7 +93,10 @@ export function createElectionRepository(db: Kysely<Database>) {
     // --- eras (decision 094) ---
 
     async startEra(era: string, drill: boolean, at: string): Promise<void> {
-      await db.insertInto('election_eras').values({ era, drill: drill ? 1 : 0, started_at: at, ended_at: null }).execute();
+      await db
+        .insertInto('election_eras')
+        .values({ era, drill: drill ? 1 : 0, started_at: at, ended_at: null })
+        .execute();
     },
 
     async endEra(era: string, at: string): Promise<void> {
@@ -153,7 +161,11 @@ export function createElectionRepository(db: Kysely<Database>) {
     async heardAmong(keys: readonly string[]): Promise<Set<string>> {
       const found = new Set<string>();
       for (const part of inSlices(keys)) {
-        const rows = await db.selectFrom('election_heard_keys').select('item_key').where('item_key', 'in', part).execute();
+        const rows = await db
+          .selectFrom('election_heard_keys')
+          .select('item_key')
+          .where('item_key', 'in', part)
+          .execute();
         for (const r of rows) found.add(r.item_key);
       }
       return found;
@@ -162,9 +174,14 @@ export function createElectionRepository(db: Kysely<Database>) {
     /** Forgets a person's heard keys but those still held (named by their phones' last reports). */
     async forgetHeardKeysOf(email: string, held: readonly string[]): Promise<void> {
       const keep = new Set(held);
-      const rows = await db.selectFrom('election_heard_keys').select('item_key').where('user_email', '=', email).execute();
+      const rows = await db
+        .selectFrom('election_heard_keys')
+        .select('item_key')
+        .where('user_email', '=', email)
+        .execute();
       const gone = rows.map((r) => r.item_key).filter((k) => !keep.has(k));
-      for (const part of inSlices(gone)) await db.deleteFrom('election_heard_keys').where('item_key', 'in', part).execute();
+      for (const part of inSlices(gone))
+        await db.deleteFrom('election_heard_keys').where('item_key', 'in', part).execute();
     },
 
     /** Every heard key goes: at the drill's end, at the purge, once the grace after the close has run out. */

@@ -123,7 +123,6 @@ export interface PhoneItem {
   era?: string | undefined;
 }
 
-
 /**
  * The one check of the day's phase, run by every write of the records features inside the write's own
  * transaction (docs/decisions/078), so that no vote, photo, correction, void or import skips it:

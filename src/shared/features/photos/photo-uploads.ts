@@ -1,5 +1,5 @@
-import { eraIdSchema } from '#shared/platform/era';
 import { z } from 'zod';
+import { eraIdSchema } from '#shared/platform/era';
 import { photoKindSchema } from '#shared/platform/records';
 import { photoSha256Schema } from './photos';
 

@@ -29,8 +29,8 @@ import { smsMigration } from './029-sms';
 import { type SecretSealer, secondFactorSecretsSealedMigration } from './031-second-factor-secrets-sealed';
 import { photoTotalsMigration } from './032-photo-totals';
 import { closeStampsMigration } from './033-close-stamps';
-import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
 import { noVotedAtIndexMigration } from './034-no-voted-at-index';
+import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
