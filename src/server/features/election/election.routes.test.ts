@@ -8,6 +8,7 @@ import { importCsv, multipartFile } from '#server/testing/records-import-fixture
 import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';
 import { createTusUpload } from '#server/testing/tus';
 import type { ElectionPhase } from '#shared/features/election/election';
+import { voteFingerprint } from '#shared/platform/era';
 
 let t: TestApp;
 afterEach(async () => t?.close());
@@ -82,6 +83,8 @@ const report = (cookie: string, keys: { key: string; recordId: number }[], devic
         recordId,
         kind: 'vote',
         savedAt: deviceNow.toISOString(),
+        // What the phone captured: the ballot `vote` sends.
+        fingerprint: voteFingerprint(['FA']),
       })),
     },
   });

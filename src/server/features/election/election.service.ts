@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import {
   type ElectionNow,
   ensureCloseSnapshot,
+  lockElection,
   readCloseSnapshot,
   readElection,
   stampClose,
@@ -47,6 +49,16 @@ export function createElectionService(
   } = {},
 ) {
   const repo = createElectionRepository(db);
+
+  /**
+   * A change of phase's first step: the day's row, locked exclusively (decision 094), so that the votes and
+   * photos under way commit before it and those after it see the new phase.
+   */
+  async function lockForChange(trx: Kysely<Database>, now: Date): Promise<ElectionNow> {
+    const day = await readElection(trx, now);
+    if (!day.row) await createElectionRepository(trx).ensureRow(now.toISOString(), day.graceHours);
+    return lockElection(trx, now, 'update');
+  }
 
   /** What the drill holds now: its votes and its photos. */
   async function drillCounts(trx: Kysely<Database> = db): Promise<DrillCounts> {
@@ -174,7 +186,7 @@ export function createElectionService(
       const now = clock();
       const at = now.toISOString();
       await runChange(db, async ({ trx, audit }) => {
-        const day = await readElection(trx, now);
+        const day = await lockForChange(trx, now);
         if (day.phase === input.phase) throw BadRequest(electionMessages.samePhase);
         if (day.phase === 'simulacro') throw Conflict(electionMessages.drillLeave);
         if (
@@ -184,7 +196,11 @@ export function createElectionService(
           throw Conflict(electionMessages.drillNotClean);
         }
         const reopening = day.phase === 'cerrada';
+        // The drill is an era of its own: what phones capture in it is stamped as such (decision 094).
+        const era = input.phase === 'simulacro' ? randomUUID() : (day.row?.era ?? null);
+        if (input.phase === 'simulacro') await createElectionRepository(trx).startEra(era ?? '', true, at);
         await createElectionRepository(trx).save({
+          era,
           phase: input.phase,
           // A close set in advance stays while the day has not closed; closing or reopening ends it.
           closes_at: input.phase === 'cerrada' || reopening ? null : (day.row?.closes_at ?? null),
@@ -233,7 +249,7 @@ export function createElectionService(
       const erased = await runChange(
         db,
         async ({ trx, audit }) => {
-          const day = await readElection(trx, now);
+          const day = await lockForChange(trx, now);
           if (day.phase !== 'simulacro') throw Conflict(electionMessages.notInDrill);
           const tx = createElectionRepository(trx);
           const items = await tx.openDrillItems();
@@ -259,7 +275,14 @@ export function createElectionService(
           );
           await createRecordsRepository(trx).rebuildTotals();
           await tx.markDrillErased(at);
+          // What phones said they held during the drill vouches for nothing after it.
+          await tx.forgetHeardKeys();
+          // A new era: phones drop what they kept of the drill's at their next contact (decision 094).
+          if (day.row?.era) await tx.endEra(day.row.era, at);
+          const era = randomUUID();
+          await tx.startEra(era, false, at);
           await tx.save({
+            era,
             phase: 'preparacion',
             closes_at: day.row?.closes_at ?? null,
             closed_at: null,
@@ -316,7 +339,7 @@ export function createElectionService(
       if (closesAt === undefined) throw BadRequest(electionMessages.closeTimeInvalid);
       if (closesAt && closesAt.getTime() <= now.getTime()) throw BadRequest(electionMessages.closeTimePast);
       await runChange(db, async ({ trx, audit }) => {
-        const day = await readElection(trx, now);
+        const day = await lockForChange(trx, now);
         if (day.phase === 'cerrada' && day.closedAt) {
           // Closed already: the grace may still change; the close itself only by reopening.
           if (closesAt) throw Conflict(electionMessages.closedForAdmins(day.closedAt));

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type { FieldDevicesTable, FieldItemsTable } from '#server/platform/db/schema-uploads';
 
@@ -132,6 +133,22 @@ export function createFieldRepository(db: Kysely<Database>) {
           .values(items.slice(i, i + 100))
           .execute();
       }
+    },
+
+    /** Of these records, the department each is in. */
+    async departmentsOfRecords(ids: readonly number[]): Promise<Map<number, number>> {
+      const found = new Map<number, number>();
+      for (const part of inSlices([...new Set(ids)])) {
+        const rows = await db.selectFrom('records').select(['id', 'department_id']).where('id', 'in', part).execute();
+        for (const r of rows) found.set(r.id, r.department_id);
+      }
+      return found;
+    },
+
+    /** The keys a person's phones last said they hold, all phones together. */
+    async heldKeys(trx: Kysely<Database>, email: string): Promise<string[]> {
+      const rows = await trx.selectFrom('field_items').select('item_key').where('user_email', '=', email).execute();
+      return rows.map((r) => r.item_key);
     },
 
     /** The ids of these municipalities and parishes, by slug. */

@@ -29,8 +29,8 @@ async function requireFieldAccess(db: Kysely<Database>, user: SessionUser, slug:
   return department;
 }
 
-/** A report of 500 items is about 70 KB; nothing legitimate is larger. */
-const REPORT_BODY_LIMIT = 128 * 1024;
+/** A report of 500 items, each with its content's fingerprint and era, is about 150 KB; nothing legitimate is larger. */
+const REPORT_BODY_LIMIT = 192 * 1024;
 
 /**
  * The coordinators' field view (docs/decisions/048, 060): each signed-in phone reports its outbox now and

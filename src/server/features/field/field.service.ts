@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { readElection, rememberReportedKeys } from '#server/platform/election/election';
+import { currentEra, readElection, rememberReportedKeys } from '#server/platform/election/election';
 import { Conflict, TooManyRequests } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import {
   type DeviceReport,
+  type DeviceReportAnswer,
   FIELD_DEVICES_PER_PERSON,
   FIELD_IDLE_MINUTES,
   FIELD_REPORTS_PER_MINUTE,
@@ -85,7 +86,7 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
      * Keeps a phone's report: its row (only for the session that wrote it, or after that session ended)
      * and its waiting items, within the person's reports a minute and phones.
      */
-    async receiveReport(user: SessionUser, sessionHash: string, report: DeviceReport): Promise<{ receivedAt: string }> {
+    async receiveReport(user: SessionUser, sessionHash: string, report: DeviceReport): Promise<DeviceReportAnswer> {
       const now = clock();
       const nowIso = now.toISOString();
       // The phone's times on the server's clock: a phone set to the wrong hour must not look stuck (or fine).
@@ -94,23 +95,25 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
       const onServerClock = (at: string) =>
         new Date(Math.min(now.getTime(), new Date(at).getTime() + shift)).toISOString();
       const orNull = (at: string | null) => (at === null ? null : onServerClock(at));
-      // Items of a department that is not a municipality or parish cannot be anyone's: left out.
-      const departments = await repo.municipalityIds([...new Set(report.items.map((i) => i.slug))]);
-      const items = report.items.flatMap((i) => {
+      // Only the person's own: records of the municipalities and parishes they validate (decision 094).
+      // Any other item is left out, of what waits and of what the server heard of.
+      const departments = new Map(
+        (await repo.municipalities(user.role === 'admin' ? null : user.email)).map((d) => [d.slug, d.id]),
+      );
+      const recordDepartments = await repo.departmentsOfRecords(report.items.map((i) => i.recordId));
+      const own = report.items.filter((i) => {
         const departmentId = departments.get(i.slug);
-        if (departmentId === undefined) return [];
-        return [
-          {
-            user_email: user.email,
-            device_id: report.deviceId,
-            item_key: i.key,
-            department_id: departmentId,
-            record_id: i.recordId,
-            kind: i.kind,
-            waiting_since: onServerClock(i.savedAt),
-          },
-        ];
+        return departmentId !== undefined && recordDepartments.get(i.recordId) === departmentId;
       });
+      const items = own.map((i) => ({
+        user_email: user.email,
+        device_id: report.deviceId,
+        item_key: i.key,
+        department_id: departments.get(i.slug) ?? 0,
+        record_id: i.recordId,
+        kind: i.kind,
+        waiting_since: onServerClock(i.savedAt),
+      }));
       // A report writes no audit row (it is the phone's bookkeeping, not a person's decision); its writes
       // still run as one change.
       await runChange(db, async ({ trx }) => {
@@ -134,15 +137,12 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
         if (!saved) throw Conflict(fieldMessages.deviceTaken);
         await repo.replaceItems(trx, user.email, report.deviceId, items);
         // Heard of now: after the close, what a phone named before it is still taken (decision 078).
-        await rememberReportedKeys(
-          trx,
-          items.map((i) => i.item_key),
-          user.email,
-          now,
-        );
+        // Each key bound to what the phone captured under it (decision 094).
+        await rememberReportedKeys(trx, own, user.email, now, () => repo.heldKeys(trx, user.email));
         await repo.trimDevices(trx, user.email, FIELD_DEVICES_PER_PERSON);
       });
-      return { receivedAt: nowIso };
+      // The day's era, for the phone to stamp on what it captures next (decision 094).
+      return { receivedAt: nowIso, era: await currentEra(db, now) };
     },
 
     /** One department: every member of its list, with what waits on their phones for it. */

@@ -1,7 +1,7 @@
 import type { Upload } from '@tus/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/platform/db/schema';
-import { requireElectionOpen } from '#server/platform/election/election';
+import { readElection, requireElectionOpen } from '#server/platform/election/election';
 import { HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
 import { type Answer, type IdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
@@ -117,6 +117,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           now: at,
           key: row.idempotency_key,
           declaredSha256: declared.success ? declared.data : undefined,
+          era: row.era ?? undefined,
         },
       );
       // Stored before under the same key (another upload of the same photo): this one answers the same.
@@ -176,7 +177,15 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
       if (!meta.success) throw new HttpError(400, photoUploadsMessages.badMetadata);
       const { slug, recordId, kind } = meta.data;
       // As for a photo sent in one request: the day's phase and a filled slot refuse before the bytes travel.
-      await requireElectionOpen(db, 'photo', { now: deps.now(), key });
+      const now = deps.now();
+      await requireElectionOpen(db, 'photo', {
+        now,
+        key,
+        item: { email: user.email, recordId, kind, fingerprint: meta.data.sha256 ?? '', era: meta.data.era },
+      });
+      // Begun during a drill, it is the drill's whatever its phone stamped: never real after it (decision 094).
+      const day = await readElection(db, now);
+      const era = day.phase === 'simulacro' ? (day.row?.era ?? meta.data.era) : meta.data.era;
       await requireOpenSlot({ db, keys }, { user, slug, recordId, kind, key });
       // The data folder keeps its floor of free space for votes and the photos already accepted.
       await deps.requireRoom(upload.size);
@@ -189,6 +198,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           kind,
           idempotency_key: key,
           size_bytes: upload.size,
+          era: era ?? null,
         },
         { count: MAX_OPEN_UPLOADS, bytes: deps.budgetBytes },
       );

@@ -20,6 +20,7 @@ import {
   photoUploadParamsSchema,
   photoUploadResultSchema,
 } from '#shared/features/photos/photos';
+import { ITEM_ERA_HEADER, itemEraHeadersSchema } from '#shared/platform/era';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { acceptPhoto, openPhoto, photoMaxBytes, requireOpenSlot } from './photos.service';
@@ -66,7 +67,10 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
           'recibe 422 con code photo-arrived-damaged y no se guarda nada.',
         consumes: ['multipart/form-data'],
         params: photoUploadParamsSchema,
-        headers: idempotencyHeadersSchema.extend({ [PHOTO_SHA256_HEADER]: photoSha256Schema.optional() }),
+        headers: idempotencyHeadersSchema.extend({
+          [PHOTO_SHA256_HEADER]: photoSha256Schema.optional(),
+          ...itemEraHeadersSchema.shape,
+        }),
         response: {
           201: photoUploadResultSchema,
           400: apiErrorSchema,
@@ -130,6 +134,7 @@ export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
             key,
             declaredSha256: request.headers[PHOTO_SHA256_HEADER],
             signal: gone.signal,
+            era: request.headers[ITEM_ERA_HEADER],
           },
         );
       } finally {

@@ -72,6 +72,8 @@ export interface StorePhotoInput {
   signal?: AbortSignal;
   /** The request's Idempotency-Key: stored with the answer, in the photo's transaction. */
   idempotency?: { keys: IdempotencyKeys; request: IdempotentRequest };
+  /** The era its phone stamped on it, or the drill's a resumable upload was begun in (decision 094). */
+  era?: string | undefined;
 }
 
 /** Thrown inside the photo's transaction when the slot was no longer as the upload found it. */
@@ -169,7 +171,11 @@ export async function storePhoto(
       async ({ trx, audit }) => {
         // The day's phase decides in the photo's own transaction (docs/decisions/078).
         const key = input.idempotency?.request.key;
-        const allowance = await requireElectionOpen(trx, 'photo', { now: input.now, key });
+        const allowance = await requireElectionOpen(trx, 'photo', {
+          now: input.now,
+          key,
+          item: { email: user.email, recordId: record.id, kind, fingerprint: upload.sha256, era: input.era },
+        });
         const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
         const tx = createPhotosRepository(trx);
         const id = await tx.insert({ ...row });
@@ -270,6 +276,8 @@ export interface AcceptPhotoInput {
   /** The SHA-256 the phone computed of the bytes it sent (absent from phones that did not compute it). */
   declaredSha256?: string;
   signal?: AbortSignal;
+  /** The era its phone stamped on it, or the drill's a resumable upload was begun in (decision 094). */
+  era?: string | undefined;
 }
 
 /**
@@ -293,7 +301,11 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
     }
     // Refused at once when the day's phase refuses it, before the image is worked on; checked again in
     // the photo's transaction.
-    await requireElectionOpen(db, 'photo', { now: input.now, key });
+    await requireElectionOpen(db, 'photo', {
+      now: input.now,
+      key,
+      item: { email: user.email, recordId: id, kind, fingerprint: upload.sha256, era: input.era },
+    });
     // As it is now: the slot may have been filled while the file travelled.
     const record = await createRecordsRepository(db).findInDepartment(department.id, id);
     if (record?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, id);
@@ -313,6 +325,7 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
           now: input.now,
           signal: input.signal,
           idempotency: idempotency && { keys, request: idempotency },
+          era: input.era,
         },
       );
       return { statusCode: 201, body, replayed: false };

@@ -172,10 +172,13 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      * its departments' counts in the same transaction. Their ids, in order.
      */
     insertFromSource(records: NewRecord[]): Promise<number[]> {
+      const now = clock();
       return change(async ({ trx }) => {
+        // The day's phase decides as for the CSV import: refused during the drill and after the close.
+        await requireElectionOpen(trx, 'import', { now });
         // After 'Borrar datos personales', another system would bring back what it took (decision 093).
         await requireNoPurgeHold(trx);
-        return createRecordsRepository(trx).insertMany(records, clock());
+        return createRecordsRepository(trx).insertMany(records, now);
       });
     },
 
@@ -185,6 +188,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
      */
     updateFromSource(changes: SourceChange[]): Promise<boolean[]> {
       return change(async ({ trx }) => {
+        await requireElectionOpen(trx, 'import', { now: clock() });
         await requireNoPurgeHold(trx);
         const written: boolean[] = [];
         for (const c of changes) written.push(await writeFields(trx, c.id, c.departmentId, c.fields, clock()));

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import { rewriteFiles, withSecureDelete } from '#server/platform/db/erasure';
 import type { Database } from '#server/platform/db/schema';
-import { readElection } from '#server/platform/election/election';
+import { forgetReportedKeys, readElection } from '#server/platform/election/election';
 import { Conflict } from '#server/platform/http/errors';
 import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
 import { lastPurgeAnswers } from '#server/platform/records/purge-hold';
@@ -104,6 +104,8 @@ export function createRecordsPurgeService(
             }
             const keptAnswers = await createIdempotencyRepository(trx).deleteAll();
             const smsMessages = await repo.deleteSmsMessages();
+            // The keys phones reported name people's records and vouch for nothing once the day is over.
+            await forgetReportedKeys(trx);
             const photoKeys = input.photos === 'remove' ? await repo.photoKeys() : [];
             await repo.clearSharedUrls(withdrawn);
             await createPurgesRepository(trx).note({ at: now.toISOString(), by: actor.email ?? '', records });

@@ -13,6 +13,7 @@ import {
   voteResultSchema,
 } from '#shared/features/records/records';
 import { departmentParamsSchema } from '#shared/platform/access';
+import { ITEM_ERA_HEADER, itemEraHeadersSchema } from '#shared/platform/era';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
 import { createRecordsService, type RecordsService } from './records.service';
@@ -92,7 +93,7 @@ export const recordsRoutes: FastifyPluginAsyncZod<{ records?: RecordsService }> 
           'Con la cabecera Idempotency-Key (un UUID por voto), repetir la solicitud devuelve 201 con el ' +
           'trámite como está ahora en lugar de 409; la misma clave con otro voto recibe 422.',
         params: recordParamsSchema,
-        headers: idempotencyHeadersSchema,
+        headers: idempotencyHeadersSchema.extend(itemEraHeadersSchema.shape),
         body: voteBodySchema,
         response: { 201: voteResultSchema, ...errors, 422: apiErrorSchema },
       },
@@ -105,6 +106,7 @@ export const recordsRoutes: FastifyPluginAsyncZod<{ records?: RecordsService }> 
         recordId: request.params.id,
         codes: request.body.candidates,
         key: request.headers['idempotency-key'],
+        era: request.headers[ITEM_ERA_HEADER],
       });
       if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return reply.code(201).send(answer.body);

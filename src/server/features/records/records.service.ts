@@ -40,6 +40,7 @@ import {
   recordsPageSchema,
   type VoteResult,
 } from '#shared/features/records/records';
+import { voteFingerprint } from '#shared/platform/era';
 import { recordMessages } from '#shared/platform/records';
 import { BallotTally, createValidationRepository } from './records.repository';
 
@@ -54,6 +55,8 @@ export interface VoteInput {
   idempotency?: IdempotentRequest;
   /** Sent by SMS rather than from the app: written in the audit row. */
   channel?: 'sms';
+  /** The era its phone stamped on it (decision 094). */
+  era?: string | undefined;
 }
 
 type Db = Kysely<Database>;
@@ -97,7 +100,17 @@ async function applyVote(
     if (earlier) return { earlier };
   }
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
-  const allowance = await requireElectionOpen(trx, 'vote', { now: input.now, key: input.idempotency?.key });
+  const allowance = await requireElectionOpen(trx, 'vote', {
+    now: input.now,
+    key: input.idempotency?.key,
+    item: {
+      email: input.user.email,
+      recordId: input.recordId,
+      kind: 'vote',
+      fingerprint: voteFingerprint(input.codes),
+      era: input.era,
+    },
+  });
   const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, input.recordId) : undefined;
   const repo = createValidationRepository(trx);
   const at = input.now.toISOString();
@@ -404,6 +417,7 @@ export function createRecordsService(
         ip: input.ip,
         now: options.now(),
         ...(input.channel ? { channel: input.channel } : {}),
+        era: input.era,
         idempotency:
           key === undefined
             ? undefined

@@ -7,7 +7,7 @@ import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import { fixture } from '#server/testing/photos';
-import { createTestApp, type TestApp } from '#server/testing/test-app';
+import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';
 import { dateInTimeZone } from '#shared/platform/format';
 import {
@@ -345,6 +345,27 @@ describe('airtable:import', () => {
     expect((await t.app.inject({ url: '/api/agenda/today' })).json().events).toMatchObject([
       { fecha: today, hora24h: '10:00', descripcion: 'Rueda de prensa' },
     ]);
+  });
+
+  it('obeys the day’s phases as the CSV import does: refused during the drill and after the close', async () => {
+    const { s, t } = await setup({ Zulia: makeAirtableRecords(8), agenda: makeAirtableAgenda(1) });
+    const records = () => t.db.kysely.selectFrom('records').select('id').execute();
+    await setElectionPhase(t.db, 'simulacro', new Date());
+    await expect(runImport(s, t)).rejects.toThrow('Durante el simulacro no se corrigen, anulan ni importan registros.');
+    await setElectionPhase(t.db, 'cerrada', new Date());
+    await expect(runImport(s, t)).rejects.toThrow(/^La jornada cerró a las .* Para cambiar registros, reábrala/);
+    expect(await records()).toEqual([]);
+    expect(s.requests).toEqual([]);
+    // Each write checks again in its own transaction: a close that comes while Airtable is read stops it.
+    await setElectionPhase(t.db, 'en_curso', new Date());
+    const admin = createRecordsAdminService(t.db.kysely, () => new Date());
+    await setElectionPhase(t.db, 'cerrada', new Date());
+    await expect(
+      admin.insertFromSource([
+        { departmentId: 1, nombre: 'Ana Pérez', telefono: '04141234567', comunidad: 'La Rosa', ubch: 'UBCH 7' },
+      ]),
+    ).rejects.toThrow(/^La jornada cerró/);
+    expect(await records()).toEqual([]);
   });
 
   it('reads only the records a formula keeps', async () => {

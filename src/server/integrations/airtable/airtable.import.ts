@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { requireElectionOpen } from '#server/platform/election/election';
 import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import { importAgenda } from './airtable.import-agenda';
@@ -61,6 +62,10 @@ export async function importFromAirtable(options: AirtableImportOptions): Promis
     agenda: { read: 0, created: 0, updated: 0, unchanged: 0, skipped: [] },
     warnings: [],
   };
+
+  // The day's phase decides first, as for the CSV import (decision 078): nothing is read during the drill
+  // or after the close; each write checks it again in its own transaction.
+  await requireElectionOpen(db, 'import', { now: now() });
 
   // After 'Borrar datos personales', Airtable's copy would bring back every name and phone it took
   // (decision 093): refused before anything is read, and again in each write's transaction.

@@ -1,4 +1,7 @@
-/** Tables of the election day (migrations 024-election, 025-late-arrivals-and-drill and 033-close-stamps). */
+/**
+ * Tables of the election day (migrations 024-election, 025-late-arrivals-and-drill, 033-close-stamps and
+ * 037-eras-and-bound-keys).
+ */
 import type { ColumnType, Generated } from 'kysely';
 
 export interface ElectionTables {
@@ -7,6 +10,7 @@ export interface ElectionTables {
   election_late_arrivals: ElectionLateArrivalsTable;
   election_drill_items: ElectionDrillItemsTable;
   election_close_snapshots: ElectionCloseSnapshotsTable;
+  election_eras: ElectionErasTable;
 }
 
 /**
@@ -26,13 +30,37 @@ export interface ElectionTable {
   changed_at: string;
   changed_by: string | null;
   reason: string | null;
+  /**
+   * The era the day is in (decision 094): a new one when a drill starts and when it ends. Phones stamp it
+   * on each item they capture. Null until the first drill.
+   */
+  era: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** An Idempotency-Key a phone's field report named, and when the server first heard of it. */
+/** Every era a drill was, and when it ended: an item stamped with one after it ended is never real. */
+export interface ElectionErasTable {
+  era: string;
+  /** 1: a drill's era. */
+  drill: number;
+  started_at: string;
+  ended_at: string | null;
+}
+
+/**
+ * An Idempotency-Key a phone's field report named, and when the server first heard of it, bound to what
+ * the phone captured under it (decision 094): its person, record, slot, content and era.
+ */
 export interface ElectionHeardKeysTable {
   item_key: string;
   user_email: string;
   heard_at: string;
+  record_id: number | null;
+  /** 'vote' or a photo kind. */
+  kind: string | null;
+  /** The ballot's codes ('vote:FA,LC') or the photo's SHA-256. */
+  fingerprint: string | null;
+  /** The era the phone stamped on it when it was captured. */
+  era: string | null;
 }
 
 /** A vote or photo accepted after the close because a phone had reported its key before it. */

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** Tables of field validation (migrations 012-field-validation and 014-field-reports). */
 export interface FieldTables {
   resumable_uploads: ResumableUploadsTable;
@@ -57,4 +59,6 @@ export interface ResumableUploadsTable {
   created_at: string;
   /** After this instant an upload is removed, bytes and all (the sweep). */
   expires_at: string;
+  /** The era it was begun in, when that was a drill's (decision 094), or the era its phone stamped. */
+  era: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,10 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
 import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type {
   ElectionCloseSnapshotsTable,
   ElectionDrillItemsTable,
+  ElectionHeardKeysTable,
   ElectionLateArrivalsTable,
   ElectionTable,
 } from '#server/platform/db/schema-election';
@@ -14,9 +15,32 @@ export type ElectionRow = Selectable<ElectionTable>;
 export type LateArrivalRow = Selectable<ElectionLateArrivalsTable>;
 export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
 export type CloseSnapshotRow = Selectable<ElectionCloseSnapshotsTable>;
+export type HeardKeyRow = Selectable<ElectionHeardKeysTable>;
+
+/**
+ * How the day's row is read in a transaction on PostgreSQL (decision 094): shared by the writes the phase
+ * governs, exclusive by a change of phase, so that the two serialize. SQLite has one writer at a time.
+ */
+export type ElectionLock = 'share' | 'update';
 
 // Read by every vote and photo in its transaction (requireElectionOpen): compiled once (decision 036, 088).
 const findQuery = compiledQuery((db: Kysely<Database>) => db.selectFrom('election').selectAll().where('id', '=', 1));
+
+const findForShareQuery = compiledQuery((db: Kysely<Database>) =>
+  db.selectFrom('election').selectAll().where('id', '=', 1).forShare(),
+);
+const findForUpdateQuery = compiledQuery((db: Kysely<Database>) =>
+  db.selectFrom('election').selectAll().where('id', '=', 1).forUpdate(),
+);
+
+const endedDrillEraQuery = compiledQuery((db: Kysely<Database>, era: string) =>
+  db
+    .selectFrom('election_eras')
+    .select('era')
+    .where('era', '=', era)
+    .where('drill', '=', 1)
+    .where('ended_at', 'is not', null),
+);
 
 const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, key: string) =>
   db.selectFrom('election_drill_items').select('id').where('item_key', '=', key).where('erased_at', 'is not', null),
@@ -29,7 +53,76 @@ export function createElectionRepository(db: Kysely<Database>) {
       return (await findQuery(db))[0];
     },
 
-    async save(row: Omit<ElectionRow, 'id'>): Promise<void> {
+    /**
+     * The row in a transaction, locked on PostgreSQL (`share` or `update`): the first lock every write the
+     * phase governs and every change of phase takes, so they serialize in one order (decision 094).
+     */
+    async findLocked(lock: ElectionLock): Promise<ElectionRow | undefined> {
+      if (!db.isTransaction || !(db.getExecutor().adapter instanceof PostgresAdapter)) return (await findQuery(db))[0];
+      return (await (lock === 'share' ? findForShareQuery : findForUpdateQuery)(db))[0];
+    },
+
+    /** A change of phase has a row to lock, even on a new database (which reads as 'preparacion'). */
+    async ensureRow(at: string, graceHours: number): Promise<void> {
+      await db
+        .insertInto('election')
+        .values({
+          id: 1,
+          phase: 'preparacion',
+          closes_at: null,
+          closed_at: null,
+          grace_hours: graceHours,
+          changed_at: at,
+          changed_by: null,
+          reason: null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    },
+
+    /** A close set in advance whose time has come, stored as the close (its time stays the time set). */
+    async storeScheduledClose(closedAt: string): Promise<void> {
+      await db
+        .updateTable('election')
+        .set({ phase: 'cerrada', closed_at: closedAt })
+        .where('id', '=', 1)
+        .where('phase', '=', 'en_curso')
+        .execute();
+    },
+
+    // --- eras (decision 094) ---
+
+    async startEra(era: string, drill: boolean, at: string): Promise<void> {
+      await db
+        .insertInto('election_eras')
+        .values({ era, drill: drill ? 1 : 0, started_at: at, ended_at: null })
+        .execute();
+    },
+
+    async endEra(era: string, at: string): Promise<void> {
+      await db.updateTable('election_eras').set({ ended_at: at }).where('era', '=', era).execute();
+    },
+
+    /** Whether this era was a drill's that has ended. */
+    async isEndedDrillEra(era: string): Promise<boolean> {
+      return (await endedDrillEraQuery(db, era)).length > 0;
+    },
+
+    /** Of these eras, those of drills that have ended. */
+    async endedDrillEras(eras: readonly string[]): Promise<Set<string>> {
+      if (eras.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('election_eras')
+        .select('era')
+        .where('era', 'in', eras)
+        .where('drill', '=', 1)
+        .where('ended_at', 'is not', null)
+        .execute();
+      return new Set(rows.map((r) => r.era));
+    },
+
+    /** The row as given; its era stays unless one is given. */
+    async save(row: Omit<ElectionRow, 'id' | 'era'> & { era?: string | null }): Promise<void> {
       await db
         .insertInto('election')
         .values({ id: 1, ...row })
@@ -37,23 +130,63 @@ export function createElectionRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Keeps the first time each key was heard of; a key heard again keeps its first time. */
-    async rememberHeardKeys(keys: readonly string[], email: string, at: string): Promise<void> {
-      if (keys.length === 0) return;
-      await db
-        .insertInto('election_heard_keys')
-        .values(keys.map((item_key) => ({ item_key, user_email: email, heard_at: at })))
-        .onConflict((oc) => oc.column('item_key').doNothing())
-        .execute();
+    /**
+     * Keeps each key with what it was heard of as (person, record, slot, content, era) and when: a key
+     * heard again keeps its first hearing (and its binding).
+     */
+    async rememberHeardKeys(rows: readonly HeardKeyRow[]): Promise<void> {
+      for (const part of inSlices(rows, 100)) {
+        await db
+          .insertInto('election_heard_keys')
+          .values([...part])
+          .onConflict((oc) => oc.column('item_key').doNothing())
+          .execute();
+      }
     },
 
-    async heardAt(key: string): Promise<string | undefined> {
+    async heardKey(key: string): Promise<HeardKeyRow | undefined> {
+      return db.selectFrom('election_heard_keys').selectAll().where('item_key', '=', key).executeTakeFirst();
+    },
+
+    async countHeardKeysOf(email: string): Promise<number> {
       const row = await db
         .selectFrom('election_heard_keys')
-        .select('heard_at')
-        .where('item_key', '=', key)
-        .executeTakeFirst();
-      return row?.heard_at;
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('user_email', '=', email)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Of these keys, those already heard. */
+    async heardAmong(keys: readonly string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      for (const part of inSlices(keys)) {
+        const rows = await db
+          .selectFrom('election_heard_keys')
+          .select('item_key')
+          .where('item_key', 'in', part)
+          .execute();
+        for (const r of rows) found.add(r.item_key);
+      }
+      return found;
+    },
+
+    /** Forgets a person's heard keys but those still held (named by their phones' last reports). */
+    async forgetHeardKeysOf(email: string, held: readonly string[]): Promise<void> {
+      const keep = new Set(held);
+      const rows = await db
+        .selectFrom('election_heard_keys')
+        .select('item_key')
+        .where('user_email', '=', email)
+        .execute();
+      const gone = rows.map((r) => r.item_key).filter((k) => !keep.has(k));
+      for (const part of inSlices(gone))
+        await db.deleteFrom('election_heard_keys').where('item_key', 'in', part).execute();
+    },
+
+    /** Every heard key goes: at the drill's end, at the purge, once the grace after the close has run out. */
+    async forgetHeardKeys(): Promise<void> {
+      await db.deleteFrom('election_heard_keys').execute();
     },
 
     async addLateArrival(row: LateArrivalRow): Promise<void> {

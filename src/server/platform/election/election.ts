@@ -11,7 +11,13 @@ import {
   electionMessages,
   electionPhaseSchema,
 } from '#shared/features/election/election';
-import { createElectionRepository, type DrillKind, type ElectionRow } from './election.repository';
+import {
+  createElectionRepository,
+  type DrillKind,
+  type ElectionLock,
+  type ElectionRow,
+  type HeardKeyRow,
+} from './election.repository';
 
 const HOUR_MS = 3_600_000;
 
@@ -45,6 +51,51 @@ export async function readElection(db: Kysely<Database>, now: Date): Promise<Ele
   return electionAt(await createElectionRepository(db).find(), now);
 }
 
+/**
+ * The day at `now` in a transaction, its row locked first (decision 094): `share` by each write the phase
+ * governs, `update` by each change of phase, so that a change of phase waits for the writes under way and
+ * the writes after it see it. A close set in advance whose time has come is stored as the close here,
+ * under the exclusive lock (taken instead of the shared one), with its counts: every write after it finds
+ * the day closed whatever its own clock says, and every write before it is in the counts.
+ */
+export async function lockElection(db: Kysely<Database>, now: Date, lock: ElectionLock): Promise<ElectionNow> {
+  const repo = createElectionRepository(db);
+  const due = (row: ElectionRow | undefined) =>
+    row?.phase === 'en_curso' && row.closes_at !== null && row.closes_at <= now.toISOString();
+  // The plain read decides the lock only where a close set in advance may have come (never once stored).
+  let mode = lock;
+  if (mode === 'share' && due(await repo.find())) {
+    if (!db.isTransaction) return db.transaction().execute((trx) => lockElection(trx, now, 'update'));
+    mode = 'update';
+  }
+  const row = await repo.findLocked(mode);
+  if (mode === 'update' && row && due(row) && row.closes_at) {
+    await repo.storeScheduledClose(row.closes_at);
+    await ensureCloseSnapshot(db, row.closes_at, now);
+    return electionAt({ ...row, phase: 'cerrada', closed_at: row.closes_at }, now);
+  }
+  return electionAt(row, now);
+}
+
+/**
+ * A close set in advance whose time has come, stored with its counts, in a transaction of its own when
+ * `db` is not one (the pages that read the close).
+ */
+export async function settleClose(db: Kysely<Database>, now: Date): Promise<ElectionNow> {
+  const settle = async (trx: Kysely<Database>) => {
+    const day = await lockElection(trx, now, 'share');
+    if (day.closedAt) await ensureCloseSnapshot(trx, day.closedAt, now);
+    return day;
+  };
+  return db.isTransaction ? settle(db) : db.transaction().execute(settle);
+}
+
+/** The day's era as phones are told it (decision 094): null until the first drill. */
+export async function currentEra(db: Kysely<Database>, now: Date): Promise<{ id: string; drill: boolean } | null> {
+  const day = await readElection(db, now);
+  return day.row?.era ? { id: day.row.era, drill: day.phase === 'simulacro' } : null;
+}
+
 /** What a write that passed the check is. */
 export interface WriteAllowance {
   /** Made during the drill. */
@@ -57,7 +108,19 @@ export interface WriteContext {
   /** The server's clock: the phone's never decides (a phone set a day ahead changes nothing). */
   now: Date;
   /** The item's Idempotency-Key (votes and photos from phones). */
-  key?: string;
+  key?: string | undefined;
+  /** What a vote or photo is: what a key heard before the close must have been heard as (decision 094). */
+  item?: PhoneItem | undefined;
+}
+
+/** A vote or photo as it arrives: whose, which record and slot, its content, the era its phone stamped. */
+export interface PhoneItem {
+  email: string;
+  recordId: number;
+  kind: DrillKind;
+  fingerprint: string;
+  /** The era the phone stamped on it at capture (absent from phones that do not stamp). */
+  era?: string | undefined;
 }
 
 /**
@@ -77,11 +140,18 @@ export async function requireElectionOpen(
   context: WriteContext,
 ): Promise<WriteAllowance> {
   const fromPhone = write === 'vote' || write === 'photo';
+  const repo = createElectionRepository(db);
+  // The day's row first, locked: the first lock of every write, so a change of phase orders with it.
+  const day = await lockElection(db, context.now, 'share');
   // A drill item sent after the drill was erased: never a real vote, whatever the phase (decision 079).
-  if (fromPhone && context.key && (await createElectionRepository(db).isErasedDrillKey(context.key))) {
+  if (fromPhone && context.key && (await repo.isErasedDrillKey(context.key))) {
     throw new HttpError(410, electionMessages.drillItem);
   }
-  const day = await readElection(db, context.now);
+  // Made during a drill that has ended, by the era its phone stamped on it: never real (decision 094).
+  const era = context.item?.era;
+  if (fromPhone && era && era !== day.row?.era && (await repo.isEndedDrillEra(era))) {
+    throw new HttpError(410, electionMessages.drillItem);
+  }
   switch (day.phase) {
     case 'en_curso':
       return { drill: false, late: false };
@@ -96,13 +166,24 @@ export async function requireElectionOpen(
       // The close's counts are kept before anything is taken after it.
       await ensureCloseSnapshot(db, closedAt, context.now);
       if (!fromPhone) throw Conflict(electionMessages.closedForAdmins(closedAt));
-      if (context.key && (await reportedBeforeClose(db, context.key, closedAt, day.graceHours, context.now))) {
-        return { drill: false, late: true };
+      if (context.key && context.item) {
+        const heard = await heardBeforeClose(db, context.key, closedAt, day.graceHours, context.now);
+        if (heard && heard.era !== null && heard.era !== day.row?.era && (await repo.isEndedDrillEra(heard.era))) {
+          throw new HttpError(410, electionMessages.drillItem);
+        }
+        if (heard && matches(heard, context.item)) return { drill: false, late: true };
       }
       throw Conflict(electionMessages.closedAt(closedAt));
     }
   }
 }
+
+/** A key heard before the close vouches only for what it was heard as: person, record, slot and content. */
+const matches = (heard: HeardKeyRow, item: PhoneItem) =>
+  heard.user_email === item.email &&
+  heard.record_id === item.recordId &&
+  heard.kind === item.kind &&
+  heard.fingerprint === item.fingerprint;
 
 /** The result counters as a close keeps them. */
 export interface CloseCounts {
@@ -119,6 +200,11 @@ export interface CloseCounts {
  * are those of the close, whenever they are taken.
  */
 export async function ensureCloseSnapshot(db: Kysely<Database>, closedAt: string, now: Date): Promise<void> {
+  // Outside a change (a page reading the close): in a transaction that orders with the writes under way.
+  if (!db.isTransaction) {
+    await settleClose(db, now);
+    return;
+  }
   const repo = createElectionRepository(db);
   if (await repo.findCloseSnapshot(closedAt)) return;
   const records = createRecordsRepository(db);
@@ -200,17 +286,20 @@ export async function stampClose(
   return (await readCloseSnapshot(db, closedAt))?.stamp;
 }
 
-/** Whether a phone named this key before the close, and the grace after the close still runs. */
-async function reportedBeforeClose(
+const graceOver = (closedAt: string, graceHours: number, now: Date) =>
+  now.getTime() >= new Date(closedAt).getTime() + graceHours * HOUR_MS;
+
+/** The key as a phone reported it before the close, while the grace after the close still runs. */
+async function heardBeforeClose(
   db: Kysely<Database>,
   key: string,
   closedAt: string,
   graceHours: number,
   now: Date,
-): Promise<boolean> {
-  if (now.getTime() >= new Date(closedAt).getTime() + graceHours * HOUR_MS) return false;
-  const heardAt = await createElectionRepository(db).heardAt(key);
-  return heardAt !== undefined && heardAt < closedAt;
+): Promise<HeardKeyRow | undefined> {
+  if (graceOver(closedAt, graceHours, now)) return undefined;
+  const heard = await createElectionRepository(db).heardKey(key);
+  return heard && heard.heard_at < closedAt ? heard : undefined;
 }
 
 /** What a drill item's record is before it: read in the item's transaction, before its write. */
@@ -265,15 +354,73 @@ export async function recordLateArrival(
   });
 }
 
+/** A waiting item as a phone's report names it, checked to be the person's own record. */
+export interface ReportedItem {
+  key: string;
+  recordId: number;
+  kind: DrillKind;
+  /** The ballot's codes (voteFingerprint) or the photo's SHA-256; absent, the key vouches for nothing. */
+  fingerprint?: string | undefined;
+  era?: string | null | undefined;
+}
+
 /**
- * The keys a phone's field report names, each kept with when it was first heard of (server's clock):
- * the proof, after the close, that the item was on a phone before it. Called in the report's change.
+ * The most keys one person's phones may have heard at once: what they could hold (decision 094), every
+ * phone of theirs (FIELD_DEVICES_PER_PERSON, 5) with a full report (FIELD_REPORT_MAX_ITEMS, 500).
+ */
+export const HEARD_KEYS_PER_PERSON = 2_500;
+
+/**
+ * The keys a phone's field report names, each bound to what it was reported as (person, record, slot,
+ * content, era) and kept with when it was first heard of (server's clock): the proof, after the close,
+ * that this item was on a phone before it (decision 094). Called in the report's change, with the items
+ * already checked to be records of the person's departments. At most HEARD_KEYS_PER_PERSON a person: over
+ * it, keys their phones no longer name (`held`) are forgotten first, and what still does not fit is not
+ * kept. After the close nothing new is kept (it would vouch for nothing); once the grace has run out,
+ * every key goes.
  */
 export async function rememberReportedKeys(
   db: Kysely<Database>,
-  keys: readonly string[],
+  items: readonly ReportedItem[],
   email: string,
   now: Date,
+  held: () => Promise<readonly string[]>,
 ): Promise<void> {
-  await createElectionRepository(db).rememberHeardKeys(keys, email, now.toISOString());
+  const repo = createElectionRepository(db);
+  const day = await readElection(db, now);
+  if (day.closedAt) {
+    if (graceOver(day.closedAt, day.graceHours, now)) await repo.forgetHeardKeys();
+    return;
+  }
+  const eras = [...new Set(items.flatMap((i) => (i.era ? [i.era] : [])))];
+  const endedDrills = await repo.endedDrillEras(eras);
+  const at = now.toISOString();
+  let rows: HeardKeyRow[] = items.flatMap((i) =>
+    i.fingerprint && !(i.era && endedDrills.has(i.era))
+      ? [
+          {
+            item_key: i.key,
+            user_email: email,
+            heard_at: at,
+            record_id: i.recordId,
+            kind: i.kind,
+            fingerprint: i.fingerprint,
+            era: i.era ?? null,
+          },
+        ]
+      : [],
+  );
+  if (rows.length === 0) return;
+  if ((await repo.countHeardKeysOf(email)) + rows.length > HEARD_KEYS_PER_PERSON) {
+    await repo.forgetHeardKeysOf(email, await held());
+    const known = await repo.heardAmong(rows.map((r) => r.item_key));
+    const room = Math.max(0, HEARD_KEYS_PER_PERSON - (await repo.countHeardKeysOf(email)));
+    rows = rows.filter((r) => !known.has(r.item_key)).slice(0, room);
+  }
+  await repo.rememberHeardKeys(rows);
+}
+
+/** Every key phones reported goes (the purge of personal data: a key names a person's record). */
+export async function forgetReportedKeys(db: Kysely<Database>): Promise<void> {
+  await createElectionRepository(db).forgetHeardKeys();
 }

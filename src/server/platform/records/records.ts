@@ -65,6 +65,8 @@ export interface VoteRequest {
   key: string | undefined;
   /** The vote came by SMS (decision 084): its audit row says so ('channel': 'sms'). */
   channel?: 'sms';
+  /** The era its phone stamped on it at capture (decision 094); absent from SMS and older phones. */
+  era?: string | undefined;
 }
 
 /**

@@ -14,7 +14,9 @@ import { createLimiter } from '#server/platform/lib/limiter';
 import { makePrivateDir } from '#server/platform/lib/private-files';
 
 export type ResumableUpload = Selectable<ResumableUploadsTable>;
-export type NewResumableUpload = Omit<ResumableUpload, 'sha256' | 'stored_at' | 'created_at' | 'expires_at'>;
+export type NewResumableUpload = Omit<ResumableUpload, 'sha256' | 'stored_at' | 'created_at' | 'expires_at' | 'era'> & {
+  era?: string | null;
+};
 
 type Db = Kysely<Database>;
 type Limiter = ReturnType<typeof createLimiter>;
@@ -146,6 +148,7 @@ export function createResumableUploads(
       const now = options.now();
       const row: ResumableUpload = {
         ...upload,
+        era: upload.era ?? null,
         sha256: null,
         stored_at: null,
         created_at: now.toISOString(),

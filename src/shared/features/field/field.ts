@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import { emailFieldSchema } from '#shared/platform/email';
+import { eraIdSchema, eraSchema } from '#shared/platform/era';
 
 /** Items waiting longer than this on a phone make its validator stand out in the field view. */
 export const FIELD_STUCK_MINUTES = 10;
@@ -38,6 +39,13 @@ export const fieldItemSchema = z.object({
   kind: fieldItemKindSchema,
   /** When the person saved it on the phone (the phone's clock). */
   savedAt: instant,
+  /**
+   * What was captured (decision 094): the ballot's codes (voteFingerprint) or the photo's SHA-256. Only a
+   * key reported with it is taken after the close, and only for the same content.
+   */
+  fingerprint: z.string().max(200).optional(),
+  /** The era the phone stamped on it at capture. */
+  era: eraIdSchema.nullable().optional(),
 });
 export type FieldItem = z.infer<typeof fieldItemSchema>;
 
@@ -60,7 +68,9 @@ export const deviceReportSchema = z.object({
 });
 export type DeviceReport = z.infer<typeof deviceReportSchema>;
 
-export const deviceReportAnswerSchema = z.object({ receivedAt: z.string() });
+/** The answer: when it was received, and the day's era for the phone to stamp on what it captures next. */
+export const deviceReportAnswerSchema = z.object({ receivedAt: z.string(), era: eraSchema.nullable().optional() });
+export type DeviceReportAnswer = z.infer<typeof deviceReportAnswerSchema>;
 
 export const fieldValidatorSchema = z.object({
   email: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eraIdSchema } from '#shared/platform/era';
 import { photoKindSchema } from '#shared/platform/records';
 import { photoSha256Schema } from './photos';
 
@@ -23,6 +24,8 @@ export const photoUploadMetadataSchema = z.object({
   filetype: z.string().max(100).optional(),
   /** The SHA-256 of the bytes, as the phone computed them (absent: sent before phones computed it). */
   sha256: photoSha256Schema.optional(),
+  /** The era the phone stamped on the photo when it was taken (decision 094). */
+  era: eraIdSchema.optional(),
 });
 export type PhotoUploadMetadata = z.infer<typeof photoUploadMetadataSchema>;
 

@@ -31,6 +31,7 @@ import { photoTotalsMigration } from './032-photo-totals';
 import { closeStampsMigration } from './033-close-stamps';
 import { noVotedAtIndexMigration } from './034-no-voted-at-index';
 import { personalDataPurgesMigration } from './036-personal-data-purges';
+import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -72,6 +73,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '033-close-stamps': closeStampsMigration(),
     '034-no-voted-at-index': noVotedAtIndexMigration(),
     '036-personal-data-purges': personalDataPurgesMigration(),
+    '037-eras-and-bound-keys': erasAndBoundKeysMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -21,6 +21,8 @@ export interface SendResumablePhotoInput {
   sha256?: string;
   /** The Idempotency-Key made when the photo was taken: every request of every try carries it. */
   key: string;
+  /** The day's era when the photo was taken (decision 094): a drill's photo is never taken as real. */
+  era?: string | null;
   /** Where an earlier try left this photo on the server (null: nowhere yet). */
   uploadUrl: string | null;
   /** The server gave the upload an address (kept on the phone to continue after a restart), or it is gone. */
@@ -157,6 +159,7 @@ export function sendResumablePhoto(input: SendResumablePhotoInput): Promise<Sent
         filename: input.fileName,
         filetype: input.fileType,
         ...(input.sha256 ? { sha256: input.sha256 } : {}),
+        ...(input.era ? { era: input.era } : {}),
       },
       headers,
       // The phone's outbox keeps the address and decides when to try again; tus-js-client only retries

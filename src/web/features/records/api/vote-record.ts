@@ -1,3 +1,4 @@
+import { ITEM_ERA_HEADER } from '#shared/platform/era';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/platform/idempotency';
 import { type SentRequest, sendRequest } from '#web/platform/lib/send-request';
 import type { Timers } from '#web/platform/lib/timers';
@@ -11,6 +12,8 @@ export interface SendVoteInput {
   candidates: string[];
   /** The Idempotency-Key made when 'Votar' was tapped: every try of this vote sends the same one. */
   key: string;
+  /** The day's era when it was tapped (decision 094): a drill's vote is never taken as real. */
+  era?: string | null | undefined;
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
   timers?: Timers;
@@ -21,7 +24,7 @@ export const sendVote = (input: SendVoteInput): Promise<SentRequest> =>
   sendRequest({
     method: 'POST',
     url: `/api/validation/${encodeURIComponent(input.slug)}/records/${input.recordId}/vote`,
-    headers: { [IDEMPOTENCY_KEY_HEADER]: input.key },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: input.key, ...(input.era ? { [ITEM_ERA_HEADER]: input.era } : {}) },
     body: JSON.stringify({ candidates: input.candidates }),
     onProgress: input.onProgress,
     idleTimeoutMs: VOTE_IDLE_TIMEOUT_MS,

@@ -1,3 +1,5 @@
+import type { DeviceReportAnswer } from '#shared/features/field/field';
+import { type Era, eraSchema } from '#shared/platform/era';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { newUuid } from '#web/platform/lib/new-id';
 import { discardUpload } from '../api/discard-upload';
@@ -28,6 +30,7 @@ export const sendOutboxItem: Transport = async (item: OutboxItem, { onProgress, 
     fileName: item.file.name,
     sha256: item.file.sha256,
     key: item.key,
+    era: item.era ?? null,
     uploadUrl: item.uploadUrl ?? null,
     onUploadUrl,
     onProgress,
@@ -61,6 +64,27 @@ const oneTabAtATime = (pass: () => Promise<void>): Promise<void> =>
     : pass();
 
 const DEVICE_ID_KEY = 'comando-dispositivo';
+const ERA_KEY = 'comando-era';
+
+/** The day's era this phone last heard of (decision 094), kept between pages: stamped on what it captures. */
+const knownEra = {
+  read(): Era | null {
+    try {
+      const parsed = eraSchema.safeParse(JSON.parse(localStorage.getItem(ERA_KEY) ?? 'null'));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  },
+  write(era: Era | null) {
+    try {
+      if (era) localStorage.setItem(ERA_KEY, JSON.stringify(era));
+      else localStorage.removeItem(ERA_KEY);
+    } catch {
+      // Storage refused: items are stamped with nothing, as before phones stamped them.
+    }
+  },
+};
 const SEND_HISTORY_KEY = 'comando-envios-historial';
 
 /** This phone's id for the field view: made once, kept in localStorage (a new one where it is refused). */
@@ -117,6 +141,7 @@ export function deviceOutbox(): Outbox {
     onRemove: (item) => {
       if (item.kind === 'photo' && item.uploadUrl) void discardUpload(item.uploadUrl, item.key);
     },
+    era: () => knownEra.read(),
   });
   // The field view: this phone tells the server, when it can, what it holds (docs/decisions/048).
   reporter = createFieldReporter({
@@ -124,8 +149,18 @@ export function deviceOutbox(): Outbox {
     deviceId: deviceId(),
     isOnline: () => navigator.onLine,
     history: sendHistory,
-    send: async (report) => {
-      await apiFetch('/api/field/reports', { method: 'POST', body: JSON.stringify(report), timeoutMs: 15_000 });
+    send: (report) =>
+      apiFetch<DeviceReportAnswer>('/api/field/reports', {
+        method: 'POST',
+        body: JSON.stringify(report),
+        timeoutMs: 15_000,
+      }),
+    // The day's era: a new one after a drill means the drill's items and lists go (decision 094).
+    onAnswer: async (answer) => {
+      if (answer.era === undefined) return;
+      const previous = knownEra.read();
+      knownEra.write(answer.era);
+      if (previous?.id !== answer.era?.id) await outbox.eraChanged(answer.era, previous);
     },
   });
   const onMessage = () => void outbox.reload();

@@ -14,7 +14,12 @@ const photo = (recordId: number, slug = 'cabimas', owner = ANA) => ({
   recordId,
   recordName: `Persona ${recordId}`,
   photoKind: 'gobernador' as const,
-  file: { name: 'IMG_1.JPG', type: 'image/jpeg', data: new Uint8Array([0xff, 0xd8, 0xff]).buffer },
+  file: {
+    name: 'IMG_1.JPG',
+    type: 'image/jpeg',
+    data: new Uint8Array([0xff, 0xd8, 0xff]).buffer,
+    sha256: 'ab'.repeat(32),
+  },
 });
 
 beforeEach(() => {
@@ -38,13 +43,14 @@ function setup(options: { online?: () => boolean; transport?: Transport } = {}) 
     isOnline: options.online,
     send: async (report) => {
       reports.push(report);
+      return undefined;
     },
   });
   return { outbox, reporter, reports };
 }
 
 describe('field report', () => {
-  it('names, shortly after a change, each of the signed-in person’s items waiting: key, department, record, slot, since when', async () => {
+  it('names, shortly after a change, each of the signed-in person’s items waiting: key, department, record, slot, since when, what was captured', async () => {
     const { outbox, reports } = setup();
     outbox.connect(ANA);
     await outbox.addPhoto(photo(1));
@@ -65,13 +71,21 @@ describe('field report', () => {
         lastSuccessAt: null,
         lastError: null,
         items: [
-          { key: keys[0], slug: 'cabimas', recordId: 1, kind: 'gobernador', savedAt: START.toISOString() },
+          {
+            key: keys[0],
+            slug: 'cabimas',
+            recordId: 1,
+            kind: 'gobernador',
+            savedAt: START.toISOString(),
+            fingerprint: 'ab'.repeat(32),
+          },
           {
             key: keys[1],
             slug: 'lagunillas',
             recordId: 2,
             kind: 'vote',
             savedAt: new Date(START.getTime() + 60_000).toISOString(),
+            fingerprint: 'vote:FA',
           },
         ],
       },

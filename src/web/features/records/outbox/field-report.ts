@@ -1,4 +1,5 @@
-import { type DeviceReport, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
+import { type DeviceReport, type DeviceReportAnswer, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
+import { voteFingerprint } from '#shared/platform/era';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { AttemptOutcome, Outbox } from './outbox';
 import { isWaiting, type OutboxItem } from './outbox-item';
@@ -13,7 +14,9 @@ export interface FieldReporterOptions {
   outbox: Outbox;
   deviceId: string;
   /** Sends one report; a failure is forgotten (the next change or heartbeat sends a fresh one). */
-  send: (report: DeviceReport) => Promise<void>;
+  send: (report: DeviceReport) => Promise<DeviceReportAnswer | undefined>;
+  /** The server's answer to a report: the day's era, which the phone stamps on what it captures next. */
+  onAnswer?: (answer: DeviceReportAnswer) => void | Promise<void>;
   timers?: Timers;
   isOnline?: () => boolean;
   history?: { read(): SendHistory; write(history: SendHistory): void };
@@ -57,6 +60,13 @@ export function buildReport(
       recordId: i.recordId,
       kind: i.kind === 'vote' ? 'vote' : i.photoKind,
       savedAt: new Date(i.createdAt).toISOString(),
+      // What was captured under the key (decision 094): after the close, only that is taken as late.
+      ...(i.kind === 'vote'
+        ? { fingerprint: voteFingerprint(i.candidates) }
+        : i.file.sha256
+          ? { fingerprint: i.file.sha256 }
+          : {}),
+      ...(i.era ? { era: i.era } : {}),
     })),
   };
 }
@@ -99,12 +109,15 @@ export function createFieldReporter(options: FieldReporterOptions) {
     );
     const sig = signature(body, person);
     if (!force && sig === lastSent) return;
+    let answer: DeviceReportAnswer | undefined;
     try {
-      await options.send(body);
+      answer = await options.send(body);
       lastSent = sig;
     } catch {
       // Not heard this time: the next change or heartbeat tries again.
+      return;
     }
+    if (answer) await options.onAnswer?.(answer);
   }
 
   // One report `settleMs` after the first change of a burst: later changes ride along, and a queue that

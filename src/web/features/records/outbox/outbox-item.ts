@@ -45,6 +45,13 @@ interface ItemBase {
   rejection: { status: number; message: string } | null;
   createdAt: number;
   sentAt: number | null;
+  /**
+   * The day's era the phone knew when the person acted (decision 094), and whether it was a drill's: sent
+   * with every try; a drill's item is dropped once the phone hears the drill has ended. Absent on items
+   * saved before phones stamped them, or before the phone first heard of an era.
+   */
+  era?: string | null;
+  eraDrill?: boolean;
 }
 
 export interface VoteItem extends ItemBase {

@@ -86,6 +86,38 @@ describe('outbox', () => {
     expect(outbox.unsent()).toEqual([]);
   });
 
+  it('stamps each item with the era it was made in, and drops the drill’s items, sent or waiting, when the drill has ended', async () => {
+    const server = fakeServer();
+    const drill = { id: '0c6f6c1e-8b5a-4d39-9a77-6b1f2f0a9d01', drill: true };
+    const day = { id: '7d1e2c3b-4a59-4f68-8e77-9c0b1a2d3e4f', drill: false };
+    let era: typeof drill | null = drill;
+    const ended: string[] = [];
+    const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport, era: () => era });
+    outbox.connect(ANA, { onDrillEnded: () => ended.push('simulacro terminado') });
+    await outbox.addVote(vote(1));
+    await settle();
+    await server.reply(201);
+    // Offline: the next ones wait on the phone.
+    server.calls.length = 0;
+    outbox.stop();
+    await outbox.addVote(vote(2));
+    await outbox.addPhoto(photo(2));
+    expect(outbox.getSnapshot().items.map((i) => [i.era, i.eraDrill])).toEqual([
+      [drill.id, true],
+      [drill.id, true],
+      [drill.id, true],
+    ]);
+    era = day;
+    await outbox.addVote(vote(3));
+    await outbox.eraChanged(day, drill);
+    expect(states(outbox)).toEqual(['3:vote:saved']);
+    expect(outbox.getSnapshot().items[0]?.era).toBe(day.id);
+    expect(ended).toEqual(['simulacro terminado']);
+    // Heard again, the same era changes nothing.
+    await outbox.eraChanged(day, day);
+    expect(ended).toHaveLength(1);
+  });
+
   it('sends what was saved in order, one request at a time, and marks each sent', async () => {
     const server = fakeServer();
     const sent: number[] = [];

@@ -1,4 +1,5 @@
 import { arrivedDamaged } from '#shared/features/photos/photos';
+import type { Era } from '#shared/platform/era';
 import { newItemKey } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { DeviceStore } from '../device/device-store';
@@ -35,6 +36,8 @@ export interface OutboxEvents {
   onRejected?(item: OutboxItem): void;
   /** The server said the item belongs to a drill already erased: it left the phone (decision 079). */
   onDropped?(item: OutboxItem, message: string): void;
+  /** The drill has ended: its items left the phone, and whatever else the phone kept of it must go (094). */
+  onDrillEnded?(): void;
   /** The session ended: the item waits, and sending stops until a session is connected again. */
   onUnauthorized?(): void;
 }
@@ -63,6 +66,8 @@ export interface OutboxOptions {
   onRemove?: (item: OutboxItem) => void;
   /** How each try ended (the field report keeps the last success and the last error). */
   onAttempt?: (item: OutboxItem, outcome: AttemptOutcome) => void;
+  /** The day's era the phone last heard of, stamped on each new item (decision 094). */
+  era?: () => Era | null;
 }
 
 /** A try: the server took the item, refused it, or gave no usable answer (tried again later). */
@@ -309,7 +314,10 @@ export function createOutbox(options: OutboxOptions) {
 
   function base(owner: string) {
     const now = timers.now();
+    const era = options.era?.() ?? null;
     return {
+      era: era?.id ?? null,
+      eraDrill: era?.drill ?? false,
       key: newItemKey(),
       owner,
       state: 'saved' as const,
@@ -436,6 +444,29 @@ export function createOutbox(options: OutboxOptions) {
       }
       await reload();
       options.broadcast?.();
+    },
+
+    /**
+     * The server's era is now `current` (decision 094): if the phone was in a drill's, or holds items of
+     * one, the drill has ended: those items leave the phone whatever their state (waiting, sent, refused),
+     * without asking, and the app is told (it forgets the lists kept of the drill and says so).
+     */
+    async eraChanged(current: Era | null, previous: Era | null): Promise<void> {
+      await ensureLoaded();
+      const ended = (item: OutboxItem) => item.eraDrill === true && !!item.era && item.era !== current?.id;
+      const dropped = items.filter(ended);
+      if (inFlight && dropped.some((i) => i.seq === inFlight?.seq)) inFlight.controller.abort();
+      for (const item of dropped) {
+        await store.remove(item.seq);
+        options.onRemove?.(item);
+      }
+      if (dropped.length > 0) {
+        items = items.filter((i) => !ended(i));
+        publish();
+        options.broadcast?.();
+      }
+      const leftDrill = previous?.drill === true && previous.id !== current?.id;
+      if (leftDrill || dropped.length > 0) events.onDrillEnded?.();
     },
 
     /** Stops timers and the request on its way (tests, and the page going away). */

@@ -3,9 +3,12 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import type { PhotoUploadResult } from '#shared/features/photos/photos';
 import { recordsMessages, type VoteResult } from '#shared/features/records/records';
+import { eraMessages } from '#shared/platform/era';
 import { isNetworkError } from '#web/platform/lib/api-client';
+import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 import { useSession } from '#web/platform/session/get-session';
 import { recordsKeys, replaceRecordInLists } from '../api/get-records';
+import { forgetCopies } from '../device/device-copies';
 import { rememberedOwner } from '../device/device-hints';
 import { deviceOutbox } from './device-outbox';
 import type { OutboxSnapshot } from './outbox';
@@ -123,6 +126,13 @@ export function useOutboxConnection({ owner, onSessionEnded }: OutboxConnectionO
       onDropped(item, message) {
         void queryClient.invalidateQueries({ queryKey: recordsKeys.all(item.slug) });
         toast.info(`${item.recordName}: ${message}`, { toastId: item.key });
+      },
+      onDrillEnded() {
+        // What the phone kept of the drill's lists goes too; the lists are read again from the server.
+        void forgetCopies().finally(
+          () => void queryClient.invalidateQueries({ queryKey: recordsQueryRoots.validation }),
+        );
+        toast.info(eraMessages.drillEnded, { toastId: 'simulacro-terminado' });
       },
       onUnauthorized() {
         ended.current?.();
