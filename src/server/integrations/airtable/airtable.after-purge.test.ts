@@ -74,6 +74,8 @@ describe('airtable:import after the purge', () => {
     ).toBe(0);
     const purged = await names();
     expect(purged?.some((n) => imported?.includes(n))).toBe(false);
+    // Reopened for the next election's lists (as for the CSV import); the purge still holds imports back.
+    await setElectionPhase(t.db, 'preparacion', new Date());
 
     // Airtable still holds every name: the import is refused before it reads anything, and writes nothing.
     const requestsBefore = s.requests.length;
