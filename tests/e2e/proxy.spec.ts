@@ -102,7 +102,7 @@ test('through nginx: Secure cookies, HSTS, the client’s address in the audit l
       votes += 1;
       await vote(validator.page, votes);
       const sent = Date.now();
-      await expect(fa).toHaveText(`${votes} votos`);
+      await expect(fa).toHaveText(votes === 1 ? '1 voto' : `${votes} votos`);
       test.info().annotations.push({ type: 'voto → proyector', description: `${Date.now() - sent} ms` });
     }
     expect(await votesOn(other)).toBe(1);
