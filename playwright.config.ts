@@ -1,7 +1,11 @@
 import { defineConfig } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from './src/server/testing/server-process';
 import {
   DROPBOX_CONTRACT,
+  E2E_NOW,
   E2E_SERVERS,
+  e2eDataDir,
+  e2eTemplateDir,
   FIREBASE_CONTRACT,
   S3_LOCAL,
   WORDPRESS_CONTRACT,
@@ -98,8 +102,27 @@ export default defineConfig<{ withoutAppCode: boolean }>({
       url: `${FIREBASE_CONTRACT.url}/health`,
       ...quiet,
     },
-    ...Object.values(E2E_SERVERS).map((s) => ({
-      command: `npx tsx tests/e2e/support/start-server.ts ${s.name}`,
+    // The app instances run the server bundle as `npm start` does (built first, in a fraction of a second);
+    // the first one seeds the known data once, and every seeded instance starts on a copy of it.
+    // Playwright starts these one after the other, in this order.
+    ...Object.values(E2E_SERVERS).map((s, i) => ({
+      command: [
+        ...(i === 0 ? ['node scripts/build-server.mjs', 'npx tsx tests/e2e/support/seed-template.ts'] : []),
+        `node ${SERVER_NODE_FLAGS.join(' ')} tests/e2e/support/start-server.mjs`,
+      ].join(' && '),
+      env: {
+        NODE_ENV: 'test',
+        PORT: String(s.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: e2eDataDir(s.name),
+        DATABASE_URL: '',
+        COMANDO_DEMO: '0',
+        COMANDO_NOW: E2E_NOW,
+        LOG_LEVEL: 'warn',
+        PUBLIC_ORIGIN: s.url,
+        ...(s.seeded ? { COMANDO_E2E_TEMPLATE: e2eTemplateDir() } : {}),
+        ...s.env,
+      },
       url: `${s.url}/api/ready`,
       reuseExistingServer: false,
       timeout: 60_000,

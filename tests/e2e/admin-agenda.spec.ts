@@ -1,7 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
+import { E2E_SERVERS } from './support/servers';
+import { useStoredSession } from './support/sessions';
 
 const { admin, notasEditor } = E2E_ACCOUNTS;
 const PHONE = { width: 390, height: 844 };
@@ -13,7 +14,7 @@ const toast = (page: Page, text: string) => page.locator('.Toastify').getByText(
 
 /** Removes what an earlier attempt of these tests left on their days (a retry starts clean). */
 async function clearDays(page: Page, from: string, to: string) {
-  const origin = new URL(page.url()).origin;
+  const origin = E2E_SERVERS.main.url;
   const { events } = (await (await page.request.get(`/api/admin/agenda?from=${from}&to=${to}`)).json()) as {
     events: { id: number }[];
   };
@@ -26,7 +27,7 @@ test.describe('agenda editor at phone size', () => {
 
   test('an admin creates, edits, copies and deletes a day’s events', async ({ page }) => {
     test.slow(); // a whole story in one test
-    await signIn(page, admin.email, admin.password);
+    await useStoredSession(page, E2E_SERVERS.main.url, admin.email, admin.password);
     await clearDays(page, DAY, NEXT_DAY);
     await page.goto('/admin/agenda');
     // It opens on the server's today (America/Caracas), with the events the public page shows.
@@ -107,7 +108,7 @@ test.describe('agenda editor at phone size', () => {
 });
 
 test('the event form works with the keyboard alone', async ({ page }) => {
-  await signIn(page, admin.email, admin.password);
+  await useStoredSession(page, E2E_SERVERS.main.url, admin.email, admin.password);
   await clearDays(page, '2026-12-20', '2026-12-20');
   await page.goto('/admin/agenda');
   await page.getByLabel('Día', { exact: true }).fill('2026-12-20');
@@ -135,7 +136,7 @@ test('the event form works with the keyboard alone', async ({ page }) => {
 });
 
 test('someone on the Notas list only cannot open the agenda editor or its API', async ({ page }) => {
-  await signIn(page, notasEditor.email, notasEditor.password);
+  await useStoredSession(page, E2E_SERVERS.main.url, notasEditor.email, notasEditor.password);
   await page.goto('/admin/agenda');
   await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
   const api = await page.request.get('/api/admin/agenda?from=2026-11-22&to=2026-11-22');

@@ -3,8 +3,8 @@ import { WORD_LIST_STYLES, WORD_WRITTEN_BULLETS } from '#web/testing/word-clipbo
 import { type AdminServer, startAdminServer } from './admin-server';
 import { openPage } from './support/app-ready';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
+import { useStoredSession } from './support/sessions';
 
 const { notasEditor } = E2E_ACCOUNTS;
 const PHONE = { width: 390, height: 844 };
@@ -30,8 +30,7 @@ async function publicTitles(page: Page): Promise<string[]> {
 }
 
 /** Deletes what an earlier attempt of this test left, so the public list is as the other specs expect. */
-async function removeLeftovers(page: Page) {
-  const origin = new URL(page.url()).origin;
+async function removeLeftovers(page: Page, origin: string) {
   const list = (await (await page.request.get(`/api/admin/notas?q=${encodeURIComponent('prueba e2e')}`)).json()) as {
     items: { id: number }[];
   };
@@ -58,11 +57,12 @@ test.describe('notas editor at phone size', () => {
 
   test('someone on the Notas list writes a nota by touch, keeps it a draft, publishes it and takes it back', async ({
     page,
+    server,
   }) => {
     // A whole story in one test, with three visits to the public page: give it time on a busy machine.
     test.slow();
-    await signIn(page, notasEditor.email, notasEditor.password);
-    await removeLeftovers(page);
+    await useStoredSession(page, server.origin, notasEditor.email, notasEditor.password);
+    await removeLeftovers(page, server.origin);
     await page.goto('/admin/notas');
     await expect(page.getByRole('article', { name: 'Nota más reciente' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
@@ -153,10 +153,10 @@ test.describe('notas editor at phone size', () => {
   });
 });
 
-test('the editor works with the keyboard alone', async ({ page }) => {
+test('the editor works with the keyboard alone', async ({ page, server }) => {
   // On a busy machine this story has taken 25 s.
   test.slow();
-  await signIn(page, notasEditor.email, notasEditor.password);
+  await useStoredSession(page, server.origin, notasEditor.email, notasEditor.password);
   await page.goto('/admin/notas/nueva');
   // The editor is loaded after the form; until it is there, Tab would go past where it will be.
   await expect(editor(page)).toBeVisible();
@@ -242,12 +242,13 @@ const PASTED_HTML = (origin: string) =>
 
 test('a rich clipboard pasted into the editor keeps what a nota may hold, and the nota reads the same on /notas', async ({
   page,
+  server,
 }) => {
   test.slow();
   const title = 'Nota pegada prueba e2e';
-  await signIn(page, notasEditor.email, notasEditor.password);
-  await removeLeftovers(page);
-  const origin = new URL(page.url()).origin;
+  await useStoredSession(page, server.origin, notasEditor.email, notasEditor.password);
+  await removeLeftovers(page, server.origin);
+  const origin = server.origin;
   await page.goto('/admin/notas/nueva');
   await page.getByLabel('Título', { exact: true }).fill(title);
   await pasteHtml(page, RICH_CLIPBOARD(origin));
@@ -295,11 +296,11 @@ test('a rich clipboard pasted into the editor keeps what a nota may hold, and th
   await expect(content.getByRole('img', { name: 'La caravana' })).toBeVisible();
   await expectNoSeriousA11yViolations(visitor);
   await visitorContext.close();
-  await removeLeftovers(page);
+  await removeLeftovers(page, server.origin);
 });
 
-test('lists copied from Word become lists in Chromium, with none of Word’s bullets left', async ({ page }) => {
-  await signIn(page, notasEditor.email, notasEditor.password);
+test('lists copied from Word become lists in Chromium, with none of Word’s bullets left', async ({ page, server }) => {
+  await useStoredSession(page, server.origin, notasEditor.email, notasEditor.password);
   await page.goto('/admin/notas/nueva');
   // Lists made with Word's list styles (the list named by the paragraph's class).
   await pasteHtml(page, WORD_LIST_STYLES);
@@ -316,8 +317,8 @@ test('lists copied from Word become lists in Chromium, with none of Word’s bul
   expect(await editor(page).innerText()).not.toMatch(/[·§]|^\d+\./m);
 });
 
-test('Tab leaves the text from inside a table too, without adding rows', async ({ page }) => {
-  await signIn(page, notasEditor.email, notasEditor.password);
+test('Tab leaves the text from inside a table too, without adding rows', async ({ page, server }) => {
+  await useStoredSession(page, server.origin, notasEditor.email, notasEditor.password);
   await page.goto('/admin/notas/nueva');
   await pasteHtml(page, '<table><tr><th>Municipio</th></tr><tr><td>Cabimas</td></tr></table>');
   await editor(page).getByRole('cell', { name: 'Cabimas' }).click();
@@ -329,8 +330,8 @@ test('Tab leaves the text from inside a table too, without adding rows', async (
   await expect(editor(page).getByRole('row')).toHaveCount(2);
 });
 
-test('someone on the Notas list only cannot open the records or the agenda editor', async ({ page }) => {
-  await signIn(page, notasEditor.email, notasEditor.password);
+test('someone on the Notas list only cannot open the records or the agenda editor', async ({ page, server }) => {
+  await useStoredSession(page, server.origin, notasEditor.email, notasEditor.password);
   await page.goto('/admin');
   const sections = page.getByRole('navigation', { name: 'Secciones de administración' });
   await expect(sections.getByRole('link')).toHaveText(['Notas']);

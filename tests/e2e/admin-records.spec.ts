@@ -4,8 +4,8 @@ import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { type AdminServer, startAdminServer } from './admin-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { signIn } from './support/login';
 import { E2E_ACCOUNTS } from './support/seed-auth';
+import { useStoredSession } from './support/sessions';
 
 const { admin } = E2E_ACCOUNTS;
 const PHONE = { width: 390, height: 844 };
@@ -37,8 +37,8 @@ const test = base.extend<object, { server: AdminServer }>({
 test.describe.configure({ mode: 'serial' });
 test.use({ viewport: PHONE, hasTouch: true });
 
-test('imports a CSV after reviewing it: counts, duplicates, then every new row at once', async ({ page }) => {
-  await signIn(page, admin.email, admin.password);
+test('imports a CSV after reviewing it: counts, duplicates, then every new row at once', async ({ page, server }) => {
+  await useStoredSession(page, server.origin, admin.email, admin.password);
   await review(page, 'registros-validos.csv');
   await expect(page.getByText('Revisión terminada: todavía no se importó nada.')).toBeVisible();
   await expect(page.getByTestId('import-rows')).toHaveText('5');
@@ -78,8 +78,11 @@ test('imports a CSV after reviewing it: counts, duplicates, then every new row a
   await expect(page.getByRole('button', { name: /^Importar \d/ })).toHaveCount(0);
 });
 
-test('reports rows with errors by line and column, and a malformed file, importing nothing', async ({ page }) => {
-  await signIn(page, admin.email, admin.password);
+test('reports rows with errors by line and column, and a malformed file, importing nothing', async ({
+  page,
+  server,
+}) => {
+  await useStoredSession(page, server.origin, admin.email, admin.password);
   await review(page, 'registros-con-errores.csv');
   await expect(page.getByTestId('import-invalid')).toHaveText('3');
   const errors = page.getByRole('table', { name: /Filas con errores/ });
@@ -103,8 +106,8 @@ test('reports rows with errors by line and column, and a malformed file, importi
   await expect(page.getByRole('button', { name: /^Importar/ })).toHaveCount(0);
 });
 
-test('reads a Latin-1 file with its accents', async ({ page }) => {
-  await signIn(page, admin.email, admin.password);
+test('reads a Latin-1 file with its accents', async ({ page, server }) => {
+  await useStoredSession(page, server.origin, admin.email, admin.password);
   await review(page, 'registros-latin1.csv');
   await expect(page.getByText(/Latin-1, separado por punto y coma/)).toBeVisible();
   await page.getByRole('button', { name: 'Importar 2 registros' }).tap();
@@ -114,9 +117,9 @@ test('reads a Latin-1 file with its accents', async ({ page }) => {
   await expect(page.getByRole('article', { name: 'María Ñañez' })).toBeVisible();
 });
 
-test('adds, edits and voids a record by hand, and exports the municipality as CSV', async ({ page }) => {
+test('adds, edits and voids a record by hand, and exports the municipality as CSV', async ({ page, server }) => {
   test.slow(); // a whole story in one test
-  await signIn(page, admin.email, admin.password);
+  await useStoredSession(page, server.origin, admin.email, admin.password);
   await page.goto('/admin/registros?municipio=colon');
   await expect(page.getByRole('article').first()).toBeVisible();
   await page.getByRole('button', { name: 'Agregar registro' }).tap();

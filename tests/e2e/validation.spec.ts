@@ -174,11 +174,18 @@ test('a list of 5,000 records stays light: only nearby cards exist, more load wh
         .getByRole('listitem')
         .evaluateAll((items) => items.map((li) => Number(li.getAttribute('aria-posinset'))))),
     );
-  // Scroll down until cards of the second page of 100 are on screen.
-  for (let i = 0; i < 80 && (await furthest()) <= 120; i++) {
-    await page.mouse.wheel(0, 3000);
-    await page.waitForTimeout(30);
-  }
+  // Scroll down until cards of the second page of 100 are on screen: after each turn of the wheel, the
+  // list renders what came into view on the next frames.
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 3000);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        return furthest();
+      },
+      { intervals: [0] },
+    )
+    .toBeGreaterThan(120);
   expect(pageRequests.some((u) => u.includes('after='))).toBe(true);
   expect(await furthest()).toBeGreaterThan(120);
   expect(await cardsInPage()).toBeLessThan(40);

@@ -15,7 +15,7 @@ export const E2E_TODAY = '2026-11-22';
 
 // E2E_PORT_BASE lets two runs share a machine without fighting over ports.
 const BASE = Number(process.env.E2E_PORT_BASE ?? 4311);
-const server = (name: string, offset: number, seeded: boolean, env: Record<string, string> = {}) => ({
+const server = <N extends string>(name: N, offset: number, seeded: boolean, env: Record<string, string> = {}) => ({
   name,
   port: BASE + offset,
   url: `http://127.0.0.1:${BASE + offset}`,
@@ -76,4 +76,9 @@ export type E2EServerName = keyof typeof E2E_SERVERS;
 
 export function e2eDataDir(name: E2EServerName): string {
   return path.join(os.tmpdir(), `comando-e2e-${E2E_SERVERS[name].port}-${name}`);
+}
+
+/** Where the seeded instances' database is made once per run (seed-template.ts), then copied. */
+export function e2eTemplateDir(): string {
+  return path.join(os.tmpdir(), `comando-e2e-${BASE}-plantilla`);
 }

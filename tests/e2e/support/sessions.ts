@@ -55,3 +55,19 @@ export async function signedInContext(
   });
   return { context, page: await context.newPage() };
 }
+
+/**
+ * Gives `page`'s context the worker's stored session of `email` on `origin` (made once through the API),
+ * instead of signing in through the login form; the page stays where it is (go where the test starts).
+ * For tests about something else than signing in, whose session does not end.
+ */
+export async function useStoredSession(page: Page, origin: string, email: string, password: string): Promise<void> {
+  const key = `${origin} ${email}`;
+  let state = states.get(key);
+  if (!state) {
+    state = signInThroughApi(origin, email, password);
+    states.set(key, state);
+    state.catch(() => states.delete(key));
+  }
+  await page.context().addCookies((await state).cookies);
+}
