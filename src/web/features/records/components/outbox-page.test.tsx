@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Session } from '#shared/platform/session';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
+import { rememberSession } from '#web/platform/session/known-session';
 import { rememberOwner } from '../device/device-hints';
 import { deviceOutbox } from '../outbox/device-outbox';
 import { OutboxPage } from './outbox-page';
@@ -98,6 +99,7 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
     const outbox = deviceOutbox();
     await outbox.addVote({ owner: ANA, slug: 'cabimas', recordId: 2, recordName: 'Persona 2', candidates: ['FA'] });
     rememberOwner(ANA);
+    rememberSession(signedIn(ANA));
     server.use(http.get('*/api/auth/session', () => HttpResponse.json(signedIn(null))));
     const first = renderWithProviders(<OutboxPage />, { route: '/envios' });
     expect(await screen.findByRole('heading', { name: 'Por enviar (0)' })).toBeInTheDocument();
@@ -109,5 +111,18 @@ describe('OutboxPage', { timeout: 30_000 }, () => {
     renderWithProviders(<OutboxPage />, { route: '/envios' });
     expect(await screen.findByRole('heading', { name: 'Por enviar (1)' })).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: 'Voto (FA): Persona 2' })).toBeInTheDocument();
+  });
+
+  it('shows nobody’s items offline after a sign-out, even if the last owner was written again after it', async () => {
+    const outbox = deviceOutbox();
+    await outbox.addVote({ owner: ANA, slug: 'cabimas', recordId: 2, recordName: 'Persona 2', candidates: ['FA'] });
+    // Signed out: the session the phone knew is forgotten; a page being left wrote Ana as the owner again.
+    rememberSession(null);
+    rememberOwner(ANA);
+    server.use(http.get('*/api/auth/session', () => HttpResponse.error()));
+    renderWithProviders(<OutboxPage />, { route: '/envios' });
+    expect(await screen.findByRole('heading', { name: 'Por enviar (0)' })).toBeInTheDocument();
+    expect(screen.getByTestId('envios-de-otra-cuenta')).toHaveTextContent('1 voto o foto de otra cuenta');
+    expect(screen.queryByText('Persona 2')).not.toBeInTheDocument();
   });
 });

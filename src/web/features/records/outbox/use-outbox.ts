@@ -7,6 +7,7 @@ import { eraMessages } from '#shared/platform/era';
 import { isNetworkError } from '#web/platform/lib/api-client';
 import { recordsQueryRoots } from '#web/platform/lib/query-keys';
 import { useSession } from '#web/platform/session/get-session';
+import { rememberedSession } from '#web/platform/session/known-session';
 import { recordsKeys, replaceRecordInLists } from '../api/get-records';
 import { forgetCopies } from '../device/device-copies';
 import { rememberedOwner } from '../device/device-hints';
@@ -22,7 +23,12 @@ import { needsSending, type OutboxItem } from './outbox-item';
 export function useOutboxViewer(): string | null {
   const session = useSession();
   if (session.data) return session.data.user?.email ?? null;
-  if (session.isPending || isNetworkError(session.error)) return rememberedOwner();
+  if (session.isPending || isNetworkError(session.error)) {
+    // Only while the frame still shows that person signed in: a sign-out forgets the session the phone
+    // knew, and a late write of the last owner must not bring their items back under another's eyes.
+    const owner = rememberedOwner();
+    return owner !== null && rememberedSession()?.user?.email === owner ? owner : null;
+  }
   return null;
 }
 
