@@ -48,6 +48,7 @@ const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, key: string) =>
 
 /** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
 export function createElectionRepository(db: Kysely<Database>) {
+  const locksRows = db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
   return {
     async find(): Promise<ElectionRow | undefined> {
       return (await findQuery(db))[0];
@@ -58,8 +59,13 @@ export function createElectionRepository(db: Kysely<Database>) {
      * phase governs and every change of phase takes, so they serialize in one order (decision 094).
      */
     async findLocked(lock: ElectionLock): Promise<ElectionRow | undefined> {
-      if (!db.isTransaction || !(db.getExecutor().adapter instanceof PostgresAdapter)) return (await findQuery(db))[0];
+      if (!locksRows) return (await findQuery(db))[0];
       return (await (lock === 'share' ? findForShareQuery : findForUpdateQuery)(db))[0];
+    },
+
+    /** Whether reading the row in this transaction can lock it: PostgreSQL only (SQLite has one writer). */
+    locksRows(): boolean {
+      return locksRows;
     },
 
     /** A change of phase has a row to lock, even on a new database (which reads as 'preparacion'). */

@@ -64,9 +64,15 @@ export async function lockElection(db: Kysely<Database>, now: Date, lock: Electi
     row?.phase === 'en_curso' && row.closes_at !== null && row.closes_at <= now.toISOString();
   // The plain read decides the lock only where a close set in advance may have come (never once stored).
   let mode = lock;
-  if (mode === 'share' && due(await repo.find())) {
-    if (!db.isTransaction) return db.transaction().execute((trx) => lockElection(trx, now, 'update'));
-    mode = 'update';
+  if (mode === 'share') {
+    const plain = await repo.find();
+    if (due(plain)) {
+      if (!db.isTransaction) return db.transaction().execute((trx) => lockElection(trx, now, 'update'));
+      mode = 'update';
+    } else if (!repo.locksRows()) {
+      // SQLite: the write transaction already excludes every other writer, so the plain read is the row.
+      return electionAt(plain, now);
+    }
   }
   const row = await repo.findLocked(mode);
   if (mode === 'update' && row && due(row) && row.closes_at) {
