@@ -111,6 +111,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...serverTimeoutOptions(config.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
+  // The one photo storage of the server: every plugin, the demo's photos and the drill's erasure use it.
+  const storage = createPhotoStorage(config);
   const db =
     options.db ??
     (await openDatabase({
@@ -123,8 +125,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         ),
     }));
   const ownsDb = !options.db;
-  // The one photo storage of the server: every plugin, the demo's photos and the drill's erasure use it.
-  const storage = createPhotoStorage(config);
   let secondFactorKey: SecondFactorKey;
   try {
     // Loaded (or made) before the migrations, which seal the secrets stored before with it, and checked
