@@ -13,13 +13,12 @@ import { closeResultsRoutes, electionRoutes } from '#server/features/election/el
 import { fieldRoutes } from '#server/features/field/field.routes';
 import { healthRoutes } from '#server/features/health/health.routes';
 import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
-import { createPublishedNotasReader } from '#server/features/notas/notas.public';
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { createNotaHtml, type NotaHtmlOptions } from '#server/features/notas/notas.sanitize';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
 import { photoUploadsRoutes } from '#server/features/photos/photo-uploads.routes';
 import { photosRoutes } from '#server/features/photos/photos.routes';
-import { recordsRoutes, recordsServiceOf } from '#server/features/records/records.routes';
+import { recordsRoutes } from '#server/features/records/records.routes';
 import { recordsAdminRoutes } from '#server/features/records-admin/records-admin.routes';
 import { recordsImportRoutes } from '#server/features/records-import/records-import.routes';
 import { resultsRoutes } from '#server/features/results/results.routes';
@@ -31,7 +30,6 @@ import {
 } from '#server/integrations/airtable/airtable.writeback';
 import { loadDemoData } from '#server/integrations/demo/demo';
 import { materializeDemoPhotos } from '#server/integrations/demo/photos.demo';
-import { createAndroidSmsGateway } from '#server/integrations/sms-gateway/android-sms-gateway';
 import { type Config, fastifyTrustProxy } from '#server/platform/config/config';
 import { type Db, migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
@@ -55,6 +53,7 @@ import { registerAuth } from '#server/platform/session/session.plugin';
 import { createPhotoStorage, dataRoot } from '#server/platform/storage/create-photo-storage';
 import { createDataDisk, type DataDisk, type FreeBytesReader } from '#server/platform/storage/data-disk';
 import { adminRoutes } from './admin.routes';
+import { composeServices } from './compose';
 import { registerPublicPages } from './public-pages';
 
 declare module 'fastify' {
@@ -70,6 +69,11 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What a caller (server.ts, tests) may change of the server it builds, in one place: a test that needs
+ * another part gives it here; compose.ts hands it to the part that uses it. Everything else is built from
+ * the configuration.
+ */
 export interface BuildOptions {
   /** An already open database (tests); otherwise one is opened from the configuration. */
   db?: Db;
@@ -107,6 +111,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...serverTimeoutOptions(config.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
+  // The one photo storage of the server: every plugin, the demo's photos and the drill's erasure use it.
+  const storage = createPhotoStorage(config);
   const db =
     options.db ??
     (await openDatabase({
@@ -129,7 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await seedReferenceData(db, config.now(), config.campaignName);
     if (config.demo) await loadDemoData(db, config.now(), options.announce);
     // Demo photo rows (demo data, end-to-end seeds) become real files in the configured storage, once.
-    await materializeDemoPhotos(db.kysely, createPhotoStorage(config));
+    await materializeDemoPhotos(db.kysely, storage);
   } catch (error) {
     if (ownsDb) await db.close();
     throw error;
@@ -213,36 +219,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await registerApiDocs(app, config);
 
+  // Every service, storage, gateway and guard, built once (compose.ts); each plugin takes what it names.
+  const services = await composeServices(app, { storage, html, wordpress });
   await app.register(healthRoutes);
-  await app.register(siteRoutes);
-  await app.register(agendaRoutes);
-  // One reader for the API and the rendered pages: a WordPress source keeps one copy of the posts.
-  const readNotas = createPublishedNotasReader(db.kysely, wordpress, html);
-  await app.register(notasRoutes, { readNotas });
-  await app.register(authRoutes);
-  await app.register(accountRoutes);
-  await app.register(accessRoutes);
-  // One records service, so an SMS vote joins the app's votes in the same writer (docs/decisions/084).
-  const records = recordsServiceOf(app);
-  await app.register(recordsRoutes, { records });
-  await app.register(smsRoutes, {
-    gateway: config.sms ? createAndroidSmsGateway(config.sms) : undefined,
-    phone: config.sms?.phone ?? null,
-    castVote: (input) => records.vote(input),
-  });
-  await app.register(photosRoutes);
-  await app.register(photoUploadsRoutes);
-  await app.register(fieldRoutes);
-  await app.register(resultsRoutes);
-  await app.register(electionRoutes);
-  await app.register(closeResultsRoutes);
-  await app.register(adminRoutes);
-  await app.register(agendaAdminRoutes);
-  await app.register(notasAdminRoutes, { html });
-  await app.register(recordsAdminRoutes);
-  await app.register(recordsImportRoutes);
+  await app.register(siteRoutes, services);
+  await app.register(agendaRoutes, services);
+  await app.register(notasRoutes, services);
+  await app.register(authRoutes, services);
+  await app.register(accountRoutes, services);
+  await app.register(accessRoutes, services);
+  await app.register(recordsRoutes, services);
+  await app.register(smsRoutes, services);
+  await app.register(photosRoutes, services);
+  await app.register(photoUploadsRoutes, services);
+  await app.register(fieldRoutes, services);
+  await app.register(resultsRoutes, services);
+  await app.register(electionRoutes, services);
+  await app.register(closeResultsRoutes, services);
+  await app.register(adminRoutes, services);
+  await app.register(agendaAdminRoutes, services);
+  await app.register(notasAdminRoutes, services);
+  await app.register(recordsAdminRoutes, services);
+  await app.register(recordsImportRoutes, services);
 
-  await registerPublicPages(app, readNotas);
+  await registerPublicPages(app, services.readNotas);
   await registerSpa(app, config.webRoot);
   return app;
 }

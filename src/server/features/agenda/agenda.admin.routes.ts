@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import type { AccessGuards } from '#server/platform/access/guards';
 import { actorOf } from '#server/platform/session/identity';
 import {
   agendaAdminListSchema,
@@ -13,7 +13,7 @@ import {
   agendaRangeQuerySchema,
 } from '#shared/features/agenda/agenda.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { AGENDA_DEPARTMENT, createAgendaService } from './agenda.service';
+import { AGENDA_DEPARTMENT, type AgendaService } from './agenda.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
@@ -21,13 +21,13 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema }
  * The agenda editor under /api/admin/agenda: for admins and the e-mails on the Agenda list. Each write
  * is one of the agenda's use cases (agenda.service.ts).
  */
-export const agendaAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const agenda = createAgendaService(db, app.config.now);
-
+export const agendaAdminRoutes: FastifyPluginAsyncZod<{ agenda: AgendaService; guards: AccessGuards }> = async (
+  app,
+  { agenda, guards },
+) => {
   // Before the body is read: a visitor gets 401 and anyone off the list the unknown-resource 404.
   app.addHook('onRequest', async (request) => {
-    await requireDepartmentAccess(db, request.user, AGENDA_DEPARTMENT);
+    await guards.department(request.user, AGENDA_DEPARTMENT);
   });
   // The hook above let only signed-in editors through.
 

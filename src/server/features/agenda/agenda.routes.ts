@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendSerialized } from '#server/platform/cache/cache';
 import { agendaTodaySchema } from '#shared/features/agenda/agenda';
-import { createAgendaTodayReader } from './agenda.today';
+import type { AgendaTodayReader } from './agenda.today';
 
-export const agendaRoutes: FastifyPluginAsyncZod = async (app) => {
-  const readToday = createAgendaTodayReader(app.db.kysely, app.config.now);
+export const agendaRoutes: FastifyPluginAsyncZod<{ agendaToday: AgendaTodayReader }> = async (app, options) => {
+  const readToday = options.agendaToday;
 
   app.get(
     '/api/agenda/today',

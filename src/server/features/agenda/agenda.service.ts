@@ -195,3 +195,4 @@ export function createAgendaService(db: Kysely<Database>, clock: () => Date) {
     count: (): Promise<number> => repo.count(),
   };
 }
+export type AgendaService = ReturnType<typeof createAgendaService>;

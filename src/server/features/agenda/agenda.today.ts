@@ -32,3 +32,4 @@ export function createAgendaTodayReader(db: Kysely<Database>, now: () => Date) {
     });
   };
 }
+export type AgendaTodayReader = ReturnType<typeof createAgendaTodayReader>;

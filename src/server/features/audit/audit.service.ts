@@ -1,25 +1,77 @@
 import type { Kysely } from 'kysely';
-import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
+import { auditedCsvExport, type CsvExport, cursorPages } from '#server/platform/export/csv-export';
+import { csvDateTime, csvZoneLabel } from '#server/platform/lib/csv';
 import type { Actor } from '#server/platform/session/identity';
+import type { Settings } from '#server/platform/settings/settings.repository';
+import { AUDIT_PAGE_SIZE, auditActionLabel, auditTargetLabel } from '#shared/features/audit/audit';
 import { addDays } from '#shared/platform/format';
-import type { AuditFilter } from './audit.repository';
+import { type AuditFilter, createAdminAuditRepository } from './audit.repository';
 
-/**
- * The audit log was exported: its own audit row, whose details are the filters asked (who took which
- * part of the log), the export's one change (docs/decisions/072), stored before the file is sent.
- */
-export function recordExport(
-  db: Kysely<Database>,
-  filters: Record<string, unknown>,
-  actor: Actor,
-  now: Date,
-): Promise<void> {
-  const details = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
-  return runChange(db, ({ audit }) =>
-    audit({ actorEmail: actor.email, action: 'audit.export', ip: actor.ip, details, at: now }),
-  );
+const EXPORT_PAGE = 2_000;
+
+type AuditFilters = Parameters<typeof auditFilter>[0];
+
+/** The audit log as Auditoría reads it: its pages and its CSV export. */
+export function createAuditService(db: Kysely<Database>, deps: { now: () => Date; settings: () => Promise<Settings> }) {
+  const repo = createAdminAuditRepository(db);
+  return {
+    /** One page of the filtered log, newest first, and how many rows the filters keep. */
+    async page(filters: AuditFilters, page: number) {
+      const filter = auditFilter(filters, (await deps.settings()).timeZone);
+      const [rows, total] = await Promise.all([
+        repo.page(filter, AUDIT_PAGE_SIZE, (page - 1) * AUDIT_PAGE_SIZE),
+        repo.count(filter),
+      ]);
+      return { rows, total };
+    },
+
+    /**
+     * The filtered log as CSV. Its own audit row, whose details are the filters asked (who took which part
+     * of the log), is stored before the file is sent (docs/decisions/072, 105).
+     */
+    async exportCsv(filters: AuditFilters, actor: Actor): Promise<CsvExport> {
+      const now = deps.now();
+      const { timeZone } = await deps.settings();
+      const filter = auditFilter(filters, timeZone);
+      const details = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
+      return auditedCsvExport(db, {
+        audit: { actorEmail: actor.email, action: 'audit.export', ip: actor.ip, details, at: now },
+        name: 'auditoria',
+        at: now,
+        timeZone,
+        header: [
+          `Fecha y hora (${csvZoneLabel(now)})`,
+          'Persona',
+          'Acción',
+          'Descripción',
+          'Departamento',
+          'Objetivo',
+          'IP',
+          'Detalles',
+        ],
+        // Page by page as the client reads: a long log never sits in memory at once.
+        pages: cursorPages({
+          first: null as number | null,
+          size: EXPORT_PAGE,
+          read: (before, size) => repo.exportPage(filter, before, size),
+          next: (r) => r.id,
+        }),
+        line: (r) => [
+          csvDateTime(r.at),
+          r.actor_email,
+          r.action,
+          auditActionLabel(r.action),
+          r.department_slug,
+          r.target === null ? null : auditTargetLabel(r.action, r.target),
+          r.ip,
+          r.details,
+        ],
+      });
+    },
+  };
 }
+export type AuditService = ReturnType<typeof createAuditService>;
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 

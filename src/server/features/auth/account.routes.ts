@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '#server/platform/access/guards';
 import { actorOf } from '#server/platform/session/identity';
-import { clearSessionCookie, readSessionToken, requireUser } from '#server/platform/session/session.plugin';
+import { clearSessionCookie, readSessionToken } from '#server/platform/session/session.plugin';
 import { openSessionsSchema, sessionEndedSchema, sessionIdParamsSchema } from '#shared/features/auth/auth';
 import {
   recoveryCodesSchema,
@@ -10,16 +11,20 @@ import {
 } from '#shared/features/auth/second-factor';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { sessionSchema } from '#shared/platform/session';
-import { requestContext, sessionView } from './auth.routes';
-import { openIpPlaces } from './ip-places';
-import { createOpenSessionsService } from './open-sessions.service';
-import { createSecondFactorService } from './second-factor.service';
+import { requestContext } from './auth.routes';
+import type { OpenSessionsService } from './open-sessions.service';
+import type { SecondFactorService } from './second-factor.service';
+import type { SessionViews } from './session-view';
+
+export interface AccountRoutesOptions {
+  openSessions: OpenSessionsService;
+  secondFactor: SecondFactorService;
+  sessionViews: SessionViews;
+}
 
 /** Tu cuenta: the signed-in person's open sessions and their second factor (set up, confirmed, checked). */
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Opened once, as the app starts: a file that is no place database stops the start (decision 086).
-  const places = await openIpPlaces(app.config.geoipDatabase);
-  const openSessions = createOpenSessionsService(app.db.kysely, app.config.now, places);
+export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, options) => {
+  const { openSessions, secondFactor, sessionViews } = options;
 
   app.get(
     '/api/auth/sessions',
@@ -56,7 +61,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  const secondFactor = createSecondFactorService(app.db.kysely, app.config.now, app.secondFactorKey);
   // 503: the server's key cannot open the stored secret (decision 086).
   const codeErrors = {
     400: apiErrorSchema,
@@ -122,7 +126,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         ...requestContext(request),
         token: readSessionToken(request),
       });
-      return sessionView(app, user);
+      return sessionViews.view(user);
     },
   );
 };

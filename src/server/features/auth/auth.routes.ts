@@ -1,18 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { menuFor } from '#server/platform/access/access.service';
-import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
+import { requireUser } from '#server/platform/access/guards';
+import { sendSerialized } from '#server/platform/cache/cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
-import { lastPurgeAt } from '#server/platform/records/purge-hold';
-import { actorOf, type SessionUser } from '#server/platform/session/identity';
-import {
-  clearSessionCookie,
-  readSessionToken,
-  requireUser,
-  setSessionCookie,
-} from '#server/platform/session/session.plugin';
+import { actorOf } from '#server/platform/session/identity';
+import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/platform/session/session.plugin';
 import { readDeviceToken, setDeviceCookie } from '#server/platform/session/trusted-devices';
-import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
   type AuthProvider,
   authProviderSchema,
@@ -21,14 +14,10 @@ import {
   loginBodySchema,
 } from '#shared/features/auth/auth';
 import { apiErrorSchema } from '#shared/platform/errors';
-import {
-  authMessages,
-  logoutResponseSchema,
-  type MenuEntry,
-  type Session,
-  sessionSchema,
-} from '#shared/platform/session';
-import { createSignInService } from './sign-in.service';
+import { authMessages, logoutResponseSchema, sessionSchema } from '#shared/platform/session';
+import type { FirebaseIdentity } from './firebase-identity';
+import type { SessionViews } from './session-view';
+import type { SignInService } from './sign-in.service';
 
 /** What a sign-in or a code check keeps of the request: its address and its browser. */
 export const requestContext = (request: FastifyRequest) => ({
@@ -36,59 +25,16 @@ export const requestContext = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
-const NO_MENU: readonly MenuEntry[] = Object.freeze([]);
-
-/** The session as the browser sees it: who, which departments, where to go. */
-export async function sessionView(app: FastifyInstance, user: SessionUser | null): Promise<Session> {
-  const { menu, settings } = await sessionParts(app, user);
-  return viewOf(seenUser(app, user), menu, settings.logoutRoute);
+export interface AuthRoutesOptions {
+  signIn: SignInService;
+  sessionViews: SessionViews;
+  /** Firebase's ID token verifier, with its cached signing keys; undefined unless Firebase signs in. */
+  verifyFirebaseIdToken: ((idToken: string) => Promise<FirebaseIdentity>) | undefined;
 }
 
-/** With Firebase, passwords are not ours: a one-time password flag left from local sign-in means nothing. */
-const seenUser = (app: FastifyInstance, user: SessionUser | null): SessionUser | null =>
-  user?.mustChangePassword && app.config.auth.provider !== 'local' ? { ...user, mustChangePassword: false } : user;
-
-async function sessionParts(app: FastifyInstance, user: SessionUser | null) {
-  const [menu, settings] = await Promise.all([
-    user ? menuFor(app.db.kysely, user) : NO_MENU,
-    createSettingsRepository(app.db.kysely).getAll(),
-  ]);
-  return { menu, settings };
-}
-
-function viewOf(user: SessionUser | null, menu: readonly MenuEntry[], logoutRoute: string): Session {
-  const mustChangePassword = user?.mustChangePassword === true;
-  const secondFactor = user?.secondFactor ?? null;
-  // A one-time password opens nothing but the form to change it; an owed second factor, nothing but its form.
-  const closed = mustChangePassword || secondFactor !== null;
-  return {
-    user: user
-      ? { email: user.email, role: user.role, mustChangePassword, ...(secondFactor ? { secondFactor } : {}) }
-      : null,
-    menu: closed ? [] : [...menu],
-    home: closed ? null : (menu[0]?.path ?? null),
-    logoutRoute,
-  };
-}
-
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const auth = createSignInService(app.db.kysely, app.config.now, {
-    secondFactorByDefault: app.config.env === 'production',
-  });
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
+  const { signIn: auth, sessionViews, verifyFirebaseIdToken } = options;
   const provider = app.config.auth;
-  // The session check runs on every page load: its answer, serialised, is kept per user while nothing
-  // about access changes (cache.ts).
-  const sessionBodies = createAccessCache<string>(app.db.kysely);
-  // One verifier per app: it holds the cached signing keys.
-  // Loaded only with Firebase on: the JOSE library is not needed otherwise.
-  const verifyFirebaseIdToken =
-    provider.provider === 'firebase'
-      ? (await import('./firebase-token')).createFirebaseTokenVerifier({
-          ...provider,
-          // The configuration already refuses the emulator in production; this holds even if it did not.
-          emulatorTokens: provider.emulatorTokens && app.config.env !== 'production',
-        })
-      : undefined;
   const providerView: AuthProvider =
     provider.provider === 'firebase'
       ? {
@@ -101,8 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   /** After a sign-out: the cookie goes, and the browser is told where to go (no cache keeps any API answer). */
   const signedOut = async (reply: FastifyReply) => {
     clearSessionCookie(reply);
-    const settings = await createSettingsRepository(app.db.kysely).getAll();
-    return { redirectTo: settings.logoutRoute };
+    return { redirectTo: await sessionViews.logoutRoute() };
   };
 
   app.get(
@@ -142,7 +87,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       setSessionCookie(reply, result.token, result.expiresAt);
       setDeviceCookie(reply, result.deviceToken);
-      return sessionView(app, result.user);
+      return sessionViews.view(result.user);
     },
   );
 
@@ -172,7 +117,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         log: request.log,
       });
       setSessionCookie(reply, result.token, result.expiresAt);
-      return sessionView(app, result.user);
+      return sessionViews.view(result.user);
     },
   );
 
@@ -234,7 +179,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         token: readSessionToken(request),
         deviceToken: readDeviceToken(request),
       });
-      return sessionView(app, changed);
+      return sessionViews.view(changed);
     },
   );
 
@@ -247,17 +192,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: sessionSchema },
       },
     },
-    async (request, reply) => {
-      const user = seenUser(app, request.user);
-      const { logoutRoute } = await createSettingsRepository(app.db.kysely).getAll();
-      const purgedAt = user ? await lastPurgeAt(app.db.kysely) : null;
-      const variant = `${user?.email ?? ''} ${user?.role ?? ''} ${user?.mustChangePassword === true} ${user?.secondFactor ?? ''} ${logoutRoute} ${purgedAt ?? ''}`;
-      const body = await sessionBodies(variant, async () => {
-        const menu = user ? await menuFor(app.db.kysely, user) : NO_MENU;
-        const view = viewOf(user, menu, logoutRoute);
-        return JSON.stringify(sessionSchema.parse(purgedAt ? { ...view, personalDataPurgedAt: purgedAt } : view));
-      });
-      return sendSerialized(reply, body);
-    },
+    async (request, reply) => sendSerialized(reply, await sessionViews.current(request.user)),
   );
 };

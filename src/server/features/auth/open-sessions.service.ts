@@ -73,3 +73,4 @@ export function createOpenSessionsService(db: Kysely<Database>, clock: () => Dat
     },
   };
 }
+export type OpenSessionsService = ReturnType<typeof createOpenSessionsService>;

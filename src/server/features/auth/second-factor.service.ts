@@ -168,3 +168,4 @@ export function createSecondFactorService(db: Kysely<Database>, clock: () => Dat
     },
   };
 }
+export type SecondFactorService = ReturnType<typeof createSecondFactorService>;

@@ -250,3 +250,4 @@ export function createSignInService(
     },
   };
 }
+export type SignInService = ReturnType<typeof createSignInService>;

@@ -2,11 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequest, NotFound } from '#server/platform/http/errors';
-import { createImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
 import { actorOf } from '#server/platform/session/identity';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import {
   adminCandidateSchema,
   adminCandidatesSchema,
@@ -17,21 +14,15 @@ import {
 } from '#shared/features/candidates/candidates';
 import { photosMessages } from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createAdminCandidatesRepository } from './candidates.repository';
-import { createCandidatesService } from './candidates.service';
+import type { CandidatesService } from './candidates.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const candidates = createCandidatesService({
-    db: app.db.kysely,
-    dialect: app.db.dialect,
-    clock: app.config.now,
-    storage: createPhotoStorage(app.config),
-    images: createImagePipeline({ concurrency: 1 }),
-  });
-  const tempDir = uploadTempDir(app.config.dataDir);
-
+/** Candidatos: for admins (admin.routes.ts guards the prefix). */
+export const adminCandidatesRoutes: FastifyPluginAsyncZod<{
+  candidates: CandidatesService;
+  uploadsTempDir: string;
+}> = async (app, { candidates, uploadsTempDir: tempDir }) => {
   // Only this plugin's photo route takes multipart bodies: one file, its byte limit set per request.
   await app.register(multipart, {
     limits: { files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 50 },
@@ -47,10 +38,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminCandidatesSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return { items: await candidates.list() };
-    },
+    async () => ({ items: await candidates.list() }),
   );
 
   app.post(
@@ -64,8 +52,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
-      return reply.code(201).send(await candidates.create(request.body, actorOf(request, admin)));
+      return reply.code(201).send(await candidates.create(request.body, actorOf(request)));
     },
   );
 
@@ -80,10 +67,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminCandidateSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return candidates.update(request.params.id, request.body, actorOf(request, admin));
-    },
+    async (request) => candidates.update(request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
@@ -96,10 +80,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminCandidatesSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return { items: await candidates.remove(request.params.id, actorOf(request, admin)) };
-    },
+    async (request) => ({ items: await candidates.remove(request.params.id, actorOf(request)) }),
   );
 
   app.post(
@@ -115,7 +96,6 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
       // An unknown candidate is a 404 before the body is read.
       const c = await candidates.find(request.params.id);
       const maxBytes = await candidates.photoMaxBytes();
@@ -129,7 +109,7 @@ export const adminCandidatesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!part) throw BadRequest(photosMessages.missingFile);
       const upload = await receiveUpload(part.file, { maxBytes, tempDir });
       try {
-        return await candidates.setPhoto(c.id, upload, actorOf(request, admin));
+        return await candidates.setPhoto(c.id, upload, actorOf(request));
       } finally {
         await upload.discard();
       }
@@ -143,10 +123,10 @@ const photoFileParamsSchema = z.object({
 });
 
 /** Candidate photos, to everyone: the results page and the ballot show them. */
-export const candidatePhotoRoutes: FastifyPluginAsyncZod = async (app) => {
-  const repo = createAdminCandidatesRepository(app.db.kysely);
-  const storage = createPhotoStorage(app.config);
-
+export const candidatePhotoRoutes: FastifyPluginAsyncZod<{ candidates: CandidatesService }> = async (
+  app,
+  { candidates },
+) => {
   app.get(
     `${CANDIDATE_PHOTOS_PATH}/:dir/:file`,
     {
@@ -162,9 +142,9 @@ export const candidatePhotoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const key = `${request.params.dir}/${request.params.file}`;
       // Only a candidate's current photo: no other stored file (ballots!) is reachable from here.
-      if (!(await repo.findByPhotoUrl(`${CANDIDATE_PHOTOS_PATH}/${key}`))) throw NotFound();
-      const file = await storage.get(key);
-      if (!file) {
+      const file = await candidates.currentPhoto(key);
+      if (!file) throw NotFound();
+      if (file === 'missing') {
         request.log.error({ key }, 'candidate photo missing from storage');
         throw NotFound();
       }

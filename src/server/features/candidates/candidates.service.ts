@@ -106,6 +106,15 @@ export function createCandidatesService(deps: {
     /** One candidate; 404 when there is none. */
     find: present,
 
+    /**
+     * A candidate's current photo, by its stored key, or undefined: only a current photo is served, no
+     * other stored file (ballots!); `missing` when the row names it but the storage lost it.
+     */
+    async currentPhoto(key: string) {
+      if (!(await repo.findByPhotoUrl(`${CANDIDATE_PHOTOS_PATH}/${key}`))) return undefined;
+      return (await storage.get(key)) ?? ('missing' as const);
+    },
+
     /** The largest photo accepted, in bytes (the photos' own setting). */
     photoMaxBytes: async (): Promise<number> =>
       parseMaxBytes(await createSettingsRepository(db).get(PHOTO_MAX_BYTES_SETTING)),
@@ -235,3 +244,4 @@ export function createCandidatesService(deps: {
     },
   };
 }
+export type CandidatesService = ReturnType<typeof createCandidatesService>;

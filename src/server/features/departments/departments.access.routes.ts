@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createAccessRepository } from '#server/platform/access/access.repository';
-import { departmentPath, listDepartmentEmails, requireDepartmentAccess } from '#server/platform/access/access.service';
+import { departmentPath } from '#server/platform/access/access.service';
+import { type AccessGuards, requireAdmin } from '#server/platform/access/guards';
 import { NotFound } from '#server/platform/http/errors';
 import { actorOf } from '#server/platform/session/identity';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   accessMemberBodySchema,
   accessMemberParamsSchema,
@@ -13,12 +12,12 @@ import {
   departmentSchema,
 } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createDepartmentsService } from './departments.service';
+import type { DepartmentsService } from './departments.service';
 
-export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const service = createDepartmentsService(db, app.config.now);
-
+export const accessRoutes: FastifyPluginAsyncZod<{ departments: DepartmentsService; guards: AccessGuards }> = async (
+  app,
+  { departments: service, guards },
+) => {
   app.get(
     '/api/access/departments/:slug',
     {
@@ -30,7 +29,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const d = await requireDepartmentAccess(db, request.user, request.params.slug);
+      const d = await guards.department(request.user, request.params.slug);
       return { slug: d.slug, title: d.title, kind: d.kind, path: departmentPath(d) };
     },
   );
@@ -46,7 +45,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       requireAdmin(request);
-      const departments = await createAccessRepository(db).listDepartmentsWithMembers();
+      const departments = await guards.departmentsWithEmails();
       return {
         departments: departments.map((d) => ({
           slug: d.slug,
@@ -60,15 +59,9 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const accessView = async (slug: string) => {
-    const d = await createAccessRepository(db).findDepartment(slug);
+    const d = await guards.departmentWithEmails(slug);
     if (!d) throw NotFound();
-    return {
-      slug: d.slug,
-      title: d.title,
-      kind: d.kind,
-      path: departmentPath(d),
-      emails: await listDepartmentEmails(db, slug),
-    };
+    return { slug: d.slug, title: d.title, kind: d.kind, path: departmentPath(d), emails: d.emails };
   };
 
   app.post(

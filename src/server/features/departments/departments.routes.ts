@@ -1,21 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { departmentPath } from '#server/platform/access/access.service';
-import { NotFound } from '#server/platform/http/errors';
 import { actorOf } from '#server/platform/session/identity';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   type AdminDepartment,
   type AdminDepartmentDetail,
   adminDepartmentDetailSchema,
   adminDepartmentsSchema,
   createDepartmentBodySchema,
-  departmentsMessages,
   updateDepartmentBodySchema,
 } from '#shared/features/departments/departments';
 import { departmentParamsSchema } from '#shared/platform/access';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { type AdminDepartmentRow, createAdminDepartmentsRepository } from './departments.repository';
-import { createDepartmentsService } from './departments.service';
+import type { AdminDepartmentRow } from './departments.repository';
+import type { DepartmentsService } from './departments.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
@@ -32,17 +29,15 @@ function presentDepartment(d: AdminDepartmentRow): AdminDepartment {
   };
 }
 
-export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const repo = createAdminDepartmentsRepository(db);
-  const departments = createDepartmentsService(db, app.config.now);
-
+/** Departamentos: for admins (admin.routes.ts guards the prefix). */
+export const adminDepartmentsRoutes: FastifyPluginAsyncZod<{ departments: DepartmentsService }> = async (
+  app,
+  { departments },
+) => {
   async function detail(slug: string): Promise<AdminDepartmentDetail> {
-    const d = await repo.find(slug);
-    if (!d) throw NotFound(departmentsMessages.departmentNotFound);
-    const members = await repo.members(d.id);
+    const { department, members } = await departments.detail(slug);
     return {
-      ...presentDepartment(d),
+      ...presentDepartment(department),
       emails: members.map((m) => ({
         email: m.email,
         account: m.disabled === null ? null : Number(m.disabled) === 1 ? 'disabled' : 'active',
@@ -60,10 +55,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminDepartmentsSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return { items: (await repo.list()).map(presentDepartment) };
-    },
+    async () => ({ items: (await departments.list()).map(presentDepartment) }),
   );
 
   app.get(
@@ -76,10 +68,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminDepartmentDetailSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return detail(request.params.slug);
-    },
+    async (request) => detail(request.params.slug),
   );
 
   app.patch(
@@ -94,8 +83,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
-      await departments.rename(request.params.slug, request.body.title, actorOf(request, admin));
+      await departments.rename(request.params.slug, request.body.title, actorOf(request));
       return detail(request.params.slug);
     },
   );
@@ -111,8 +99,7 @@ export const adminDepartmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
-      const slug = await departments.create(request.body, actorOf(request, admin));
+      const slug = await departments.create(request.body, actorOf(request));
       return reply.code(201).send(await detail(slug));
     },
   );

@@ -20,6 +20,16 @@ export function createDepartmentsService(db: Kysely<Database>, clock: () => Date
   const repo = createAdminDepartmentsRepository(db);
 
   return {
+    /** Every department in menu order, with its list's size and its progress (Departamentos). */
+    list: () => repo.list(),
+
+    /** One department with the e-mails of its list and the account of each, or 404. */
+    async detail(slug: string) {
+      const department = await repo.find(slug);
+      if (!department) throw NotFound(departmentsMessages.departmentNotFound);
+      return { department, members: await repo.members(department.id) };
+    },
+
     /** Adds a department at the end of the menu (audited); its slug. */
     async create(body: { slug: string; title: string; kind: 'page' | 'municipality' }, actor: Actor): Promise<string> {
       const { slug, title, kind } = body;
@@ -88,3 +98,4 @@ export function createDepartmentsService(db: Kysely<Database>, clock: () => Date
     },
   };
 }
+export type DepartmentsService = ReturnType<typeof createDepartmentsService>;

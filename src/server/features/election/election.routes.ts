@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import { type AccessGuards, requireUser } from '#server/platform/access/guards';
 import { actorOf } from '#server/platform/session/identity';
-import { requireAdmin, requireUser } from '#server/platform/session/session.plugin';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
   closeResultsSchema,
   drillEndBodySchema,
@@ -13,14 +11,12 @@ import {
   electionStatusSchema,
 } from '#shared/features/election/election';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createElectionService } from './election.service';
+import type { ElectionService } from './election.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
 /** The day's phase as the staff pages read it (the SIMULACRO band, the close on Resultados). */
-export const electionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const election = createElectionService(app.db.kysely, app.config.now);
-
+export const electionRoutes: FastifyPluginAsyncZod<{ election: ElectionService }> = async (app, { election }) => {
   app.get(
     '/api/election',
     {
@@ -41,8 +37,10 @@ export const electionRoutes: FastifyPluginAsyncZod = async (app) => {
 const RESULTS_PAGE = 'resultados';
 
 /** 'Resultados al cierre': for whoever may open Resultados. */
-export const closeResultsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const election = createElectionService(app.db.kysely, app.config.now);
+export const closeResultsRoutes: FastifyPluginAsyncZod<{ election: ElectionService; guards: AccessGuards }> = async (
+  app,
+  { election, guards },
+) => {
   app.get(
     '/api/election/close-results',
     {
@@ -53,20 +51,14 @@ export const closeResultsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await requireDepartmentAccess(app.db.kysely, request.user, RESULTS_PAGE);
+      await guards.department(request.user, RESULTS_PAGE);
       return election.closeResults();
     },
   );
 };
 
 /** The back office's Jornada section: for admins (admin.routes.ts guards the prefix). */
-export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const election = createElectionService(app.db.kysely, app.config.now, {
-    timestampUrl: app.config.evidence?.timestampUrl,
-    storage: createPhotoStorage(app.config),
-    onFileLeft: (key, error) => app.log.warn({ err: error, key }, 'a drill photo file could not be deleted'),
-  });
-
+export const adminElectionRoutes: FastifyPluginAsyncZod<{ election: ElectionService }> = async (app, { election }) => {
   app.get(
     '/api/admin/election',
     {
@@ -76,10 +68,7 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: electionAdminSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return election.admin();
-    },
+    async () => election.admin(),
   );
 
   app.put(
@@ -92,10 +81,7 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: electionStatusSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return election.setPhase(request.body, actorOf(request, admin));
-    },
+    async (request) => election.setPhase(request.body, actorOf(request)),
   );
 
   app.put(
@@ -108,10 +94,7 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: electionStatusSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return election.scheduleClose(request.body, actorOf(request, admin));
-    },
+    async (request) => election.scheduleClose(request.body, actorOf(request)),
   );
 
   app.post(
@@ -126,9 +109,6 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: drillEndResultSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return election.endDrill(request.body, actorOf(request, admin));
-    },
+    async (request) => election.endDrill(request.body, actorOf(request)),
   );
 };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
-import { CSV_BOM, csvLine, csvLines } from '#server/platform/lib/csv';
+import { csvFile, cursorPages } from '#server/platform/export/csv-export';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import type { ChainRow, EvidenceRepository, PhotoState, RecordState } from './evidence.repository';
 import type { EvidenceKey } from './evidence-key';
@@ -97,22 +97,27 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
       })(),
     );
 
-  async function* records(): AsyncGenerator<RecordState[]> {
-    for (let after = 0; ; ) {
-      const page = await input.repo.recordsPage(after, PAGE, input.department);
-      if (page.length === 0) return;
-      yield page;
-      after = page.at(-1)?.id ?? after;
-      if (page.length < PAGE) return;
-    }
-  }
+  const records = () =>
+    cursorPages({
+      first: 0,
+      size: PAGE,
+      read: (after, size) => input.repo.recordsPage(after, size, input.department),
+      next: (r: RecordState) => r.id,
+    });
 
   const summary = { records: 0, photos: 0, auditRows: 0, missingPhotos: 0 };
   const missing: string[] = [];
 
-  async function* recordLines(): AsyncGenerator<string> {
-    yield CSV_BOM +
-      csvLine([
+  async function* countedRecords(): AsyncGenerator<RecordState[]> {
+    for await (const page of records()) {
+      summary.records += page.length;
+      yield page;
+    }
+  }
+
+  const recordLines = () =>
+    csvFile(
+      [
         'Registro',
         'Municipio',
         'Nombre',
@@ -125,27 +130,23 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
         'Foto Gobernador',
         'Foto AN',
         'Foto CLEZ',
-      ]);
-    for await (const page of records()) {
-      summary.records += page.length;
-      yield csvLines(
-        page.map((r) => [
-          r.id,
-          r.department_slug,
-          r.nombre,
-          r.comunidad,
-          r.ubch,
-          r.status,
-          r.vote_codes === null ? null : r.vote_codes === '' ? '(ninguno)' : r.vote_codes.replaceAll(',', ' '),
-          r.voted_by,
-          r.voted_at,
-          r.gobernador_photo_id,
-          r.an_photo_id,
-          r.clez_photo_id,
-        ]),
-      );
-    }
-  }
+      ],
+      countedRecords(),
+      (r) => [
+        r.id,
+        r.department_slug,
+        r.nombre,
+        r.comunidad,
+        r.ubch,
+        r.status,
+        r.vote_codes === null ? null : r.vote_codes === '' ? '(ninguno)' : r.vote_codes.replaceAll(',', ' '),
+        r.voted_by,
+        r.voted_at,
+        r.gobernador_photo_id,
+        r.an_photo_id,
+        r.clez_photo_id,
+      ],
+    );
 
   async function* auditLines(): AsyncGenerator<string> {
     for await (const page of records()) {
@@ -155,9 +156,18 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
     }
   }
 
-  async function* photoIndex(): AsyncGenerator<string> {
-    yield CSV_BOM +
-      csvLine([
+  /** Each page's photos, with the path each has in the package. */
+  async function* photoPages(): AsyncGenerator<{ photo: PhotoState; name: string }[]> {
+    for await (const page of records()) {
+      const slugs = new Map(page.map((r) => [r.id, r.department_slug]));
+      const photos = await input.repo.photosOf(page.map((r) => r.id));
+      yield photos.map((photo) => ({ photo, name: photoPath(photo, slugs.get(photo.record_id) ?? '') }));
+    }
+  }
+
+  const photoIndex = () =>
+    csvFile(
+      [
         'Foto',
         'Registro',
         'Tipo',
@@ -167,34 +177,27 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
         'Subida por',
         'Subida en (UTC)',
         'Reemplazada en (UTC)',
-      ]);
-    for await (const page of records()) {
-      const slugs = new Map(page.map((r) => [r.id, r.department_slug]));
-      const photos = await input.repo.photosOf(page.map((r) => r.id));
-      yield csvLines(
-        photos.map((p) => [
-          p.id,
-          p.record_id,
-          p.kind,
-          photoPath(p, slugs.get(p.record_id) ?? ''),
-          p.sha256,
-          p.size_bytes,
-          p.uploaded_by,
-          p.uploaded_at,
-          p.replaced_at,
-        ]),
-      );
-    }
-  }
+      ],
+      photoPages(),
+      ({ photo: p, name }) => [
+        p.id,
+        p.record_id,
+        p.kind,
+        name,
+        p.sha256,
+        p.size_bytes,
+        p.uploaded_by,
+        p.uploaded_at,
+        p.replaced_at,
+      ],
+    );
 
   async function write(): Promise<PackageSummary> {
     await add(PACKAGE_FILES.records, text(recordLines()), true);
     await add(PACKAGE_FILES.audit, text(auditLines()), true);
     await add(PACKAGE_FILES.photos, text(photoIndex()), true);
-    for await (const page of records()) {
-      const slugs = new Map(page.map((r) => [r.id, r.department_slug]));
-      for (const photo of await input.repo.photosOf(page.map((r) => r.id))) {
-        const name = photoPath(photo, slugs.get(photo.record_id) ?? '');
+    for await (const page of photoPages()) {
+      for (const { photo, name } of page) {
         const file = await input.storage.get(photo.original_key);
         if (!file) {
           missing.push(`${name}\t${photo.sha256}`);

@@ -1,28 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import { attachment } from '#server/platform/export/csv-export';
+import { actorOf } from '#server/platform/session/identity';
 import { chainStateSchema, evidenceQuerySchema, evidenceZipSchema } from '#shared/features/evidence/evidence';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { fileTimeStamp } from '#shared/platform/format';
-import { createEvidenceService } from './evidence.service';
-import { loadEvidenceKey } from './evidence-key';
+import type { EvidenceService } from './evidence.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 503: apiErrorSchema };
 
 /**
- * The audit chain's state and check, and the evidence package, for admins (docs/decisions/073, 074). The
- * signing key is loaded (or made) when the app starts, and named in the audit log when it is new.
+ * The audit chain's state and check, and the evidence package, for admins (docs/decisions/073, 074;
+ * admin.routes.ts guards the prefix). The signing key is loaded (or made) when the app starts, and named
+ * in the audit log when it is new (compose.ts).
  */
-export const adminEvidenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const evidence = createEvidenceService({
-    db: app.db.kysely,
-    storage: createPhotoStorage(app.config),
-    key: loadEvidenceKey(app.config),
-    now: app.config.now,
-    timestampUrl: app.config.evidence?.timestampUrl,
-  });
-  await evidence.announceKey();
-
+export const adminEvidenceRoutes: FastifyPluginAsyncZod<{ evidence: EvidenceService }> = async (app, { evidence }) => {
   app.get(
     '/api/admin/evidence/chain',
     {
@@ -32,10 +23,7 @@ export const adminEvidenceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: chainStateSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return evidence.chainState();
-    },
+    async () => evidence.chainState(),
   );
 
   app.post(
@@ -47,10 +35,7 @@ export const adminEvidenceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: chainStateSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return evidence.checkChain({ email: admin.email, ip: request.ip });
-    },
+    async (request) => evidence.checkChain(actorOf(request)),
   );
 
   app.get(
@@ -68,19 +53,15 @@ export const adminEvidenceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
       const department = request.query.department;
-      const { stream, done, at } = await evidence.exportPackage(department, { email: admin.email, ip: request.ip });
+      const { stream, done, at } = await evidence.exportPackage(department, actorOf(request));
       done.then(
         (summary) => request.log.info({ evidence: summary }, 'evidence package written'),
         (error: unknown) => request.log.error({ err: error }, 'evidence package failed'),
       );
       // Named in Caracas time, as every other download: the hour on the name is the one on people's clocks.
       const name = `evidencias-${department ?? 'todos'}-${fileTimeStamp(at)}.zip`;
-      return reply
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(stream as unknown as string);
+      return attachment(reply, name, 'application/zip').send(stream as unknown as string);
     },
   );
 };

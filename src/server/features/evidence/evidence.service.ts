@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { ensureCloseSnapshot, readCloseSnapshot, readElection, stampClose } from '#server/platform/election/election';
+import { writeExportAudit } from '#server/platform/export/csv-export';
 import { NotFound, ServiceUnavailable } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -121,16 +122,14 @@ export function createEvidenceService(deps: EvidenceDeps) {
     ): Promise<{ stream: NodeJS.ReadableStream; done: Promise<PackageSummary>; at: Date }> {
       if (department && !(await repo.departmentExists(department))) throw NotFound(evidenceMessages.departmentNotFound);
       const at = deps.now();
-      await runChange(db, ({ audit }) =>
-        audit({
-          actorEmail: actor.email,
-          action: 'evidence.export',
-          departmentSlug: department ?? null,
-          ip: actor.ip,
-          details: { department: department ?? 'todos', keyFingerprint: key.fingerprint },
-          at,
-        }),
-      );
+      await writeExportAudit(db, {
+        actorEmail: actor.email,
+        action: 'evidence.export',
+        departmentSlug: department ?? null,
+        ip: actor.ip,
+        details: { department: department ?? 'todos', keyFingerprint: key.fingerprint },
+        at,
+      });
       const head = await repo.lastChained();
       if (!head) throw new Error('the export row is missing from the chain');
       const stamp = deps.timestampUrl ? await stampOrRefuse(deps.timestampUrl, head.hash ?? '') : undefined;

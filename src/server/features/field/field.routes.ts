@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import { createAccessRepository } from '#server/platform/access/access.repository';
-import type { Database } from '#server/platform/db/schema';
-import { NotFound, Unauthorized } from '#server/platform/http/errors';
+import { type AccessGuards, requireUser } from '#server/platform/access/guards';
+import { Unauthorized } from '#server/platform/http/errors';
 import { hashToken } from '#server/platform/session/cookie-tokens';
-import { actorOf, type SessionUser } from '#server/platform/session/identity';
-import { readSessionToken, requireUser } from '#server/platform/session/session.plugin';
+import { actorOf } from '#server/platform/session/identity';
+import { readSessionToken } from '#server/platform/session/session.plugin';
 import {
   deviceReportAnswerSchema,
   deviceReportSchema,
@@ -18,16 +16,9 @@ import {
 } from '#shared/features/field/field';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { authMessages } from '#shared/platform/session';
-import { createFieldService } from './field.service';
+import type { createFieldService } from './field.service';
 
-/** The department whose field view a person may see: admins every one, others those on their lists. */
-async function requireFieldAccess(db: Kysely<Database>, user: SessionUser, slug: string) {
-  const access = createAccessRepository(db);
-  const department = await access.findDepartment(slug);
-  if (department?.kind !== 'municipality') throw NotFound();
-  if (user.role !== 'admin' && !(await access.isMember(department.id, user.email))) throw NotFound();
-  return department;
-}
+type FieldService = ReturnType<typeof createFieldService>;
 
 /** A report of 500 items, each with its content's fingerprint and era, is about 150 KB; nothing legitimate is larger. */
 const REPORT_BODY_LIMIT = 192 * 1024;
@@ -38,9 +29,10 @@ const REPORT_BODY_LIMIT = 192 * 1024;
  * their phone was last heard from, what waits on it that the server has not received, since when, and
  * its last error.
  */
-export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const field = createFieldService(db, app.config.now);
+export const fieldRoutes: FastifyPluginAsyncZod<{ field: FieldService; guards: AccessGuards }> = async (
+  app,
+  { field, guards },
+) => {
   app.metrics.gauge({
     name: 'comando_field_items_waiting',
     help: 'Votos y fotos que los teléfonos dicen tener en espera, por departamento (según sus reportes)',
@@ -123,8 +115,8 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = requireUser(request);
-      const department = await requireFieldAccess(db, user, request.params.slug);
-      const members = await createAccessRepository(db).listMembers(department.id);
+      const department = await guards.fieldDepartment(user, request.params.slug);
+      const members = await guards.members(department.id);
       return field.departmentView(department, members);
     },
   );
@@ -143,7 +135,7 @@ export const fieldRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = requireUser(request);
-      const department = await requireFieldAccess(db, user, request.params.slug);
+      const department = await guards.fieldDepartment(user, request.params.slug);
       return field.clear(actorOf(request, user), department, request.body.email);
     },
   );

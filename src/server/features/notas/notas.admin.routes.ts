@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireDepartmentAccess } from '#server/platform/access/access.service';
+import type { AccessGuards } from '#server/platform/access/guards';
 import { Conflict } from '#server/platform/http/errors';
 import { actorOf } from '#server/platform/session/identity';
 import {
@@ -13,8 +13,7 @@ import {
   notaUpdateBodySchema,
 } from '#shared/features/notas/notas.admin';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { type NotaHtml, notaHtml } from './notas.sanitize';
-import { createNotasService, NOTAS_DEPARTMENT } from './notas.service';
+import { NOTAS_DEPARTMENT, type NotasService } from './notas.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -23,14 +22,15 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 
  * one of the notas' use cases (notas.service.ts); drafts never reach /api/notas. When notas come from
  * WordPress, nothing is edited here: every change is refused with a message saying so.
  */
-export const notasAdminRoutes: FastifyPluginAsyncZod<{ html?: NotaHtml }> = async (app, options) => {
-  const db = app.db.kysely;
-  const notas = createNotasService(db, app.config.now, options.html ?? notaHtml);
+export const notasAdminRoutes: FastifyPluginAsyncZod<{ notas: NotasService; guards: AccessGuards }> = async (
+  app,
+  { notas, guards },
+) => {
   const fromWordpress = app.config.notas.source === 'wordpress';
 
   // Before the body is read: a visitor gets 401 and anyone off the list the unknown-resource 404.
   app.addHook('onRequest', async (request) => {
-    await requireDepartmentAccess(db, request.user, NOTAS_DEPARTMENT);
+    await guards.department(request.user, NOTAS_DEPARTMENT);
   });
   // Before the body is validated: with WordPress as the source, every change gets the same clear answer.
   app.addHook('preValidation', async (request) => {

@@ -142,3 +142,4 @@ export function createNotasService(db: Kysely<Database>, clock: () => Date, html
     count: (): Promise<number> => repo.count(),
   };
 }
+export type NotasService = ReturnType<typeof createNotasService>;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAdmin } from '#server/platform/session/session.plugin';
+import { guardedUser } from '#server/platform/access/guards';
 import {
   adminUserSchema,
   bulkAccessBodySchema,
@@ -8,9 +8,9 @@ import {
   createUserBodySchema,
   createUserResultSchema,
   endSessionsResultSchema,
-  resetSecondFactorResultSchema,
   resetPasswordBodySchema,
   resetPasswordResultSchema,
+  resetSecondFactorResultSchema,
   setSmsPhonesBodySchema,
   setUserDepartmentsBodySchema,
   updateUserBodySchema,
@@ -19,16 +19,15 @@ import {
   usersQuerySchema,
 } from '#shared/features/people/people';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createAdminPeopleService } from './people.service';
+import type { AdminPeopleService } from './people.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-/** The signed-in admin, as the audit log names them. */
-const adminActor = (request: FastifyRequest) => ({ ...requireAdmin(request), ip: request.ip });
+/** The signed-in admin (admin.routes.ts let only admins in), as the audit log names them. */
+const adminActor = (request: FastifyRequest) => ({ ...guardedUser(request), ip: request.ip });
 
-export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
-  const people = createAdminPeopleService(app.db.kysely, app.config.now, app.config.auth.provider);
-
+/** Personas: for admins (admin.routes.ts guards the prefix). */
+export const adminPeopleRoutes: FastifyPluginAsyncZod<{ people: AdminPeopleService }> = async (app, { people }) => {
   app.get(
     '/api/admin/users',
     {
@@ -39,10 +38,7 @@ export const adminPeopleRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: usersPageSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return people.list(request.query);
-    },
+    async (request) => people.list(request.query),
   );
 
   app.post(

@@ -306,3 +306,4 @@ export function createAdminPeopleService(db: Db, clock: () => Date, passwords: '
     },
   };
 }
+export type AdminPeopleService = ReturnType<typeof createAdminPeopleService>;

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireUser } from '#server/platform/access/guards';
 import { HttpError } from '#server/platform/http/errors';
-import { createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
-import { createImagePipeline } from '#server/platform/images/image-pipeline';
-import { requireUser } from '#server/platform/session/session.plugin';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
-import { createResumableUploads, resumableUploadDir } from '#server/platform/uploads/resumable-uploads';
+import type { ResumableUploads } from '#server/platform/uploads/resumable-uploads';
 import { createTusBridge } from '#server/platform/uploads/tus-bridge';
 import {
   PHOTO_UPLOADS_PATH,
@@ -16,7 +13,7 @@ import {
 import { photoRefusalSchema, photosMessages, photoUploadResultSchema } from '#shared/features/photos/photos';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
-import { createPhotoUploadsService } from './photo-uploads.service';
+import type { createPhotoUploadsService } from './photo-uploads.service';
 import { photoMaxBytes, sendOriginals } from './photos.service';
 
 /** How often expired uploads are looked for. */
@@ -31,29 +28,16 @@ const SWEEP_EVERY_MS = 15 * 60 * 1000;
  * that answer asks for it again (`POST …/:id/complete`), and a second upload with the same key and
  * the same bytes gets the first answer.
  */
-export const photoUploadsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.db.kysely;
-  const keys = createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now });
-  const uploads = createResumableUploads(db, {
-    directory: resumableUploadDir(uploadTempDir(app.config.dataDir)),
-    hours: app.config.resumableUploadHours,
-    now: app.config.now,
-    dialect: app.db.dialect,
-  });
-  const maxBytes = () => photoMaxBytes(db);
+export interface PhotoUploadsRoutesOptions {
+  photoUploads: ReturnType<typeof createPhotoUploadsService>;
+  /** The uploads' rows and files, and the tus datastore over them. */
+  uploads: ResumableUploads;
+}
 
-  const photoUploads = createPhotoUploadsService({
-    db,
-    storage: createPhotoStorage(app.config),
-    images: createImagePipeline(),
-    keys,
-    uploads,
-    hooks: app.recordHooks,
-    now: app.config.now,
-    smsVotes: app.config.sms !== undefined,
-    budgetBytes: app.config.resumableUploadBudgetBytes,
-    requireRoom: (bytes) => app.dataDisk.requireRoom(bytes),
-  });
+export const photoUploadsRoutes: FastifyPluginAsyncZod<PhotoUploadsRoutesOptions> = async (app, options) => {
+  const db = app.db.kysely;
+  const { photoUploads, uploads } = options;
+  const maxBytes = () => photoMaxBytes(db);
 
   const handOver = createTusBridge(app, {
     path: PHOTO_UPLOADS_PATH,

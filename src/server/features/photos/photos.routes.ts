@@ -3,12 +3,12 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireUser } from '#server/platform/access/guards';
 import { BadRequest } from '#server/platform/http/errors';
-import { type Answer, createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
-import { createImagePipeline } from '#server/platform/images/image-pipeline';
+import type { Answer, IdempotencyKeys } from '#server/platform/idempotency/idempotency';
+import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { receiveUpload } from '#server/platform/images/receive-upload';
-import { requireUser } from '#server/platform/session/session.plugin';
-import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
+import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import {
   PHOTO_SHA256_HEADER,
   type PhotoUploadResult,
@@ -38,12 +38,19 @@ async function removeStaleUploads(dir: string): Promise<void> {
   }
 }
 
-export const photosRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface PhotosRoutesOptions {
+  storage: PhotoStorage;
+  /** The conversion queue of ballot photos sent in one request. */
+  ballotImages: ImagePipeline;
+  /** The phones' kept answers (Idempotency-Key). */
+  keys: IdempotencyKeys;
+  /** Where an upload waits while it is received. */
+  uploadsTempDir: string;
+}
+
+export const photosRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (app, options) => {
   const db = app.db.kysely;
-  const storage = createPhotoStorage(app.config);
-  const images = createImagePipeline();
-  const tempDir = uploadTempDir(app.config.dataDir);
-  const keys = createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now });
+  const { storage, ballotImages: images, keys, uploadsTempDir: tempDir } = options;
 
   await removeStaleUploads(tempDir);
 

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireAdmin } from '#server/platform/session/session.plugin';
-import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
+import { guardedUser, requireAdmin } from '#server/platform/access/guards';
 import {
   correctVoteBodySchema,
   purgeBodySchema,
@@ -20,20 +19,25 @@ import {
   voteCorrectionConflictSchema,
 } from '#shared/features/records-admin/records-admin';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createRecordsAdminService } from './records-admin.service';
-import { createRecordsPurgeService } from './records-purge.service';
+import type { RecordsAdminService } from './records-admin.service';
+import type { createRecordsPurgeService } from './records-purge.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-const actorOf = (request: FastifyRequest) => ({ email: requireAdmin(request).email, ip: request.ip });
+/** The admin this plugin's onRequest guard let through, as the audit log names them. */
+const actorOf = (request: FastifyRequest) => ({ email: guardedUser(request).email, ip: request.ip });
+
+export interface RecordsAdminRoutesOptions {
+  recordsAdmin: RecordsAdminService;
+  purge: ReturnType<typeof createRecordsPurgeService>;
+}
 
 /**
  * The records back office under /api/admin/records, for admins only: list, add, edit, void and restore
  * records, correct their votes (the CSV import and export are features/records-import).
  */
-export const recordsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createRecordsAdminService(app.db.kysely, app.config.now, app.recordHooks);
-  const purge = createRecordsPurgeService(app.db.kysely, app.config.now, { storage: createPhotoStorage(app.config) });
+export const recordsAdminRoutes: FastifyPluginAsyncZod<RecordsAdminRoutesOptions> = async (app, options) => {
+  const { recordsAdmin: service, purge } = options;
 
   // Before any body is read: a visitor gets 401 and anyone but an admin the unknown-resource 404.
   app.addHook('onRequest', async (request) => {

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { guardedUser, requireAdmin } from '#server/platform/access/guards';
+import { sendExport } from '#server/platform/export/csv-export';
 import { BadRequest, HttpError } from '#server/platform/http/errors';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import { dataRoot } from '#server/platform/storage/create-photo-storage';
 import {
   IMPORT_MAX_BYTES,
@@ -19,7 +19,7 @@ import {
 } from '#shared/features/records-import/records-import';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { messages } from '#shared/platform/messages';
-import { createRecordsImportService } from './records-import.service';
+import type { RecordsImportService } from './records-import.service';
 import { receiveCsv, removeStaleImports } from './records-import.upload';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -27,7 +27,8 @@ const NDJSON = 'application/x-ndjson';
 /** Progress lines at most this often (the last one of each phase always goes). */
 const PROGRESS_EVERY_MS = 200;
 
-const actorOf = (request: FastifyRequest) => ({ email: requireAdmin(request).email, ip: request.ip });
+/** The admin this plugin's onRequest guard let through, as the audit log names them. */
+const actorOf = (request: FastifyRequest) => ({ email: guardedUser(request).email, ip: request.ip });
 
 /** The sent file's own name, without any folder, for the report and the audit log. */
 const fileNameOf = (name: string | undefined) =>
@@ -56,8 +57,10 @@ function openEventStream(reply: FastifyReply): (event: ImportEvent) => void {
 /**
  * The records' CSV import (dry run first) and export under /api/admin/records, for admins only.
  */
-export const recordsImportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const records = createRecordsImportService(app.db.kysely, app.config.now);
+export const recordsImportRoutes: FastifyPluginAsyncZod<{ recordsImport: RecordsImportService }> = async (
+  app,
+  { recordsImport: records },
+) => {
   const tempDir = path.join(dataRoot(app.config.dataDir), 'imports');
   await removeStaleImports(tempDir);
 
@@ -161,13 +164,7 @@ export const recordsImportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { department, status } = request.query;
-      const csv = await records.exportCsv(department, status, actorOf(request));
-      const stream = Readable.from(csv.lines);
-      stream.on('error', (error) => request.log.error({ err: error }, 'records export failed'));
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csv.fileName}"`)
-        .send(stream as unknown as string);
+      return sendExport(request, reply, await records.exportCsv(department, status, actorOf(request)));
     },
   );
 };

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { requireElectionOpen } from '#server/platform/election/election';
-import { CSV_BOM, csvDateTime, csvLine, csvLines, csvZoneLabel } from '#server/platform/lib/csv';
+import { auditedCsvExport, type CsvExport, cursorPages } from '#server/platform/export/csv-export';
+import { csvDateTime, csvZoneLabel } from '#server/platform/lib/csv';
 import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
 import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/platform/records/records';
 import {
@@ -23,7 +24,6 @@ import {
   type ImportResult,
   recordsImportMessages,
 } from '#shared/features/records-import/records-import';
-import { dateInTimeZone } from '#shared/platform/format';
 import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { type CsvEncoding, decideEncoding } from './records-import.encoding';
 import { createRecordsImportRepository, type ImportedRecord } from './records-import.repository';
@@ -249,18 +249,14 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
      * page as the client reads (a big municipality never sits in memory at once). The export itself is
      * an audit row, stored before the first line goes.
      */
-    async exportCsv(
-      slug: string,
-      status: RecordsAdminFilter,
-      actor: RecordsActor,
-    ): Promise<{ fileName: string; lines: AsyncGenerator<string> }> {
+    async exportCsv(slug: string, status: RecordsAdminFilter, actor: RecordsActor): Promise<CsvExport> {
       const found = await requireMunicipality(db, slug);
       const now = clock();
       const repo = createRecordsImportRepository(db);
-      // Who took whose names and phones, and how many (decision 081): read in the change, so the count
-      // is the one of the rows as they were when the export started.
-      await runChange(db, async ({ trx, audit }) =>
-        audit({
+      return auditedCsvExport(db, {
+        // Who took whose names and phones, and how many (decision 081): read in the change, so the count
+        // is the one of the rows as they were when the export started.
+        audit: async (trx) => ({
           actorEmail: actor.email,
           action: 'records.export',
           departmentSlug: found.slug,
@@ -273,44 +269,40 @@ export function createRecordsImportService(db: Kysely<Database>, clock: () => Da
           },
           at: now,
         }),
-      );
-      async function* lines(): AsyncGenerator<string> {
-        yield CSV_BOM +
-          csvLine([
-            'Comunidades',
-            'Nombre',
-            'UBCH',
-            'Telefono',
-            'Departamento',
-            'Estado',
-            'Votos',
-            `Votado el (${csvZoneLabel(now)})`,
-            'ID',
-            // What a validator types in an SMS vote; the import ignores the column.
-            'Código SMS',
-          ]);
-        for (let after = 0; ; ) {
-          const page = await repo.exportPage(found.id, status, after, EXPORT_PAGE);
-          const chunk = csvLines(
-            page.map((r) => [
-              r.comunidad,
-              r.nombre,
-              r.ubch,
-              r.telefono,
-              r.department_slug,
-              r.status,
-              r.voted_at === null ? '' : r.vote_codes ? r.vote_codes.split(',').join(' ') : 'Ninguno',
-              csvDateTime(r.voted_at),
-              r.id,
-              r.short_code ?? '',
-            ]),
-          );
-          if (chunk) yield chunk;
-          if (page.length < EXPORT_PAGE) return;
-          after = page.at(-1)?.id ?? after;
-        }
-      }
-      return { fileName: `registros-${found.slug}-${dateInTimeZone(now)}.csv`, lines: lines() };
+        name: `registros-${found.slug}`,
+        at: now,
+        header: [
+          'Comunidades',
+          'Nombre',
+          'UBCH',
+          'Telefono',
+          'Departamento',
+          'Estado',
+          'Votos',
+          `Votado el (${csvZoneLabel(now)})`,
+          'ID',
+          // What a validator types in an SMS vote; the import ignores the column.
+          'Código SMS',
+        ],
+        pages: cursorPages({
+          first: 0,
+          size: EXPORT_PAGE,
+          read: (after, size) => repo.exportPage(found.id, status, after, size),
+          next: (r) => r.id,
+        }),
+        line: (r) => [
+          r.comunidad,
+          r.nombre,
+          r.ubch,
+          r.telefono,
+          r.department_slug,
+          r.status,
+          r.voted_at === null ? '' : r.vote_codes ? r.vote_codes.split(',').join(' ') : 'Ninguno',
+          csvDateTime(r.voted_at),
+          r.id,
+          r.short_code ?? '',
+        ],
+      });
     },
 
     /**

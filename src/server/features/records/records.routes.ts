@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '#server/platform/access/guards';
 import { sendSerialized } from '#server/platform/cache/cache';
-import { createIdempotencyKeys } from '#server/platform/idempotency/idempotency';
-import { requireUser } from '#server/platform/session/session.plugin';
 import {
   candidatesSchema,
   recordParamsSchema,
@@ -16,26 +14,12 @@ import { departmentParamsSchema } from '#shared/platform/access';
 import { ITEM_ERA_HEADER, itemEraHeadersSchema } from '#shared/platform/era';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyHeadersSchema } from '#shared/platform/idempotency';
-import { createRecordsService, type RecordsService } from './records.service';
+import type { RecordsService } from './records.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-/** The validators' records service for this app (one vote writer, shared with the SMS votes: app.ts). */
-export function recordsServiceOf(app: FastifyInstance): RecordsService {
-  const db = app.db.kysely;
-  return createRecordsService(db, {
-    dialect: app.db.dialect,
-    hooks: app.recordHooks,
-    keys: createIdempotencyKeys(db, { days: app.config.idempotencyKeyDays, now: app.config.now }),
-    now: app.config.now,
-    log: app.log,
-    smsVotes: app.config.sms !== undefined,
-  });
-}
-
-export const recordsRoutes: FastifyPluginAsyncZod<{ records?: RecordsService }> = async (app, options) => {
-  const records = options.records ?? recordsServiceOf(app);
-
+/** The validators' lists and votes: one records service, whose vote writer the SMS votes share (compose.ts). */
+export const recordsRoutes: FastifyPluginAsyncZod<{ records: RecordsService }> = async (app, { records }) => {
   app.get(
     '/api/candidates',
     {

@@ -1,46 +1,40 @@
-import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accessVersionOf } from '#server/platform/cache/cache';
+import { sendExport } from '#server/platform/export/csv-export';
 import { HttpError } from '#server/platform/http/errors';
-import { CSV_BOM, csvDateTime, csvLine, csvLines, csvPercent, csvZoneLabel } from '#server/platform/lib/csv';
 import { actorOf } from '#server/platform/session/identity';
 import { readSessionToken, sessionUserNow } from '#server/platform/session/session.plugin';
 import {
+  type Breakdown,
   breakdownSchema,
   csvFileSchema,
+  type Results,
   resultsMessages,
   resultsSchema,
   resultsStreamSchema,
+  type Timeline,
   timelineSchema,
 } from '#shared/features/results/results';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { dateInTimeZone } from '#shared/platform/format';
 import { createLiveResults } from './results.live';
-import { createResultsRepository } from './results.repository';
-import {
-  createBreakdownReader,
-  createResultsReader,
-  createTimelineReader,
-  recordDownload,
-  requireResultsAccess,
-} from './results.service';
+import { requireResultsAccess } from './results.service';
+import type { ResultsExports } from './results-export.service';
 
 const errors = { 401: apiErrorSchema, 404: apiErrorSchema };
 const streamErrors = { ...errors, 406: apiErrorSchema, 503: apiErrorSchema };
-const PHOTO_NAMES = { gobernador: 'Gobernador', an: 'AN', clez: 'CLEZ' } as const;
-const EXPORT_PAGE = 5_000;
 
-function attachment(reply: FastifyReply, name: string): FastifyReply {
-  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`);
+export interface ResultsRoutesOptions {
+  results: {
+    read: () => Promise<Results>;
+    readBreakdown: () => Promise<Breakdown>;
+    readTimeline: () => Promise<Timeline>;
+    exports: ResultsExports;
+  };
 }
 
-export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const resultsRoutes: FastifyPluginAsyncZod<ResultsRoutesOptions> = async (app, { results }) => {
   const db = app.db.kysely;
-  const repo = createResultsRepository(db);
-  const read = createResultsReader(db, app.config.now);
-  const readBreakdownNow = createBreakdownReader(db, app.config.now);
-  const readTimelineNow = createTimelineReader(db, app.config.now);
+  const { read, readBreakdown: readBreakdownNow, readTimeline: readTimelineNow } = results;
   const live = createLiveResults({
     read,
     // The map's and the timeline's figures ride on the stream: read once per change for every screen.
@@ -157,30 +151,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = await requireResultsAccess(db, request.user);
-      const now = app.config.now();
-      const breakdown = await readBreakdownNow();
-      const codes = breakdown.candidates.map((c) => c.code);
-      let body = CSV_BOM;
-      body += csvLine([
-        'Municipio',
-        'Trámites',
-        'Votados',
-        'Validados (voto y 3 fotos)',
-        '% completado',
-        ...breakdown.candidates.map((c) => `Votos ${c.code} (${c.name})`),
-      ]);
-      body += csvLines(
-        breakdown.rows.map((row) => [
-          row.title,
-          row.total,
-          row.voted,
-          row.validated,
-          csvPercent(row.percentComplete),
-          ...codes.map((code) => row.votes[code] ?? 0),
-        ]),
-      );
-      await recordDownload(db, 'breakdown.csv', { rows: breakdown.rows.length }, actorOf(request, user), now);
-      return attachment(reply, `avance-por-municipio-${dateInTimeZone(now)}.csv`).send(body);
+      return sendExport(request, reply, await results.exports.breakdownCsv(actorOf(request, user)));
     },
   );
 
@@ -199,56 +170,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = await requireResultsAccess(db, request.user);
-      const now = app.config.now();
-      // Names of people and how they voted: who took them, and how many (decision 081).
-      const rows = await repo.votedRecordsCount();
-      await recordDownload(db, 'validated.csv', { rows, personalData: ['nombre'] }, actorOf(request, user), now);
-      // Written page by page as the client reads: half a million rows never sit in memory at once.
-      async function* lines(): AsyncGenerator<string> {
-        yield CSV_BOM +
-          csvLine([
-            'ID',
-            'Municipio',
-            'Comunidad',
-            'UBCH',
-            'Persona',
-            'Candidatos',
-            'Fotos presentes',
-            'Completo (voto y 3 fotos)',
-            'Validado por',
-            `Validado el (${csvZoneLabel(now)})`,
-          ]);
-        let after = 0;
-        for (;;) {
-          const page = await repo.votedRecordsPage(after, EXPORT_PAGE);
-          if (page.length === 0) return;
-          yield csvLines(
-            page.map((r) => {
-              const photos = (['gobernador', 'an', 'clez'] as const)
-                .filter((k) => r[k] === 1)
-                .map((k) => PHOTO_NAMES[k]);
-              return [
-                r.id,
-                r.department,
-                r.comunidad,
-                r.ubch,
-                r.nombre,
-                r.vote_codes ? r.vote_codes.split(',').join(', ') : 'Ninguno',
-                photos.length > 0 ? photos.join(', ') : 'Ninguna',
-                r.completed === 1 ? 'Sí' : 'No',
-                r.voted_by,
-                csvDateTime(r.voted_at),
-              ];
-            }),
-          );
-          after = page.at(-1)?.id ?? after;
-          if (page.length < EXPORT_PAGE) return;
-        }
-      }
-      const stream = Readable.from(lines());
-      stream.on('error', (error) => request.log.error({ err: error }, 'validated records export failed'));
-      // A stream is sent as is; the schema above documents what it carries.
-      return attachment(reply, `tramites-validados-${dateInTimeZone(now)}.csv`).send(stream as unknown as string);
+      return sendExport(request, reply, await results.exports.validatedCsv(actorOf(request, user)));
     },
   );
 };

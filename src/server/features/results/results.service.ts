@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { createVersionedCache, dataVersionOf } from '#server/platform/cache/cache';
-import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { readElection } from '#server/platform/election/election';
-import type { Actor, SessionUser } from '#server/platform/session/identity';
+import type { SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {
   type Breakdown,
@@ -23,30 +22,6 @@ export async function requireResultsAccess(db: Kysely<Database>, user: SessionUs
   await requireDepartmentAccess(db, user, RESULTS_DEPARTMENT);
   // requireDepartmentAccess throws for a visitor, so the user is known here.
   return user as SessionUser;
-}
-
-/**
- * A results file was downloaded: its audit row (who took which data, and when), the export's one
- * change (docs/decisions/072), stored before the file is sent.
- */
-export function recordDownload(
-  db: Kysely<Database>,
-  file: string,
-  details: Record<string, unknown> | null,
-  actor: Actor,
-  now: Date,
-): Promise<void> {
-  return runChange(db, ({ audit }) =>
-    audit({
-      actorEmail: actor.email,
-      action: 'results.download',
-      departmentSlug: RESULTS_DEPARTMENT,
-      target: file,
-      ip: actor.ip,
-      details,
-      at: now,
-    }),
-  );
 }
 
 /** The totals of the page, from the counters: cost independent of the number of records. */

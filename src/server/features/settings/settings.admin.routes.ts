@@ -1,18 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '#server/platform/session/identity';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import { adminSettingsSchema } from '#shared/features/settings/settings';
 import { apiErrorSchema } from '#shared/platform/errors';
-import { createSettingsService } from './settings.service';
+import type { SettingsService } from './settings.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema };
 
-/** The back office's settings: for admins. Saving is the settings' use case (settings.service.ts). */
-export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const settings = createSettingsService(app.db.kysely, app.config.now, {
-    secondFactorByDefault: app.config.env === 'production',
-  });
-
+/**
+ * The back office's settings: for admins (admin.routes.ts guards the prefix). Saving is the settings' use
+ * case (settings.service.ts).
+ */
+export const adminSettingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (app, { settings }) => {
   app.get(
     '/api/admin/settings',
     {
@@ -22,10 +20,7 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminSettingsSchema, ...errors },
       },
     },
-    async (request) => {
-      requireAdmin(request);
-      return settings.read();
-    },
+    async () => settings.read(),
   );
 
   app.put(
@@ -38,9 +33,6 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminSettingsSchema, ...errors },
       },
     },
-    async (request) => {
-      const admin = requireAdmin(request);
-      return settings.save(request.body, actorOf(request, admin));
-    },
+    async (request) => settings.save(request.body, actorOf(request)),
   );
 };

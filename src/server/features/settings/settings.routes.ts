@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendSerialized } from '#server/platform/cache/cache';
 import { siteInfoSchema } from '#shared/features/settings/settings';
-import { createSiteInfoReader } from './site-info';
+import type { SiteInfoReader } from './site-info';
 
-export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
-  const readSiteInfo = createSiteInfoReader(app.db.kysely, app.config.now);
+export const siteRoutes: FastifyPluginAsyncZod<{ siteInfo: SiteInfoReader }> = async (app, options) => {
+  const readSiteInfo = options.siteInfo;
 
   app.get(
     '/api/site',

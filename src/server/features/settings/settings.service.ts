@@ -107,3 +107,4 @@ export function createSettingsService(
     },
   };
 }
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -16,3 +16,4 @@ export function createSiteInfoReader(db: Kysely<Database>, now: () => Date) {
     return JSON.stringify(siteInfoSchema.parse({ campaignName: s.campaignName, leaderName: s.leaderName, today }));
   };
 }
+export type SiteInfoReader = ReturnType<typeof createSiteInfoReader>;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireAdmin } from '#server/platform/access/guards';
 import { NotFound, Unauthorized } from '#server/platform/http/errors';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 import {
   smsMessagesPageSchema,
   smsMessagesQuerySchema,
@@ -10,7 +10,7 @@ import {
 } from '#shared/features/sms/sms';
 import { apiErrorSchema } from '#shared/platform/errors';
 import type { SmsGateway } from './sms.gateway';
-import { type CastVote, createSmsService } from './sms.service';
+import type { SmsService } from './sms.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,23 +20,15 @@ declare module 'fastify' {
 }
 
 export interface SmsRoutesOptions {
+  /** The SMS use cases, which vote through the records' own vote writer (compose.ts). */
+  sms: SmsService;
   /** The configured gateway; undefined when SMS votes are off (the webhook answers 404). */
-  gateway: SmsGateway | undefined;
-  /** The number validators text (SMS_GATEWAY_PHONE), when given. */
-  phone?: string | null;
-  /** The records feature's vote use case (app.ts gives the one the app's votes use). */
-  castVote: CastVote;
+  smsGateway: SmsGateway | undefined;
 }
 
 /** Votes by SMS (docs/decisions/084): the gateway's webhook, and 'Mensajes' for admins. */
 export const smsRoutes: FastifyPluginAsyncZod<SmsRoutesOptions> = async (app, options) => {
-  const sms = createSmsService(app.db.kysely, {
-    gateway: options.gateway,
-    phone: options.phone ?? null,
-    castVote: options.castVote,
-    now: app.config.now,
-    log: app.log,
-  });
+  const { sms, smsGateway: gateway } = options;
 
   // In this plugin only: JSON kept as received too, since the signature covers the exact bytes.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -69,8 +61,8 @@ export const smsRoutes: FastifyPluginAsyncZod<SmsRoutesOptions> = async (app, op
       },
       // The guard, before the body is validated: a forgery learns nothing about the fields.
       preValidation: async (request) => {
-        if (!options.gateway) throw NotFound();
-        const check = options.gateway.authenticate(
+        if (!gateway) throw NotFound();
+        const check = gateway.authenticate(
           { rawBody: request.rawBody ?? '', headers: request.headers },
           app.config.now(),
         );

@@ -2,8 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { requireAdmin } from '#server/platform/access/guards';
 import type { Config } from '#server/platform/config/config';
-import { requireAdmin } from '#server/platform/session/session.plugin';
 
 const isReference = (url: string) => url === '/api/openapi.json' || url === '/api/docs' || url.startsWith('/api/docs/');
 

@@ -1,18 +1,13 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFound, Unauthorized } from '#server/platform/http/errors';
-import { authMessages } from '#shared/platform/session';
 import { hostCookieName, isHttps } from './cookie-tokens';
 import type { SessionUser } from './identity';
 import { getDummyHash } from './passwords';
 import { createSessionService, SESSION_ABSOLUTE_MS } from './session.service';
 
 /**
- * The signed-in person as every route sees it. Contract shared by all features:
- * - `request.user` is set (or null) before any handler runs;
- * - `requireUser(request)` returns the user or throws 401;
- * - `requireAdmin(request)` returns an admin; a visitor gets 401 and any other user the same 404 as an
- *   unknown resource.
+ * The signed-in person as every route sees it: `request.user` is set (or null) before any handler runs.
+ * The guards that read it (requireUser, requireAdmin) live in platform/access/guards.ts.
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -94,15 +89,4 @@ export function sessionUserNow(app: FastifyInstance, token: string | undefined):
     tokenChecks.set(app.db.kysely, auth);
   }
   return auth.authenticate(token);
-}
-
-export function requireUser(request: FastifyRequest): SessionUser {
-  if (!request.user) throw Unauthorized(authMessages.signInRequired);
-  return request.user;
-}
-
-export function requireAdmin(request: FastifyRequest): SessionUser {
-  const user = requireUser(request);
-  if (user.role !== 'admin') throw NotFound();
-  return user;
 }

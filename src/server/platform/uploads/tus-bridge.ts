@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DataStore, type ServerOptions, Server as TusServer, type Upload } from '@tus/server';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireUser } from '#server/platform/access/guards';
 import { apiErrorBody, BadRequest, HttpError } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
-import { requireUser } from '#server/platform/session/session.plugin';
 import { apiErrorSchema } from '#shared/platform/errors';
 import { messages } from '#shared/platform/messages';
 
