@@ -40,7 +40,7 @@ export default function ElectionAdminPage() {
         Jornada
       </h2>
       <DayStatus day={day} />
-      {day.closedAt && <Outstanding />}
+      {day.closedAt && <Outstanding className="" />}
       {day.phase === 'simulacro' && day.drill && <EndDrill votes={day.drill.votes} photos={day.drill.photos} />}
       <PhaseForm day={day} onRefresh={() => void election.refetch()} />
       <CloseForm day={day} />

@@ -36,7 +36,7 @@ export function outstandingOf(answer: OutstandingAnswer, slug?: string): Outstan
  * stream (each arrival asks again at once) where its person may open it, and asks every few seconds
  * anyway. Nothing before the close. `slug`: one department only (Campo's view of one).
  */
-export function Outstanding({ slug }: { slug?: string | undefined }) {
+export function Outstanding({ slug, className = 'mt-6' }: { slug?: string | undefined; className?: string }) {
   const day = useElectionDay({ everySecond: false });
   const query = useOutstanding(day.closedAt);
   const queryClient = useQueryClient();
@@ -53,7 +53,7 @@ export function Outstanding({ slug }: { slug?: string | undefined }) {
   return (
     <section
       aria-labelledby="por-llegar-titulo"
-      className="mt-6 rounded-xl border-2 border-stone-900 bg-white p-4 text-stone-900"
+      className={`${className} rounded-xl border-2 border-stone-900 bg-white p-4 text-stone-900`}
       data-testid="por-llegar"
     >
       <h2 id="por-llegar-titulo" className="text-xl font-bold">
