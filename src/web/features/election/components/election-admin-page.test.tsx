@@ -276,6 +276,18 @@ describe('the SIMULACRO band', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('SIMULACRO');
   });
 
+  it('on the projector says in words that the figures are practice, under SIMULACRO in large type', async () => {
+    server.use(
+      http.get('*/api/election', () =>
+        HttpResponse.json({ phase: 'simulacro', closesAt: null, closedAt: null, lateArrivals: 0 }),
+      ),
+    );
+    renderWithProviders(<DrillBand large />);
+    const band = await screen.findByRole('status');
+    expect(within(band).getByText('SIMULACRO')).toHaveClass('font-black');
+    expect(band).toHaveTextContent('Estas cifras son de práctica: se borran al terminar el simulacro.');
+  });
+
   it('shows nothing while the day is under way', async () => {
     let asked = false;
     server.use(
