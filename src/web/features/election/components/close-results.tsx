@@ -1,5 +1,5 @@
 import { closeResultsTitle } from '#shared/features/election/election';
-import { countOf, formatCount } from '#shared/platform/format';
+import { countOf, formatCount, formatTime } from '#shared/platform/format';
 import { useCloseResults } from '../api/get-close-results';
 import { useElection } from '../api/get-election';
 
@@ -23,9 +23,10 @@ export function CloseResults({ large = false, projector = false }: { large?: boo
       >
         <h2
           id="cierre-proyector-titulo"
-          className="text-[clamp(1.75rem,3vw,4.5rem)] font-black leading-none tracking-tight"
+          className="text-[clamp(1.5rem,2.6vw,4.5rem)] leading-none font-black tracking-tight"
         >
-          {closeResultsTitle(closedAt)}
+          {/* The time never parts from its 'a. m.'. */}
+          Resultados al cierre, <span className="whitespace-nowrap">{formatTime(new Date(closedAt))}</span>
         </h2>
         <ul className="flex flex-col gap-[1.2vh]">
           {data.candidates.map((c) => (
@@ -83,7 +84,7 @@ export function LateArrivalsApart({ totals }: { totals: { code: string; votes: n
       <p className="font-black">Llegaron después del cierre: {formatCount(late)}</p>
       <p className="font-semibold">
         Aparte del conteo al cierre. Con ellos: {/* A code and its count never part across lines. */}
-        {totals.map((t) => `${t.code}\u00a0${formatCount(t.votes)}`).join(' · ')}
+        {totals.map((t) => `${t.code}\u00a0${formatCount(t.votes)}`).join('\u00a0· ')}
       </p>
     </section>
   );
