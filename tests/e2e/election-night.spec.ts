@@ -115,7 +115,8 @@ test.describe('election night', () => {
       /^Total acumulado sobre 5\.373 electores, FA .*\s%, LC .*\s%, NR .*\s%$/,
     );
     const timelineBefore = await timeline.getAttribute('aria-label');
-    await expect(projector.getByTestId('mapa-proyector-detalle')).toBeVisible();
+    // Nobody touches a projector: no hint to (decision 101).
+    await expect(projector.getByText(/toca un cuadro/)).toHaveCount(0);
     await screenshot(page, 'proyector-1920-antes', { fullPage: false });
 
     let reads = 0;

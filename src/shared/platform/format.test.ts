@@ -15,6 +15,7 @@ import {
   formatPercent,
   hourSortKey,
   spanishDayTitle,
+  untilClock,
 } from './format';
 import { instantToWallTime, wallTimeToInstant } from './wall-time';
 
@@ -115,6 +116,13 @@ describe('atClock', () => {
     // 10, 11 and 12 o'clock start with a 1 too, and stay plural.
     expect(atClock(new Date('2026-11-28T14:15:00Z'))).toBe('a las 10:15 a. m.');
     expect(atClock(new Date('2026-11-28T16:00:00Z'))).toBe('a las 12:00 p. m.');
+  });
+});
+
+describe('untilClock', () => {
+  it('says hasta la 1:00 and hasta las for every other hour, in Caracas', () => {
+    expect(untilClock(new Date('2026-11-29T10:00:00Z'))).toBe('hasta las 6:00 a. m.');
+    expect(untilClock(new Date('2026-11-29T05:00:00Z'))).toBe('hasta la 1:00 a. m.');
   });
 });
 

@@ -184,6 +184,11 @@ export function atClock(instant: Date, timeZone: string = TIME_ZONE): string {
   return atTime(formatTime(instant, timeZone));
 }
 
+/** An instant's time after 'hasta', in Caracas: 'hasta la 1:00 a. m.', 'hasta las 6:00 a. m.'. */
+export function untilClock(instant: Date, timeZone: string = TIME_ZONE): string {
+  return `hasta ${atClock(instant, timeZone).slice('a '.length)}`;
+}
+
 /** { day: '22 nov', time: '11:31 p. m.' } for an instant, in the campaign's time zone. */
 export function dayAndTime(isoDateTime: string, timeZone: string = TIME_ZONE): { day: string; time: string } {
   let formatter = dayFormatters.get(timeZone);

@@ -265,7 +265,15 @@ describe('the close', () => {
     expect(status.lateArrivals).toBe(1);
     const admin = (await t.request({ url: '/api/admin/election', headers: { cookie: cookies.admin } })).json();
     expect(admin.late).toEqual([
-      { kind: 'vote', slug: SLUG_A, recordId: ids[0], by: PEOPLE.validatorA, at: now.toISOString() },
+      {
+        kind: 'vote',
+        slug: SLUG_A,
+        title: 'Cabimas',
+        recordId: ids[0],
+        record: 'Persona 1',
+        by: PEOPLE.validatorA,
+        at: now.toISOString(),
+      },
     ]);
     const [row] = await listAudit(t.db.kysely, { action: 'record.vote' });
     expect(JSON.parse(row?.details ?? '{}')).toMatchObject({ late: true });

@@ -9,6 +9,7 @@ import {
   electionCloseBodySchema,
   electionPhaseBodySchema,
   electionStatusSchema,
+  outstandingSchema,
 } from '#shared/features/election/election';
 import { apiErrorSchema } from '#shared/platform/errors';
 import type { ElectionService } from './election.service';
@@ -30,6 +31,20 @@ export const electionRoutes: FastifyPluginAsyncZod<{ election: ElectionService }
       requireUser(request);
       return election.status();
     },
+  );
+
+  app.get(
+    '/api/election/outstanding',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'Por llegar: tras el cierre, lo que los teléfonos avisaron antes de él y aún no llegó, por municipio y ' +
+          'validador, y hasta cuándo se acepta (admins: todo; los demás: sus listas, como Campo)',
+        response: { 200: outstandingSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => election.outstanding(requireUser(request)),
   );
 };
 

@@ -14,7 +14,7 @@ import { createElectionRepository } from '#server/platform/election/election.rep
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import { recordListAnswers } from '#server/platform/records/records';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
-import type { Actor } from '#server/platform/session/identity';
+import type { Actor, SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import {
   type CloseResults,
@@ -27,11 +27,14 @@ import {
   type ElectionPhaseBody,
   type ElectionStatus,
   electionMessages,
+  OUTSTANDING_LISTED,
+  type Outstanding,
 } from '#shared/features/election/election';
 import { wallTimeToInstant } from '#shared/platform/wall-time';
 
 /** Late arrivals the Jornada section lists (the newest); the count covers them all. */
 const LATE_LISTED = 200;
+const HOUR_MS = 3_600_000;
 
 /**
  * The election day's use cases (docs/decisions/078): its status as the pages read it, and the admins'
@@ -169,11 +172,55 @@ export function createElectionService(
         late: late.map((l) => ({
           kind: l.kind,
           slug: l.department_slug,
+          title: l.title ?? l.department_slug,
           recordId: l.record_id,
+          record: l.nombre ?? '',
           by: l.user_email,
           at: l.arrived_at,
         })),
       };
+    },
+
+    /**
+     * 'Por llegar' (decision 101): after the close, what phones reported before it (the keys heard, bound
+     * to person, record and slot, decision 094) and the server has not received yet, by municipality or
+     * parish and validator; with the grace's end, after which nothing of it is taken and the list is
+     * empty. Admins see every department, others those on their lists (as Campo).
+     */
+    async outstanding(user: SessionUser): Promise<Outstanding> {
+      const now = clock();
+      const day = await readElection(db, now);
+      const answer: Outstanding = {
+        closedAt: day.closedAt,
+        graceEndsAt: null,
+        generatedAt: now.toISOString(),
+        total: 0,
+        departments: [],
+      };
+      if (!day.closedAt) return answer;
+      const graceEnds = new Date(new Date(day.closedAt).getTime() + day.graceHours * HOUR_MS);
+      answer.graceEndsAt = graceEnds.toISOString();
+      if (now.getTime() >= graceEnds.getTime()) return answer;
+      const { rows, total } = await repo.outstanding(
+        day.closedAt,
+        user.role === 'admin' ? null : user.email,
+        OUTSTANDING_LISTED,
+      );
+      answer.total = total;
+      for (const row of rows) {
+        let department = answer.departments.at(-1);
+        if (department?.slug !== row.slug) {
+          department = { slug: row.slug, title: row.title, validators: [] };
+          answer.departments.push(department);
+        }
+        let validator = department.validators.at(-1);
+        if (validator?.email !== row.user_email) {
+          validator = { email: row.user_email, items: [] };
+          department.validators.push(validator);
+        }
+        validator.items.push({ kind: row.kind, recordId: row.record_id, record: row.nombre, heardAt: row.heard_at });
+      }
+      return answer;
     },
 
     /**

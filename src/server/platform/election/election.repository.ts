@@ -17,6 +17,21 @@ export type DrillItemRow = Selectable<ElectionDrillItemsTable>;
 export type CloseSnapshotRow = Selectable<ElectionCloseSnapshotsTable>;
 export type HeardKeyRow = Selectable<ElectionHeardKeysTable>;
 
+/** A late arrival with the names people read: the municipality's or parish's, and the record's. */
+export type NamedLateArrivalRow = LateArrivalRow & { title: string | null; nombre: string | null };
+
+/** A key heard before the close whose item has not arrived: whose, which record, where, what. */
+export interface OutstandingRow {
+  department_id: number;
+  slug: string;
+  title: string;
+  user_email: string;
+  record_id: number;
+  nombre: string;
+  kind: string;
+  heard_at: string;
+}
+
 /**
  * How the day's row is read in a transaction on PostgreSQL (decision 094): shared by the writes the phase
  * governs, exclusive by a change of phase, so that the two serialize. SQLite has one writer at a time.
@@ -212,14 +227,83 @@ export function createElectionRepository(db: Kysely<Database>) {
       return Number(row.n);
     },
 
-    listLateArrivals(closedAt: string, limit: number): Promise<LateArrivalRow[]> {
+    /** The newest late arrivals of a close, with their department's and record's names. */
+    listLateArrivals(closedAt: string, limit: number): Promise<NamedLateArrivalRow[]> {
       return db
-        .selectFrom('election_late_arrivals')
-        .selectAll()
-        .where('closed_at', '=', closedAt)
-        .orderBy('arrived_at', 'desc')
+        .selectFrom('election_late_arrivals as l')
+        .leftJoin('records as r', 'r.id', 'l.record_id')
+        .leftJoin('departments as d', 'd.slug', 'l.department_slug')
+        .selectAll('l')
+        .select(['d.title', 'r.nombre'])
+        .where('l.closed_at', '=', closedAt)
+        .orderBy('l.arrived_at', 'desc')
         .limit(limit)
         .execute();
+    },
+
+    /**
+     * 'Por llegar': the keys heard before the close whose item the server has not received (the record
+     * has no vote, or that photo slot is empty, and no late arrival took that key), of every department
+     * or of those on `listOf`'s lists; the first `limit` in menu order, validator and name, and how many
+     * there are in all.
+     */
+    async outstanding(
+      closedAt: string,
+      listOf: string | null,
+      limit: number,
+    ): Promise<{ rows: OutstandingRow[]; total: number }> {
+      let base = db
+        .selectFrom('election_heard_keys as h')
+        .innerJoin('records as r', 'r.id', 'h.record_id')
+        .innerJoin('departments as d', 'd.id', 'r.department_id')
+        .where('h.heard_at', '<', closedAt)
+        .where('h.fingerprint', 'is not', null)
+        .where('h.kind', 'is not', null)
+        .where('r.status', '=', 'pendiente')
+        .where((eb) =>
+          eb.not(
+            eb.or([
+              eb.and([eb('h.kind', '=', 'vote'), eb('r.voted_at', 'is not', null)]),
+              eb.and([eb('h.kind', '=', 'gobernador'), eb('r.gobernador_photo_id', 'is not', null)]),
+              eb.and([eb('h.kind', '=', 'an'), eb('r.an_photo_id', 'is not', null)]),
+              eb.and([eb('h.kind', '=', 'clez'), eb('r.clez_photo_id', 'is not', null)]),
+            ]),
+          ),
+        )
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('election_late_arrivals as l')
+                .select('l.item_key')
+                .whereRef('l.item_key', '=', 'h.item_key'),
+            ),
+          ),
+        );
+      if (listOf !== null) {
+        base = base.where('d.id', 'in', (eb) =>
+          eb.selectFrom('department_members as m').select('m.department_id').where('m.email', '=', listOf),
+        );
+      }
+      const counted = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await base
+        .select([
+          'd.id as department_id',
+          'd.slug',
+          'd.title',
+          'h.user_email',
+          'r.id as record_id',
+          'r.nombre',
+          'h.kind',
+          'h.heard_at',
+        ])
+        .orderBy('d.position')
+        .orderBy('h.user_email')
+        .orderBy('r.nombre')
+        .orderBy('h.item_key')
+        .limit(limit)
+        .execute();
+      return { rows: rows.map((r) => ({ ...r, kind: r.kind ?? '' })), total: Number(counted.n) };
     },
 
     // --- the counts at the close ---

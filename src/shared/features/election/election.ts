@@ -1,4 +1,4 @@
-import { atClock, countOf, formatTime } from '#shared/platform/format';
+import { atClock, countOf, formatTime, untilClock } from '#shared/platform/format';
 import { z } from '#shared/platform/zod-spanish';
 import { dayMessages, ELECTION_PHASE_LABELS, ELECTION_PHASES, type ElectionPhase } from './election-day';
 
@@ -48,6 +48,11 @@ export const electionMessages = {
   closeStamped: (stampedAt: string) =>
     `Cadena sellada por la autoridad de sellado de tiempo ${atClock(new Date(stampedAt))}`,
   closeStampPending: 'Cierre sin sello de tiempo: la autoridad de sellado no respondió; se pedirá otra vez.',
+  /** 'Se aceptan hasta las 6:00 a. m.': the end of the grace after the close, in Caracas time. */
+  graceUntil: (graceEndsAt: string) => `Se aceptan ${untilClock(new Date(graceEndsAt))}`,
+  graceOver: (graceEndsAt: string) =>
+    `El plazo de gracia terminó ${atClock(new Date(graceEndsAt))} Ya no se acepta nada de lo que quedó en los teléfonos.`,
+  outstandingNone: 'No falta nada: todo lo que los teléfonos avisaron antes del cierre ya llegó.',
 } as const;
 
 const reason = z
@@ -82,10 +87,48 @@ export type ElectionCloseBody = z.infer<typeof electionCloseBodySchema>;
 export const lateArrivalSchema = z.object({
   kind: z.string(),
   slug: z.string(),
+  /** The municipality's or parish's name. */
+  title: z.string(),
   recordId: z.number().int(),
+  /** The record's name (the person validated), as validators see it on its card. */
+  record: z.string(),
   by: z.string(),
   at: z.string(),
 });
+
+/** Items 'Por llegar' lists at most; `total` counts them all. */
+export const OUTSTANDING_LISTED = 1_000;
+
+/** One item a phone reported before the close that has not arrived yet. */
+export const outstandingItemSchema = z.object({
+  kind: z.string(),
+  recordId: z.number().int(),
+  /** The record's name (the person to validate), as validators see it on its card. */
+  record: z.string(),
+  /** When the server first heard of it (the phone's report). */
+  heardAt: z.string(),
+});
+export type OutstandingItem = z.infer<typeof outstandingItemSchema>;
+
+/**
+ * 'Por llegar' after the close: what phones reported before it and has not arrived, by municipality or
+ * parish and validator, and until when it is accepted. Empty before the close and once the grace is over.
+ */
+export const outstandingSchema = z.object({
+  closedAt: z.string().nullable(),
+  /** The end of the grace after the close (UTC ISO); null before the close. */
+  graceEndsAt: z.string().nullable(),
+  generatedAt: z.string(),
+  total: z.number().int(),
+  departments: z.array(
+    z.object({
+      slug: z.string(),
+      title: z.string(),
+      validators: z.array(z.object({ email: z.string(), items: z.array(outstandingItemSchema) })),
+    }),
+  ),
+});
+export type Outstanding = z.infer<typeof outstandingSchema>;
 
 /** The day as everyone may read it (the phase decides what the pages show). */
 export const electionStatusSchema = z.object({

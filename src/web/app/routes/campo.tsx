@@ -1,5 +1,6 @@
 import { Navigate, useLocation, useParams } from 'react-router';
 import { messages } from '#shared/platform/messages';
+import { Outstanding } from '#web/features/election/components/outstanding';
 import { FieldPage } from '#web/features/field/components/field-page';
 import { paths } from '#web/platform/paths';
 import { useSession } from '#web/platform/session/get-session';
@@ -25,5 +26,6 @@ export default function FieldRoute() {
     if (session.data.signedOut) return null;
     return <Navigate to={`${paths.login}?next=${encodeURIComponent(location.pathname)}`} replace />;
   }
-  return <FieldPage slug={slug} />;
+  // After the close, 'Por llegar' (of the department shown, or of all) above the field's figures.
+  return <FieldPage slug={slug} afterClose={<Outstanding slug={slug} />} />;
 }

@@ -1,6 +1,6 @@
 import { RequireAccess } from '#web/features/auth/components/require-access';
-import { CloseResults } from '#web/features/election/components/close-results';
-import { DayBanner } from '#web/features/election/components/day-status';
+import { CloseResults, LateArrivalsApart } from '#web/features/election/components/close-results';
+import { DayBanner, useElectionDay } from '#web/features/election/components/day-status';
 import { DrillBand } from '#web/features/election/components/drill-band';
 import { ResultsPage } from '#web/features/results/components/results-page';
 import { useSiteInfo } from '#web/features/settings/api/get-site-info';
@@ -12,6 +12,7 @@ import { NotFoundScreen } from './not-found';
 function ResultadosShell() {
   useDocumentTitle('Resultados');
   const site = useSiteInfo();
+  const day = useElectionDay({ everySecond: false });
   return (
     <Page wide>
       <CloseResults />
@@ -19,10 +20,20 @@ function ResultadosShell() {
         campaignName={site.data?.campaignName}
         band={
           <>
-            <DrillBand />
+            <DrillBand large />
             <DayBanner large />
-            <CloseResults large />
           </>
+        }
+        // After the close the projector shows the close's count and the late arrivals apart beside the map.
+        closeView={
+          day.closedAt
+            ? (results) => (
+                <>
+                  <CloseResults projector />
+                  <LateArrivalsApart totals={results.candidates} />
+                </>
+              )
+            : undefined
         }
       />
     </Page>

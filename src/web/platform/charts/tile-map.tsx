@@ -30,7 +30,15 @@ export interface TileMapProps {
   fileName: string;
   /** The projector's map is bounded by the screen's height. */
   size?: 'page' | 'projector';
+  /** On the projector, the height the squares may take (a CSS length): 60vh unless the page says. */
+  projectorHeight?: string | undefined;
 }
+
+/**
+ * The projector's map as wide as `height` (a CSS length) allows: its squares there are wider than tall
+ * (3:2), so that a figure of 24 px ('100 %') fits in each even at 1280×720.
+ */
+export const projectorMapWidth = (height: string) => `calc(${height} * ${ZULIA_COLUMNS} / ${ZULIA_ROWS} * 3 / 2)`;
 
 const button =
   'rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-900 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-stone-900';
@@ -40,7 +48,17 @@ const button =
  * it; hovering or focusing one shows its figures, clicking opens its breakdown. The legend says what each
  * colour means, the table under it gives every figure, and both download.
  */
-export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, size = 'page' }: TileMapProps) {
+export function TileMap({
+  id,
+  title,
+  tiles,
+  legend,
+  onOpen,
+  table,
+  fileName,
+  size = 'page',
+  projectorHeight = '60vh',
+}: TileMapProps) {
   const [active, setActive] = useState<string | null>(null);
   const [tableOpen, setTableOpen] = useState(false);
   const { placed, others } = placeTiles(tiles);
@@ -57,13 +75,22 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
       onMouseEnter={() => setActive(tile.slug)}
       onFocus={() => setActive(tile.slug)}
       onClick={() => (onOpen ? onOpen(tile.slug) : setActive(tile.slug))}
-      className={`@container relative flex aspect-square min-w-0 flex-col items-center justify-center rounded-[8%] leading-none focus-visible:z-20 focus-visible:outline-4 focus-visible:outline-offset-1 focus-visible:outline-stone-900 ${tile.alert ? 'border-[max(3px,8cqw)] border-double border-stone-900' : 'border border-stone-400'}`}
+      className={`@container relative flex ${projector ? 'aspect-[3/2]' : 'aspect-square'} min-w-0 flex-col items-center justify-center rounded-[8%] leading-none focus-visible:z-20 focus-visible:outline-4 focus-visible:outline-offset-1 focus-visible:outline-stone-900 ${tile.alert ? 'border-[max(3px,8cqw)] border-double border-stone-900' : 'border border-stone-400'}`}
       style={{ backgroundColor: tile.colour.fill, color: tile.colour.text, ...style }}
     >
-      <span aria-hidden="true" className="text-[clamp(0.5rem,26cqw,2rem)] font-black">
+      <span
+        aria-hidden="true"
+        className={`${projector ? 'text-[clamp(0.75rem,19cqw,2.25rem)]' : 'text-[clamp(0.5rem,26cqw,2rem)]'} font-black`}
+      >
         {tile.short}
       </span>
-      <span aria-hidden="true" className="mt-[6cqw] text-[clamp(0.5rem,22cqw,1.75rem)] font-semibold tabular-nums">
+      {/* On a projector's screen (1024 px wide and more) the figure is read from the back of a room: never
+          under 24 px. On a phone it follows the square. */}
+      <span
+        aria-hidden="true"
+        data-testid="cifra-cuadro"
+        className={`${projector ? 'mt-[3cqw] text-[clamp(0.5rem,29cqw,3rem)] font-bold tracking-tight whitespace-nowrap lg:text-[max(24px,29cqw)]' : 'mt-[6cqw] text-[clamp(0.5rem,22cqw,1.75rem)] font-semibold'} tabular-nums`}
+      >
         {tile.value}
       </span>
       {tile.alert && (
@@ -112,7 +139,7 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
         className={`relative mx-auto mt-3 grid ${projector ? 'gap-[0.3vw]' : 'gap-[3px]'}`}
         style={{
           gridTemplateColumns: `repeat(${ZULIA_COLUMNS}, minmax(0, 1fr))`,
-          maxWidth: projector ? `min(100%, calc(60vh * ${ZULIA_COLUMNS} / ${ZULIA_ROWS}))` : '40rem',
+          maxWidth: projector ? `min(100%, ${projectorMapWidth(projectorHeight)})` : '40rem',
         }}
       >
         <div
@@ -147,12 +174,15 @@ export function TileMap({ id, title, tiles, legend, onOpen, table, fileName, siz
         <div className="mx-auto mt-2 grid max-w-[40rem] grid-cols-8 gap-[3px]">{others.map((t) => tileButton(t))}</div>
       )}
 
-      <p
-        className={`mt-2 min-h-[1.5em] text-center font-semibold text-stone-900 ${projector ? 'text-[clamp(1rem,1.2vw,1.6rem)]' : 'text-sm'}`}
-        data-testid={`${id}-detalle`}
-      >
-        {shown ? shown.summary : 'Pasa el cursor o toca un cuadro para ver sus cifras.'}
-      </p>
+      {/* Nobody touches a projector: no hint there, and no line kept for one. */}
+      {!projector && (
+        <p
+          className="mt-2 min-h-[1.5em] text-center text-sm font-semibold text-stone-900"
+          data-testid={`${id}-detalle`}
+        >
+          {shown ? shown.summary : 'Pasa el cursor o toca un cuadro para ver sus cifras.'}
+        </p>
+      )}
 
       <ul
         id={`${id}-leyenda`}

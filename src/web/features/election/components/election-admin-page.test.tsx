@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { ElectionAdmin } from '#shared/features/election/election';
+import type { ElectionAdmin, Outstanding } from '#shared/features/election/election';
 import { server } from '#web/testing/msw-server';
 import { renderWithProviders } from '#web/testing/render';
 import { DrillBand } from './drill-band';
@@ -24,11 +24,22 @@ const DAY: ElectionAdmin = {
   late: [],
 };
 
-function api(day: ElectionAdmin) {
+const NOTHING_OUTSTANDING: Outstanding = {
+  closedAt: null,
+  graceEndsAt: null,
+  generatedAt: '2026-11-28T23:30:00.000Z',
+  total: 0,
+  departments: [],
+};
+
+function api(day: ElectionAdmin, outstanding: Outstanding = NOTHING_OUTSTANDING) {
   const sent: { url: string; body: unknown }[] = [];
   const status = { phase: day.phase, closesAt: day.closesAt, closedAt: day.closedAt, lateArrivals: day.lateArrivals };
   server.use(
     http.get('*/api/admin/election', () => HttpResponse.json(day)),
+    http.get('*/api/election', () => HttpResponse.json({ ...status, now: day.now })),
+    http.get('*/api/election/outstanding', () => HttpResponse.json(outstanding)),
+    http.get('*/api/auth/session', () => HttpResponse.json({ user: null, menu: [], home: null, logoutRoute: '/' })),
     http.put('*/api/admin/election/phase', async ({ request }) => {
       const body = (await request.json()) as { phase: ElectionAdmin['phase'] };
       sent.push({ url: 'phase', body });
@@ -120,16 +131,92 @@ describe('Jornada', () => {
       phase: 'cerrada',
       closedAt: '2026-11-28T22:00:00.000Z',
       lateArrivals: 1,
-      late: [{ kind: 'vote', slug: 'cabimas', recordId: 12, by: 'ana@example.org', at: '2026-11-28T23:10:00.000Z' }],
+      late: [
+        {
+          kind: 'vote',
+          slug: 'cabimas',
+          title: 'Cabimas',
+          recordId: 12,
+          record: 'Ana Pérez',
+          by: 'ana@example.org',
+          at: '2026-11-28T23:10:00.000Z',
+        },
+      ],
     });
     renderWithProviders(<ElectionAdminPage />);
     expect(await screen.findByText('La jornada cerró a las 6:00 p. m.')).toBeVisible();
     await userEvent.selectOptions(screen.getByLabelText('Nueva fase'), 'en_curso');
     expect(screen.getByRole('button', { name: 'Reabrir la jornada' })).toBeVisible();
     expect(screen.getByRole('heading', { name: 'Llegaron después del cierre de las 6:00 p. m.: 1' })).toBeVisible();
-    expect(screen.getByText(/Voto · cabimas · trámite 12 · ana@example.org/)).toHaveTextContent(
-      'llegó después del cierre',
+    // Named by its record and its person, not by an id.
+    expect(screen.getByTestId('llegada-tardia')).toHaveTextContent(
+      'Voto de Ana Pérez (trámite 12) · Cabimas · enviado por ana@example.org · 28 nov 2026, 7:10 p. m. — llegó después del cierre',
     );
+  });
+
+  it("lists 'Por llegar' after the close, by municipality and validator, with the grace's end", async () => {
+    api(
+      { ...DAY, phase: 'cerrada', closedAt: '2026-11-28T22:00:00.000Z' },
+      {
+        closedAt: '2026-11-28T22:00:00.000Z',
+        graceEndsAt: '2026-11-29T10:00:00.000Z',
+        generatedAt: '2026-11-28T23:30:00.000Z',
+        total: 2,
+        departments: [
+          {
+            slug: 'cabimas',
+            title: 'Cabimas',
+            validators: [
+              {
+                email: 'ana@example.org',
+                items: [
+                  { kind: 'vote', recordId: 7, record: 'Bruno Díaz', heardAt: '2026-11-28T21:50:00.000Z' },
+                  { kind: 'an', recordId: 7, record: 'Bruno Díaz', heardAt: '2026-11-28T21:51:00.000Z' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    );
+    renderWithProviders(<ElectionAdminPage />);
+    const section = await screen.findByRole('region', { name: 'Por llegar' });
+    expect(await within(section).findByText('Se aceptan hasta las 6:00 a. m.')).toBeVisible();
+    expect(within(section).getByText('2 envíos avisados antes del cierre aún no han llegado.')).toBeVisible();
+    expect(within(section).getByRole('heading', { name: 'Cabimas' })).toBeVisible();
+    expect(
+      within(within(section).getByRole('list', { name: 'Por llegar de ana@example.org en Cabimas' }))
+        .getAllByRole('listitem')
+        .map((i) => i.textContent),
+    ).toEqual([
+      'Voto de Bruno Díaz (trámite 7) · avisado el 28 nov 2026, 5:50 p. m.',
+      'Foto AN de Bruno Díaz (trámite 7) · avisado el 28 nov 2026, 5:51 p. m.',
+    ]);
+  });
+
+  it("says when the grace is over, and 'Por llegar' is not shown before the close", async () => {
+    api(
+      { ...DAY, phase: 'cerrada', closedAt: '2026-11-28T22:00:00.000Z' },
+      {
+        closedAt: '2026-11-28T22:00:00.000Z',
+        graceEndsAt: '2026-11-29T10:00:00.000Z',
+        generatedAt: '2026-11-29T10:00:00.000Z',
+        total: 0,
+        departments: [],
+      },
+    );
+    const closed = renderWithProviders(<ElectionAdminPage />);
+    expect(
+      await screen.findByText(
+        'El plazo de gracia terminó a las 6:00 a. m. Ya no se acepta nada de lo que quedó en los teléfonos.',
+      ),
+    ).toBeVisible();
+    closed.unmount();
+
+    api(DAY);
+    renderWithProviders(<ElectionAdminPage />);
+    expect(await screen.findByRole('heading', { name: 'Jornada' })).toBeVisible();
+    expect(screen.queryByRole('region', { name: 'Por llegar' })).toBeNull();
   });
 
   it('says whether the chain at the close was stamped by the time-stamp authority, or will be asked again', async () => {
@@ -187,6 +274,18 @@ describe('the SIMULACRO band', () => {
     );
     renderWithProviders(<DrillBand />);
     expect(await screen.findByRole('status')).toHaveTextContent('SIMULACRO');
+  });
+
+  it('on the projector says in words that the figures are practice, under SIMULACRO in large type', async () => {
+    server.use(
+      http.get('*/api/election', () =>
+        HttpResponse.json({ phase: 'simulacro', closesAt: null, closedAt: null, lateArrivals: 0 }),
+      ),
+    );
+    renderWithProviders(<DrillBand large />);
+    const band = await screen.findByRole('status');
+    expect(within(band).getByText('SIMULACRO')).toHaveClass('font-black');
+    expect(band).toHaveTextContent('Estas cifras son de práctica: se borran al terminar el simulacro.');
   });
 
   it('shows nothing while the day is under way', async () => {

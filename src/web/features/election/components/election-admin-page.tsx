@@ -25,13 +25,7 @@ import { useChangeElectionPhase } from '../api/change-election-phase';
 import { useEndDrill } from '../api/end-drill';
 import { useElectionAdmin } from '../api/get-election-admin';
 import { useScheduleElectionClose } from '../api/schedule-election-close';
-
-const KIND_LABELS: Record<string, string> = {
-  vote: 'Voto',
-  gobernador: 'Foto Gobernador',
-  an: 'Foto AN',
-  clez: 'Foto CLEZ',
-};
+import { itemName, Outstanding } from './outstanding';
 
 /** Jornada: the day's phase, the close, the drill's end and what arrived after the close. Admins only. */
 export default function ElectionAdminPage() {
@@ -46,6 +40,7 @@ export default function ElectionAdminPage() {
         Jornada
       </h2>
       <DayStatus day={day} />
+      {day.closedAt && <Outstanding className="" />}
       {day.phase === 'simulacro' && day.drill && <EndDrill votes={day.drill.votes} photos={day.drill.photos} />}
       <PhaseForm day={day} onRefresh={() => void election.refetch()} />
       <CloseForm day={day} />
@@ -295,8 +290,8 @@ function LateArrivals({ day }: { day: ElectionAdmin }) {
       {day.late.length > 0 && (
         <ul className="mt-2 flex flex-col gap-1">
           {day.late.map((l) => (
-            <li key={`${l.kind}-${l.recordId}-${l.at}`}>
-              {KIND_LABELS[l.kind] ?? l.kind} · {l.slug} · trámite {l.recordId} · {l.by} · {formatDateTime(l.at)} —{' '}
+            <li key={`${l.kind}-${l.recordId}-${l.at}`} data-testid="llegada-tardia">
+              {itemName(l.kind, l.record, l.recordId)} · {l.title} · enviado por {l.by} · {formatDateTime(l.at)} —{' '}
               <em>{electionMessages.lateLabel}</em>
             </li>
           ))}

@@ -364,8 +364,9 @@ const ALL = '';
  * see, whoever is stuck first, and says all is clear only when it is in every one of them; one
  * department shows every member of its list, when their phone was last heard from, how many items wait
  * on it that the server has not received, the oldest, and its last error. It asks again every few seconds.
+ * `afterClose`: what the page composing it shows above the figures once the day has closed ('Por llegar').
  */
-export function FieldPage({ slug }: { slug: string | undefined }) {
+export function FieldPage({ slug, afterClose }: { slug: string | undefined; afterClose?: ReactNode }) {
   useDocumentTitle('Campo');
   const navigate = useNavigate();
   const overview = useFieldOverview();
@@ -401,6 +402,7 @@ export function FieldPage({ slug }: { slug: string | undefined }) {
               ))}
             </SelectField>
           </div>
+          {afterClose}
           {slug ? (
             <DepartmentField key={slug} slug={slug} onClear={setClearing} />
           ) : (

@@ -86,4 +86,13 @@ describe('ResultsMap', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Sucre' });
     expect(within(dialog).getByText('Votos FA (Fulana)').nextSibling).toHaveTextContent('7');
   });
+
+  it('gives no touch hint on the projector, where nobody touches the screen', () => {
+    renderWithProviders(<ResultsMap breakdown={breakdown} />);
+    expect(screen.getByText('Pasa el cursor o toca un cuadro para ver sus cifras.')).toBeVisible();
+    const projector = renderWithProviders(<ResultsMap breakdown={breakdown} size="projector" />);
+    expect(within(projector.container).queryByText(/toca un cuadro/)).toBeNull();
+    expect(within(projector.container).queryByTestId('mapa-proyector-detalle')).toBeNull();
+    expect(within(projector.container).getAllByTestId('cifra-cuadro').length).toBe(breakdown.rows.length);
+  });
 });

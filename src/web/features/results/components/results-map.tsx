@@ -33,13 +33,15 @@ export function resultsTile(row: BreakdownRow): MapTile {
 export interface ResultsMapProps {
   breakdown: Breakdown;
   size?: 'page' | 'projector';
+  /** On the projector, the height its squares may take (a CSS length). */
+  projectorHeight?: string | undefined;
 }
 
 /**
  * Resultados' map: each municipality and parish by its share of records validated (vote and three
  * photos), from the breakdown the page already follows live. A click opens the department's breakdown.
  */
-export function ResultsMap({ breakdown, size = 'page' }: ResultsMapProps) {
+export function ResultsMap({ breakdown, size = 'page', projectorHeight }: ResultsMapProps) {
   const [open, setOpen] = useState<string | null>(null);
   const row = breakdown.rows.find((r) => r.slug === open);
   const id = size === 'projector' ? 'mapa-proyector' : 'mapa-resultados';
@@ -52,6 +54,7 @@ export function ResultsMap({ breakdown, size = 'page' }: ResultsMapProps) {
         legend={[...SHARE_STEPS, NO_RECORDS]}
         onOpen={size === 'projector' ? undefined : setOpen}
         size={size}
+        projectorHeight={projectorHeight}
         fileName={`mapa-validados-${dateInTimeZone(new Date(breakdown.computedAt))}`}
         table={{
           columns: ['Municipio o parroquia', 'Trámites', 'Validados', '% validado', 'Color'],

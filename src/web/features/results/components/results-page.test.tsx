@@ -354,6 +354,25 @@ describe('ResultsPage', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('after the close shows the close view the page gives beside the map, without the toggle to the timeline', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    serve(() => results([1234, 2345, 345]));
+    renderWithProviders(
+      <ResultsPage
+        closeView={(live) => <p data-testid="vista-cierre">Al cierre; ahora FA {live.candidates[0]?.votes}</p>}
+      />,
+      { route: '/resultados?proyector=1' },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'RESULTADOS POSTULACIONES' });
+    // The live figures reach the close view (the late arrivals apart are drawn with them).
+    expect(within(dialog).getByTestId('vista-cierre')).toHaveTextContent('Al cierre; ahora FA 1234');
+    expect(within(dialog).getByTestId('proyector-cierre')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('heading', { name: 'Mapa: trámites validados' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Ver mapa y línea de tiempo' })).toBeNull();
+    expect(within(dialog).queryByText(/toca un cuadro/)).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Salir del modo proyector' })).toBeInTheDocument();
+  });
+
   it('sorts the breakdown by any column and links both downloads', async () => {
     serve(() => results([1, 2, 3]));
     const user = userEvent.setup();

@@ -7,7 +7,13 @@ import { useResults } from '../api/get-results';
 import { type ResultsStreamOptions, useResultsStream } from '../api/stream-results';
 import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
-import { exitFullscreen, PROJECTOR_PARAM, ProjectorView, requestFullscreen } from './projector-view';
+import {
+  exitFullscreen,
+  PROJECTOR_PARAM,
+  ProjectorView,
+  type ProjectorViewProps,
+  requestFullscreen,
+} from './projector-view';
 import { ResultsBreakdown } from './results-breakdown';
 import { ResultsNight } from './results-night';
 
@@ -19,10 +25,12 @@ export interface ResultsPageProps {
   stream?: ResultsStreamOptions;
   /** Shown on top of the projector too (the page composing it gives the day's band). */
   band?: ReactNode;
+  /** After the close: the projector's close view (the close's count, the late arrivals apart). */
+  closeView?: ProjectorViewProps['closeView'];
 }
 
 /** The Resultados page: live totals per candidate, projector mode, and the breakdown with downloads. */
-export function ResultsPage({ campaignName, pollMs, stream: streamOptions, band }: ResultsPageProps) {
+export function ResultsPage({ campaignName, pollMs, stream: streamOptions, band, closeView }: ResultsPageProps) {
   const stream = useResultsStream(streamOptions);
   const results = useResults({ live: stream.status === 'live', pollMs });
   const [params, setParams] = useSearchParams();
@@ -101,6 +109,7 @@ export function ResultsPage({ campaignName, pollMs, stream: streamOptions, band 
           updatedAt={updatedAt}
           onLeave={leaveProjector}
           band={band}
+          closeView={closeView}
         />
       )}
     </>
