@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accessVersionOf } from '#server/platform/cache/cache';
+import { accessVersionOf, sendSerialized } from '#server/platform/cache/cache';
 import { HttpError } from '#server/platform/http/errors';
 import { CSV_BOM, csvDateTime, csvLine, csvLines, csvPercent, csvZoneLabel } from '#server/platform/lib/csv';
 import { actorOf } from '#server/platform/session/identity';
@@ -20,6 +20,7 @@ import { createLiveResults } from './results.live';
 import { createResultsRepository } from './results.repository';
 import {
   createBreakdownReader,
+  createResultsAnswer,
   createResultsReader,
   createTimelineReader,
   recordDownload,
@@ -39,6 +40,7 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.db.kysely;
   const repo = createResultsRepository(db);
   const read = createResultsReader(db, app.config.now);
+  const answer = createResultsAnswer(db, app.config.now);
   const readBreakdownNow = createBreakdownReader(db, app.config.now);
   const readTimelineNow = createTimelineReader(db, app.config.now);
   const live = createLiveResults({
@@ -69,9 +71,9 @@ export const resultsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: resultsSchema, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requireResultsAccess(db, request.user);
-      return read();
+      return sendSerialized(reply, await answer());
     },
   );
 
