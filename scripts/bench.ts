@@ -107,7 +107,8 @@ for (const suite of suites) {
         ok: peakMb <= 400 ? 'sí' : 'NO',
       });
     }
-    if (suite.extra && !caseFilter && server.child.pid) rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
+    if (suite.extra && !caseFilter && server.child.pid)
+      rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
   } finally {
     await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
