@@ -11,6 +11,7 @@ import { createSettingsRepository } from '#server/platform/settings/settings.rep
 import { setElectionPhase } from '#server/testing/election';
 import { type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { SECOND_FACTOR_SETTING } from '#shared/features/auth/second-factor';
+import { cpuSeconds, statusKb } from './bench/process-memory';
 import type { BenchCase, BenchSuite } from './bench/types';
 
 // BENCH_PORT: another port when 4390 is taken (several benchmarks on one machine).
@@ -20,12 +21,18 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const filter = process.argv.slice(2).join(' ').toLowerCase();
+// BENCH_CASE=<words>: only the cases whose name holds them, without the suite's extras (to profile or
+// measure one case at a time).
+const caseFilter = process.env.BENCH_CASE?.toLowerCase();
 
-async function runCase(suite: string, c: BenchCase) {
+async function runCase(suite: string, c: BenchCase, serverPid: number | undefined, seconds = DURATION_S) {
   const requests = await c.requests(ORIGIN);
-  const run = () => autocannon({ url: ORIGIN, connections: c.connections, duration: DURATION_S, requests });
+  const run = () => autocannon({ url: ORIGIN, connections: c.connections, duration: seconds, requests });
   await autocannon({ url: ORIGIN, connections: c.connections, duration: 1, requests }); // warm-up, discarded
+  const cpuBefore = serverPid ? cpuSeconds(serverPid) : 0;
   const result = await run();
+  // The server's CPU per answered request: on a shared machine it moves much less than the rate does.
+  const cpuUs = serverPid ? Math.round(((cpuSeconds(serverPid) - cpuBefore) * 1e6) / result.requests.total) : undefined;
   const errors = result.errors + result.non2xx + result.timeouts;
   const rps = Math.round(result.requests.average);
   const ok = result.latency.p99 < c.targetP99 && errors === 0 && (c.targetRps === undefined || rps >= c.targetRps);
@@ -36,6 +43,7 @@ async function runCase(suite: string, c: BenchCase) {
     'req/s': rps,
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
+    'CPU µs/req': cpuUs,
     objetivo: `p99 < ${c.targetP99} ms${c.targetRps ? `, ≥ ${c.targetRps} req/s` : ''}`,
     errores: errors,
     ok: ok ? 'sí' : 'NO',
@@ -77,8 +85,30 @@ for (const suite of suites) {
       env: { NODE_ENV: 'production', ...suite.env },
       nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [],
     });
-    for (const c of suite.cases) rows.push(await runCase(suite.name, c));
-    if (suite.extra && server.child.pid) rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
+    const pid = server.child.pid;
+    let peakMb = 0;
+    const sampler =
+      suite.peakMemory && pid
+        ? setInterval(() => {
+            peakMb = Math.max(peakMb, statusKb(pid, 'VmRSS') / 1024);
+          }, 100)
+        : undefined;
+    const cases = suite.cases.filter((c) => !caseFilter || c.name.toLowerCase().includes(caseFilter));
+    for (const c of cases) rows.push(await runCase(suite.name, c, pid, suite.seconds));
+    if (sampler && pid) {
+      clearInterval(sampler);
+      // The kernel's own high-water mark catches a peak between two samples.
+      peakMb = Math.max(peakMb, statusKb(pid, 'VmHWM') / 1024);
+      rows.push({
+        suite: suite.name,
+        caso: 'memoria residente máx. del servidor (VmHWM)',
+        'p50 ms': `${Math.round(peakMb)} MiB`,
+        objetivo: '≤ 400 MiB',
+        ok: peakMb <= 400 ? 'sí' : 'NO',
+      });
+    }
+    if (suite.extra && !caseFilter && server.child.pid)
+      rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
   } finally {
     await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -27,6 +27,10 @@ export interface BenchSuite {
   cases: BenchCase[];
   /** Extra environment for the server. */
   env?: Record<string, string>;
+  /** Seconds each case is measured (after its one-second warm-up); BENCH_SECONDS or 5 when absent. */
+  seconds?: number;
+  /** Samples the server's resident memory every 100 ms over the cases and adds its peak to the table. */
+  peakMemory?: boolean;
   /**
    * Runs after the cases with the server still up (memory, streams...); returns table rows. `dataDir`
    * is the server's data folder (its SQLite database), to count what it stored.

@@ -25,6 +25,7 @@ import { createRecordsPurgeService } from '#server/features/records-admin/record
 import { createRecordsImportService } from '#server/features/records-import/records-import.service';
 import {
   createBreakdownReader,
+  createResultsAnswer,
   createResultsReader,
   createTimelineReader,
 } from '#server/features/results/results.service';
@@ -173,6 +174,7 @@ export async function composeServices(app: FastifyInstance, parts: ComposeParts)
     field: createFieldService(db, now),
     results: {
       read: createResultsReader(db, now),
+      answer: createResultsAnswer(db, now),
       readBreakdown,
       readTimeline: createTimelineReader(db, now),
       exports: createResultsExports(db, { now, readBreakdown }),

@@ -106,6 +106,27 @@ describe('GET /api/results', () => {
     for (const c of after.candidates) expect(c.percent).toBeCloseTo((c.votes / 5373) * 100, 10);
   });
 
+  it("shows an admin's correction in that admin's very next read, with a new computedAt at every read", async () => {
+    const [id] = await seedAndList(1);
+    expect((await vote(t, validator, id!, ['FA'])).statusCode).toBe(201);
+    const before = await getResults();
+    // The same kept totals, stamped at each read.
+    const again = await getResults();
+    expect({ ...again, computedAt: before.computedAt }).toEqual(before);
+    expect(Date.parse(again.computedAt)).toBeGreaterThanOrEqual(Date.parse(before.computedAt));
+    const corrected = await t.request({
+      method: 'PUT',
+      url: `/api/admin/records/${id}/vote`,
+      headers: { cookie: admin },
+      payload: { candidates: ['LC'], reason: 'Voto marcado en la casilla equivocada', voteRevision: 1 },
+    });
+    expect(corrected.statusCode).toBe(200);
+    const after = await getResults();
+    expect(votesOf(after).FA! - votesOf(before).FA!).toBe(-1);
+    expect(votesOf(after).LC! - votesOf(before).LC!).toBe(1);
+    expect(after.ballots).toBe(before.ballots);
+  });
+
   it('takes the denominator from the settings', async () => {
     // As the settings' use cases store a value: in a change that forgets the kept settings.
     const setDenominator = (value: string) =>

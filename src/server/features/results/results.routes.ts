@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accessVersionOf } from '#server/platform/cache/cache';
+import { accessVersionOf, sendSerialized } from '#server/platform/cache/cache';
 import { sendExport } from '#server/platform/export/csv-export';
 import { HttpError } from '#server/platform/http/errors';
 import { actorOf } from '#server/platform/session/identity';
@@ -26,6 +26,8 @@ const streamErrors = { ...errors, 406: apiErrorSchema, 503: apiErrorSchema };
 export interface ResultsRoutesOptions {
   results: {
     read: () => Promise<Results>;
+    /** The results as JSON, written once per change and stamped with the time of each read. */
+    answer: () => Promise<string>;
     readBreakdown: () => Promise<Breakdown>;
     readTimeline: () => Promise<Timeline>;
     exports: ResultsExports;
@@ -34,7 +36,7 @@ export interface ResultsRoutesOptions {
 
 export const resultsRoutes: FastifyPluginAsyncZod<ResultsRoutesOptions> = async (app, { results }) => {
   const db = app.db.kysely;
-  const { read, readBreakdown: readBreakdownNow, readTimeline: readTimelineNow } = results;
+  const { read, answer, readBreakdown: readBreakdownNow, readTimeline: readTimelineNow } = results;
   const live = createLiveResults({
     read,
     // The map's and the timeline's figures ride on the stream: read once per change for every screen.
@@ -63,9 +65,9 @@ export const resultsRoutes: FastifyPluginAsyncZod<ResultsRoutesOptions> = async 
         response: { 200: resultsSchema, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requireResultsAccess(db, request.user);
-      return read();
+      return sendSerialized(reply, await answer());
     },
   );
 

@@ -9,6 +9,7 @@ import {
   type Breakdown,
   type Results,
   resultPercent,
+  resultsSchema,
   TIMELINE_STEP_MINUTES,
   type Timeline,
 } from '#shared/features/results/results';
@@ -73,6 +74,22 @@ const stampedNow =
 /** The totals for the hot paths: the endpoint under load and the stream's poll. */
 export const createResultsReader = (db: Kysely<Database>, clock: () => Date) =>
   untilDatabaseChanges(db, () => readResults(db, clock()), stampedNow(clock));
+
+/** The answer's one field that changes at every read, its last (resultsSchema's order). */
+const STAMP_FIELD = '"computedAt":""}';
+
+/**
+ * The totals as GET /api/results sends them: JSON checked against the response schema and written once
+ * per database change, then only its `computedAt` is new at each read (sendSerialized).
+ */
+export function createResultsAnswer(db: Kysely<Database>, clock: () => Date): () => Promise<string> {
+  const unstamped = untilDatabaseChanges(db, async () => {
+    const json = JSON.stringify(resultsSchema.parse({ ...(await readResults(db, clock())), computedAt: '' }));
+    if (!json.endsWith(STAMP_FIELD)) throw new Error('computedAt is no longer the last field of the results');
+    return json.slice(0, -'""}'.length);
+  });
+  return async () => `${await unstamped()}"${clock().toISOString()}"}`;
+}
 
 /** The breakdown, read again only when something changed. */
 export const createBreakdownReader = (db: Kysely<Database>, clock: () => Date) =>

@@ -68,6 +68,23 @@ describe('timed answers', () => {
     }
   });
 
+  it('drop the answers past their time as new ones are kept, oldest first', async () => {
+    vi.useFakeTimers();
+    const answers = createTimedAnswers<string>({ ttlMs: 1_000, maxEntries: 1_000 });
+    const load = loader('página');
+    for (const key of ['p1', 'p2', 'p3']) await answers.get(key, load, 'mara');
+    expect(answers.size).toBe(3);
+    vi.advanceTimersByTime(500);
+    await answers.get('p4', load, 'mara');
+    expect(answers.size).toBe(4);
+    vi.advanceTimersByTime(600);
+    // p1 to p3 have lived their time; p4 (kept 500 ms ago) has not.
+    await answers.get('p5', load, 'cabimas');
+    expect(answers.size).toBe(2);
+    await answers.get('p4', load, 'mara');
+    expect(load).toHaveBeenCalledTimes(5);
+  });
+
   it('stay within their size, forgetting everything when full', async () => {
     const answers = createTimedAnswers<string>({ ttlMs: 60_000, maxEntries: 2 });
     const load = loader('x');

@@ -29,12 +29,18 @@ export interface TimedAnswers<Value> {
   get(key: string, load: () => Promise<Value>, group?: string): Promise<Value>;
   /** Forgets a group's answers, or every answer. A load already under way is returned, never kept. */
   forget(group?: string): void;
+  /** How many answers are held (expired ones included until they are dropped). */
+  readonly size: number;
 }
 
 export interface TimedAnswersOptions {
   /** How long an answer is kept at most; each lives 80–100 % of it, so answers read together do not expire together. */
   ttlMs: number;
-  /** Past this many answers, everything is forgotten at once (memory stays bounded). */
+  /**
+   * Past this many answers, everything is forgotten at once (memory stays bounded). Answers past their
+   * time are dropped as new ones come, oldest first, so under a flood of different reads (pages each
+   * asked once) the held answers are about those of the last time to live, not `maxEntries` old ones.
+   */
   maxEntries: number;
 }
 
@@ -62,13 +68,25 @@ export function createTimedAnswers<Value>(options: TimedAnswersOptions): TimedAn
       try {
         const loaded = await value;
         if (generation === generationOf(group)) {
+          const now = Date.now();
+          // The Map keeps insertion order: the first answers are the oldest.
+          for (const [oldId, old] of entries) {
+            if (old.expiresAt > now) break;
+            entries.delete(oldId);
+          }
           if (entries.size >= maxEntries) entries.clear();
-          entries.set(id, { value: loaded, expiresAt: Date.now() + ttlMs * (0.8 + Math.random() * 0.2) });
+          // Set anew at the end, so the order stays that of the loads.
+          entries.delete(id);
+          entries.set(id, { value: loaded, expiresAt: now + ttlMs * (0.8 + Math.random() * 0.2) });
         }
         return loaded;
       } finally {
         if (loading.get(id)?.value === value) loading.delete(id);
       }
+    },
+
+    get size() {
+      return entries.size;
     },
 
     forget(group) {

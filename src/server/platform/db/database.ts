@@ -119,23 +119,7 @@ function openSqlite(dataDir: string): Db {
   const watch = watchChanges(sqlite);
   // An existing database is watched at once; a new one once migrated (migrateToLatest).
   watch.watchAccessTables();
-  // Kysely prepares every query anew; SQLite statements are reusable, so keep the recent ones.
-  const statements = new Map<string, SQLiteStatement>();
-  const database = {
-    prepare(source: string) {
-      let statement = statements.get(source);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
-        statement = watchWrites(sqlite.prepare(source), watch.wrote);
-        statements.set(source, statement);
-      }
-      return statement;
-    },
-    close() {
-      statements.clear();
-      sqlite.close();
-    },
-  };
+  const database = keptStatements(sqlite, (statement) => watchWrites(statement, watch.wrote));
   const kysely = new Kysely<Database>({
     dialect: reportingTransactionFailures(new SqliteDialect({ database }), () => sqlite.inTransaction),
   });
@@ -146,7 +130,8 @@ function openSqlite(dataDir: string): Db {
     const connection = new SQLite(file);
     connection.pragma('query_only = ON');
     connection.pragma('busy_timeout = 5000');
-    reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    // Its statements are kept too: the Idempotency-Key look-up of every keyed vote reads here.
+    reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: keptStatements(connection, (s) => s) }) });
     return reader;
   });
   return {
@@ -165,6 +150,29 @@ function openSqlite(dataDir: string): Db {
 
 /** What Kysely's SQLite driver uses of a prepared statement. */
 type SQLiteStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
+/**
+ * A connection as Kysely's SQLite driver sees it, keeping its recent statements: Kysely prepares every
+ * query anew, and SQLite statements are reusable.
+ */
+function keptStatements(sqlite: SQLite.Database, wrap: (statement: SQLite.Statement) => SQLiteStatement) {
+  const statements = new Map<string, SQLiteStatement>();
+  return {
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_MAX) statements.clear();
+        statement = wrap(sqlite.prepare(source));
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
 
 /**
  * A statement SQLite does not call read-only moves the data version each time it runs (cache.ts); with

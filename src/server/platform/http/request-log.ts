@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 type RequestLogLevel = 'info' | 'debug';
 
@@ -12,6 +12,14 @@ export function requestLogLevel(env: 'development' | 'production' | 'test'): Req
   return env === 'production' ? 'info' : 'debug';
 }
 
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 99 };
+
+/** Whether a logger set at its level writes lines of `level` (an unknown level: it may, as before). */
+function writes(log: FastifyBaseLogger, level: RequestLogLevel): boolean {
+  const threshold = LEVELS[log.level];
+  return threshold === undefined || (LEVELS[level] ?? 0) >= threshold;
+}
+
 /** Fastify's own request lines, through its public LogController, at the level given. */
 export class RequestLogController extends LogController {
   readonly level: RequestLogLevel;
@@ -22,7 +30,8 @@ export class RequestLogController extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest, _reply: FastifyReply): void {
-    if (this.isLogDisabled(request)) return;
+    // Under LOG_LEVEL=warn (production's usual) the line is never written: nothing of it is built.
+    if (this.isLogDisabled(request) || !writes(request.log, this.level)) return;
     request.log[this.level]({ req: withoutQuery(request) }, 'incoming request');
   }
 
@@ -31,7 +40,7 @@ export class RequestLogController extends LogController {
       super.requestCompleted(error, request, reply);
       return;
     }
-    if (this.isLogDisabled(request)) return;
+    if (this.isLogDisabled(request) || !writes(reply.log, this.level)) return;
     reply.log[this.level]({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
