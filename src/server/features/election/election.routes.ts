@@ -5,6 +5,7 @@ import { requireAdmin, requireUser } from '#server/platform/session/session.plug
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
   closeResultsSchema,
+  copyStateSchema,
   drillEndBodySchema,
   drillEndResultSchema,
   electionAdminSchema,
@@ -79,6 +80,22 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       requireAdmin(request);
       return election.admin();
+    },
+  );
+
+  app.get(
+    '/api/admin/election/copy',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'La copia fuera de la máquina: Litestream, un PostgreSQL en espera o la última copia de seguridad, y cuánto va por detrás',
+        response: { 200: copyStateSchema, ...errors },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return app.copyWatch.state();
     },
   );
 

@@ -21,6 +21,7 @@ const DAY: ElectionAdmin = {
   drill: null,
   received: { votes: 1234, photos: 2345 },
   now: '2026-11-28T21:35:00.000Z',
+  epoch: { number: 1, startedAt: '2026-11-20T10:00:00.000Z', restoredUntil: null },
   late: [],
 };
 
