@@ -99,8 +99,11 @@ function reportingTransactionFailures(dialect: KyselyDialect, stillOpen?: () => 
   };
 }
 
+/** SQLite's database file in its data folder. */
+export const sqliteFileOf = (dataDir: string) => path.join(dataDir, 'comando.sqlite');
+
 function openSqlite(dataDir: string, litestream: boolean): Db {
-  const file = path.join(dataDir, 'comando.sqlite');
+  const file = sqliteFileOf(dataDir);
   try {
     makePrivateDir(dataDir);
     fs.accessSync(dataDir, fs.constants.W_OK);
