@@ -10,12 +10,7 @@ import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/peop
 import { createRecordsPurgeService, purgeLeftovers } from '#server/features/records-admin/records-purge.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
-import {
-  BACKUP_HELP,
-  restoreBackup,
-  restoreFromReplicaCommand,
-  takeBackup,
-} from '#server/integrations/backup/backup';
+import { BACKUP_HELP, restoreBackup, restoreFromReplicaCommand, takeBackup } from '#server/integrations/backup/backup';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
 import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 import { createAccessRepository } from '#server/platform/access/access.repository';

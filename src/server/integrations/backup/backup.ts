@@ -139,7 +139,13 @@ export async function takeBackup(config: BackupConfig, folder: string, out: Out,
   const manifest: BackupManifest = { format: 1, createdAt, dialect: copy.dialect, tables: copy.tables, photos };
   fs.writeFileSync(path.join(folder, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   const rows = Object.values(copy.tables).reduce((a, b) => a + b, 0);
-  await recordBackup(config, { takenAt: createdAt, finishedAt: now().toISOString(), rows, photos: photos.length, missing });
+  await recordBackup(config, {
+    takenAt: createdAt,
+    finishedAt: now().toISOString(),
+    rows,
+    photos: photos.length,
+    missing,
+  });
   out(
     `Copia lista en ${folder}: ${formatCount(rows)} filas de ${Object.keys(copy.tables).length} tablas y ` +
       `${formatCount(photos.length)} fotos, ${megabytes(folderSize(folder))} en ${((Date.now() - started) / 1000).toFixed(1)} s.`,
@@ -286,7 +292,9 @@ export async function restoreFromReplicaCommand(
     );
   }
   if (!config.replica) {
-    throw new ReplicaError('Falta REPLICA_URL: indica de dónde restaurar (s3://<bucket>/<carpeta> o file:///<carpeta>).');
+    throw new ReplicaError(
+      'Falta REPLICA_URL: indica de dónde restaurar (s3://<bucket>/<carpeta> o file:///<carpeta>).',
+    );
   }
   const started = Date.now();
   const file = sqliteFileOf(config.dataDir);

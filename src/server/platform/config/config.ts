@@ -295,7 +295,12 @@ const envSchema = z
     REPLICA_S3_SECRET_ACCESS_KEY: optionalText(),
     REPLICA_S3_FORCE_PATH_STYLE: boolFlag(true),
     /** How often Litestream sends the new part of the WAL (seconds): the window of what a lost machine loses. */
-    REPLICA_SYNC_SECONDS: wholeNumber(1, 'segundos', [1, 'debe ser al menos 1 segundo'], [60, 'debe ser como mucho 60 segundos']),
+    REPLICA_SYNC_SECONDS: wholeNumber(
+      1,
+      'segundos',
+      [1, 'debe ser al menos 1 segundo'],
+      [60, 'debe ser como mucho 60 segundos'],
+    ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -723,7 +728,8 @@ export type ReplicaConfig = { syncSeconds: number } & (
 function replicaConfig(e: z.infer<typeof envSchema>): ReplicaConfig | undefined {
   const url = e.REPLICA_URL;
   if (!url) return undefined;
-  if (url.startsWith('file://')) return { kind: 'file', path: path.resolve(url.slice('file://'.length)), syncSeconds: e.REPLICA_SYNC_SECONDS };
+  if (url.startsWith('file://'))
+    return { kind: 'file', path: path.resolve(url.slice('file://'.length)), syncSeconds: e.REPLICA_SYNC_SECONDS };
   const [bucket = '', ...rest] = url.slice('s3://'.length).split('/');
   return {
     kind: 's3',

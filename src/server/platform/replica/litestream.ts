@@ -110,7 +110,9 @@ export async function replicaGenerations(databaseFile: string, replica: ReplicaC
  */
 export async function restoreFromReplica(databaseFile: string, replica: ReplicaConfig): Promise<boolean> {
   if (fs.existsSync(databaseFile)) {
-    throw new ReplicaError(`${databaseFile} ya existe: la copia se restaura en una carpeta de datos sin base de datos.`);
+    throw new ReplicaError(
+      `${databaseFile} ya existe: la copia se restaura en una carpeta de datos sin base de datos.`,
+    );
   }
   fs.mkdirSync(path.dirname(databaseFile), { recursive: true, mode: 0o700 });
   const config = writeConfig(databaseFile, replica);
@@ -233,7 +235,9 @@ export async function startLitestream(
     });
   };
   launch();
-  log.info(`litestream replicate started: ${replica.kind === 's3' ? `s3://${replica.bucket}/${replica.path}` : replica.path}`);
+  log.info(
+    `litestream replicate started: ${replica.kind === 's3' ? `s3://${replica.bucket}/${replica.path}` : replica.path}`,
+  );
 
   return {
     async positions() {

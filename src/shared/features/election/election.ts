@@ -153,7 +153,8 @@ export function copyStateText(copy: CopyState): string {
     case 'backup':
       return `Sin copia continua: la última copia de seguridad completa es de hace ${ago(lag)}. Lo recibido desde entonces solo está en este servidor.`;
     default: {
-      const name = copy.kind === 'litestream' ? 'La copia fuera de la máquina (Litestream)' : 'El servidor PostgreSQL en espera';
+      const name =
+        copy.kind === 'litestream' ? 'La copia fuera de la máquina (Litestream)' : 'El servidor PostgreSQL en espera';
       if (lag <= COPY_LAG_RED_SECONDS) return `${name} está al día: le faltan como mucho ${ago(lag)} de cambios.`;
       const why = copy.answering ? '' : ' No responde.';
       return `${name} va ${ago(lag)} por detrás: lo recibido desde entonces solo está en este servidor.${why}`;

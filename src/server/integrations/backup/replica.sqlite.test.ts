@@ -4,14 +4,14 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
-import { restoreFromReplicaCommand } from '#server/integrations/backup/backup';
+import { restoreFromReplicaCommand } from './backup';
 import type { ReplicaConfig } from '#server/platform/config/config';
 import { sqliteFileOf } from '#server/platform/db/database';
 import { sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { S3_LOCAL_CREDENTIALS, type S3Local, startS3Local } from '#server/testing/s3-local';
 import { setElectionPhase, type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
-import { restoreFromReplica } from './litestream';
+import { restoreFromReplica } from '#server/platform/replica/litestream';
 
 /*
  * Litestream (@flydotio/litestream's v0.3.13) copying the database while the server runs, to a folder and
@@ -36,7 +36,10 @@ const METRICS_TOKEN = 'metricas-de-prueba';
 const SECOND_FACTOR_KEY = Buffer.alloc(32, 7).toString('base64');
 
 async function startServer(dataDir: string, replica: ReplicaConfig): Promise<TestApp> {
-  const app = await buildApp(testConfig({ dataDir, replica, metricsToken: METRICS_TOKEN, secondFactorKey: SECOND_FACTOR_KEY }), { logger: false });
+  const app = await buildApp(
+    testConfig({ dataDir, replica, metricsToken: METRICS_TOKEN, secondFactorKey: SECOND_FACTOR_KEY }),
+    { logger: false },
+  );
   await app.ready();
   return testAppOf(app);
 }
@@ -66,7 +69,10 @@ async function untilCopyHolds(replica: ReplicaConfig, name: string, votes: numbe
 }
 
 const replicas: [string, (name: string) => ReplicaConfig][] = [
-  ['a folder on another disk', (name) => ({ kind: 'file', path: path.join(scratch, `${name}-replica`), syncSeconds: 1 })],
+  [
+    'a folder on another disk',
+    (name) => ({ kind: 'file', path: path.join(scratch, `${name}-replica`), syncSeconds: 1 }),
+  ],
   [
     'an S3-compatible bucket',
     (name) => ({
