@@ -56,7 +56,9 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 const STATEMENT_CACHE_MAX = 500;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir, options.litestream === true);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options)
+    : openSqlite(options.dataDir, options.litestream === true);
 }
 
 /**
