@@ -288,7 +288,7 @@ export async function restoreFromReplicaCommand(
 ): Promise<number> {
   if (config.databaseUrl) {
     throw new ReplicaError(
-      'Con DATABASE_URL (PostgreSQL) la copia es el servidor en espera: promuévelo y apunta DATABASE_URL a él (README, «Copia fuera de la máquina»).',
+      'Con DATABASE_URL (PostgreSQL) la copia es el servidor en espera: promuévelo y apunta DATABASE_URL a él (README, «Off-machine copy»).',
     );
   }
   if (!config.replica) {

@@ -334,7 +334,7 @@ const envSchema = z
         code: 'custom',
         path: ['REPLICA_URL'],
         message:
-          'solo se usa con SQLite (Litestream); con DATABASE_URL la copia es un servidor PostgreSQL en espera (README, «Copia fuera de la máquina»)',
+          'solo se usa con SQLite (Litestream); con DATABASE_URL la copia es un servidor PostgreSQL en espera (README, «Off-machine copy»)',
       });
     }
     if (env.STORAGE === 'dropbox') {
