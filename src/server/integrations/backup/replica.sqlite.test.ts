@@ -147,3 +147,45 @@ describe.each(replicas)('Litestream to %s', (_, replicaOf) => {
     // Two servers start and stop, and Litestream copies and restores: whole processes, not a unit.
   }, 120_000);
 });
+
+describe('a database restored with `litestream restore` by hand', () => {
+  it('starts a new epoch at the server’s start, from the last change the copy held', async () => {
+    const replica = replicas[0]?.[1]('a-mano') as ReplicaConfig;
+    const first = path.join(scratch, 'a-mano-data');
+    const t = await startServer(first, replica);
+    let restarted: TestApp | undefined;
+    try {
+      await setElectionPhase(t.db, 'en_curso', new Date());
+      const people = await signInPeople(t);
+      const [id] = (await addRecords(t, SLUG_A, 1)) as number[];
+      const vote = await t.request({
+        method: 'POST',
+        url: `/api/validation/${SLUG_A}/records/${id}/vote`,
+        headers: { cookie: people.validatorA },
+        payload: { candidates: ['FA'] },
+      });
+      expect(vote.statusCode).toBe(201);
+      await untilCopyHolds(replica, 'a-mano', 1);
+      const lastChange = await t.db.kysely
+        .selectFrom('audit_log')
+        .select('at')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      await t.close();
+
+      // Litestream's own restore into a new folder, without Comando's command: the folder has no
+      // `comando.epoch`, so the server sees a database brought from elsewhere.
+      const second = path.join(scratch, 'a-mano-data-new');
+      expect(await restoreFromReplica(sqliteFileOf(second), replica)).toBe(true);
+      restarted = await startServer(second, replica);
+      const epochs = await restarted.db.kysely.selectFrom('database_epochs').selectAll().orderBy('epoch').execute();
+      expect(epochs.map((e) => [e.epoch, e.cause, e.restored_until])).toEqual([
+        [1, 'nueva', null],
+        [2, 'restaurada', lastChange.at],
+      ]);
+    } finally {
+      await restarted?.close();
+    }
+    // A server started twice and Litestream's restore: whole processes, not a unit.
+  }, 120_000);
+});
