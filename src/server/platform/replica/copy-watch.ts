@@ -41,6 +41,7 @@ export function createCopyWatch(options: {
   const { db, now, litestream } = options;
   const tracker = createLagTracker(now());
   let standbySeen = false;
+  let backupAt: string | null = null;
 
   async function look(): Promise<void> {
     if (litestream) tracker.observe(now(), await litestream.positions());
@@ -50,6 +51,9 @@ export function createCopyWatch(options: {
       if (standbySeen) tracker.observe(now(), sample);
     }
   }
+  // Looked at in the background only where there is a copy to follow: Litestream, or a standby once
+  // one was seen; otherwise at each read (Jornada, a scrape), so a server without a copy asks nothing.
+  const following = () => litestream !== undefined || standbySeen;
 
   let looking: Promise<void> | undefined;
   const lookOnce = () => {
@@ -58,7 +62,9 @@ export function createCopyWatch(options: {
     });
     return looking;
   };
-  const timer = setInterval(() => void lookOnce(), options.everyMs ?? 2_000);
+  const timer = setInterval(() => {
+    if (following()) void lookOnce();
+  }, options.everyMs ?? 2_000);
   timer.unref();
 
   return {
@@ -73,7 +79,12 @@ export function createCopyWatch(options: {
           checkedAt: at.toISOString(),
         };
       }
-      const backupAt = await createCopiesRepository(db.kysely).lastWholeBackupAt();
+      // The database away (a restart of PostgreSQL): the last answer it gave stands.
+      try {
+        backupAt = await createCopiesRepository(db.kysely).lastWholeBackupAt();
+      } catch {
+        // kept as it was
+      }
       return {
         kind: backupAt ? 'backup' : 'none',
         lagSeconds: backupAt ? Math.max(0, Math.round((at.getTime() - Date.parse(backupAt)) / 1000)) : null,
