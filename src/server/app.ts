@@ -132,12 +132,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secondFactorKey = loadSecondFactorKey(config);
     await migrateToLatest(db, { secondFactorKey: () => secondFactorKey });
     await checkSecondFactorKey(db.kysely, secondFactorKey, config.now());
+    // A database brought here from a copy starts a new epoch, which phones read (decision 106).
+    await settleEpochAtStart(db, config.now());
     await seedReferenceData(db, config.now(), config.campaignName);
     if (config.demo) await loadDemoData(db, config.now(), options.announce);
     // Demo photo rows (demo data, end-to-end seeds) become real files in the configured storage, once.
     await materializeDemoPhotos(db.kysely, createPhotoStorage(config));
-    // A database brought here from a copy starts a new epoch, which phones read (decision 106).
-    await settleEpochAtStart(db, config.now());
   } catch (error) {
     if (ownsDb) await db.close();
     throw error;
