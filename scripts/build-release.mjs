@@ -23,6 +23,8 @@ export const RUNTIME_PACKAGES = [
   'libheif-js',
   'sanitize-html',
   '@fastify/swagger-ui',
+  // Litestream's binary (decision 106), found by its path at run time.
+  '@flydotio/litestream',
 ];
 
 const root = process.cwd();

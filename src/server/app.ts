@@ -43,6 +43,9 @@ import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import { registerMetrics } from '#server/platform/metrics/metrics';
+import { type CopyWatch, createCopyWatch } from '#server/platform/replica/copy-watch';
+import { settleEpochAtStart } from '#server/platform/replica/epoch';
+import { startLitestream } from '#server/platform/replica/litestream';
 import type { RecordChangeHooks } from '#server/platform/records/records';
 import {
   checkSecondFactorKey,
@@ -66,6 +69,8 @@ declare module 'fastify' {
     dataDisk: DataDisk;
     /** The key the TOTP secrets are encrypted with (docs/decisions/086). */
     secondFactorKey: SecondFactorKey;
+    /** How far the off-machine copy has reached (docs/decisions/106). */
+    copyWatch: CopyWatch;
   }
 }
 
@@ -117,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.db ??
     (await openDatabase({
       ...config,
+      litestream: config.replica !== undefined,
       connectRetryMs: config.databaseConnectRetryMs,
       onConnectRetry: ({ number, error, nextInMs, untilMs }) =>
         app.log.warn(
@@ -132,6 +138,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secondFactorKey = loadSecondFactorKey(config);
     await migrateToLatest(db, { secondFactorKey: () => secondFactorKey });
     await checkSecondFactorKey(db.kysely, secondFactorKey, config.now());
+    // A database brought here from a copy starts a new epoch, which phones read (decision 106).
+    await settleEpochAtStart(db, config.now());
     await seedReferenceData(db, config.now(), config.campaignName);
     if (config.demo) await loadDemoData(db, config.now(), options.announce);
     // Demo photo rows (demo data, end-to-end seeds) become real files in the configured storage, once.
@@ -168,6 +176,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     name: 'comando_data_dir_min_free_bytes',
     help: 'The free space DATA_DIR keeps (DATA_DIR_MIN_FREE_MB): under it, uploads are refused with 507',
     read: () => app.dataDisk.minFreeBytes,
+  });
+  // REPLICA_URL on SQLite: Litestream copies the database off the machine while the server runs. Its
+  // hook is added before the database's, so it stops after it (Fastify runs onClose hooks in reverse).
+  const litestream =
+    config.replica && db.file
+      ? await startLitestream(db.file, config.replica, {
+          info: (m) => app.log.info(m),
+          warn: (m) => app.log.warn(m),
+          error: (m) => app.log.error(m),
+        })
+      : undefined;
+  if (litestream) app.addHook('onClose', async () => litestream.stop());
+  const copyWatch = createCopyWatch({ db, now: config.now, litestream });
+  app.decorate('copyWatch', copyWatch);
+  app.addHook('onClose', async () => copyWatch.stop());
+  app.metrics.gauge({
+    name: 'comando_replica_lag_seconds',
+    help: 'How long ago the off-machine copy (Litestream, a PostgreSQL standby, else the last whole backup) was last known to hold everything; +Inf with no copy',
+    label: 'kind',
+    read: async () => {
+      const copy = await copyWatch.state();
+      return [{ label: copy.kind, value: copy.lagSeconds ?? Number.POSITIVE_INFINITY }];
+    },
   });
   if (ownsDb) app.addHook('onClose', async () => db.close());
 

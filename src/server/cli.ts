@@ -10,7 +10,7 @@ import { createAccountsService, FIREBASE_PASSWORDS } from '#server/features/peop
 import { createRecordsPurgeService, purgeLeftovers } from '#server/features/records-admin/records-purge.service';
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
-import { BACKUP_HELP, restoreBackup, takeBackup } from '#server/integrations/backup/backup';
+import { BACKUP_HELP, restoreBackup, restoreFromReplicaCommand, takeBackup } from '#server/integrations/backup/backup';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
 import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 import { createAccessRepository } from '#server/platform/access/access.repository';
@@ -22,6 +22,7 @@ import type { Database } from '#server/platform/db/schema';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { HttpError } from '#server/platform/http/errors';
 import { keepNewFilesPrivate } from '#server/platform/lib/private-files';
+import { ReplicaError } from '#server/platform/replica/litestream';
 import type { Actor } from '#server/platform/session/identity';
 import { loadSecondFactorKey } from '#server/platform/session/second-factor-key';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
@@ -78,6 +79,7 @@ Ejemplos
   printf '%s\\n' "$CLAVE" | npm run cli -- user:password jefa@example.org
   npm run cli -- access:grant ana@example.org cabimas
   npm run cli -- backup /srv/copias/comando-$(date +%F-%H%M)
+  npm run cli -- restore --desde-replica
   AIRTABLE_TOKEN=pat… AIRTABLE_BASE_ID=app… npm run cli -- airtable:import
 `;
 
@@ -350,6 +352,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // A backup reads the database through its own connection; a restore needs the target empty, so
   // neither opens (nor migrates) it here.
+  if (argv[0] === 'restore' && argv.includes('--desde-replica')) {
+    process.exitCode = await restoreFromReplicaCommand(config, (line) => console.log(line), {
+      secondFactorKey: () => loadSecondFactorKey(config),
+    });
+    return;
+  }
   if (argv[0] === 'backup' || argv[0] === 'restore') {
     const folder = argv[1];
     if (!folder) throw new UsageError(`Falta la carpeta. Uso: npm run cli -- ${argv[0]} <carpeta>`);
@@ -358,7 +366,7 @@ async function main(): Promise<void> {
     else process.exitCode = (await restoreBackup(config, path.resolve(folder), out)).length > 0 ? 1 : 0;
     return;
   }
-  const db = await openDatabase(config);
+  const db = await openDatabase({ ...config, litestream: config.replica !== undefined });
   try {
     // The same key as the server's (decision 086), loaded only if the migration has secrets to seal.
     await migrateToLatest(db, { secondFactorKey: () => loadSecondFactorKey(config) });
@@ -381,7 +389,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       error instanceof ConfigError ||
       error instanceof DatabaseStartupError ||
       error instanceof UsageError ||
-      error instanceof BackupError
+      error instanceof BackupError ||
+      error instanceof ReplicaError
     ) {
       console.error(error.message);
     } else {

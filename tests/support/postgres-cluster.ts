@@ -42,6 +42,62 @@ export interface PostgresCluster {
  * initdb refuses to run as root, so as root it runs as the `postgres` user.
  */
 export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
+  return startCluster(bin, {
+    make: (dataDir, run) =>
+      run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']),
+    settings: '-c synchronous_commit=off',
+  });
+}
+
+export interface StandbyPair {
+  /** Commits wait until the standby has applied them (synchronous_commit=remote_apply). */
+  primary: PostgresCluster;
+  /** A streaming standby made with `pg_basebackup -R`; read-only until promoted. */
+  standby: PostgresCluster & { promote(): Promise<void> };
+}
+
+/**
+ * A primary and its streaming standby, as docs/deploy/postgresql-standby.md sets them up with Debian's
+ * packages: the standby cloned with `pg_basebackup -R` (standby.signal and primary_conninfo written for
+ * it), the primary waiting for it at each commit (synchronous_standby_names, synchronous_commit).
+ */
+export async function startStandbyPair(bin: string): Promise<StandbyPair> {
+  const primary = await startCluster(bin, {
+    make: (dataDir, run) =>
+      run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']),
+    settings: '-c synchronous_standby_names=* -c synchronous_commit=remote_apply -c wal_level=replica',
+  });
+  const port = new URL(primary.url).port;
+  const standby = await startCluster(bin, {
+    make: (dataDir, run) =>
+      run('pg_basebackup', [
+        '-d',
+        `host=127.0.0.1 port=${port} user=postgres application_name=comando_espera`,
+        '-D',
+        dataDir,
+        '-R',
+        '-X',
+        'stream',
+      ]),
+    settings: '-c hot_standby=on',
+  });
+  return {
+    primary,
+    standby: {
+      ...standby,
+      async promote() {
+        standby.run('pg_ctl', ['-D', standby.dataDir, '-w', 'promote']);
+      },
+    },
+  };
+}
+
+type Run = (cmd: string, args: string[]) => void;
+
+async function startCluster(
+  bin: string,
+  how: { make: (dataDir: string, run: Run) => void; settings: string },
+): Promise<PostgresCluster & { dataDir: string; run: Run }> {
   const isRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-pg-'));
   const dataDir = path.join(dir, 'data');
@@ -51,9 +107,9 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     else execFileSync(full, args, { stdio: 'pipe' });
   };
   if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
-  run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale']);
+  how.make(dataDir, run);
   const port = await freePort();
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 ${how.settings}`;
   const start = () => run('pg_ctl', ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log.txt'), '-w', 'start']);
   const halt = (mode: 'immediate' | 'fast') =>
     new Promise<void>((resolve) => {
@@ -65,6 +121,8 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     });
   start();
   return {
+    dataDir,
+    run,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
       await halt('immediate');

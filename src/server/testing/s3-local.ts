@@ -11,6 +11,54 @@ interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
+  store: { listObjects: ListObjects };
+}
+interface ListOptions {
+  delimiter?: string;
+  startAfter?: string;
+  prefix?: string;
+  maxKeys?: number;
+}
+type ListObjects = (
+  bucket: string,
+  options: ListOptions,
+) => Promise<{ objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean }>;
+
+/**
+ * S3 groups every key under the prefix with the delimiter after it into one common prefix, however deep
+ * the key ('a/b/c/d' under 'a/' with '/' gives 'a/b/'). s3rver's walk of its folders skips the folders
+ * below a prefix's first level, so a prefix holding only deeper keys went missing (Litestream lists its
+ * generations so: `<path>/generations/` with '/', each generation holding only `snapshots/` and `wal/`).
+ * The whole listing under the prefix is read and grouped here, keys and prefixes counted together
+ * against MaxKeys as S3 counts them.
+ */
+function groupedAsS3(list: ListObjects): ListObjects {
+  return async (bucket, options) => {
+    const delimiter = options.delimiter ?? '';
+    if (!delimiter) return list(bucket, options);
+    const prefix = options.prefix ?? '';
+    const all = await list(bucket, { ...options, delimiter: '', maxKeys: Number.POSITIVE_INFINITY });
+    const entries: { name: string; object?: { key: string } }[] = [];
+    const seen = new Set<string>();
+    for (const object of all.objects) {
+      const at = object.key.slice(prefix.length).indexOf(delimiter);
+      if (at === -1) entries.push({ name: object.key, object });
+      else {
+        const common = object.key.slice(0, prefix.length + at + delimiter.length);
+        if (!seen.has(common)) {
+          seen.add(common);
+          entries.push({ name: common });
+        }
+      }
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const kept = entries.slice(0, options.maxKeys ?? Number.POSITIVE_INFINITY);
+    return {
+      objects: kept.flatMap((e) => (e.object ? [e.object] : [])),
+      commonPrefixes: kept.filter((e) => !e.object).map((e) => e.name),
+      isTruncated: kept.length < entries.length,
+    };
+  };
 }
 type S3rverConstructor = new (options: {
   address: string;
@@ -89,6 +137,7 @@ export async function startS3Local(options: { port?: number; bucket?: string } =
     silent: true,
     configureBuckets: [{ name: bucket }],
   });
+  server.store.listObjects = groupedAsS3(server.store.listObjects.bind(server.store));
   const { port } = await server.run();
   const url = `http://127.0.0.1:${port}`;
   const answered = new RequestLog<SeenRequest & { status: number }>();

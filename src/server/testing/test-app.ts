@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       writeback: false,
     },
     storage: { driver: 'local' },
+    replica: undefined,
     auth: { provider: 'local' },
     idempotencyKeyDays: 7,
     resumableUploadHours: 24,

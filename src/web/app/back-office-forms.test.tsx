@@ -127,7 +127,13 @@ const ELECTION_STATUS = {
   lateArrivals: 0,
   now: '2026-11-28T16:00:00.000Z',
 };
-const electionContext = () => server.use(http.get('*/api/admin/election', () => HttpResponse.json(ELECTION_DAY)));
+const electionContext = () =>
+  server.use(
+    http.get('*/api/admin/election', () => HttpResponse.json(ELECTION_DAY)),
+    http.get('*/api/admin/election/copy', () =>
+      HttpResponse.json({ kind: 'litestream', lagSeconds: 1, answering: true, checkedAt: ELECTION_DAY.now }),
+    ),
+  );
 
 const FORMS: FormCase[] = [
   {

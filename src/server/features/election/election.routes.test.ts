@@ -221,6 +221,8 @@ describe('the close', () => {
       closedAt: null,
       lateArrivals: 0,
       now: now.toISOString(),
+      // The database made for this test: its first epoch, restored from nothing.
+      epoch: { number: 1, startedAt: expect.any(String), restoredUntil: null },
     });
     const admin = await t.request({ url: '/api/admin/election', headers: { cookie: cookies.admin } });
     expect(admin.json()).toMatchObject({ received: { votes: 2, photos: 1 }, now: now.toISOString() });

@@ -3,6 +3,7 @@ import { type AccessGuards, requireUser } from '#server/platform/access/guards';
 import { actorOf } from '#server/platform/session/identity';
 import {
   closeResultsSchema,
+  copyStateSchema,
   drillEndBodySchema,
   drillEndResultSchema,
   electionAdminSchema,
@@ -84,6 +85,19 @@ export const adminElectionRoutes: FastifyPluginAsyncZod<{ election: ElectionServ
       },
     },
     async () => election.admin(),
+  );
+
+  app.get(
+    '/api/admin/election/copy',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'La copia fuera de la máquina: Litestream, un PostgreSQL en espera o la última copia de seguridad, y cuánto va por detrás',
+        response: { 200: copyStateSchema, ...errors },
+      },
+    },
+    async () => app.copyWatch.state(),
   );
 
   app.put(

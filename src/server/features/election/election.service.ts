@@ -13,6 +13,7 @@ import {
 import { createElectionRepository } from '#server/platform/election/election.repository';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import { recordListAnswers } from '#server/platform/records/records';
+import { currentEpoch } from '#server/platform/replica/epoch';
 import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -96,6 +97,7 @@ export function createElectionService(
         closedAt: day.closedAt,
         lateArrivals: await lateCount(day),
         now: now.toISOString(),
+        epoch: await currentEpoch(db),
       };
     },
 
@@ -169,6 +171,7 @@ export function createElectionService(
         drill: day.phase === 'simulacro' ? await drillCounts() : null,
         received: await createRecordsRepository(db).receivedTotals(),
         now: now.toISOString(),
+        epoch: await currentEpoch(db),
         late: late.map((l) => ({
           kind: l.kind,
           slug: l.department_slug,

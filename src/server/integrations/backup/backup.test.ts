@@ -125,7 +125,31 @@ describe('backup and restore', () => {
     expect(await restoreBackup({ ...again, storage: t.config.storage }, after, out)).toEqual([]);
     const tables = Object.keys(await countRows(t.config));
     expect(tables).toContain('records');
-    expect(await everyTable(await openRestored(again), tables)).toEqual(await everyTable(t.db.kysely, tables));
+    // Each side then wrote one change of its own (decision 106): the source, the backup it took; the
+    // restored copy, its new epoch. Everything else is the same, row for row.
+    const own = ['audit_log', 'audit_chain_head', 'backups_taken', 'database_epochs'];
+    const shared = tables.filter((table) => !own.includes(table));
+    const restoredDb = await openRestored(again);
+    expect(await everyTable(restoredDb, shared)).toEqual(await everyTable(t.db.kysely, shared));
+    const actions = async (db: Kysely<Database>) =>
+      (await db.selectFrom('audit_log').select(['seq', 'hash', 'action']).orderBy('id').execute()).map(
+        (r) => `${r.seq} ${r.action} ${r.hash}`,
+      );
+    const restoredAudit = await actions(restoredDb);
+    const sourceAudit = await actions(t.db.kysely);
+    expect(restoredAudit.slice(0, -1)).toEqual(sourceAudit.slice(0, -1));
+    expect(restoredAudit.at(-1)).toContain(' database.epoch ');
+    expect(sourceAudit.at(-1)).toContain(' backup.taken ');
+    const epochs = await restoredDb.selectFrom('database_epochs').selectAll().orderBy('epoch').execute();
+    expect(epochs.map((e) => [e.epoch, e.cause, e.restored_until])).toEqual([
+      [1, 'nueva', null],
+      [2, 'copia', second.manifest.createdAt],
+    ]);
+    const backups = await t.db.kysely.selectFrom('backups_taken').select(['taken_at', 'missing_photos']).execute();
+    expect(backups).toEqual([
+      { taken_at: first.manifest.createdAt, missing_photos: 0 },
+      { taken_at: second.manifest.createdAt, missing_photos: 0 },
+    ]);
     expect(second.manifest.tables.record_votes).toBe(voted);
     expect(photoFiles(again.dataDir)).toEqual(photoFiles(t.config.dataDir));
     expect(lines.at(-1)).toMatch(/^Restaurada la copia del .*: \d+ tablas con las mismas filas y 18 fotos idénticas/);

@@ -14,9 +14,13 @@ import {
   type DatabaseTarget,
   restoreDatabase,
 } from '#server/platform/db/backup';
-import { openDatabase } from '#server/platform/db/database';
+import { runChange } from '#server/platform/change/change';
+import { migrateToLatest, openDatabase, sqliteFileOf } from '#server/platform/db/database';
 import type { Dialect } from '#server/platform/db/dialect';
 import { makePrivateDir, makePrivateDirAsync, PRIVATE_FILE_MODE } from '#server/platform/lib/private-files';
+import { createCopiesRepository } from '#server/platform/replica/copies.repository';
+import { recordRestoredEpoch } from '#server/platform/replica/epoch';
+import { ReplicaError, restoreFromReplica } from '#server/platform/replica/litestream';
 import { photoStorageFor } from '#server/platform/storage/create-photo-storage';
 import { isStorageKey, type PhotoStorage } from '#server/platform/storage/photo-storage';
 import { formatCount } from '#shared/platform/format';
@@ -29,7 +33,11 @@ export const BACKUP_HELP = `Copias de seguridad
                                       La carpeta debe no existir o estar vacía.
   restore <carpeta>                   Restaura una copia en un DATA_DIR sin base de datos o en la base de
                                       datos vacía de DATABASE_URL, y sus fotos en el almacenamiento de
-                                      STORAGE; luego comprueba las filas de cada tabla y cada foto.`;
+                                      STORAGE; luego comprueba las filas de cada tabla y cada foto.
+  restore --desde-replica             Restaura en un DATA_DIR sin base de datos la última copia que
+                                      Litestream guardó en REPLICA_URL (un bucket S3 o una carpeta).
+  Cada restauración abre una época nueva de la base de datos: los teléfonos la ven y saben desde qué
+  momento al servidor le puede faltar lo que ya les confirmó.`;
 
 const MANIFEST = 'manifest.json';
 const PHOTOS = 'photos';
@@ -50,7 +58,7 @@ export interface BackupManifest {
   photos: ManifestPhoto[];
 }
 
-type BackupConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'storage'>;
+type BackupConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'storage'> & Partial<Pick<Config, 'replica'>>;
 type Out = (line: string) => void;
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -131,6 +139,13 @@ export async function takeBackup(config: BackupConfig, folder: string, out: Out,
   const manifest: BackupManifest = { format: 1, createdAt, dialect: copy.dialect, tables: copy.tables, photos };
   fs.writeFileSync(path.join(folder, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   const rows = Object.values(copy.tables).reduce((a, b) => a + b, 0);
+  await recordBackup(config, {
+    takenAt: createdAt,
+    finishedAt: now().toISOString(),
+    rows,
+    photos: photos.length,
+    missing,
+  });
   out(
     `Copia lista en ${folder}: ${formatCount(rows)} filas de ${Object.keys(copy.tables).length} tablas y ` +
       `${formatCount(photos.length)} fotos, ${megabytes(folderSize(folder))} en ${((Date.now() - started) / 1000).toFixed(1)} s.`,
@@ -138,6 +153,31 @@ export async function takeBackup(config: BackupConfig, folder: string, out: Out,
   // A file the database names but the storage lacks was missing before this copy: said, not hidden.
   for (const key of missing) out(`Falta en el almacenamiento (la base de datos la nombra): ${key}`);
   return { manifest, missing };
+}
+
+/**
+ * The backup, kept in the database it copied (after the copy, so the copy does not hold it): without a
+ * continuous copy, Jornada says how old the last whole one is (decision 106).
+ */
+async function recordBackup(
+  config: BackupConfig,
+  backup: { takenAt: string; finishedAt: string; rows: number; photos: number; missing: string[] },
+): Promise<void> {
+  const db = await openDatabase({ ...config, litestream: config.replica !== undefined });
+  try {
+    await runChange(db.kysely, async ({ trx, audit }) => {
+      await createCopiesRepository(trx).addBackup({ ...backup, missingPhotos: backup.missing.length });
+      await audit({
+        actorEmail: 'cli',
+        action: 'backup.taken',
+        target: backup.takenAt,
+        details: { rows: backup.rows, photos: backup.photos, missingPhotos: backup.missing.length },
+        at: new Date(backup.finishedAt),
+      });
+    });
+  } finally {
+    await db.close();
+  }
 }
 
 function readManifest(folder: string): BackupManifest {
@@ -211,6 +251,19 @@ export async function restoreBackup(config: BackupConfig, folder: string, out: O
   } finally {
     await restored.close();
   }
+  // A new epoch from the copy's instant: phones learn what the server may lack (decision 106).
+  const epochDb = await openDatabase(target);
+  try {
+    const epoch = await recordRestoredEpoch(epochDb, {
+      cause: 'copia',
+      restoredUntil: manifest.createdAt,
+      now: new Date(),
+      actorEmail: 'cli',
+    });
+    out(`Época ${epoch.number} de la base de datos, desde la copia del ${manifest.createdAt}.`);
+  } finally {
+    await epochDb.close();
+  }
   if (problems.length === 0) {
     out(
       `Restaurada la copia del ${manifest.createdAt}: ${Object.keys(manifest.tables).length} tablas con las mismas ` +
@@ -220,4 +273,51 @@ export async function restoreBackup(config: BackupConfig, folder: string, out: O
     for (const p of problems) out(p);
   }
   return problems;
+}
+
+/**
+ * `restore --desde-replica`: Litestream's latest copy (REPLICA_URL) into an empty data folder, brought up
+ * to this version's schema, and a new epoch from the last change it holds. SQLite only: on PostgreSQL the
+ * copy is a standby, promoted instead (README).
+ */
+export async function restoreFromReplicaCommand(
+  config: BackupConfig,
+  out: Out,
+  options: Parameters<typeof migrateToLatest>[1] = {},
+  now = () => new Date(),
+): Promise<number> {
+  if (config.databaseUrl) {
+    throw new ReplicaError(
+      'Con DATABASE_URL (PostgreSQL) la copia es el servidor en espera: promuévelo y apunta DATABASE_URL a él (README, «Off-machine copy»).',
+    );
+  }
+  if (!config.replica) {
+    throw new ReplicaError(
+      'Falta REPLICA_URL: indica de dónde restaurar (s3://<bucket>/<carpeta> o file:///<carpeta>).',
+    );
+  }
+  const started = Date.now();
+  const file = sqliteFileOf(config.dataDir);
+  if (!(await restoreFromReplica(file, config.replica))) {
+    out('La copia de REPLICA_URL está vacía: no hay nada que restaurar.');
+    return 1;
+  }
+  const db = await openDatabase({ ...config, litestream: true });
+  try {
+    await migrateToLatest(db, options);
+    const epoch = await recordRestoredEpoch(db, {
+      cause: 'replica',
+      restoredUntil: null,
+      now: now(),
+      actorEmail: 'cli',
+    });
+    out(
+      `Restaurada la copia de Litestream en ${file} en ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
+        `época ${epoch.number} de la base de datos, con los cambios hasta ${epoch.restoredUntil ?? 'el principio'}. ` +
+        'Inicia el servidor (npm start): volverá a copiar a REPLICA_URL.',
+    );
+    return 0;
+  } finally {
+    await db.close();
+  }
 }

@@ -23,6 +23,46 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(4);
   });
 
+  it('reads the off-machine copy (REPLICA_URL): a bucket with its keys or a folder, SQLite only', () => {
+    expect(loadConfig({}).replica).toBeUndefined();
+    expect(loadConfig({ REPLICA_URL: 'file:///mnt/otro-disco/comando' }).replica).toEqual({
+      kind: 'file',
+      path: '/mnt/otro-disco/comando',
+      syncSeconds: 1,
+    });
+    expect(
+      loadConfig({
+        REPLICA_URL: 's3://copias/zulia/comando',
+        REPLICA_S3_ENDPOINT: 'https://s3.example.org/',
+        REPLICA_S3_ACCESS_KEY_ID: 'AKIA',
+        REPLICA_S3_SECRET_ACCESS_KEY: 'secreto',
+        REPLICA_SYNC_SECONDS: '5',
+      }).replica,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'copias',
+      path: 'zulia/comando',
+      endpoint: 'https://s3.example.org',
+      region: 'us-east-1',
+      accessKeyId: 'AKIA',
+      secretAccessKey: 'secreto',
+      forcePathStyle: true,
+      syncSeconds: 5,
+    });
+    expect(() => loadConfig({ REPLICA_URL: 'ftp://copias' })).toThrow(
+      /REPLICA_URL: debe ser s3:\/\/<bucket>\/<carpeta> .* o file:\/\/\/<carpeta>/,
+    );
+    expect(() => loadConfig({ REPLICA_URL: 's3://copias' })).toThrow(
+      /REPLICA_S3_ACCESS_KEY_ID: es obligatoria con REPLICA_URL=s3:\/\/…/,
+    );
+    expect(() =>
+      loadConfig({ REPLICA_URL: 'file:///mnt/copia', DATABASE_URL: 'postgres://comando@localhost/comando' }),
+    ).toThrow(/REPLICA_URL: solo se usa con SQLite/);
+    expect(() => loadConfig({ REPLICA_URL: 'file:///mnt/copia', REPLICA_SYNC_SECONDS: '0' })).toThrow(
+      /REPLICA_SYNC_SECONDS: debe ser al menos 1 segundo/,
+    );
+  });
+
   it('requires PUBLIC_ORIGIN in production, where the API reference is for admins unless opened', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /PUBLIC_ORIGIN: es obligatoria con NODE_ENV=production/,

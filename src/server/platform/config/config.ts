@@ -279,6 +279,28 @@ const envSchema = z
     SMS_GATEWAY_PHONE: optionalText().refine((v) => v === undefined || normalisePhone(v) !== undefined, {
       message: 'debe ser un número de teléfono, por ejemplo 0414-1234567 o +584141234567',
     }),
+    // The off-machine copy of the SQLite database, kept by Litestream (docs/decisions/106).
+    REPLICA_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^s3:\/\/[^/\s]+(\/\S*)?$/.test(v) || /^file:\/\/\/\S*$/.test(v), {
+        message:
+          'debe ser s3://<bucket>/<carpeta> (un bucket compatible con S3) o file:///<carpeta> (otro disco), por ejemplo s3://comando-copias/zulia',
+      }),
+    REPLICA_S3_ENDPOINT: optionalUrl('debe ser una URL completa, por ejemplo https://s3.example.org'),
+    REPLICA_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    REPLICA_S3_ACCESS_KEY_ID: optionalText(),
+    REPLICA_S3_SECRET_ACCESS_KEY: optionalText(),
+    REPLICA_S3_FORCE_PATH_STYLE: boolFlag(true),
+    /** How often Litestream sends the new part of the WAL (seconds): the window of what a lost machine loses. */
+    REPLICA_SYNC_SECONDS: wholeNumber(
+      1,
+      'segundos',
+      [1, 'debe ser al menos 1 segundo'],
+      [60, 'debe ser como mucho 60 segundos'],
+    ),
     COMANDO_NOW: z.iso
       .datetime({ offset: true, message: 'debe ser una fecha ISO 8601, por ejemplo 2026-11-23T03:30:00Z' })
       .optional()
@@ -303,6 +325,17 @@ const envSchema = z
     }
     if (env.STORAGE === 's3') {
       requireWith('STORAGE=s3', ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
+    }
+    if (env.REPLICA_URL?.startsWith('s3://')) {
+      requireWith('REPLICA_URL=s3://…', ['REPLICA_S3_ACCESS_KEY_ID', 'REPLICA_S3_SECRET_ACCESS_KEY']);
+    }
+    if (env.REPLICA_URL && env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REPLICA_URL'],
+        message:
+          'solo se usa con SQLite (Litestream); con DATABASE_URL la copia es un servidor PostgreSQL en espera (README, «Off-machine copy»)',
+      });
     }
     if (env.STORAGE === 'dropbox') {
       requireWith('STORAGE=dropbox', ['DROPBOX_APP_KEY', 'DROPBOX_APP_SECRET', 'DROPBOX_REFRESH_TOKEN']);
@@ -399,6 +432,8 @@ export interface Config {
    * (new votes and photos of the records that came from it) when `writeback` is on.
    */
   airtable: AirtableConfig;
+  /** SQLite's continuous off-machine copy (Litestream), when REPLICA_URL is set (docs/decisions/106). */
+  replica: ReplicaConfig | undefined;
   /** Where photo files live: `DATA_DIR/photos`, an S3-compatible bucket, or Dropbox. */
   storage: StorageConfig;
   /** Who checks passwords: our own accounts, or Firebase Auth (access still comes from our lists). */
@@ -613,6 +648,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       writeback: e.AIRTABLE_WRITEBACK,
     },
     storage: storageConfig(e),
+    replica: replicaConfig(e),
     auth:
       e.AUTH_PROVIDER === 'firebase' && e.FIREBASE_PROJECT_ID && e.FIREBASE_API_KEY
         ? {
@@ -670,6 +706,42 @@ function isEd25519PrivateKey(pem: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Where Litestream keeps the copy: a bucket (with its credentials) or a folder, and how often it sends. */
+export type ReplicaConfig = { syncSeconds: number } & (
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix inside the bucket ('' for its root). */
+      path: string;
+      /** Empty: AWS itself; otherwise any S3-compatible endpoint. */
+      endpoint: string | undefined;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    }
+  | { kind: 'file'; path: string }
+);
+
+function replicaConfig(e: z.infer<typeof envSchema>): ReplicaConfig | undefined {
+  const url = e.REPLICA_URL;
+  if (!url) return undefined;
+  if (url.startsWith('file://'))
+    return { kind: 'file', path: path.resolve(url.slice('file://'.length)), syncSeconds: e.REPLICA_SYNC_SECONDS };
+  const [bucket = '', ...rest] = url.slice('s3://'.length).split('/');
+  return {
+    kind: 's3',
+    bucket,
+    path: rest.filter(Boolean).join('/'),
+    endpoint: e.REPLICA_S3_ENDPOINT?.replace(/\/+$/, ''),
+    region: e.REPLICA_S3_REGION,
+    accessKeyId: e.REPLICA_S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: e.REPLICA_S3_SECRET_ACCESS_KEY ?? '',
+    forcePathStyle: e.REPLICA_S3_FORCE_PATH_STYLE,
+    syncSeconds: e.REPLICA_SYNC_SECONDS,
+  };
 }
 
 function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {

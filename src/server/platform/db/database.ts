@@ -14,6 +14,8 @@ import type { Database } from './schema';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** SQLite: the database's file (its -wal and -shm beside it); PostgreSQL has none. */
+  file?: string;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /** Writes (and commits) one small row: throws when the database answers but cannot write (disk full…). */
@@ -31,6 +33,11 @@ export interface DatabaseOptions {
    * after the app), with growing waits. 0: one attempt.
    */
   connectRetryMs?: number;
+  /**
+   * SQLite copied by Litestream: it alone checkpoints the WAL (its documented advice), so that no
+   * checkpoint of ours restarts the WAL before it has copied it.
+   */
+  litestream?: boolean;
   /** Told about each failed attempt before the next one. */
   onConnectRetry?: (attempt: { number: number; error: Error; nextInMs: number; untilMs: number }) => void;
 }
@@ -49,7 +56,9 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 const STATEMENT_CACHE_MAX = 500;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options)
+    : openSqlite(options.dataDir, options.litestream === true);
 }
 
 /**
@@ -92,8 +101,11 @@ function reportingTransactionFailures(dialect: KyselyDialect, stillOpen?: () => 
   };
 }
 
-function openSqlite(dataDir: string): Db {
-  const file = path.join(dataDir, 'comando.sqlite');
+/** SQLite's database file in its data folder. */
+export const sqliteFileOf = (dataDir: string) => path.join(dataDir, 'comando.sqlite');
+
+function openSqlite(dataDir: string, litestream: boolean): Db {
+  const file = sqliteFileOf(dataDir);
   try {
     makePrivateDir(dataDir);
     fs.accessSync(dataDir, fs.constants.W_OK);
@@ -113,6 +125,7 @@ function openSqlite(dataDir: string): Db {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    if (litestream) sqlite.pragma('wal_autocheckpoint = 0');
   } catch (error) {
     throw new DatabaseStartupError(`No se pudo abrir la base de datos ${file}: ${(error as Error).message}`);
   }
@@ -137,6 +150,7 @@ function openSqlite(dataDir: string): Db {
   return {
     kysely,
     dialect: 'sqlite',
+    file,
     async ping() {
       sqlite.prepare('select 1').get();
     },

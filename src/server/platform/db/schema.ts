@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AirtableTables } from './schema-airtable';
 import type { AuthTables } from './schema-auth';
+import type { CopiesTables } from './schema-copies';
 import type { ElectionTables } from './schema-election';
 import type { IdempotencyTables } from './schema-idempotency';
 import type { RecordsTables } from './schema-records';
@@ -21,7 +22,8 @@ export interface Database
     IdempotencyTables,
     FieldTables,
     ElectionTables,
-    SmsTables {}
+    SmsTables,
+    CopiesTables {}
 
 export interface CoreTables {
   settings: SettingsTable;

@@ -159,6 +159,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'election.reopen': 'Jornada reabierta',
   'election.close_time': 'Hora de cierre o gracia cambiada',
   'election.drill_end': 'Simulacro terminado y borrado',
+  'database.epoch': 'Base de datos restaurada de una copia (época nueva)',
+  'backup.taken': 'Copia de seguridad tomada',
 };
 
 /** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
@@ -274,6 +276,9 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   encoding: 'Codificación',
   separator: 'Separador',
   rows: 'Filas',
+  cause: 'Causa',
+  restoredUntil: 'La copia llegaba hasta',
+  missingPhotos: 'Fotos que faltaban',
   count: 'Cuántos',
   smsMessages: 'Mensajes SMS borrados',
   sharedLinks: 'Enlaces públicos de fotos',

@@ -129,6 +129,17 @@ export const outstandingSchema = z.object({
   ),
 });
 export type Outstanding = z.infer<typeof outstandingSchema>;
+/**
+ * The database's epoch (decision 106): 1 for the database made here, one more each time it was restored
+ * from a copy, with the point that copy reached (`restoredUntil`). A phone that sees a new epoch knows
+ * the server may lack what it acknowledged after that point.
+ */
+export const databaseEpochSchema = z.object({
+  number: z.number().int(),
+  startedAt: z.string(),
+  restoredUntil: z.string().nullable(),
+});
+export type DatabaseEpoch = z.infer<typeof databaseEpochSchema>;
 
 /** The day as everyone may read it (the phase decides what the pages show). */
 export const electionStatusSchema = z.object({
@@ -141,8 +152,57 @@ export const electionStatusSchema = z.object({
   lateArrivals: z.number().int(),
   /** The server's time of this answer (UTC ISO): the countdown to the close runs on it, not on the phone's clock. */
   now: z.string(),
+  /** The database's epoch; null only before the server first recorded it. */
+  epoch: databaseEpochSchema.nullable(),
 });
 export type ElectionStatus = z.infer<typeof electionStatusSchema>;
+
+/** Past this lag (seconds), Jornada shows the off-machine copy in red (decision 106). */
+export const COPY_LAG_RED_SECONDS = 60;
+
+/**
+ * The off-machine copy as Jornada shows it (decision 106): Litestream's replica (SQLite), a streaming
+ * standby (PostgreSQL), else the last whole backup, or none. `lagSeconds`: how long ago the copy was last
+ * known to hold everything (for a backup, its age); null with no copy at all.
+ */
+export const copyStateSchema = z.object({
+  kind: z.enum(['litestream', 'standby', 'backup', 'none']),
+  lagSeconds: z.number().int().nullable(),
+  /** Whether the copy answered at the last look (Litestream's replica, a standby connected). */
+  answering: z.boolean(),
+  checkedAt: z.string(),
+});
+export type CopyState = z.infer<typeof copyStateSchema>;
+
+/** 'hace 5 s', 'hace 3 min', 'hace 2 h 5 min'. */
+function ago(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+}
+
+/** Whether Jornada shows the copy in red. */
+export const copyIsLate = (copy: CopyState) => copy.lagSeconds === null || copy.lagSeconds > COPY_LAG_RED_SECONDS;
+
+/** What Jornada says about the copy, in one sentence. */
+export function copyStateText(copy: CopyState): string {
+  const lag = copy.lagSeconds ?? 0;
+  switch (copy.kind) {
+    case 'none':
+      return 'Sin copia fuera de esta máquina: si el servidor se pierde, se pierde todo lo que solo está en él. Configura REPLICA_URL (Litestream), un PostgreSQL en espera o copias con «npm run cli -- backup».';
+    case 'backup':
+      return `Sin copia continua: la última copia de seguridad completa es de hace ${ago(lag)}. Lo recibido desde entonces solo está en este servidor.`;
+    default: {
+      const name =
+        copy.kind === 'litestream' ? 'La copia fuera de la máquina (Litestream)' : 'El servidor PostgreSQL en espera';
+      if (lag <= COPY_LAG_RED_SECONDS) return `${name} está al día: le faltan como mucho ${ago(lag)} de cambios.`;
+      const why = copy.answering ? '' : ' No responde.';
+      return `${name} va ${ago(lag)} por detrás: lo recibido desde entonces solo está en este servidor.${why}`;
+    }
+  }
+}
 
 /** What the drill holds: the votes and photos 'Terminar simulacro' would erase. */
 export const drillCountsSchema = z.object({ votes: z.number().int(), photos: z.number().int() });

@@ -12,6 +12,7 @@ export const adminKeys = {
   settings: () => ['admin', 'settings'] as const,
   audit: () => ['admin', 'audit'] as const,
   election: () => ['admin', 'election'] as const,
+  electionCopy: () => ['admin', 'election', 'copy'] as const,
   auditPage: (filters: AuditFilters, page: number) => ['admin', 'audit', filters, page] as const,
   smsMessages: (filters: { department: string; phone: string }) => ['admin', 'sms', filters] as const,
   smsStatus: () => ['admin', 'sms-status'] as const,

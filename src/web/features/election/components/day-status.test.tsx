@@ -18,13 +18,14 @@ function election(status: Partial<ElectionStatus> = {}, skewMs = 0) {
       seen.asked += 1;
       // Once asked after the close, the server says so itself.
       const body: ElectionStatus = seen.closed
-        ? { phase: 'cerrada', closesAt: null, closedAt: CLOSE, lateArrivals: 0, now: CLOSE }
+        ? { phase: 'cerrada', closesAt: null, closedAt: CLOSE, lateArrivals: 0, now: CLOSE, epoch: null }
         : {
             phase: 'en_curso',
             closesAt: CLOSE,
             closedAt: null,
             lateArrivals: 0,
             now: new Date(Date.now() + skewMs).toISOString(),
+            epoch: null,
             ...status,
           };
       return HttpResponse.json(body);

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ const DAY: ElectionAdmin = {
   drill: null,
   received: { votes: 1234, photos: 2345 },
   now: '2026-11-28T21:35:00.000Z',
+  epoch: { number: 1, startedAt: '2026-11-20T10:00:00.000Z', restoredUntil: null },
   late: [],
 };
 
@@ -40,6 +41,9 @@ function api(day: ElectionAdmin, outstanding: Outstanding = NOTHING_OUTSTANDING)
     http.get('*/api/election', () => HttpResponse.json({ ...status, now: day.now })),
     http.get('*/api/election/outstanding', () => HttpResponse.json(outstanding)),
     http.get('*/api/auth/session', () => HttpResponse.json({ user: null, menu: [], home: null, logoutRoute: '/' })),
+    http.get('*/api/admin/election/copy', () =>
+      HttpResponse.json({ kind: 'litestream', lagSeconds: 1, answering: true, checkedAt: day.now }),
+    ),
     http.put('*/api/admin/election/phase', async ({ request }) => {
       const body = (await request.json()) as { phase: ElectionAdmin['phase'] };
       sent.push({ url: 'phase', body });
@@ -262,6 +266,39 @@ describe('Jornada', () => {
     await waitFor(() =>
       expect(sent).toEqual([{ url: 'drill/end', body: { votes: 50, photos: 20, reason: 'Termina la práctica' } }]),
     );
+  });
+});
+
+describe('the off-machine copy on Jornada', () => {
+  it('says the copy is up to date, and in red once it is more than a minute behind or missing', async () => {
+    api(DAY);
+    renderWithProviders(<ElectionAdminPage />);
+    const fresh = await screen.findByText(
+      'La copia fuera de la máquina (Litestream) está al día: le faltan como mucho 1 s de cambios.',
+    );
+    expect(fresh.closest('[role="status"]')).toHaveClass('text-green-900');
+    cleanup();
+
+    server.use(
+      http.get('*/api/admin/election/copy', () =>
+        HttpResponse.json({ kind: 'standby', lagSeconds: 185, answering: false, checkedAt: DAY.now }),
+      ),
+    );
+    renderWithProviders(<ElectionAdminPage />);
+    const behind = await screen.findByText(
+      'El servidor PostgreSQL en espera va 3 min por detrás: lo recibido desde entonces solo está en este servidor. No responde.',
+    );
+    expect(behind.closest('[role="status"]')).toHaveClass('text-red-900');
+    cleanup();
+
+    server.use(
+      http.get('*/api/admin/election/copy', () =>
+        HttpResponse.json({ kind: 'none', lagSeconds: null, answering: false, checkedAt: DAY.now }),
+      ),
+    );
+    renderWithProviders(<ElectionAdminPage />);
+    const none = await screen.findByText(/^Sin copia fuera de esta máquina/);
+    expect(none.closest('[role="status"]')).toHaveClass('text-red-900');
   });
 });
 

@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import {
+  copyIsLate,
+  copyStateText,
   ELECTION_PHASE_LABELS,
   ELECTION_PHASES,
   type ElectionAdmin,
@@ -24,6 +26,7 @@ import { useDraftForm } from '#web/platform/ui/use-draft-form';
 import { useChangeElectionPhase } from '../api/change-election-phase';
 import { useEndDrill } from '../api/end-drill';
 import { useElectionAdmin } from '../api/get-election-admin';
+import { useElectionCopy } from '../api/get-election-copy';
 import { useScheduleElectionClose } from '../api/schedule-election-close';
 import { itemName, Outstanding } from './outstanding';
 
@@ -41,6 +44,7 @@ export default function ElectionAdminPage() {
       </h2>
       <DayStatus day={day} />
       {day.closedAt && <Outstanding className="" />}
+      <OffMachineCopy />
       {day.phase === 'simulacro' && day.drill && <EndDrill votes={day.drill.votes} photos={day.drill.photos} />}
       <PhaseForm day={day} onRefresh={() => void election.refetch()} />
       <CloseForm day={day} />
@@ -62,6 +66,24 @@ function DayStatus({ day }: { day: ElectionAdmin }) {
         {day.changedAt ? `${formatDateTime(day.changedAt)}, ${day.changedBy ?? 'sistema'}` : 'ninguno'}
         {day.reason ? ` («${day.reason}»)` : ''}.
       </p>
+    </div>
+  );
+}
+
+/**
+ * The off-machine copy and its lag (decision 106): what a lost server would take with it. Red past a
+ * minute. Its own request, asked again while the page is open.
+ */
+function OffMachineCopy() {
+  const copy = useElectionCopy();
+  if (!copy.data) return null;
+  const late = copyIsLate(copy.data);
+  return (
+    <div
+      role="status"
+      className={`rounded-lg border p-3 ${late ? 'border-red-700 bg-red-50 font-semibold text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
+    >
+      <p>{copyStateText(copy.data)}</p>
     </div>
   );
 }
