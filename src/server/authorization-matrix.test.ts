@@ -275,6 +275,8 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/field': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/field/pace': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/election': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  // 'Por llegar': every signed-in person reads it, each validator only their own departments' items.
+  'GET /api/election/outstanding': [{ expect: { ...everyone(200), anonymous: 401 } }],
   'GET /api/field/{slug}': [
     {
       name: 'municipality A (admins see every one)',
@@ -459,6 +461,7 @@ const MATRIX: Record<string, Case[]> = {
     { request: () => ({ query: { department: FIXTURES.slugA } }), expect: adminOnly() },
   ],
   'GET /api/admin/election': [{ expect: adminOnly() }],
+  'GET /api/admin/election/copy': [{ expect: adminOnly() }],
   // Votes by SMS: 'Mensajes' for admins; the gateway's webhook is off here (no SMS_GATEWAY_URL), and
   // answers only signed requests where it is on (sms.routes.test.ts).
   'GET /api/admin/sms/messages': [{ expect: adminOnly() }],
