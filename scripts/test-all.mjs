@@ -5,9 +5,10 @@
 //
 // Order (docs/decisions/102): the web build first (a few seconds; the end-to-end run and the release
 // package need it), then the end-to-end run and, beside it, the Vitest run followed by the release
-// package. The end-to-end run waits on browsers, timers and its servers for much of its time; the Vitest
-// run, at a lower CPU priority (`nice`), takes what the end-to-end run leaves, so the browsers keep the
-// machine as if alone. Each step's lines are prefixed with its name.
+// package. The end-to-end run waits on browsers, timers and its servers for much of its time, and the
+// Vitest run on PostgreSQL and child processes: side by side they fill each other's waits. Same CPU
+// priority for both: a lower one would starve Vitest's tests (20 s each) on a machine busy with other work. Each
+// step's lines are prefixed with its name.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,15 +66,11 @@ function prefixed(stream, prefix, out) {
   stream.on('end', () => rest && out.write(`${prefix}${rest}\n`));
 }
 
-/**
- * `run` for steps side by side: the same answer, as a promise, each output line prefixed with `name`.
- * `low`: at a lower CPU priority (nice 10), taking what the other steps leave.
- */
-function runBeside(name, label, cmd, args, env = {}, { low = false } = {}) {
+/** `run` for steps side by side: the same answer, as a promise, each output line prefixed with `name`. */
+function runBeside(name, label, cmd, args, env = {}) {
   console.log(`\n━━ ${label} (líneas «${name} │») ━━`);
   const started = Date.now();
-  const [file, argv] = low && process.platform !== 'win32' ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args];
-  const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   prefixed(child.stdout, `${name} │ `, process.stdout);
   prefixed(child.stderr, `${name} │ `, process.stderr);
   return new Promise((resolve) => {
@@ -149,7 +146,6 @@ async function vitestThenRelease() {
     ],
     // No colours: the lines are interleaved with the end-to-end run's.
     { VITEST_SUMMARY_FILE: vitestSummary, FORCE_COLOR: '0', NO_COLOR: '1' },
-    { low: true },
   );
   /** @type {typeof results} */
   const out = [];
