@@ -2,21 +2,14 @@
 // its workers), the web build, the release package installed and started, end-to-end in Chromium. A suite that cannot run here is announced loudly
 // with how to fix it; with COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure. At the end:
 // one line per suite with its time, the total time, and the ten slowest test files.
-//
-// Order (docs/decisions/102): the web build first (a few seconds; the end-to-end run and the release
-// package need it), then the end-to-end run and, beside it, the Vitest run followed by the release
-// package. The end-to-end run waits on browsers, timers and its servers for much of its time, and the
-// Vitest run on PostgreSQL and child processes: side by side they fill each other's waits. Same CPU
-// priority for both: a lower one would starve Vitest's tests (20 s each) on a machine busy with other work. Each
-// step's lines are prefixed with its name.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const requireAll = process.env.COMANDO_REQUIRE_ALL_SUITES === '1';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const startedAt = Date.now();
-/** @type {{ suite: string, ok: boolean, counts?: { passed: number, failed: number, skipped: number, flaky?: number }, ms?: number, note?: string, info?: boolean }[]} */
+/** @type {{ suite: string, ok: boolean, counts?: { passed: number, failed: number, skipped: number, flaky?: number }, ms?: number, note?: string }[]} */
 const results = [];
 const skipped = [];
 /** @type {{ suite: string, file: string, ms: number }[]} */
@@ -53,30 +46,6 @@ function run(label, cmd, args, env = {}) {
   const started = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   return { ok: res.status === 0, ms: Date.now() - started };
-}
-
-/** Copies a child's output to ours line by line, each line prefixed (steps that run side by side). */
-function prefixed(stream, prefix, out) {
-  let rest = '';
-  stream.on('data', (chunk) => {
-    const lines = (rest + chunk.toString()).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) out.write(`${prefix}${line}\n`);
-  });
-  stream.on('end', () => rest && out.write(`${prefix}${rest}\n`));
-}
-
-/** `run` for steps side by side: the same answer, as a promise, each output line prefixed with `name`. */
-function runBeside(name, label, cmd, args, env = {}) {
-  console.log(`\n━━ ${label} (líneas «${name} │») ━━`);
-  const started = Date.now();
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  prefixed(child.stdout, `${name} │ `, process.stdout);
-  prefixed(child.stderr, `${name} │ `, process.stderr);
-  return new Promise((resolve) => {
-    child.once('error', () => resolve({ ok: false, ms: Date.now() - started }));
-    child.once('close', (code) => resolve({ ok: code === 0, ms: Date.now() - started }));
-  });
 }
 
 /** The summary scripts/vitest-summary-reporter.mjs wrote: per project counts and span, per file time. */
@@ -127,105 +96,86 @@ else
 
 const vitestSummary = 'test-results/vitest-summary.json';
 fs.rmSync(vitestSummary, { force: true });
+const vitest = run(
+  `Vitest: ${projects.join(', ')}`,
+  'npx',
+  [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=./scripts/vitest-summary-reporter.mjs',
+  ],
+  { VITEST_SUMMARY_FILE: vitestSummary },
+);
+const summary = readVitest(vitestSummary);
+if (summary) {
+  for (const project of projects) {
+    const p = summary.projects[project];
+    results.push({
+      suite: suiteName(project),
+      ok: p !== undefined && p.failed === 0,
+      counts: p && { passed: p.passed, failed: p.failed, skipped: p.skipped },
+      ms: p?.startedAt ? p.endedAt - p.startedAt : undefined,
+      note: 'a la vez que las otras suites de Vitest',
+    });
+  }
+  for (const f of summary.files) slowFiles.push({ suite: suiteName(f.project), file: f.file, ms: f.ms });
+  if (summary.unhandledErrors > 0)
+    results.push({ suite: `Vitest: ${summary.unhandledErrors} errores fuera de las pruebas`, ok: false });
+  else if (!vitest.ok && results.every((r) => r.ok)) results.push({ suite: 'Vitest', ok: false, ms: vitest.ms });
+} else {
+  results.push({ suite: `Vitest (${projects.join(', ')})`, ok: false, ms: vitest.ms });
+}
 
 const built = run('Compilación de la web', 'npm', ['run', 'build']);
-const buildResult = { suite: 'compilación', ok: built.ok, ms: built.ms };
+results.push({ suite: 'compilación', ok: built.ok, ms: built.ms });
 
-/** The Vitest projects, then (on the build) the release package: beside the end-to-end run. */
-async function vitestThenRelease() {
-  const vitest = await runBeside(
-    'vitest',
-    `Vitest: ${projects.join(', ')}`,
-    'npx',
-    [
-      'vitest',
-      'run',
-      ...projects.flatMap((p) => ['--project', p]),
-      '--reporter=default',
-      '--reporter=./scripts/vitest-summary-reporter.mjs',
-    ],
-    // No colours: the lines are interleaved with the end-to-end run's.
-    { VITEST_SUMMARY_FILE: vitestSummary, FORCE_COLOR: '0', NO_COLOR: '1' },
-  );
-  /** @type {typeof results} */
-  const out = [];
-  const summary = readVitest(vitestSummary);
-  if (summary) {
-    for (const project of projects) {
-      const p = summary.projects[project];
-      out.push({
-        suite: suiteName(project),
-        ok: p !== undefined && p.failed === 0,
-        counts: p && { passed: p.passed, failed: p.failed, skipped: p.skipped },
-        ms: p?.startedAt ? p.endedAt - p.startedAt : undefined,
-        note: 'a la vez que las otras suites de Vitest y el extremo a extremo',
-      });
-    }
-    for (const f of summary.files) slowFiles.push({ suite: suiteName(f.project), file: f.file, ms: f.ms });
-    if (summary.unhandledErrors > 0)
-      out.push({ suite: `Vitest: ${summary.unhandledErrors} errores fuera de las pruebas`, ok: false });
-    else if (!vitest.ok && out.every((r) => r.ok)) out.push({ suite: 'Vitest', ok: false, ms: vitest.ms });
-  } else {
-    out.push({ suite: `Vitest (${projects.join(', ')})`, ok: false, ms: vitest.ms });
+// The release an operator installs, installed and started from an empty folder (docs/decisions/098),
+// on the web build just made; promtool (Debian's `prometheus`) checks its alert rules.
+if (built.ok) {
+  const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!promtool) {
+    skipped.push(
+      'Reglas de alerta (docs/deploy/alerts.yml): no se encontró promtool. Instálalo con `apt-get install --no-install-recommends prometheus`.',
+    );
   }
-  // Informative: the whole Vitest step (its start, the PostgreSQL cluster, the collection of the files).
-  out.push({ suite: 'Vitest, de su arranque a su fin', ok: vitest.ok, ms: vitest.ms, info: true });
-  out.push(buildResult);
+  const release = run(
+    'Paquete de la versión (npm run release, instalado y arrancado)',
+    'node',
+    ['scripts/test-release.mjs'],
+    {
+      ...(promtool ? {} : { COMANDO_RELEASE_WITHOUT_PROMTOOL: '1' }),
+    },
+  );
+  results.push({ suite: 'paquete de la versión', ok: release.ok, ms: release.ms });
+}
 
-  // The release an operator installs, installed and started from an empty folder (docs/decisions/098),
-  // on the web build just made; promtool (Debian's `prometheus`) checks its alert rules.
+if (fs.existsSync(chromiumPath)) {
   if (built.ok) {
-    const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
-    if (!promtool) {
+    const pwJson = 'test-results/e2e.json';
+    fs.rmSync(pwJson, { force: true });
+    // The proxy project needs Debian's nginx and PostgreSQL; without them it is left out, and said so.
+    const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((f) => fs.existsSync(f));
+    const withoutProxy = !nginx || !pg || pg === 'TEST_DATABASE_URL';
+    if (withoutProxy) {
       skipped.push(
-        'Reglas de alerta (docs/deploy/alerts.yml): no se encontró promtool. Instálalo con `apt-get install --no-install-recommends prometheus`.',
+        'Extremo a extremo detrás de nginx (proyecto proxy): necesita nginx y PostgreSQL instalados. Instálalos con `apt-get install --no-install-recommends nginx postgresql`.',
       );
     }
-    const release = await runBeside(
-      'paquete',
-      'Paquete de la versión (npm run release, instalado y arrancado)',
-      'node',
-      ['scripts/test-release.mjs'],
-      {
-        ...(promtool ? {} : { COMANDO_RELEASE_WITHOUT_PROMTOOL: '1' }),
-      },
-    );
-    out.push({ suite: 'paquete de la versión', ok: release.ok, ms: release.ms });
+    const e2e = run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+      ...(withoutProxy ? { COMANDO_E2E_WITHOUT_PROXY: '1' } : {}),
+    });
+    const report = readPlaywright(pwJson);
+    results.push({ suite: 'extremo a extremo', ok: e2e.ok, counts: report?.counts, ms: e2e.ms });
+    slowFiles.push(...(report?.files ?? []));
   }
-  return out;
+} else {
+  skipped.push(
+    `Extremo a extremo: no se encontró Chromium en ${chromiumPath}. Instálalo con \`apt-get install chromium\` (o define CHROMIUM_PATH).`,
+  );
 }
-
-/** The end-to-end run in Chromium, on the web build. */
-async function endToEnd() {
-  if (!fs.existsSync(chromiumPath)) {
-    skipped.push(
-      `Extremo a extremo: no se encontró Chromium en ${chromiumPath}. Instálalo con \`apt-get install chromium\` (o define CHROMIUM_PATH).`,
-    );
-    return [];
-  }
-  if (!built.ok) return [];
-  const pwJson = 'test-results/e2e.json';
-  fs.rmSync(pwJson, { force: true });
-  // The proxy project needs Debian's nginx and PostgreSQL; without them it is left out, and said so.
-  const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((f) => fs.existsSync(f));
-  const withoutProxy = !nginx || !pg || pg === 'TEST_DATABASE_URL';
-  if (withoutProxy) {
-    skipped.push(
-      'Extremo a extremo detrás de nginx (proyecto proxy): necesita nginx y PostgreSQL instalados. Instálalos con `apt-get install --no-install-recommends nginx postgresql`.',
-    );
-  }
-  const e2e = await runBeside('e2e', 'Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
-    FORCE_COLOR: '0',
-    ...(withoutProxy ? { COMANDO_E2E_WITHOUT_PROXY: '1' } : {}),
-  });
-  const report = readPlaywright(pwJson);
-  slowFiles.push(...(report?.files ?? []));
-  return [{ suite: 'extremo a extremo', ok: e2e.ok, counts: report?.counts, ms: e2e.ms }];
-}
-
-const [beside, e2eResults] = await Promise.all([vitestThenRelease(), endToEnd()]);
-results.push(...beside, ...e2eResults);
 
 let passed = 0;
 let failed = 0;
@@ -234,7 +184,7 @@ for (const r of results) {
     passed += r.counts.passed;
     failed += r.counts.failed;
   }
-  if (!r.ok && !r.info && (!r.counts || r.counts.failed === 0)) failed += 1;
+  if (!r.ok && (!r.counts || r.counts.failed === 0)) failed += 1;
 }
 console.log('\n━━ Los 10 archivos de prueba más lentos ━━');
 for (const f of slowFiles.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
