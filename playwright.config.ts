@@ -11,8 +11,6 @@ import {
   WORDPRESS_CONTRACT,
 } from './tests/e2e/support/servers';
 
-const quiet = { reuseExistingServer: false, timeout: 30_000, stdout: 'ignore' as const, stderr: 'pipe' as const };
-
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig<{ withoutAppCode: boolean }>({
@@ -80,36 +78,59 @@ export default defineConfig<{ withoutAppCode: boolean }>({
       use: { baseURL: E2E_SERVERS.dropbox.url },
     },
   ],
-  // Local stand-ins of the third-party services first: the app instances talk to them from the start.
+  // Everything the tests talk to, started side by side by one process (tests/e2e/support/start-all.mjs):
+  // the local stand-ins of the third-party services, the server bundle (built first, in a fraction of a
+  // second) and the known data seeded once, then the app instances, which run the bundle as `npm start`
+  // does; every seeded instance starts on a copy of that data. One budget for the whole start: the ten
+  // processes it replaces had 30 s (stand-ins) or 60 s (instances) each, one after the other.
   webServer: [
     {
-      command: `npx tsx tests/support/wordpress-contract-server.ts ${WORDPRESS_CONTRACT.port} ${WORDPRESS_CONTRACT.posts}`,
-      url: `${WORDPRESS_CONTRACT.url}/wp-json/wp/v2/posts?per_page=1`,
-      ...quiet,
+      command: 'node tests/e2e/support/start-all.mjs',
+      env: { COMANDO_E2E_PROCESSES: JSON.stringify(e2eProcesses()) },
+      wait: { stdout: /E2E: todo listo/ },
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-    {
-      command: `npx tsx tests/support/s3-local-server.ts ${S3_LOCAL.port}`,
-      url: `${S3_LOCAL.url}/`,
-      ...quiet,
-    },
-    {
-      command: `npx tsx tests/support/dropbox-contract-server.ts ${DROPBOX_CONTRACT.port}`,
-      url: `${DROPBOX_CONTRACT.url}/health`,
-      ...quiet,
-    },
-    {
-      command: `npx tsx tests/support/firebase-contract-server.ts ${FIREBASE_CONTRACT.port}`,
-      url: `${FIREBASE_CONTRACT.url}/health`,
-      ...quiet,
-    },
-    // The app instances run the server bundle as `npm start` does (built first, in a fraction of a second);
-    // the first one seeds the known data once, and every seeded instance starts on a copy of it.
-    // Playwright starts these one after the other, in this order.
-    ...Object.values(E2E_SERVERS).map((s, i) => ({
-      command: [
-        ...(i === 0 ? ['node scripts/build-server.mjs', 'npx tsx tests/e2e/support/seed-template.ts'] : []),
-        `node ${SERVER_NODE_FLAGS.join(' ')} tests/e2e/support/start-server.mjs`,
-      ].join(' && '),
+  ],
+});
+
+/** What start-all.mjs starts: each process's arguments to `node`, its environment, and where it answers once ready. */
+function e2eProcesses() {
+  // The stand-ins run their TypeScript through tsx's loader in one process (`npx tsx` takes three).
+  const standIn = (name: string, script: string, args: (string | number)[], ready: string) => ({
+    name,
+    args: ['--import', 'tsx', script, ...args.map(String)],
+    ready,
+  });
+  return {
+    standIns: [
+      standIn(
+        'wordpress',
+        'tests/support/wordpress-contract-server.ts',
+        [WORDPRESS_CONTRACT.port, WORDPRESS_CONTRACT.posts],
+        `${WORDPRESS_CONTRACT.url}/wp-json/wp/v2/posts?per_page=1`,
+      ),
+      standIn('s3', 'tests/support/s3-local-server.ts', [S3_LOCAL.port], `${S3_LOCAL.url}/`),
+      standIn(
+        'dropbox',
+        'tests/support/dropbox-contract-server.ts',
+        [DROPBOX_CONTRACT.port],
+        `${DROPBOX_CONTRACT.url}/health`,
+      ),
+      standIn(
+        'firebase',
+        'tests/support/firebase-contract-server.ts',
+        [FIREBASE_CONTRACT.port],
+        `${FIREBASE_CONTRACT.url}/health`,
+      ),
+    ],
+    // Before the instances: the bundle, and the seed the seeded ones copy.
+    prepare: [['scripts/build-server.mjs'], ['--import', 'tsx', 'tests/e2e/support/seed-template.ts']],
+    instances: Object.values(E2E_SERVERS).map((s) => ({
+      name: s.name,
+      args: [...SERVER_NODE_FLAGS, 'tests/e2e/support/start-server.mjs'],
       env: {
         NODE_ENV: 'test',
         PORT: String(s.port),
@@ -123,11 +144,7 @@ export default defineConfig<{ withoutAppCode: boolean }>({
         ...(s.seeded ? { COMANDO_E2E_TEMPLATE: e2eTemplateDir() } : {}),
         ...s.env,
       },
-      url: `${s.url}/api/ready`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
+      ready: `${s.url}/api/ready`,
     })),
-  ],
-});
+  };
+}

@@ -9,7 +9,7 @@ import { freePort, startServerProcess } from '#server/testing/server-process';
 import { signIn } from './support/login';
 import { seedE2E } from './support/seed';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
-import { E2E_NOW } from './support/servers';
+import { E2E_NOW, e2eTemplateDir } from './support/servers';
 import { forgetSessions, signedInContext } from './support/sessions';
 
 export const ADMIN = E2E_ACCOUNTS.admin;
@@ -28,10 +28,13 @@ const DATABASE_FILE = 'comando.sqlite';
 let template: Promise<string> | undefined;
 
 /**
- * The seeded database, made once per worker process: each server starts on a copy of it (a copy takes a
- * millisecond; seeding takes about a second of CPU, several on a busy machine).
+ * The seeded database: each server starts on a copy of it (a copy takes a millisecond; seeding takes about
+ * a second of CPU, several on a busy machine). The run's own seed (tests/e2e/support/start-all.mjs makes it
+ * before the first test, for the shared instances) when there is one, else one made once per worker.
  */
-function seededDatabase(): Promise<string> {
+export function seededDatabase(): Promise<string> {
+  const seeded = path.join(e2eTemplateDir(), DATABASE_FILE);
+  if (fs.existsSync(seeded)) return Promise.resolve(seeded);
   template ??= (async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-plantilla-'));
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

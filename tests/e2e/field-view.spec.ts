@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { attemptIndex } from './support/attempt';
 import { signIn } from './support/login';
 import { FIELD_COORDINATOR, FIELD_OVERVIEW, OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
 
@@ -12,7 +13,7 @@ test("the coordinator's field view shows a validator's waiting photo, and clears
   // Two people, a photo held back and let go, and a view that asks again every 10 s: about a minute.
   test.setTimeout(120_000);
   const { email, slug } = OUTBOX_ACCOUNTS.field;
-  const name = `Votante ${String(1 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+  const name = `Votante ${String(1 + attemptIndex()).padStart(2, '0')} de ${slug}`;
 
   // The validator's phone: its photo uploads do not get through (the network drops them).
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { attemptIndex } from './support/attempt';
 import { signIn } from './support/login';
 import { launchPhone, PHONE } from './support/phone';
 import { OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
@@ -76,7 +77,7 @@ test('votes and photos taken offline survive a closed browser, and arrive exactl
     await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
     // After one visit the app shell is on the phone: the service worker controls the page.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
-    const names = recordsFor(slug, 1 + 3 * testInfo.repeatEachIndex, 3);
+    const names = recordsFor(slug, 1 + 3 * attemptIndex(testInfo), 3);
 
     await context.setOffline(true);
     for (const [i, name] of names.entries()) {
@@ -182,7 +183,7 @@ test('a vote whose answer was lost after the server saved it ends green, stored 
   try {
     await page.goto(`${proxy.url}/login`);
     await signIn(page, OUTBOX_ACCOUNTS.retries.email, OUTBOX_PASSWORD);
-    const [name] = recordsFor(OUTBOX_ACCOUNTS.retries.slug, 1 + 2 * testInfo.repeatEachIndex, 1) as [string];
+    const [name] = recordsFor(OUTBOX_ACCOUNTS.retries.slug, 1 + 2 * attemptIndex(testInfo), 1) as [string];
     await vote(page, name, 'LC');
     await expect(states(page, name)).toHaveText(['Enviado'], { timeout: 30_000 });
     expect(proxy.wasDropped()).toBe(true);
@@ -202,7 +203,7 @@ test('a double tap on ‘Votar’ sends one request and stores one vote', async 
     if (request.method() === 'POST' && request.url().endsWith('/vote')) requests.push(request.url());
   });
   await signIn(page, OUTBOX_ACCOUNTS.retries.email, OUTBOX_PASSWORD);
-  const [name] = recordsFor(OUTBOX_ACCOUNTS.retries.slug, 2 + 2 * testInfo.repeatEachIndex, 1) as [string];
+  const [name] = recordsFor(OUTBOX_ACCOUNTS.retries.slug, 2 + 2 * attemptIndex(testInfo), 1) as [string];
   await find(page, name);
   await page.getByRole('button', { name: `Votar: ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Votar' });

@@ -6,6 +6,7 @@ import { expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { phonePhoto } from '../fixtures/phone-photos';
+import { attemptIndex } from './support/attempt';
 import { signIn } from './support/login';
 import { launchPhone } from './support/phone';
 import { OUTBOX_ACCOUNTS, OUTBOX_PASSWORD } from './support/seed-outbox';
@@ -118,7 +119,7 @@ test('a photo cut on the way by the network continues where it stopped, and arri
     await page.goto(`${proxy.url}/login`);
     await signIn(page, email, OUTBOX_PASSWORD);
     await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
-    const name = `Votante ${String(1 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+    const name = `Votante ${String(1 + attemptIndex()).padStart(2, '0')} de ${slug}`;
     await page.getByLabel('Buscar').fill(name);
     await expect(page.getByRole('article')).toHaveCount(1);
 
@@ -176,7 +177,7 @@ test('a photo cut on the way continues where it stopped after the phone restarts
   const proxy = await startCuttingProxy(E2E_SERVERS.main.url, 450_000, { downAfterCut: true });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-telefono-'));
   const { email, slug } = OUTBOX_ACCOUNTS.resumable;
-  const name = `Votante ${String(20 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+  const name = `Votante ${String(20 + attemptIndex()).padStart(2, '0')} de ${slug}`;
   let context = await launchPhone(profile, { baseURL: proxy.url });
   try {
     let page = context.pages()[0] ?? (await context.newPage());
@@ -226,7 +227,7 @@ test('a sideways phone photo is sent upright, right-sized, with its capture time
   const photo = await phonePhoto(2, { sideways: true });
   const { email, slug } = OUTBOX_ACCOUNTS.resumable;
   await signIn(page, email, OUTBOX_PASSWORD);
-  const name = `Votante ${String(40 + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+  const name = `Votante ${String(40 + attemptIndex()).padStart(2, '0')} de ${slug}`;
   await page.getByLabel('Buscar').fill(name);
   await expect(page.getByRole('article')).toHaveCount(1);
   await page.getByLabel(`Subir foto CLEZ de ${name}`).setInputFiles(photo);
@@ -356,7 +357,7 @@ for (const { where, flipAt, first } of [
       await page.goto(`${proxy.url}/login`);
       await signIn(page, email, OUTBOX_PASSWORD);
       await expect(page).toHaveURL(new RegExp(`/validation/${slug}$`));
-      const name = `Votante ${String(first + test.info().repeatEachIndex).padStart(2, '0')} de ${slug}`;
+      const name = `Votante ${String(first + attemptIndex()).padStart(2, '0')} de ${slug}`;
       await page.getByLabel('Buscar').fill(name);
       await expect(page.getByRole('article')).toHaveCount(1);
 

@@ -9,10 +9,9 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
-import { toastWith } from './admin-server';
+import { seededDatabase, toastWith } from './admin-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
-import { seedE2E } from './support/seed';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
 
 const ADMIN = E2E_ACCOUNTS.admin;
@@ -22,7 +21,7 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-2fa-'));
-  await seedE2E(dataDir);
+  fs.copyFileSync(await seededDatabase(), path.join(dataDir, 'comando.sqlite'));
   server = await startServerProcess({
     port: await freePort(),
     dataDir,

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
 import Database from 'better-sqlite3';
+import { attemptIndex } from './support/attempt';
 import { signIn } from './support/login';
 import { launchPhone, PHONE } from './support/phone';
 import { E2E_ACCOUNTS, E2E_PASSWORD } from './support/seed-auth';
 import {
   SHARED_PHONE_ACCOUNTS,
   SHARED_PHONE_PASSWORD,
-  SIGN_OUT_RUNS,
+  SHARED_PHONE_RUNS,
   sharedPhoneRecord,
 } from './support/seed-shared-phone';
 import { E2E_SERVERS, e2eDataDir } from './support/servers';
@@ -64,7 +65,9 @@ const fromHttpCache = (page: Page, url: string) =>
 test('a shared phone keeps nothing of the last person once an admin ended their session', async () => {
   test.setTimeout(120_000);
   const { email, slug } = SHARED_PHONE_ACCOUNTS.ended;
-  const [withPhoto, toVote] = [sharedPhoneRecord(slug, 1), sharedPhoneRecord(slug, 2)];
+  // The record with the photo is only looked at; the one voted is this run's own.
+  const run = attemptIndex() % SHARED_PHONE_RUNS;
+  const [withPhoto, toVote] = [sharedPhoneRecord(slug, 1), sharedPhoneRecord(slug, 2 + run)];
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-e2e-compartido-'));
   const context = await launchPhone(profile);
   const admin = await coordination();
@@ -132,8 +135,8 @@ test('signing out with items waiting keeps them unless a second question is answ
   browser,
 }) => {
   const { email, slug } = SHARED_PHONE_ACCOUNTS.signOut;
-  // Records of this run's own (the spec may run many times against one server).
-  const run = test.info().repeatEachIndex % SIGN_OUT_RUNS;
+  // Records of this run's own (a retry or --repeat-each runs it again against the same server).
+  const run = attemptIndex() % SHARED_PHONE_RUNS;
   const [refused, waiting] = [sharedPhoneRecord(slug, 2 * run + 1), sharedPhoneRecord(slug, 2 * run + 2)];
   const admin = await coordination();
   const context = await browser.newContext({ ...PHONE, baseURL: ORIGIN });
@@ -192,7 +195,8 @@ test('signing out with items waiting keeps them unless a second question is answ
 
 test('a vote on a record the coordination voided meanwhile says so, and offers only ‘Quitar’', async ({ browser }) => {
   const { email, slug } = SHARED_PHONE_ACCOUNTS.voided;
-  const name = sharedPhoneRecord(slug, 1);
+  // A record of this run's own: an earlier try voided its record already.
+  const name = sharedPhoneRecord(slug, 1 + (attemptIndex() % SHARED_PHONE_RUNS));
   const admin = await coordination();
   const context = await browser.newContext({ ...PHONE, baseURL: ORIGIN });
   try {

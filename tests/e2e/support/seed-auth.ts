@@ -49,25 +49,34 @@ export const E2E_ACCOUNTS = {
   },
   /** Signed in on two phones, then out of both from one (ends its sessions). */
   twoPhones: { email: 'dos.telefonos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
-  /** Only for the too-many-attempts test. */
-  throttled: { email: 'intentos@e2e.example', password: E2E_PASSWORD, role: 'staff', departments: ['sucre'] },
-  /** Handed a one-time password (as an admin would), to choose their own at the first sign-in. */
-  oneTime: {
-    email: 'un.solo.uso@e2e.example',
-    password: 'k7mp-x2qa-9fht',
-    role: 'staff',
-    departments: ['sucre'],
-    oneTime: true,
-  },
 } as const satisfies Record<
   string,
   { email: string; password: string; role: 'admin' | 'staff'; departments: readonly string[]; oneTime?: boolean }
 >;
 
+/**
+ * Accounts a test changes for good (a failure counter, a password): one per run of that test against one
+ * server, a retry or a `--repeat-each` run (support/attempt.ts), so no run meets what another left.
+ */
+export const E2E_ACCOUNT_RUNS = 12;
+/** Only for the too-many-attempts test. */
+export const throttledAccount = (run: number) =>
+  ({ email: `intentos.${run % E2E_ACCOUNT_RUNS}@e2e.example`, password: E2E_PASSWORD }) as const;
+/** Handed a one-time password (as an admin would), to choose their own at the first sign-in. */
+export const oneTimeAccount = (run: number) =>
+  ({ email: `un.solo.uso.${run % E2E_ACCOUNT_RUNS}@e2e.example`, password: 'k7mp-x2qa-9fht' }) as const;
+
 export async function seedAuthFixtures(db: Db, now: Date): Promise<void> {
   const auth = createAccountsService(db.kysely, () => now, testPasswordHash);
   const actor = { email: 'e2e', ip: null };
-  for (const account of Object.values(E2E_ACCOUNTS)) {
+  const accounts = [
+    ...Object.values(E2E_ACCOUNTS),
+    ...Array.from({ length: E2E_ACCOUNT_RUNS }, (_, run) => [
+      { ...throttledAccount(run), role: 'staff' as const, departments: ['sucre'] },
+      { ...oneTimeAccount(run), role: 'staff' as const, departments: ['sucre'], oneTime: true },
+    ]).flat(),
+  ];
+  for (const account of accounts) {
     const oneTime = 'oneTime' in account && account.oneTime;
     await auth.createUser({ email: account.email, password: account.password, role: account.role, oneTime }, actor);
     for (const slug of account.departments)

@@ -17,13 +17,18 @@ export const SHARED_PHONE_ACCOUNTS = {
   voided: { email: 'telefono.anulado@e2e.example', slug: 'machiques-de-perija' },
 } as const;
 
-/** Records per department; the first of the ended session's department has a ballot photo. */
-export const SHARED_PHONE_RECORDS = 4;
 /**
- * The sign-out department has two records for each run of its test (one refused, one kept), so that it
- * can run many times against one server (`--repeat-each`).
+ * Runs of each test against one server (`--repeat-each` and retries, support/attempt.ts): each run votes
+ * or voids records of its own. The ended session's department has a record with a ballot photo first
+ * (only looked at) and one record to vote per run; the sign-out department two per run (one refused, one
+ * kept); the voided one, one per run. The list shows them in this order: a run's records are near the top.
  */
-export const SIGN_OUT_RUNS = 20;
+export const SHARED_PHONE_RUNS = 20;
+const RECORDS_PER_DEPARTMENT = {
+  ended: 1 + SHARED_PHONE_RUNS,
+  signOut: 2 * SHARED_PHONE_RUNS,
+  voided: SHARED_PHONE_RUNS,
+} as const;
 export const sharedPhoneRecord = (slug: string, n: number) => `Persona ${n} de ${slug}`;
 
 export async function seedSharedPhoneFixtures(db: Db, now: Date): Promise<void> {
@@ -31,12 +36,12 @@ export async function seedSharedPhoneFixtures(db: Db, now: Date): Promise<void> 
   const actor = { email: 'e2e', ip: null };
   const records = createRecordsRepository(db.kysely);
   const departments = new Map((await records.listMunicipalities()).map((d) => [d.slug, d.id]));
-  for (const account of Object.values(SHARED_PHONE_ACCOUNTS)) {
+  for (const [kind, account] of Object.entries(SHARED_PHONE_ACCOUNTS)) {
     await auth.createUser({ email: account.email, password: SHARED_PHONE_PASSWORD, role: 'staff' }, actor);
     await createDepartmentsService(db.kysely, () => now).grantAccess(account.email, account.slug, actor);
     const departmentId = departments.get(account.slug);
     if (departmentId === undefined) throw new Error(`No existe ${account.slug}`);
-    const count = account === SHARED_PHONE_ACCOUNTS.signOut ? 2 * SIGN_OUT_RUNS : SHARED_PHONE_RECORDS;
+    const count = RECORDS_PER_DEPARTMENT[kind as keyof typeof RECORDS_PER_DEPARTMENT];
     const ids = await records.insertMany(
       Array.from({ length: count }, (_, i) => ({
         departmentId,
