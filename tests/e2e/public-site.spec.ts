@@ -12,7 +12,7 @@ const PROJECTOR = { width: 1920, height: 1080 };
 test.describe('agenda', { tag: '@publica' }, () => {
   test.use({ viewport: PHONE });
 
-  test("shows the server's today (23:30 in Caracas, already tomorrow in UTC) with 12-hour times and fallbacks", async ({
+  test("shows the server's today (20:30 in Caracas, already tomorrow in UTC) with 12-hour times and fallbacks", async ({
     page,
   }) => {
     await openPage(page, '/agenda');

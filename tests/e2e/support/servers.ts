@@ -10,7 +10,8 @@ import path from 'node:path';
  *   server (the validation test runs unchanged against both);
  * - firebase: seeded like main, passwords checked by Firebase Auth (a local Identity Toolkit stand-in).
  */
-export const E2E_NOW = '2026-11-23T03:30:00Z';
+// 8:30 p. m. in Caracas, already tomorrow in UTC: hours before the page's day changes, however long the run.
+export const E2E_NOW = '2026-11-23T00:30:00Z';
 export const E2E_TODAY = '2026-11-22';
 
 // E2E_PORT_BASE lets two runs share a machine without fighting over ports.
