@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import '#shared/platform/zod-spanish';
+import type { RecordChangeHooks } from '#server/core/records/records';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
 import { accountRoutes } from '#server/features/auth/account.routes';
@@ -45,7 +46,6 @@ import { registerSecurityHeaders } from '#server/platform/http/security';
 import { registerSpa } from '#server/platform/http/spa';
 import { registerBodyTimeout, serverTimeoutOptions } from '#server/platform/http/timeouts';
 import { registerMetrics } from '#server/platform/metrics/metrics';
-import type { RecordChangeHooks } from '#server/platform/records/records';
 import {
   checkSecondFactorKey,
   loadSecondFactorKey,

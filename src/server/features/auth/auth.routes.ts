@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { lastPurgeAt } from '#server/core/records/purge-hold';
 import { menuFor } from '#server/platform/access/access.service';
 import { createAccessCache, sendSerialized } from '#server/platform/cache/cache';
 import { Forbidden, NotFound } from '#server/platform/http/errors';
-import { lastPurgeAt } from '#server/platform/records/purge-hold';
 import { actorOf, type SessionUser } from '#server/platform/session/identity';
 import {
   clearSessionCookie,

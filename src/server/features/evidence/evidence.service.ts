@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import { ensureCloseSnapshot, readCloseSnapshot, readElection, stampClose } from '#server/core/election/election';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { ensureCloseSnapshot, readCloseSnapshot, readElection, stampClose } from '#server/platform/election/election';
 import { NotFound, ServiceUnavailable } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';

@@ -1,12 +1,12 @@
 import type { Upload } from '@tus/server';
 import type { Kysely } from 'kysely';
+import { readElection, requireElectionOpen } from '#server/core/election/election';
+import { type RecordChangeHooks, requireValidationDepartment } from '#server/core/records/records';
 import type { Database } from '#server/platform/db/schema';
-import { readElection, requireElectionOpen } from '#server/platform/election/election';
 import { HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
 import { type Answer, type IdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { inspectReceivedFile } from '#server/platform/images/receive-upload';
-import { type RecordChangeHooks, requireValidationDepartment } from '#server/platform/records/records';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import type { ResumableUpload, ResumableUploads } from '#server/platform/uploads/resumable-uploads';

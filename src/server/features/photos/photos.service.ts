@@ -1,14 +1,24 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
 import {
   recordBeforeDrillItem,
   recordDrillItem,
   recordLateArrival,
   requireElectionOpen,
-} from '#server/platform/election/election';
+} from '#server/core/election/election';
+import { createRecordPhotosRepository } from '#server/core/records/record-photos.repository';
+import {
+  departmentLists,
+  notPendingRefusal,
+  presentRecord,
+  type RecordChangeHooks,
+  requireValidationDepartment,
+  withSmsCode,
+} from '#server/core/records/records';
+import { createRecordsRepository } from '#server/core/records/records.repository';
+import { runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
 import {
   type Answer,
@@ -19,15 +29,6 @@ import {
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
 import { ArrivedDamaged, type ReceivedUpload } from '#server/platform/images/receive-upload';
-import {
-  departmentLists,
-  notPendingRefusal,
-  presentRecord,
-  type RecordChangeHooks,
-  requireValidationDepartment,
-  withSmsCode,
-} from '#server/platform/records/records';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
 import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -177,7 +178,7 @@ export async function storePhoto(
           item: { email: user.email, recordId: record.id, kind, fingerprint: upload.sha256, era: input.era },
         });
         const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
-        const tx = createPhotosRepository(trx);
+        const tx = createRecordPhotosRepository(trx);
         const id = await tx.insert({ ...row });
         const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
         if (!filled) throw new SlotTaken();
@@ -344,10 +345,11 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
  */
 export function createPhotoPlaceholders(db: Kysely<Database>) {
   const repo = createPhotosRepository(db);
+  const kernel = createRecordPhotosRepository(db);
   return {
     list: (prefix: string): Promise<string[]> => repo.listPlaceholderKeys(prefix),
-    replace: (placeholder: string, files: Parameters<typeof repo.replacePlaceholder>[1]): Promise<void> =>
-      repo.replacePlaceholder(placeholder, files),
+    replace: (placeholder: string, files: Parameters<typeof kernel.replacePlaceholder>[1]): Promise<void> =>
+      kernel.replacePlaceholder(placeholder, files),
   };
 }
 

@@ -1,21 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Change, runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
 import {
   recordBeforeDrillItem,
   recordDrillItem,
   recordLateArrival,
   requireElectionOpen,
-} from '#server/platform/election/election';
-import { BadRequest, Conflict } from '#server/platform/http/errors';
-import {
-  type Answer,
-  type IdempotencyKeys,
-  IdempotencyKeyTaken,
-  type IdempotentRequest,
-  requestFingerprint,
-} from '#server/platform/idempotency/idempotency';
+} from '#server/core/election/election';
 import {
   departmentLists,
   notPendingRefusal,
@@ -25,13 +15,20 @@ import {
   requireValidationDepartment,
   type VoteRequest,
   withSmsCode,
-} from '#server/platform/records/records';
+} from '#server/core/records/records';
+import { type CandidateRow, createRecordsRepository, type RecordRow } from '#server/core/records/records.repository';
+import { searchPattern } from '#server/core/records/records.search';
+import { BallotTally, createVotesRepository } from '#server/core/records/votes.repository';
+import { type Change, runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict } from '#server/platform/http/errors';
 import {
-  type CandidateRow,
-  createRecordsRepository,
-  type RecordRow,
-} from '#server/platform/records/records.repository';
-import { searchPattern } from '#server/platform/records/records.search';
+  type Answer,
+  type IdempotencyKeys,
+  IdempotencyKeyTaken,
+  type IdempotentRequest,
+  requestFingerprint,
+} from '#server/platform/idempotency/idempotency';
 import type { SessionUser } from '#server/platform/session/identity';
 import {
   type CandidatesList,
@@ -42,7 +39,7 @@ import {
 } from '#shared/features/records/records';
 import { voteFingerprint } from '#shared/platform/era';
 import { recordMessages } from '#shared/platform/records';
-import { BallotTally, createValidationRepository } from './records.repository';
+import { createValidationRepository } from './records.repository';
 
 export interface VoteInput {
   department: { id: number; slug: string };
@@ -112,7 +109,7 @@ async function applyVote(
     },
   });
   const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, input.recordId) : undefined;
-  const repo = createValidationRepository(trx);
+  const repo = createVotesRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
     codes: chosen.map((c) => c.code),
@@ -200,7 +197,7 @@ async function answerAgain(db: Db, keys: IdempotencyKeys, input: VoteInput): Pro
 async function writeTally(change: Change, outcomes: readonly VoteOutcome[]): Promise<void> {
   const tally = new BallotTally();
   for (const outcome of outcomes) if (outcome && 'cast' in outcome) tally.add(outcome.ballot);
-  await createValidationRepository(change.trx).writeTally(tally);
+  await createVotesRepository(change.trx).writeTally(tally);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { counterRecounts } from '#server/core/records/records.repository';
 import { ownPostgresClient } from '#server/platform/db/database';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
-import { counterRecounts } from '#server/platform/records/records.repository';
 
 export interface CandidateVotesRow {
   id: number;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
+import { readElection } from '#server/core/election/election';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { createVersionedCache, dataVersionOf } from '#server/platform/cache/cache';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { readElection } from '#server/platform/election/election';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {

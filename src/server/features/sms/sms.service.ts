@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { requireValidationDepartment, type VoteRequest } from '#server/core/records/records';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import type { Database } from '#server/platform/db/schema';
 import { HttpError, NotFound, Unavailable } from '#server/platform/http/errors';
 import type { Answer } from '#server/platform/idempotency/idempotency';
-import { requireValidationDepartment, type VoteRequest } from '#server/platform/records/records';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { VoteResult } from '#shared/features/records/records';
 import {

@@ -1,8 +1,8 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
-import { writeRecordCodes } from '#server/platform/db/record-codes';
 import type { CandidatesTable, Database } from '#server/platform/db/schema';
 import type { PhotosTable, RecordsTable } from '#server/platform/db/schema-records';
+import { writeRecordCodes } from './record-codes';
 import { recordSearchText } from './records.search';
 
 /** What the validators' side reads of a record. */

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { readChainHead } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, HttpError } from '#server/platform/http/errors';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { requestTimestamp, TimestampError } from '#server/platform/timestamp/timestamp';
 import {
   DEFAULT_GRACE_HOURS,
