@@ -19,7 +19,7 @@ import {
 import { createRecordsRepository } from '#server/core/records/records.repository';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
+import { BadRequest, type HttpError, NotFound, Refusal } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -85,7 +85,8 @@ export async function slotFilledConflict(db: Kysely<Database>, recordId: number,
   const record = await createRecordsRepository(db).findById(recordId);
   const photoId = record?.[`${kind}_photo_id`];
   const photo = photoId ? await createPhotosRepository(db).find(photoId) : undefined;
-  return Conflict(
+  return new Refusal(
+    'slot_taken',
     photo ? photosMessages.slotFilledBy(photo.uploaded_by, photo.uploaded_at) : photosMessages.slotFilled,
   );
 }

@@ -21,7 +21,7 @@ import { searchPattern } from '#server/core/records/records.search';
 import { BallotTally, createVotesRepository } from '#server/core/records/votes.repository';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict } from '#server/platform/http/errors';
+import { BadRequest, Refusal } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -334,7 +334,8 @@ export function createVoteWriter(
       if (existing.voted_at !== null && existing.vote_codes === chosen.map((c) => c.code).join(',')) {
         return votedAgain(existing);
       }
-      throw Conflict(
+      throw new Refusal(
+        'already_voted',
         existing.voted_by && existing.voted_at
           ? recordsMessages.alreadyVotedBy(existing.voted_by, existing.voted_at)
           : recordsMessages.alreadyVoted,
