@@ -316,7 +316,8 @@ export function createElectionRepository(db: Kysely<Database>) {
 
     /** The answers kept for the drill's keys (its records, ballots and photos go through the records kernel). */
     async deleteDrillKeys(keys: readonly string[]) {
-      for (const part of inSlices(keys)) await db.deleteFrom('idempotency_keys').where('key', 'in', part).execute();
+      for (const part of inSlices(keys))
+        await db.deleteFrom('idempotency_keys').where('item_key', 'in', part).execute();
     },
 
     async markDrillErased(at: string): Promise<void> {

@@ -54,8 +54,8 @@ export interface RecordsActor {
 
 /**
  * A vote as it reaches the records feature's vote use case, from the app (its route) or from an SMS (the
- * sms feature, through app.ts): who, from where, which record of which department, the ballot and the
- * Idempotency-Key.
+ * sms feature, through app.ts): who, from where, which record of which department, the ballot and its
+ * item key.
  */
 export interface VoteRequest {
   user: SessionUser;
@@ -63,7 +63,8 @@ export interface VoteRequest {
   slug: string;
   recordId: number;
   codes: string[];
-  key: string | undefined;
+  /** The item key (the `Idempotency-Key` header of the app; an SMS's own key). */
+  itemKey: string | undefined;
   /** The vote came by SMS (decision 084): its audit row says so ('channel': 'sms'). */
   channel?: 'sms';
   /** The era its phone stamped on it at capture (decision 094); absent from SMS and older phones. */

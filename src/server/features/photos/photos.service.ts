@@ -172,7 +172,7 @@ export async function storePhoto(
       db,
       async ({ trx, audit }) => {
         // The day's phase decides in the photo's own transaction (docs/decisions/078).
-        const key = input.idempotency?.request.key;
+        const key = input.idempotency?.request.itemKey;
         const allowance = await requireElectionOpen(trx, 'photo', {
           now: input.now,
           key,
@@ -294,7 +294,11 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
   // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.
   if (input.declaredSha256 !== undefined && input.declaredSha256 !== upload.sha256) throw ArrivedDamaged();
   const idempotency: IdempotentRequest | undefined = key
-    ? { key, actor: user.email, fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256) }
+    ? {
+        itemKey: key,
+        actor: user.email,
+        fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256),
+      }
     : undefined;
   return keys.serialize(key, async (): Promise<Answer<PhotoUploadResult>> => {
     if (idempotency) {

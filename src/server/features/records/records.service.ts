@@ -99,7 +99,7 @@ async function applyVote(
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
   const allowance = await requireElectionOpen(trx, 'vote', {
     now: input.now,
-    key: input.idempotency?.key,
+    key: input.idempotency?.itemKey,
     item: {
       email: input.user.email,
       recordId: input.recordId,
@@ -138,7 +138,7 @@ async function applyVote(
     await recordDrillItem(trx, {
       kind: 'vote',
       recordId: input.recordId,
-      key: input.idempotency?.key,
+      key: input.idempotency?.itemKey,
       before: drillBefore,
       now: input.now,
     });
@@ -159,7 +159,7 @@ async function applyVote(
   });
   if (allowance.late && input.idempotency) {
     await recordLateArrival(trx, {
-      key: input.idempotency.key,
+      key: input.idempotency.itemKey,
       kind: 'vote',
       slug: input.department.slug,
       recordId: input.recordId,
@@ -403,7 +403,7 @@ export function createRecordsService(
 
     /** A validator's vote for a record of their department (see createVoteWriter). */
     async vote(input: VoteRequest): Promise<Answer<VoteResult>> {
-      const { user, slug, recordId, codes, key } = input;
+      const { user, slug, recordId, codes, itemKey: key } = input;
       const department = await requireValidationDepartment(db, user, slug);
       if (key)
         void options.keys.purgeIfDue().catch((error) => options.log.warn({ err: error }, 'idempotency purge failed'));
@@ -420,7 +420,7 @@ export function createRecordsService(
           key === undefined
             ? undefined
             : {
-                key,
+                itemKey: key,
                 actor: user.email,
                 // The same ballot whatever order its boxes were ticked in.
                 fingerprint: requestFingerprint('vote', department.slug, recordId, ...[...codes].sort()),

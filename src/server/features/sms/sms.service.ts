@@ -145,7 +145,7 @@ export function createSmsService(
         codes: parsed.candidates,
         channel: 'sms',
         // The message's own key: a delivery that takes over a message whose vote was cast gets that vote's answer.
-        key,
+        itemKey: key,
       });
       const votes = answer.body.record.votes;
       return answer.replayed
