@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { createElectionRepository } from '#server/platform/election/election.repository';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { createElectionRepository } from '#server/core/election/election.repository';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import { createUser } from '#server/testing/auth-helpers';
 import { seedBenchRecords } from './data/records-seed';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { verifyAuditChain } from '#server/features/evidence/audit-verify';
 import { writeAudit } from '#server/platform/audit/audit.repository';
 import { openDatabase } from '#server/platform/db/database';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { seedBenchRecords } from './data/records-seed';
 import type { BenchSuite } from './types';
 

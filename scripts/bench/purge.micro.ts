@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createRecordsPurgeService } from '#server/features/records-admin/records-purge.service';
 import { migrateToLatest, openDatabase } from '#server/platform/db/database';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 
 const ROWS = Number(process.env.MICRO_ROWS ?? 100_000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-purge-bench-'));

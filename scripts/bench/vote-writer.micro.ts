@@ -54,7 +54,7 @@ async function measure(name: 'sqlite' | 'postgres', db: Db): Promise<void> {
             now: new Date(),
             idempotency: withKey
               ? {
-                  key: itemKey(),
+                  itemKey: itemKey(),
                   actor: user.email,
                   fingerprint: requestFingerprint('vote', SLUG, recordId, 'FA', 'NR'),
                 }

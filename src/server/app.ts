@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import '#shared/platform/zod-spanish';
+import type { RecordChangeHooks } from '#server/core/records/records';
 import { agendaAdminRoutes } from '#server/features/agenda/agenda.admin.routes';
 import { agendaRoutes } from '#server/features/agenda/agenda.routes';
 import { accountRoutes } from '#server/features/auth/account.routes';
@@ -46,7 +47,6 @@ import { registerMetrics } from '#server/platform/metrics/metrics';
 import { type CopyWatch, createCopyWatch } from '#server/platform/replica/copy-watch';
 import { settleEpochAtStart } from '#server/platform/replica/epoch';
 import { startLitestream } from '#server/platform/replica/litestream';
-import type { RecordChangeHooks } from '#server/platform/records/records';
 import {
   checkSecondFactorKey,
   loadSecondFactorKey,

@@ -4,7 +4,7 @@
 // (docs/decisions/101). At 1920×1080 and at 1280×720, each after a close of its own.
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import { voteFingerprint } from '#shared/platform/era';
 import { expectNoSeriousA11yViolations } from './support/axe';

@@ -2,8 +2,8 @@
 // the Android gateway's signed webhook, is a vote like the app's (the projector counts it live, the
 // validator's card shows it) and is answered; 'Mensajes' lists both messages (docs/decisions/084).
 import { expect, test } from '@playwright/test';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createAccountsService } from '#server/features/people/accounts.service';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { seedSyntheticResults } from '#server/testing/results-synthetic';
 import {
   type SmsGatewayContractServer,

@@ -1,6 +1,6 @@
 import type { Db } from '#server/platform/db/database';
 import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 
 export interface BenchRecords {
   /** Per department slug, the ids of its new (pending, unvoted) records, ascending. */

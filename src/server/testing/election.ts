@@ -1,5 +1,5 @@
+import { createElectionRepository } from '#server/core/election/election.repository';
 import type { Db } from '#server/platform/db/database';
-import { createElectionRepository } from '#server/platform/election/election.repository';
 import type { ElectionPhase } from '#shared/features/election/election';
 
 /** Puts the day in a phase as test data (no audit row): what the Jornada section's change would store. */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPhotosRepository } from '#server/features/photos/photos.repository';
+import { createRecordPhotosRepository } from '#server/core/records/record-photos.repository';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { runChange } from '#server/platform/change/change';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import type { PhotoKind } from '#shared/platform/constants';
 import type { TestApp } from './test-app';
@@ -57,7 +57,7 @@ export async function addStoredPhoto(t: TestApp, recordId: number, kind: PhotoKi
   const keys = await Promise.all([storage.put(data, meta), storage.put(data, meta), storage.put(data, meta)]);
   // In one change with the audit row an upload leaves, so the audit chain agrees with the photo.
   const id = await runChange(t.db.kysely, async ({ trx, audit }) => {
-    const repo = createPhotosRepository(trx);
+    const repo = createRecordPhotosRepository(trx);
     const photoId = await repo.insert({
       record_id: recordId,
       kind,

@@ -1,5 +1,5 @@
+import { createRecordsRepository, type NewRecord } from '#server/core/records/records.repository';
 import { createVoteWriter } from '#server/features/records/records.service';
-import { createRecordsRepository, type NewRecord } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from './auth-helpers';
 import type { TestApp } from './test-app';
 

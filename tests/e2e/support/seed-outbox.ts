@@ -1,8 +1,8 @@
+import { createRecordsRepository, type NewRecord } from '#server/core/records/records.repository';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createFieldService } from '#server/features/field/field.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import type { Db } from '#server/platform/db/database';
-import { createRecordsRepository, type NewRecord } from '#server/platform/records/records.repository';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 
 export const OUTBOX_PASSWORD = 'clave-envios-2026';

@@ -1,9 +1,9 @@
+import { createRecordsRepository, type NewRecord } from '#server/core/records/records.repository';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
 import { fakeRecords, seededRandom } from '#server/integrations/demo/records.fake';
 import type { Db } from '#server/platform/db/database';
-import { createRecordsRepository, type NewRecord } from '#server/platform/records/records.repository';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 

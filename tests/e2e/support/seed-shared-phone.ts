@@ -1,8 +1,8 @@
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
 import { createAccountsService } from '#server/features/people/accounts.service';
 import { demoPhotoPlaceholder } from '#server/integrations/demo/photos.demo';
 import type { Db } from '#server/platform/db/database';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 
 export const SHARED_PHONE_PASSWORD = 'clave-telefono-2026';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { lastPurgeAt } from '#server/core/records/purge-hold';
 import { menuFor } from '#server/platform/access/access.service';
 import { createAccessCache } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
-import { lastPurgeAt } from '#server/platform/records/purge-hold';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { Settings } from '#server/platform/settings/settings.repository';
 import { type MenuEntry, type Session, sessionSchema } from '#shared/platform/session';

@@ -1,4 +1,5 @@
 import { type Kysely, type Selection, sql } from 'kysely';
+import { createRecordChangesRepository } from '#server/core/records/record-changes.repository';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
 
@@ -95,8 +96,8 @@ export function createAdminCandidatesRepository(db: Kysely<Database>) {
     },
 
     async delete(id: number): Promise<void> {
-      await db.deleteFrom('candidate_totals').where('candidate_id', '=', id).execute();
-      await db.deleteFrom('quarter_totals').where('candidate_id', '=', id).execute();
+      // Its counters first (the records kernel writes them).
+      await createRecordChangesRepository(db).forgetCandidateCounters(id);
       await db.deleteFrom('candidates').where('id', '=', id).execute();
     },
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HEARD_KEYS_PER_PERSON } from '#server/platform/election/election';
+import { HEARD_KEYS_PER_PERSON } from '#server/core/election/election';
 import { fixture, multipart } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';

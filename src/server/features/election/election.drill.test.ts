@@ -48,7 +48,7 @@ async function everything(cookie: string) {
     records: await db.selectFrom('records').selectAll().orderBy('id').execute(),
     ballots: await db.selectFrom('record_votes').selectAll().execute(),
     photos: await db.selectFrom('photos').selectAll().execute(),
-    keys: await db.selectFrom('idempotency_keys').select('key').execute(),
+    keys: await db.selectFrom('idempotency_keys').select('item_key').execute(),
     summary: (await t.request({ url: `/api/validation/${SLUG_A}/summary`, headers: { cookie } })).json(),
     results,
     breakdown,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readCloseSnapshot } from '#server/core/election/election';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { readCloseSnapshot } from '#server/platform/election/election';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
 import {
   type ElectionNow,
   ensureCloseSnapshot,
@@ -9,12 +7,15 @@ import {
   readCloseSnapshot,
   readElection,
   stampClose,
-} from '#server/platform/election/election';
-import { createElectionRepository } from '#server/platform/election/election.repository';
+} from '#server/core/election/election';
+import { createElectionRepository } from '#server/core/election/election.repository';
+import { createRecordChangesRepository } from '#server/core/records/record-changes.repository';
+import { recordListAnswers } from '#server/core/records/records';
+import { createRecordsRepository } from '#server/core/records/records.repository';
+import { runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
-import { recordListAnswers } from '#server/platform/records/records';
 import { currentEpoch } from '#server/platform/replica/epoch';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import {
@@ -317,12 +318,10 @@ export function createElectionService(
           const photoIds = items.flatMap((i) => (i.photo_id === null ? [] : [i.photo_id]));
           const files = await tx.photoFiles(photoIds);
           const sharedUrls = await tx.photoSharedUrls(photoIds);
-          for (const [recordId, was] of before) await tx.restoreRecord(recordId, was);
-          await tx.deleteDrillRows(
-            [...before.keys()],
-            photoIds,
-            items.flatMap((i) => (i.item_key === null ? [] : [i.item_key])),
-          );
+          const kernel = createRecordChangesRepository(trx);
+          for (const [recordId, was] of before) await kernel.restoreRecord(recordId, was);
+          await kernel.deleteDrillBallotsAndPhotos([...before.keys()], photoIds);
+          await tx.deleteDrillKeys(items.flatMap((i) => (i.item_key === null ? [] : [i.item_key])));
           await createRecordsRepository(trx).rebuildTotals();
           await tx.markDrillErased(at);
           // What phones said they held during the drill vouches for nothing after it.

@@ -1,4 +1,4 @@
-import { quarterOf } from '#server/platform/records/records.repository';
+import { quarterOf } from '#server/core/records/records.repository';
 import { timestampImprint } from '#server/platform/timestamp/timestamp';
 import { ELECTION_PHASE_LABELS, type ElectionPhase } from '#shared/features/election/election';
 import type { ChainRow, CloseSnapshotState, EvidenceRepository, RecordState } from './evidence.repository';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import { ensureCloseSnapshot, readCloseSnapshot, readElection, stampClose } from '#server/core/election/election';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { ensureCloseSnapshot, readCloseSnapshot, readElection, stampClose } from '#server/platform/election/election';
 import { writeExportAudit } from '#server/platform/export/csv-export';
 import { NotFound, ServiceUnavailable } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';

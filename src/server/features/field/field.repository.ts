@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type { FieldDevicesTable, FieldItemsTable } from '#server/platform/db/schema-uploads';
+import { sessionIsLive } from '#server/platform/session/session.repository';
 
 export type FieldDeviceRow = Insertable<FieldDevicesTable>;
 export type FieldItemRow = Insertable<FieldItemsTable>;
@@ -90,8 +91,7 @@ export function createFieldRepository(db: Kysely<Database>) {
                       .selectFrom('sessions')
                       .select(eb.lit(1).as('live'))
                       .whereRef('sessions.token_hash', '=', 'field_devices.session_hash')
-                      .where('sessions.expires_at', '>', now)
-                      .where('sessions.idle_expires_at', '>', now),
+                      .where(sessionIsLive(now)),
                   ),
                 ),
               ]),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import { currentEra, readElection, rememberReportedKeys } from '#server/core/election/election';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { currentEra, readElection, rememberReportedKeys } from '#server/platform/election/election';
 import { Conflict, TooManyRequests } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import {

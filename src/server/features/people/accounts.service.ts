@@ -6,7 +6,6 @@ import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail, checkNewPassword, hashPassword, ONE_TIME_PASSWORD_MS } from '#server/platform/session/passwords';
 import { resetSecondFactor } from '#server/platform/session/second-factor';
 import { createAuthRepository, type UserRow } from '#server/platform/session/session.repository';
-import { createAdminPeopleRepository } from './people.repository';
 import { throttleKeys } from '#server/platform/session/throttle';
 import { createTrustedDevices } from '#server/platform/session/trusted-devices';
 import { secondFactorMessages } from '#shared/features/auth/second-factor';
@@ -14,6 +13,7 @@ import { peopleMessages } from '#shared/features/people/people';
 import { normalizeEmail } from '#shared/platform/email';
 import { normalisePhone } from '#shared/platform/phone';
 import type { Role } from '#shared/platform/session';
+import { createAdminPeopleRepository } from './people.repository';
 
 /**
  * The stored hash of an account without a password of ours (Firebase Auth checks it): no password

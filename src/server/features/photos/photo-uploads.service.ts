@@ -1,12 +1,12 @@
 import type { Upload } from '@tus/server';
 import type { Kysely } from 'kysely';
+import { readElection, requireElectionOpen } from '#server/core/election/election';
+import { type RecordChangeHooks, requireValidationDepartment } from '#server/core/records/records';
 import type { Database } from '#server/platform/db/schema';
-import { readElection, requireElectionOpen } from '#server/platform/election/election';
 import { HttpError, NotFound, TooManyRequests } from '#server/platform/http/errors';
 import { type Answer, type IdempotencyKeys, requestFingerprint } from '#server/platform/idempotency/idempotency';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { inspectReceivedFile } from '#server/platform/images/receive-upload';
-import { type RecordChangeHooks, requireValidationDepartment } from '#server/platform/records/records';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import type { ResumableUpload, ResumableUploads } from '#server/platform/uploads/resumable-uploads';
@@ -61,7 +61,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
   async function storedAnswer(row: ResumableUpload, user: SessionUser): Promise<Answer<PhotoUploadResult>> {
     const kind = photoKindSchema.parse(row.kind);
     const earlier = await keys.replay<PhotoUploadResult>({
-      key: row.idempotency_key,
+      itemKey: row.item_key,
       actor: user.email,
       fingerprint: requestFingerprint('photo', row.department_slug, row.record_id, kind, row.sha256 ?? ''),
     });
@@ -115,7 +115,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           user,
           ip: context.ip,
           now: at,
-          key: row.idempotency_key,
+          key: row.item_key,
           declaredSha256: declared.success ? declared.data : undefined,
           era: row.era ?? undefined,
         },
@@ -157,7 +157,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
       const received = await uploads.datastore.getUpload(id).catch(() => undefined);
       if (!received || received.offset !== row.size_bytes) throw new HttpError(409, photoUploadsMessages.notFinished);
     }
-    return complete(id, { ...context, key: row.idempotency_key });
+    return complete(id, { ...context, key: row.item_key });
   }
 
   return {
@@ -196,7 +196,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           department_slug: slug,
           record_id: recordId,
           kind,
-          idempotency_key: key,
+          item_key: key,
           size_bytes: upload.size,
           era: era ?? null,
         },

@@ -1,15 +1,25 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
 import {
   recordBeforeDrillItem,
   recordDrillItem,
   recordLateArrival,
   requireElectionOpen,
-} from '#server/platform/election/election';
-import { BadRequest, Conflict, type HttpError, NotFound } from '#server/platform/http/errors';
+} from '#server/core/election/election';
+import { createRecordPhotosRepository } from '#server/core/records/record-photos.repository';
+import {
+  departmentLists,
+  notPendingRefusal,
+  presentRecord,
+  type RecordChangeHooks,
+  requireValidationDepartment,
+  withSmsCode,
+} from '#server/core/records/records';
+import { createRecordsRepository } from '#server/core/records/records.repository';
+import { runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, type HttpError, NotFound, Refusal } from '#server/platform/http/errors';
 import {
   type Answer,
   type IdempotencyKeys,
@@ -19,15 +29,6 @@ import {
 import { type ImagePipeline, ImageProcessingError } from '#server/platform/images/image-pipeline';
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS } from '#server/platform/images/image-type';
 import { ArrivedDamaged, type ReceivedUpload } from '#server/platform/images/receive-upload';
-import {
-  departmentLists,
-  notPendingRefusal,
-  presentRecord,
-  type RecordChangeHooks,
-  requireValidationDepartment,
-  withSmsCode,
-} from '#server/platform/records/records';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
 import { parseMaxBytes } from '#server/platform/settings/settings.repository';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -84,7 +85,8 @@ export async function slotFilledConflict(db: Kysely<Database>, recordId: number,
   const record = await createRecordsRepository(db).findById(recordId);
   const photoId = record?.[`${kind}_photo_id`];
   const photo = photoId ? await createPhotosRepository(db).find(photoId) : undefined;
-  return Conflict(
+  return new Refusal(
+    'slot_taken',
     photo ? photosMessages.slotFilledBy(photo.uploaded_by, photo.uploaded_at) : photosMessages.slotFilled,
   );
 }
@@ -170,14 +172,14 @@ export async function storePhoto(
       db,
       async ({ trx, audit }) => {
         // The day's phase decides in the photo's own transaction (docs/decisions/078).
-        const key = input.idempotency?.request.key;
+        const key = input.idempotency?.request.itemKey;
         const allowance = await requireElectionOpen(trx, 'photo', {
           now: input.now,
           key,
           item: { email: user.email, recordId: record.id, kind, fingerprint: upload.sha256, era: input.era },
         });
         const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
-        const tx = createPhotosRepository(trx);
+        const tx = createRecordPhotosRepository(trx);
         const id = await tx.insert({ ...row });
         const filled = await tx.fillSlot(record.id, kind, id, input.current, at, user.email);
         if (!filled) throw new SlotTaken();
@@ -292,7 +294,11 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
   // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.
   if (input.declaredSha256 !== undefined && input.declaredSha256 !== upload.sha256) throw ArrivedDamaged();
   const idempotency: IdempotentRequest | undefined = key
-    ? { key, actor: user.email, fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256) }
+    ? {
+        itemKey: key,
+        actor: user.email,
+        fingerprint: requestFingerprint('photo', department.slug, id, kind, upload.sha256),
+      }
     : undefined;
   return keys.serialize(key, async (): Promise<Answer<PhotoUploadResult>> => {
     if (idempotency) {
@@ -344,10 +350,11 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
  */
 export function createPhotoPlaceholders(db: Kysely<Database>) {
   const repo = createPhotosRepository(db);
+  const kernel = createRecordPhotosRepository(db);
   return {
     list: (prefix: string): Promise<string[]> => repo.listPlaceholderKeys(prefix),
-    replace: (placeholder: string, files: Parameters<typeof repo.replacePlaceholder>[1]): Promise<void> =>
-      repo.replacePlaceholder(placeholder, files),
+    replace: (placeholder: string, files: Parameters<typeof kernel.replacePlaceholder>[1]): Promise<void> =>
+      kernel.replacePlaceholder(placeholder, files),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords } from '#server/testing/records';

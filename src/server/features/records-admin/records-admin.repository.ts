@@ -1,8 +1,6 @@
 import { type Kysely, type Selection, sql } from 'kysely';
-import { inSlices } from '#server/platform/db/in-slices';
+import type { MunicipalityRow } from '#server/core/records/records.repository';
 import type { Database } from '#server/platform/db/schema';
-import type { MunicipalityRow } from '#server/platform/records/records.repository';
-import { recordSearchText } from '#server/platform/records/records.search';
 
 /** A record as the back office reads it, with its department. */
 const RECORD_COLUMNS = [
@@ -30,14 +28,6 @@ const RECORD_COLUMNS = [
   'records.updated_at',
 ] as const;
 export type RecordAdminRow = Selection<Database, 'records' | 'departments', (typeof RECORD_COLUMNS)[number]>;
-
-export interface RecordFieldsUpdate {
-  departmentId: number;
-  comunidad: string;
-  nombre: string;
-  ubch: string;
-  telefono: string;
-}
 
 type StatusFilter = 'pendiente' | 'anulado' | 'todos';
 type Db = Kysely<Database>;
@@ -138,98 +128,6 @@ export function createRecordsAdminRepository(db: Db) {
         .execute();
     },
 
-    /**
-     * New fields (and department) of a record still pending; false when it is not (or, with
-     * `unvotedOnly`, when it was voted meanwhile).
-     */
-    async updateFields(id: number, fields: RecordFieldsUpdate, now: Date, unvotedOnly: boolean): Promise<boolean> {
-      let query = db
-        .updateTable('records')
-        .set({
-          department_id: fields.departmentId,
-          comunidad: fields.comunidad,
-          nombre: fields.nombre,
-          ubch: fields.ubch,
-          telefono: fields.telefono,
-          search_text: recordSearchText(fields),
-          updated_at: now.toISOString(),
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'pendiente');
-      if (unvotedOnly) query = query.where('voted_at', 'is', null);
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /**
-     * Voids a pending record (its vote kept in the results or not) and says what it was at that moment
-     * (the counts it leaves), or undefined when it was not pending (already voided, or gone).
-     */
-    async markVoided(
-      id: number,
-      voteCounts: boolean,
-      now: Date,
-    ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
-      return db
-        .updateTable('records')
-        .set({ status: 'anulado', vote_counted: voteCounts ? 1 : 0, updated_at: now.toISOString() })
-        .where('id', '=', id)
-        .where('status', '=', 'pendiente')
-        .returning(['department_id', 'voted_at', 'completed'])
-        .executeTakeFirst();
-    },
-
-    /**
-     * Brings a voided record back to pending, its vote counting again, only while it is voided with its
-     * vote counting as read (`voteCounted`); says what it is, or undefined when it was not.
-     */
-    async markRestored(
-      id: number,
-      voteCounted: number,
-      now: Date,
-    ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
-      return db
-        .updateTable('records')
-        .set({ status: 'pendiente', vote_counted: 1, updated_at: now.toISOString() })
-        .where('id', '=', id)
-        .where('status', '=', 'anulado')
-        .where('vote_counted', '=', voteCounted)
-        .returning(['department_id', 'voted_at', 'completed'])
-        .executeTakeFirst();
-    },
-
-    /**
-     * Writes a corrected vote of a pending voted record (`codes` null clears it: the record is unvoted
-     * again), only if the vote is still the one read (`revision`). False when it is not.
-     */
-    async rewriteVote(
-      id: number,
-      revision: number,
-      vote: { codes: string[] | null; by: string },
-      now: Date,
-    ): Promise<boolean> {
-      const at = now.toISOString();
-      const cleared = vote.codes === null;
-      const result = await db
-        .updateTable('records')
-        .set({
-          vote_codes: cleared ? null : (vote.codes as string[]).join(','),
-          voted_at: cleared ? null : sql<string>`voted_at`,
-          voted_by: cleared ? null : sql<string>`voted_by`,
-          // A record without a vote is not validated, whatever photos it has.
-          completed: cleared ? 0 : sql<number>`completed`,
-          validated_by: cleared ? null : sql<string | null>`validated_by`,
-          vote_revision: sql<number>`vote_revision + 1`,
-          updated_at: at,
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'pendiente')
-        .where('voted_at', 'is not', null)
-        .where('vote_revision', '=', revision)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
     // --- the purge of personal data (decision 081) ------------------------------------------------------
     /** A page of records, by id, with what the purge reads. */
     async personalDataPage(afterId: number, limit: number) {
@@ -251,30 +149,6 @@ export function createRecordsAdminRepository(db: Db) {
       return Number(result.numDeletedRows);
     },
 
-    /** Names become the given initials, phones go, and the search text follows: one statement a slice. */
-    async purgeSlice(rows: { id: number; nombre: string; comunidad: string; ubch: string }[]): Promise<void> {
-      if (rows.length === 0) return;
-      await db
-        .updateTable('records')
-        .set({
-          nombre: sql<string>`case id ${sql.join(
-            rows.map((r) => sql`when ${r.id} then ${r.nombre}`),
-            sql` `,
-          )} end`,
-          telefono: '',
-          search_text: sql<string>`case id ${sql.join(
-            rows.map((r) => sql`when ${r.id} then ${recordSearchText({ ...r, telefono: '' })}`),
-            sql` `,
-          )} end`,
-        })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
-    },
-
     /** The photos with a copy the storage published (a Dropbox shared link): the link names the person. */
     async publishedPhotos(): Promise<{ id: number; shared_url: string }[]> {
       const rows = await db
@@ -284,13 +158,6 @@ export function createRecordsAdminRepository(db: Db) {
         .orderBy('id')
         .execute();
       return rows.flatMap((r) => (r.shared_url === null ? [] : [{ id: r.id, shared_url: r.shared_url }]));
-    },
-
-    /** Forgets the published links of these photos (their copies were withdrawn). */
-    async clearSharedUrls(photoIds: readonly number[]): Promise<void> {
-      for (const ids of inSlices(photoIds)) {
-        await db.updateTable('photos').set({ shared_url: null }).where('id', 'in', ids).execute();
-      }
     },
 
     /** Every stored file of every ballot photo (original, browser copy, thumbnail). */

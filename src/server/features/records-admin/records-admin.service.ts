@@ -1,22 +1,19 @@
 import type { Kysely } from 'kysely';
-import { type Change, runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
-import { requireElectionOpen } from '#server/platform/election/election';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
-import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
+import { requireElectionOpen } from '#server/core/election/election';
+import { requireNoPurgeHold } from '#server/core/records/purge-hold';
+import { createRecordChangesRepository, type RecordFieldsUpdate } from '#server/core/records/record-changes.repository';
 import {
   type RecordChangeHooks,
   type RecordsActor,
   recordListAnswers,
   requireMunicipality,
-} from '#server/platform/records/records';
-import { normalizedPhone, personKey } from '#server/platform/records/records.identity';
-import {
-  createRecordsRepository,
-  type MunicipalityRow,
-  type NewRecord,
-} from '#server/platform/records/records.repository';
-import { searchPattern } from '#server/platform/records/records.search';
+} from '#server/core/records/records';
+import { normalizedPhone, personKey } from '#server/core/records/records.identity';
+import { createRecordsRepository, type MunicipalityRow, type NewRecord } from '#server/core/records/records.repository';
+import { searchPattern } from '#server/core/records/records.search';
+import { type Change, runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
 import {
   type RecordAdmin,
   type RecordPhone,
@@ -25,13 +22,12 @@ import {
   type RecordsDepartments,
   recordsAdminMessages,
 } from '#shared/features/records-admin/records-admin';
-import { isMaskedPhone, maskPhone, type RecordFields, type RecordsAdminFilter } from '#shared/platform/record-fields';
 import { normaliseRecordCode } from '#shared/platform/record-code';
+import { isMaskedPhone, maskPhone, type RecordFields, type RecordsAdminFilter } from '#shared/platform/record-fields';
 import { recordMessages } from '#shared/platform/records';
 import {
   createRecordsAdminRepository,
   type RecordAdminRow,
-  type RecordFieldsUpdate,
   type RecordsAdminRepository,
 } from './records-admin.repository';
 
@@ -105,7 +101,7 @@ async function writeFields(
   now: Date,
 ): Promise<boolean> {
   const moves = fields.departmentId !== fromDepartmentId;
-  if (!(await createRecordsAdminRepository(trx).updateFields(id, fields, now, moves))) return false;
+  if (!(await createRecordChangesRepository(trx).updateFields(id, fields, now, moves))) return false;
   if (moves) {
     // An unvoted record: it counts as pending in its new department only.
     const records = createRecordsRepository(trx);
@@ -273,7 +269,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         const records = createRecordsRepository(trx);
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
-        const left = await tx.markVoided(id, input.voteCounts, now);
+        const left = await createRecordChangesRepository(trx).markVoided(id, input.voteCounts, now);
         if (!left) throw Conflict(recordsAdminMessages.alreadyVoided);
         const voted = left.voted_at !== null;
         await records.bumpCounts(left.department_id, {
@@ -310,7 +306,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         const before = await tx.findById(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
         if (before.status !== 'anulado') throw Conflict(recordsAdminMessages.notVoided);
-        const back = await tx.markRestored(id, before.vote_counted, now);
+        const back = await createRecordChangesRepository(trx).markRestored(id, before.vote_counted, now);
         // Restored (or voided again another way) by someone else between the read and the write.
         if (!back) throw Conflict(recordsAdminMessages.notVoided);
         const voted = back.voted_at !== null;
@@ -374,7 +370,12 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         // The check that holds under concurrency: the write matches no row if the vote was written
         // meanwhile (PostgreSQL re-reads the row after the other transaction's commit; SQLite writes one at
         // a time).
-        const written = await tx.rewriteVote(id, input.voteRevision, { codes: afterCodes, by: actor.email }, now);
+        const written = await createRecordChangesRepository(trx).rewriteVote(
+          id,
+          input.voteRevision,
+          { codes: afterCodes, by: actor.email },
+          now,
+        );
         if (!written) {
           throw Conflict(recordsAdminMessages.voteChanged, { record: presentRecordAdmin(await reread(trx, id)) });
         }

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
+import { forgetReportedKeys, readElection } from '#server/core/election/election';
+import { lastPurgeAnswers } from '#server/core/records/purge-hold';
+import { createPurgesRepository } from '#server/core/records/purges.repository';
+import { createRecordChangesRepository } from '#server/core/records/record-changes.repository';
+import { recordListAnswers } from '#server/core/records/records';
 import { runChange } from '#server/platform/change/change';
 import { rewriteFiles, withSecureDelete } from '#server/platform/db/erasure';
 import type { Database } from '#server/platform/db/schema';
-import { forgetReportedKeys, readElection } from '#server/platform/election/election';
 import { Conflict } from '#server/platform/http/errors';
 import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
-import { lastPurgeAnswers } from '#server/platform/records/purge-hold';
-import { createPurgesRepository } from '#server/platform/records/purges.repository';
-import { recordListAnswers } from '#server/platform/records/records';
 import type { Actor } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
 import type { PurgeResult } from '#shared/features/records-admin/records-admin';
@@ -93,12 +94,13 @@ export function createRecordsPurgeService(
           db,
           async ({ trx, audit }) => {
             const repo = createRecordsAdminRepository(trx);
+            const kernel = createRecordChangesRepository(trx);
             let records = 0;
             let after = 0;
             for (;;) {
               const page = await repo.personalDataPage(after, PURGE_PAGE);
               if (page.length === 0) break;
-              await repo.purgeSlice(page.map((r) => ({ ...r, nombre: initialsOf(r.nombre) })));
+              await kernel.purgeSlice(page.map((r) => ({ ...r, nombre: initialsOf(r.nombre) })));
               records += page.length;
               after = page.at(-1)?.id ?? after;
             }
@@ -107,7 +109,7 @@ export function createRecordsPurgeService(
             // The keys phones reported name people's records and vouch for nothing once the day is over.
             await forgetReportedKeys(trx);
             const photoKeys = input.photos === 'remove' ? await repo.photoKeys() : [];
-            await repo.clearSharedUrls(withdrawn);
+            await kernel.clearSharedUrls(withdrawn);
             await createPurgesRepository(trx).note({ at: now.toISOString(), by: actor.email ?? '', records });
             await audit({
               actorEmail: actor.email,

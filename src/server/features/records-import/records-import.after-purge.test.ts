@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '#server/cli';
-import { importAfterPurgeMessage } from '#server/platform/records/purge-hold';
+import { importAfterPurgeMessage } from '#server/core/records/purge-hold';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';

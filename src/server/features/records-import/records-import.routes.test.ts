@@ -3,15 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
 import { importCsv, multipartFile } from '#server/testing/records-import-fixtures';
 import { checkTotals } from '#server/testing/results';
 import { createTestApp, type TestApp, testDialect } from '#server/testing/test-app';
-import { recordCodeFor } from '#shared/platform/record-code';
 import type { ImportEvent, ImportResult } from '#shared/features/records-import/records-import';
+import { recordCodeFor } from '#shared/platform/record-code';
 import { recordFieldMessages } from '#shared/platform/record-fields';
 import { removeStaleImports } from './records-import.upload';
 

@@ -1,11 +1,13 @@
 // Reading the rows of an uploaded CSV: the header, every row checked, duplicates of the file and of the
 // database found, and each new row handed on (an import writes it in its transaction).
+
 import type { Kysely } from 'kysely';
+import type { ImportedRecord } from '#server/core/records/record-changes.repository';
+import { personKey } from '#server/core/records/records.identity';
+import type { MunicipalityRow } from '#server/core/records/records.repository';
 import type { Database } from '#server/platform/db/schema';
 import { unguardCell } from '#server/platform/lib/csv';
 import { departmentKey, foldText, quoteValue } from '#server/platform/lib/text';
-import { personKey } from '#server/platform/records/records.identity';
-import type { MunicipalityRow } from '#server/platform/records/records.repository';
 import {
   IMPORT_MAX_LINE_CHARS,
   IMPORT_MAX_ROWS,
@@ -17,7 +19,7 @@ import { formatCount } from '#shared/platform/format';
 import { recordFieldProblem } from '#shared/platform/record-fields';
 import { CsvFileError, type CsvSeparator, readCsv } from './records-import.csv';
 import { type CsvEncoding, readText } from './records-import.encoding';
-import { createRecordsImportRepository, type ImportedRecord } from './records-import.repository';
+import { createRecordsImportRepository } from './records-import.repository';
 
 type Field = 'comunidad' | 'nombre' | 'ubch' | 'telefono' | 'department';
 

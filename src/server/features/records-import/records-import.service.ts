@@ -3,20 +3,21 @@
 // comes, all or nothing.
 
 import type { Kysely } from 'kysely';
-import { type Change, runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
-import { requireElectionOpen } from '#server/platform/election/election';
-import { auditedCsvExport, type CsvExport, cursorPages } from '#server/platform/export/csv-export';
-import { csvDateTime, csvZoneLabel } from '#server/platform/lib/csv';
-import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
-import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/platform/records/records';
+import { requireElectionOpen } from '#server/core/election/election';
+import { requireNoPurgeHold } from '#server/core/records/purge-hold';
+import { createRecordChangesRepository, type ImportedRecord } from '#server/core/records/record-changes.repository';
+import { type RecordsActor, recordListAnswers, requireMunicipality } from '#server/core/records/records';
 import {
   type CandidateRow,
   createRecordsRepository,
   type MunicipalityRow,
   type NewPhoto,
   type NewRecord,
-} from '#server/platform/records/records.repository';
+} from '#server/core/records/records.repository';
+import { type Change, runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import { auditedCsvExport, type CsvExport, cursorPages } from '#server/platform/export/csv-export';
+import { csvDateTime, csvZoneLabel } from '#server/platform/lib/csv';
 import {
   type ImportMode,
   type ImportPhase,
@@ -26,7 +27,7 @@ import {
 } from '#shared/features/records-import/records-import';
 import type { RecordsAdminFilter } from '#shared/platform/record-fields';
 import { type CsvEncoding, decideEncoding } from './records-import.encoding';
-import { createRecordsImportRepository, type ImportedRecord } from './records-import.repository';
+import { createRecordsImportRepository } from './records-import.repository';
 import { noFindings, type PassResult, readPass } from './records-import.rows';
 import type { ReceivedCsv } from './records-import.upload';
 
@@ -76,12 +77,12 @@ async function applyImport(
       // After 'Borrar datos personales', an import would bring back what it took (decision 093).
       await requireNoPurgeHold(trx);
       await requireElectionOpen(trx, 'import', { now });
-      const repo = createRecordsImportRepository(trx);
+      const kernel = createRecordChangesRepository(trx);
       const records = createRecordsRepository(trx);
       let batch: ImportedRecord[] = [];
       const flush = async () => {
         if (batch.length === 0) return;
-        await repo.insertImported(batch, now);
+        await kernel.insertImported(batch, now);
         // The departments' pending counts move in the same transaction as their rows.
         const added = new Map<number, number>();
         for (const r of batch) added.set(r.departmentId, (added.get(r.departmentId) ?? 0) + 1);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { listAudit } from '#server/platform/audit/audit.repository';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { sessionCookie } from '#server/testing/auth-helpers';
 import { addStoredPhoto, fixture, uploadPhoto } from '#server/testing/photos';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
@@ -455,7 +455,12 @@ describe('POST /api/validation/:slug/records/:id/vote with an Idempotency-Key', 
     expect(first.statusCode).toBe(201);
     // Nothing of the person in the keys' table: the key, who sent it, what was asked (a hash), the status.
     const stored = await t.db.kysely.selectFrom('idempotency_keys').selectAll().executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ key: KEY, actor_email: PEOPLE.validatorA, status_code: 201, response_body: '' });
+    expect(stored).toMatchObject({
+      item_key: KEY,
+      actor_email: PEOPLE.validatorA,
+      status_code: 201,
+      response_body: '',
+    });
     expect(JSON.stringify(stored)).not.toContain('Rosa');
 
     // The record changes after the vote (its first photo arrives); the retry's answer shows it.

@@ -89,7 +89,7 @@ export const recordsRoutes: FastifyPluginAsyncZod<{ records: RecordsService }> =
         slug: request.params.slug,
         recordId: request.params.id,
         codes: request.body.candidates,
-        key: request.headers['idempotency-key'],
+        itemKey: request.headers['idempotency-key'],
         era: request.headers[ITEM_ERA_HEADER],
       });
       if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');

@@ -1,21 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Change, runChange } from '#server/platform/change/change';
-import type { Database } from '#server/platform/db/schema';
 import {
   recordBeforeDrillItem,
   recordDrillItem,
   recordLateArrival,
   requireElectionOpen,
-} from '#server/platform/election/election';
-import { BadRequest, Conflict } from '#server/platform/http/errors';
-import {
-  type Answer,
-  type IdempotencyKeys,
-  IdempotencyKeyTaken,
-  type IdempotentRequest,
-  requestFingerprint,
-} from '#server/platform/idempotency/idempotency';
+} from '#server/core/election/election';
 import {
   departmentLists,
   notPendingRefusal,
@@ -25,13 +15,20 @@ import {
   requireValidationDepartment,
   type VoteRequest,
   withSmsCode,
-} from '#server/platform/records/records';
+} from '#server/core/records/records';
+import { type CandidateRow, createRecordsRepository, type RecordRow } from '#server/core/records/records.repository';
+import { searchPattern } from '#server/core/records/records.search';
+import { BallotTally, createVotesRepository } from '#server/core/records/votes.repository';
+import { type Change, runChange } from '#server/platform/change/change';
+import type { Database } from '#server/platform/db/schema';
+import { BadRequest, Refusal } from '#server/platform/http/errors';
 import {
-  type CandidateRow,
-  createRecordsRepository,
-  type RecordRow,
-} from '#server/platform/records/records.repository';
-import { searchPattern } from '#server/platform/records/records.search';
+  type Answer,
+  type IdempotencyKeys,
+  IdempotencyKeyTaken,
+  type IdempotentRequest,
+  requestFingerprint,
+} from '#server/platform/idempotency/idempotency';
 import type { SessionUser } from '#server/platform/session/identity';
 import {
   type CandidatesList,
@@ -42,7 +39,7 @@ import {
 } from '#shared/features/records/records';
 import { voteFingerprint } from '#shared/platform/era';
 import { recordMessages } from '#shared/platform/records';
-import { BallotTally, createValidationRepository } from './records.repository';
+import { createValidationRepository } from './records.repository';
 
 export interface VoteInput {
   department: { id: number; slug: string };
@@ -102,7 +99,7 @@ async function applyVote(
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
   const allowance = await requireElectionOpen(trx, 'vote', {
     now: input.now,
-    key: input.idempotency?.key,
+    key: input.idempotency?.itemKey,
     item: {
       email: input.user.email,
       recordId: input.recordId,
@@ -112,7 +109,7 @@ async function applyVote(
     },
   });
   const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, input.recordId) : undefined;
-  const repo = createValidationRepository(trx);
+  const repo = createVotesRepository(trx);
   const at = input.now.toISOString();
   const row = await repo.markVoted(input.department.id, input.recordId, {
     codes: chosen.map((c) => c.code),
@@ -141,7 +138,7 @@ async function applyVote(
     await recordDrillItem(trx, {
       kind: 'vote',
       recordId: input.recordId,
-      key: input.idempotency?.key,
+      key: input.idempotency?.itemKey,
       before: drillBefore,
       now: input.now,
     });
@@ -162,7 +159,7 @@ async function applyVote(
   });
   if (allowance.late && input.idempotency) {
     await recordLateArrival(trx, {
-      key: input.idempotency.key,
+      key: input.idempotency.itemKey,
       kind: 'vote',
       slug: input.department.slug,
       recordId: input.recordId,
@@ -200,7 +197,7 @@ async function answerAgain(db: Db, keys: IdempotencyKeys, input: VoteInput): Pro
 async function writeTally(change: Change, outcomes: readonly VoteOutcome[]): Promise<void> {
   const tally = new BallotTally();
   for (const outcome of outcomes) if (outcome && 'cast' in outcome) tally.add(outcome.ballot);
-  await createValidationRepository(change.trx).writeTally(tally);
+  await createVotesRepository(change.trx).writeTally(tally);
 }
 
 /**
@@ -337,7 +334,8 @@ export function createVoteWriter(
       if (existing.voted_at !== null && existing.vote_codes === chosen.map((c) => c.code).join(',')) {
         return votedAgain(existing);
       }
-      throw Conflict(
+      throw new Refusal(
+        'already_voted',
         existing.voted_by && existing.voted_at
           ? recordsMessages.alreadyVotedBy(existing.voted_by, existing.voted_at)
           : recordsMessages.alreadyVoted,
@@ -405,7 +403,7 @@ export function createRecordsService(
 
     /** A validator's vote for a record of their department (see createVoteWriter). */
     async vote(input: VoteRequest): Promise<Answer<VoteResult>> {
-      const { user, slug, recordId, codes, key } = input;
+      const { user, slug, recordId, codes, itemKey: key } = input;
       const department = await requireValidationDepartment(db, user, slug);
       if (key)
         void options.keys.purgeIfDue().catch((error) => options.log.warn({ err: error }, 'idempotency purge failed'));
@@ -422,7 +420,7 @@ export function createRecordsService(
           key === undefined
             ? undefined
             : {
-                key,
+                itemKey: key,
                 actor: user.email,
                 // The same ballot whatever order its boxes were ticked in.
                 fingerprint: requestFingerprint('vote', department.slug, recordId, ...[...codes].sort()),

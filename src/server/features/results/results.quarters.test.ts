@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords } from '#server/testing/records';
 import { createTestApp, type TestApp } from '#server/testing/test-app';

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { counterRecounts } from '#server/core/records/records.repository';
 import { ownPostgresClient } from '#server/platform/db/database';
 import { RESULTS_CHANNEL } from '#server/platform/db/migrations/004-results';
 import type { Database } from '#server/platform/db/schema';
-import { counterRecounts } from '#server/platform/records/records.repository';
 
 export interface CandidateVotesRow {
   id: number;
@@ -181,17 +181,7 @@ export function createResultsRepository(db: Kysely<Database>) {
 
     /** The progress counts as they should be: pending records per department (a full scan). */
     async recountProgress(): Promise<ProgressRow[]> {
-      const rows = await db
-        .selectFrom('records')
-        .select((s) => [
-          'department_id',
-          s.fn.countAll<number>().as('total'),
-          s.fn.count<number>('voted_at').as('voted'),
-          s.fn.coalesce(s.fn.sum<number>('completed'), sql<number>`0`).as('validated'),
-        ])
-        .where('status', '=', 'pendiente')
-        .groupBy('department_id')
-        .execute();
+      const rows = await counterRecounts.progress(db).execute();
       return rows.map((r) => ({
         department_id: r.department_id,
         total: Number(r.total),

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { readElection } from '#server/core/election/election';
 import { requireDepartmentAccess } from '#server/platform/access/access.service';
 import { createVersionedCache, dataVersionOf } from '#server/platform/cache/cache';
 import type { Database } from '#server/platform/db/schema';
-import { readElection } from '#server/platform/election/election';
 import type { SessionUser } from '#server/platform/session/identity';
 import { createSettingsRepository } from '#server/platform/settings/settings.repository';
 import {

@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import { type Change, runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import type { Actor } from '#server/platform/session/identity';
+import { readSecondFactorRequired } from '#server/platform/session/second-factor';
 import {
   createSettingsRepository,
   parseMaxBytes,
   settingsAnswers,
 } from '#server/platform/settings/settings.repository';
-import { readSecondFactorRequired } from '#server/platform/session/second-factor';
 import { SECOND_FACTOR_SETTING } from '#shared/features/auth/second-factor';
 import { PHOTO_SEND_ORIGINALS_SETTING } from '#shared/features/photos/photo-uploads';
 import { PHOTO_MAX_BYTES_SETTING } from '#shared/features/photos/photos';

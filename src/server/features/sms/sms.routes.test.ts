@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { openDatabase } from '#server/platform/db/database';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { accountsOf } from '#server/testing/auth-helpers';
 import { addRecords, PEOPLE, SLUG_A, SLUG_B, signInPeople } from '#server/testing/records';
 import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { requireValidationDepartment, type VoteRequest } from '#server/core/records/records';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import type { Database } from '#server/platform/db/schema';
-import { HttpError, NotFound, Unavailable } from '#server/platform/http/errors';
+import { isClientError, isRefusal, NotFound, type RefusalName, Unavailable } from '#server/platform/http/errors';
 import type { Answer } from '#server/platform/idempotency/idempotency';
-import { requireValidationDepartment, type VoteRequest } from '#server/platform/records/records';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { VoteResult } from '#shared/features/records/records';
 import {
@@ -23,6 +23,9 @@ import { parseSmsVote } from './sms.parse';
 import { createSmsRepository, type SmsMessageRow } from './sms.repository';
 
 type Db = Kysely<Database>;
+
+/** The vote's refusals (besides a missing record) that an SMS answers with the vote the record holds, if any. */
+const REFUSED_WITH_THE_VOTE: RefusalName[] = ['already_voted', 'voided', 'preparing', 'closed'];
 
 /**
  * The vote use case of the records feature (records.service.ts `vote`), given by app.ts: an SMS vote
@@ -128,7 +131,7 @@ export function createSmsService(
     try {
       await requireValidationDepartment(db, user, record.slug);
     } catch (error) {
-      if (error instanceof HttpError && error.statusCode === 404) return notFound;
+      if (isRefusal(error, 'not_in_your_departments')) return notFound;
       throw error;
     }
     const about = { recordId: record.id, departmentId: record.department_id };
@@ -142,7 +145,7 @@ export function createSmsService(
         codes: parsed.candidates,
         channel: 'sms',
         // The message's own key: a delivery that takes over a message whose vote was cast gets that vote's answer.
-        key,
+        itemKey: key,
       });
       const votes = answer.body.record.votes;
       return answer.replayed
@@ -154,11 +157,13 @@ export function createSmsService(
           }
         : { ...about, outcome: 'aplicado', reason: null, answer: smsReplies.registered(name, record.title, votes) };
     } catch (error) {
-      if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
-      if (error.statusCode === 404) return notFound;
+      if (!isClientError(error)) throw error;
+      if (isRefusal(error, 'not_found', 'not_in_your_departments')) return notFound;
       const vote = await repo.findVote(record.id);
+      // A record that holds a vote, refused by someone's vote, its voiding or the day's phase: the answer
+      // says whose vote it holds.
       const answer =
-        error.statusCode === 409 && vote?.voted_by && vote.voted_at
+        isRefusal(error, ...REFUSED_WITH_THE_VOTE) && vote?.voted_by && vote.voted_at
           ? smsReplies.alreadyVotedBy(parsed.code, vote.voted_by, vote.voted_at)
           : smsReplies.refused(error.message);
       return { ...about, outcome: 'rechazado', reason: error.message, answer };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '#server/cli';
+import { importAfterPurgeMessage } from '#server/core/records/purge-hold';
 import type { Config } from '#server/platform/config/config';
-import { importAfterPurgeMessage } from '#server/platform/records/purge-hold';
 import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';
 import {
   type AirtableContractServer,

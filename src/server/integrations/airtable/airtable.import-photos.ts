@@ -1,6 +1,6 @@
 // The photos part of an Airtable import: photo links downloaded, checked and stored like uploads.
 import { storePhoto } from '#server/features/photos/photos.service';
-import { HttpError } from '#server/platform/http/errors';
+import { isClientError, isRefusal } from '#server/platform/http/errors';
 import type { ImagePipeline } from '#server/platform/images/image-pipeline';
 import { createLimiter } from '#server/platform/lib/limiter';
 import { createSettingsRepository, parseMaxBytes } from '#server/platform/settings/settings.repository';
@@ -84,9 +84,9 @@ export async function importPhotos(
             if (!target.isNew) run.changed.add(target.row.sourceId);
           } catch (error) {
             if (error instanceof PhotoDownloadError) warn(run, target.row, `foto ${kind}: ${error.message}`);
-            else if (error instanceof HttpError && error.statusCode === 409) {
-              // Filled in Comando meanwhile: Comando's photo stands.
-            } else if (error instanceof HttpError && error.statusCode < 500) {
+            else if (isRefusal(error, 'slot_taken', 'voided', 'preparing', 'closed')) {
+              // Filled in Comando meanwhile (or voided there, or the day takes no photo now): Comando's stands.
+            } else if (isClientError(error)) {
               warn(run, target.row, `foto ${kind}: ${error.message}`);
             } else unexpected ??= error;
           } finally {

@@ -1,8 +1,11 @@
 // The votes part of an Airtable import: votes Airtable has and Comando does not, cast through the vote service.
 import { createVoteWriter } from '#server/features/records/records.service';
-import { HttpError } from '#server/platform/http/errors';
+import { HttpError, isRefusal, type RefusalName } from '#server/platform/http/errors';
 import type { ImportTarget } from './airtable.import-records';
 import { AIRTABLE_IMPORT_USER, type RecordsRun, warn } from './airtable.import-report';
+
+/** A vote's refusals that leave Comando's record as it is, without a warning: Comando's record stands. */
+const COMANDO_STANDS: RefusalName[] = ['already_voted', 'voided', 'preparing', 'closed'];
 
 /** Votes handed to the vote writer together (grouped into one commit on SQLite). */
 const VOTE_BATCH = 200;
@@ -47,8 +50,8 @@ export async function importVotes(
         }
         const error = result.reason;
         if (!(error instanceof HttpError)) throw error;
-        // 409: voted in Comando meanwhile, and Comando's vote stands.
-        if (error.statusCode !== 409) warn(run, row, `voto ${row.voteCodes?.join(',')}: ${error.message}`);
+        // Voted in Comando meanwhile (or voided there, or the day takes no vote now): Comando's record stands.
+        if (!isRefusal(error, ...COMANDO_STANDS)) warn(run, row, `voto ${row.voteCodes?.join(',')}: ${error.message}`);
       });
       progress.advance(batch.length);
     }

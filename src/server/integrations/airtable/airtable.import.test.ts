@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createVoteWriter } from '#server/features/records/records.service';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { checkTotals } from '#server/features/results/results.service';
 import { listAudit } from '#server/platform/audit/audit.repository';
 import { createImagePipeline } from '#server/platform/images/image-pipeline';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createPhotoStorage, uploadTempDir } from '#server/platform/storage/create-photo-storage';
 import { fixture } from '#server/testing/photos';
 import { createTestApp, setElectionPhase, type TestApp } from '#server/testing/test-app';

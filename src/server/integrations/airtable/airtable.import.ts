@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
+import { requireElectionOpen } from '#server/core/election/election';
+import { requireNoPurgeHold } from '#server/core/records/purge-hold';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { requireElectionOpen } from '#server/platform/election/election';
-import { requireNoPurgeHold } from '#server/platform/records/purge-hold';
 import type { AirtableClient, AirtableRecord } from './airtable.client';
 import { importAgenda } from './airtable.import-agenda';
 import { importPhotos, type PhotoImportOptions } from './airtable.import-photos';

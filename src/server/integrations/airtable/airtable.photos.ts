@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { HttpError } from '#server/platform/http/errors';
+import { HttpError, isRefusal } from '#server/platform/http/errors';
 import { type ReceivedUpload, receiveUpload } from '#server/platform/images/receive-upload';
 
 /** A photo link that did not give a photo we accept; the message says why, in Spanish. */
@@ -51,8 +51,8 @@ export async function downloadPhoto(url: string, options: PhotoDownloadOptions):
   } catch (error) {
     body.destroy();
     if (!(error instanceof HttpError)) throw error;
-    if (error.statusCode === 413) throw new PhotoDownloadError(`pesa más de ${megabytes(options.maxBytes)}`);
-    if (error.statusCode === 415) throw new PhotoDownloadError('no es una foto JPG, JPEG o HEIC');
+    if (isRefusal(error, 'too_large')) throw new PhotoDownloadError(`pesa más de ${megabytes(options.maxBytes)}`);
+    if (isRefusal(error, 'not_an_image')) throw new PhotoDownloadError('no es una foto JPG, JPEG o HEIC');
     throw new PhotoDownloadError('la descarga se interrumpió');
   }
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import type { Config } from '#server/platform/config/config';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createUser, sessionCookie } from '#server/testing/auth-helpers';
 import { fixture, uploadPhoto } from '#server/testing/photos';
 import {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { RecordChangeHooks } from '#server/core/records/records';
 import type { Config } from '#server/platform/config/config';
 import type { Database } from '#server/platform/db/schema';
-import type { RecordChangeHooks } from '#server/platform/records/records';
 import {
   AIRTABLE_MAX_RECORDS_PER_UPDATE,
   AIRTABLE_RATE_LIMIT_WAIT_MS,

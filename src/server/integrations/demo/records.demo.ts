@@ -1,5 +1,5 @@
+import type { NewPhoto, NewRecord } from '#server/core/records/records.repository';
 import { createRecordsImportService } from '#server/features/records-import/records-import.service';
-import type { NewPhoto, NewRecord } from '#server/platform/records/records.repository';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import type { DemoStep } from './demo-step';
 import { DEMO_PHOTO_SIZE, DEMO_PHOTO_VARIANTS, demoPhotoPlaceholder } from './photos.demo';

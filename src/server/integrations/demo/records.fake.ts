@@ -1,4 +1,4 @@
-import type { NewRecord } from '#server/platform/records/records.repository';
+import type { NewRecord } from '#server/core/records/records.repository';
 
 /** Small deterministic generator (mulberry32): the same demo every time. */
 export function seededRandom(seed: number): () => number {

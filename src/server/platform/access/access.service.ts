@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import { createAccessCache } from '#server/platform/cache/cache';
 import type { Change } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { NotFound, Unauthorized } from '#server/platform/http/errors';
+import { NotFound, Refusal, Unauthorized } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail } from '#server/platform/session/passwords';
 import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '#shared/platform/access';
 import { normalizeEmail } from '#shared/platform/email';
+import { messages } from '#shared/platform/messages';
 import { authMessages, type MenuEntry } from '#shared/platform/session';
 import { createAccessRepository, type DepartmentRow } from './access.repository';
 
@@ -65,10 +66,10 @@ export async function requireDepartmentAccess(
   if (!user) throw Unauthorized(authMessages.signInRequired);
   const repo = readsFor(db);
   const department = await repo.findDepartment(slug);
-  if (!department) throw NotFound();
+  if (!department) throw new Refusal('not_in_your_departments', messages.api.notFound);
   if (mayOpen(department, user, false)) return department;
   if (await repo.isMember(department.id, user.email)) return department;
-  throw NotFound();
+  throw new Refusal('not_in_your_departments', messages.api.notFound);
 }
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { freePort, type ServerProcess, startServerProcess } from '#server/testing/server-process';
 import { openSse } from '#server/testing/sse';

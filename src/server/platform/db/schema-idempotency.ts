@@ -5,8 +5,8 @@ export interface IdempotencyTables {
 
 /** One request that carried an `Idempotency-Key`, and the answer it got. */
 export interface IdempotencyKeysTable {
-  /** The client's key (a UUID made on the phone when the vote or photo was taken). */
-  key: string;
+  /** The item key (the `Idempotency-Key` header: a UUID made on the phone when the vote or photo was taken; migration 038). */
+  item_key: string;
   /** Who sent it: someone else's key is never answered from here. */
   actor_email: string;
   /** sha256 of what was asked (route, target and body): the same key with another request is refused. */

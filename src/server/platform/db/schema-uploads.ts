@@ -48,8 +48,8 @@ export interface ResumableUploadsTable {
   record_id: number;
   /** The photo slot: gobernador, an or clez. */
   kind: string;
-  /** Every request of the upload carries it; the stored photo's answer is kept under it. */
-  idempotency_key: string;
+  /** The photo's item key: every request of the upload carries it; the stored photo's answer is kept under it (migration 038). */
+  item_key: string;
   /** Upload-Length: the whole file, declared when the upload was created. */
   size_bytes: number;
   /** Set with stored_at, in the photo's transaction. */

@@ -19,6 +19,61 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * What a use case refuses, by name, and the HTTP status each name answers with: the one place that maps
+ * them (decision 104). Callers that are not HTTP (SMS, the Airtable import) read the name, never the status.
+ */
+const REFUSAL_STATUS = {
+  /** The record does not exist, or is not where it was asked for. */
+  not_found: 404,
+  /** A department (or its record) the person may not see: answered as one that does not exist. */
+  not_in_your_departments: 404,
+  /** Someone voted the record first (with another ballot). */
+  already_voted: 409,
+  /** The coordination voided the record. */
+  voided: 409,
+  /** Someone filled the ballot photo's slot first. */
+  slot_taken: 409,
+  /** The day is in Preparación: phones send nothing yet. */
+  preparing: 409,
+  /** The day is closed (or, for the back office, a change the close forbids). */
+  closed: 409,
+  /** The drill (Simulacro) takes no change by hand. */
+  drill_no_admin_changes: 409,
+  /** A drill item after the drill was erased: never a real vote or photo. */
+  drill_item: 410,
+  /** A photo over the size limit. */
+  too_large: 413,
+  /** Bytes that are not a JPEG or HEIC photo. */
+  not_an_image: 415,
+} as const satisfies Record<string, number>;
+export type RefusalName = keyof typeof REFUSAL_STATUS;
+
+/**
+ * A named refusal of a use case, with its Spanish message: its HTTP answer (status from REFUSAL_STATUS,
+ * message, `extra`) is the one an HttpError gives.
+ */
+export class Refusal extends HttpError {
+  override name: RefusalName;
+  constructor(name: RefusalName, message: string, extra?: Record<string, unknown>) {
+    super(REFUSAL_STATUS[name], message, {}, extra);
+    this.name = name;
+  }
+}
+
+/** Whether `error` is a refusal with one of these names. */
+export function isRefusal<N extends RefusalName>(error: unknown, ...names: N[]): error is Refusal & { name: N } {
+  return error instanceof Refusal && (names as RefusalName[]).includes(error.name);
+}
+
+/**
+ * What the person asked can never be done as asked (a refusal, a bad request): said to them, never a
+ * failure of the server to log or retry.
+ */
+export function isClientError(error: unknown): error is HttpError {
+  return error instanceof HttpError && error.statusCode < 500;
+}
+
 const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

@@ -12,14 +12,18 @@ const ANSWER_COLUMNS = [
 export type StoredAnswer = Pick<Selectable<IdempotencyKeysTable>, (typeof ANSWER_COLUMNS)[number]>;
 
 // Both run on every vote and photo a phone sends: compiled once (decision 036, measured in 088).
-const findQuery = compiledQuery((db: Kysely<Database>, key: string, now: string) =>
-  db.selectFrom('idempotency_keys').select(ANSWER_COLUMNS).where('key', '=', key).where('expires_at', '>', now),
+const findQuery = compiledQuery((db: Kysely<Database>, itemKey: string, now: string) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(ANSWER_COLUMNS)
+    .where('item_key', '=', itemKey)
+    .where('expires_at', '>', now),
 );
 
 const saveQuery = compiledQuery(
   (
     db: Kysely<Database>,
-    key: string,
+    itemKey: string,
     actorEmail: string,
     fingerprint: string,
     statusCode: number,
@@ -30,7 +34,7 @@ const saveQuery = compiledQuery(
     db
       .insertInto('idempotency_keys')
       .values({
-        key,
+        item_key: itemKey,
         actor_email: actorEmail,
         fingerprint,
         status_code: statusCode,
@@ -40,7 +44,7 @@ const saveQuery = compiledQuery(
       })
       .onConflict((oc) =>
         oc
-          .column('key')
+          .column('item_key')
           .doUpdateSet((eb) => ({
             actor_email: eb.ref('excluded.actor_email'),
             fingerprint: eb.ref('excluded.fingerprint'),
@@ -51,7 +55,7 @@ const saveQuery = compiledQuery(
           }))
           .where('idempotency_keys.expires_at', '<=', createdAt),
       )
-      .returning('key'),
+      .returning('item_key'),
 );
 
 export function createIdempotencyRepository(db: Kysely<Database>) {
@@ -69,7 +73,7 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
     async save(entry: IdempotencyKeysTable): Promise<boolean> {
       const rows = await saveQuery(
         db,
-        entry.key,
+        entry.item_key,
         entry.actor_email,
         entry.fingerprint,
         entry.status_code,

@@ -5,7 +5,11 @@ import { createIdempotencyKeys, requestFingerprint } from './idempotency';
 let testDb: TestDb | undefined;
 afterEach(async () => testDb?.destroy());
 
-const request = (key: string) => ({ key, actor: 'ana@example.org', fingerprint: requestFingerprint('vote', key) });
+const request = (itemKey: string) => ({
+  itemKey,
+  actor: 'ana@example.org',
+  fingerprint: requestFingerprint('vote', itemKey),
+});
 
 describe('Idempotency-Key answers', () => {
   it('are found outside a transaction while another transaction holds the writer', async () => {

@@ -8,7 +8,7 @@ import { createIdempotencyRepository, type StoredAnswer } from './idempotency.re
 
 /** A request that carried an `Idempotency-Key`. */
 export interface IdempotentRequest {
-  key: string;
+  itemKey: string;
   /** Who sent it (e-mail). */
   actor: string;
   /** requestFingerprint() of what it asked. */
@@ -81,7 +81,7 @@ export function createIdempotencyKeys(db: Db, options: { days: number; now: () =
      * for the flush of the votes before it, and then again for its own.
      */
     async replay<T>(request: IdempotentRequest, trx?: Db): Promise<Answer<T> | undefined> {
-      const stored = await createIdempotencyRepository(trx ?? readerOf(db)).find(request.key, options.now());
+      const stored = await createIdempotencyRepository(trx ?? readerOf(db)).find(request.itemKey, options.now());
       return stored ? answerFrom<T>(stored, request) : undefined;
     },
 
@@ -91,7 +91,7 @@ export function createIdempotencyKeys(db: Db, options: { days: number; now: () =
      * without their answer: the caller rebuilds it from what its change stored.
      */
     async answered(request: IdempotentRequest, trx?: Db): Promise<{ statusCode: number } | undefined> {
-      const stored = await createIdempotencyRepository(trx ?? readerOf(db)).find(request.key, options.now());
+      const stored = await createIdempotencyRepository(trx ?? readerOf(db)).find(request.itemKey, options.now());
       if (!stored) return undefined;
       requireSameRequest(stored, request);
       return { statusCode: stored.status_code };
@@ -104,7 +104,7 @@ export function createIdempotencyKeys(db: Db, options: { days: number; now: () =
     async remember(trx: Db, request: IdempotentRequest, statusCode: number, body?: unknown): Promise<void> {
       const now = options.now();
       const saved = await createIdempotencyRepository(trx).save({
-        key: request.key,
+        item_key: request.itemKey,
         actor_email: request.actor,
         fingerprint: request.fingerprint,
         status_code: statusCode,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { HttpError } from '#server/platform/http/errors';
+import { HttpError, Refusal } from '#server/platform/http/errors';
 import { receiveToFile, type UploadLimits, type UploadStream } from '#server/platform/lib/receive-file';
 import { PHOTO_ARRIVED_DAMAGED, photosMessages } from '#shared/features/photos/photos';
 import { type ImageType, SNIFF_BYTES, sniffImageType } from './image-type';
@@ -19,8 +19,8 @@ export interface ReceivedUpload {
 /** How long an upload may go without a byte before it counts as cut off. */
 export const DEFAULT_IDLE_MS = 60_000;
 
-export const PayloadTooLarge = (maxBytes: number) => new HttpError(413, photosMessages.tooLarge(maxBytes));
-export const UnsupportedImage = () => new HttpError(415, photosMessages.badFormat);
+export const PayloadTooLarge = (maxBytes: number) => new Refusal('too_large', photosMessages.tooLarge(maxBytes));
+export const UnsupportedImage = () => new Refusal('not_an_image', photosMessages.badFormat);
 export const UploadAborted = () => new HttpError(400, photosMessages.uploadAborted);
 /** 422: the bytes that arrived are not those the phone hashed; the phone sends its copy again (decision 082). */
 export const ArrivedDamaged = () =>

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Selection } from 'kysely';
+import { type Kysely, type Selectable, type Selection, sql } from 'kysely';
 import { preparedQuery } from '#server/platform/db/compiled-query';
 import type { Database } from '#server/platform/db/schema';
 import type { LoginThrottleTable, UsersTable } from '#server/platform/db/schema-auth';
@@ -45,6 +45,13 @@ export const LIVE_SESSION_COLUMNS = [
 ] as const;
 export type SessionLookup = Selection<Database, 'sessions' | 'users', (typeof LIVE_SESSION_COLUMNS)[number]>;
 
+/**
+ * A session is live while neither its absolute nor its idle expiry has passed: the one rule, read by the
+ * session check, the list of a person's sessions and the field's phones (features/field).
+ */
+export const sessionIsLive = (nowIso: string) =>
+  sql<boolean>`sessions.expires_at > ${nowIso} and sessions.idle_expires_at > ${nowIso}`;
+
 export function createAuthRepository(db: Kysely<Database>) {
   const liveSession = preparedQuery(db, (tokenHash: string, nowIso: string) =>
     db
@@ -52,8 +59,7 @@ export function createAuthRepository(db: Kysely<Database>) {
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .select(LIVE_SESSION_COLUMNS)
       .where('sessions.token_hash', '=', tokenHash)
-      .where('sessions.expires_at', '>', nowIso)
-      .where('sessions.idle_expires_at', '>', nowIso)
+      .where(sessionIsLive(nowIso))
       .where('users.disabled', '=', 0),
   );
 
@@ -197,8 +203,7 @@ export function createAuthRepository(db: Kysely<Database>) {
         .selectFrom('sessions')
         .select(['id', 'token_hash', 'created_at', 'idle_expires_at', 'expires_at', 'ip', 'user_agent'])
         .where('user_id', '=', userId)
-        .where('expires_at', '>', nowIso)
-        .where('idle_expires_at', '>', nowIso)
+        .where(sessionIsLive(nowIso))
         .orderBy('id', 'desc')
         .execute();
     },

@@ -50,7 +50,7 @@ it('counts and registers in one step in the database: 400 at once from sixteen s
       department_slug: 'cabimas',
       record_id: 1,
       kind: 'gobernador',
-      idempotency_key: randomBytes(16).toString('hex'),
+      item_key: randomBytes(16).toString('hex'),
       size_bytes: 1000,
     });
     const results = await Promise.all(

@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
 import { createTestDb } from '#server/testing/test-app';
 import { migrationProvider } from './index';
 

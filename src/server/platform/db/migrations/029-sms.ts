@@ -1,7 +1,19 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '#server/platform/db/dialect';
-import { writeRecordCodes } from '#server/platform/db/record-codes';
+import { inSlices } from '#server/platform/db/in-slices';
+import { recordCodeFor } from '#shared/platform/record-code';
 import { idColumn } from './helpers';
+
+/** The records' short codes, from their ids (a migration keeps its own copy of what it writes). */
+async function writeRecordCodes(db: Kysely<unknown>, ids: readonly number[]): Promise<void> {
+  for (const slice of inSlices(ids)) {
+    const cases = sql.join(
+      slice.map((id) => sql`when ${id} then ${recordCodeFor(id)}`),
+      sql` `,
+    );
+    await sql`update records set short_code = case id ${cases} end where id in (${sql.join(slice)})`.execute(db);
+  }
+}
 
 /**
  * Votes by SMS (docs/decisions/084):

@@ -1,7 +1,7 @@
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
+import { createRecordsRepository, type NewPhoto } from '#server/core/records/records.repository';
 import { seedReferenceData } from '#server/platform/db/seed/reference';
-import { createRecordsRepository, type NewPhoto } from '#server/platform/records/records.repository';
 import { createTestDb } from '#server/testing/test-app';
 import type { PhotoKind } from '#shared/platform/constants';
 import { migrationProvider } from './index';

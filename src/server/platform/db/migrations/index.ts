@@ -32,6 +32,7 @@ import { closeStampsMigration } from './033-close-stamps';
 import { noVotedAtIndexMigration } from './034-no-voted-at-index';
 import { personalDataPurgesMigration } from './036-personal-data-purges';
 import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
+import { itemKeysMigration } from './038-item-keys';
 import { databaseEpochsAndBackupsMigration } from './040-database-epochs-and-backups';
 
 export interface MigrationOptions {
@@ -75,6 +76,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '034-no-voted-at-index': noVotedAtIndexMigration(),
     '036-personal-data-purges': personalDataPurgesMigration(),
     '037-eras-and-bound-keys': erasAndBoundKeysMigration(),
+    '038-item-keys': itemKeysMigration(),
     '040-database-epochs-and-backups': databaseEpochsAndBackupsMigration(),
   };
   return { getMigrations: async () => migrations };

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import { recordCodeFor } from '#shared/platform/record-code';
-import { inSlices } from './in-slices';
 
 /**
  * Gives these records their short codes (recordCodeFor: from the id, so never two alike), 500 a
- * statement. Used where records are made (the one bulk insert of platform/records) and by migration 029
+ * statement. Used where records are made (the records kernel's bulk inserts and an import's); migration 029 has its own copy
  * for the records that existed before it.
  */
 export async function writeRecordCodes(db: Kysely<unknown>, ids: readonly number[]): Promise<void> {

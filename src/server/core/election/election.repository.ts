@@ -398,32 +398,10 @@ export function createElectionRepository(db: Kysely<Database>) {
       return keys;
     },
 
-    /** A record back to what it was before the drill: no vote, no photo, its revision and last change. */
-    async restoreRecord(recordId: number, before: { revision: number; updatedAt: string }): Promise<void> {
-      await db
-        .updateTable('records')
-        .set({
-          voted_at: null,
-          voted_by: null,
-          vote_codes: null,
-          gobernador_photo_id: null,
-          an_photo_id: null,
-          clez_photo_id: null,
-          completed: 0,
-          validated_by: null,
-          vote_revision: before.revision,
-          updated_at: before.updatedAt,
-        })
-        .where('id', '=', recordId)
-        .execute();
-    },
-
-    /** The drill's ballots, photo rows and the answers kept for its keys. */
-    async deleteDrillRows(recordIds: readonly number[], photoIds: readonly number[], keys: readonly string[]) {
-      for (const ids of inSlices(recordIds))
-        await db.deleteFrom('record_votes').where('record_id', 'in', ids).execute();
-      for (const ids of inSlices(photoIds)) await db.deleteFrom('photos').where('id', 'in', ids).execute();
-      for (const part of inSlices(keys)) await db.deleteFrom('idempotency_keys').where('key', 'in', part).execute();
+    /** The answers kept for the drill's keys (its records, ballots and photos go through the records kernel). */
+    async deleteDrillKeys(keys: readonly string[]) {
+      for (const part of inSlices(keys))
+        await db.deleteFrom('idempotency_keys').where('item_key', 'in', part).execute();
     },
 
     async markDrillErased(at: string): Promise<void> {

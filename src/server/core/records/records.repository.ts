@@ -1,8 +1,9 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { compiledQuery } from '#server/platform/db/compiled-query';
-import { writeRecordCodes } from '#server/platform/db/record-codes';
 import type { CandidatesTable, Database } from '#server/platform/db/schema';
 import type { PhotosTable, RecordsTable } from '#server/platform/db/schema-records';
+import { writeRecordCodes } from './record-codes';
+import { completedSql, validatedSql } from './record-rules';
 import { recordSearchText } from './records.search';
 
 /** What the validators' side reads of a record. */
@@ -77,8 +78,6 @@ const candidatesQuery = compiledQuery((db: Db) =>
   db.selectFrom('candidates').select(CANDIDATE_COLUMNS).orderBy('position').orderBy('id'),
 );
 
-const allPhotos = sql<boolean>`gobernador_photo_id is not null and an_photo_id is not null and clez_photo_id is not null`;
-
 /** Moves a department's ballots (records voted) by `delta`; the row appears with its first vote. */
 const moveBallotsQuery = compiledQuery((db: Db, departmentId: number, delta: number) =>
   db
@@ -140,6 +139,18 @@ export const counterRecounts = {
       .where('records.vote_counted', '=', 1)
       .where('records.voted_at', 'is not', null)
       .groupBy([quarterHourSql, quarterSql, 'records.department_id', 'record_votes.candidate_id']),
+  /** record_counts: pending records, how many are voted and how many validated, per department. */
+  progress: (db: Db) =>
+    db
+      .selectFrom('records')
+      .select((s) => [
+        'department_id',
+        s.fn.countAll<number>().as('total'),
+        s.fn.count<number>('voted_at').as('voted'),
+        s.fn.coalesce(s.fn.sum<number>('completed'), sql<number>`0`).as('validated'),
+      ])
+      .where('status', '=', 'pendiente')
+      .groupBy('department_id'),
   /** photo_totals: every stored photo, replacements included, per department (decision 087). */
   photos: (db: Db) =>
     db
@@ -363,9 +374,9 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await db
         .updateTable('records')
         .set({
-          completed: sql<number>`case when voted_at is not null and ${allPhotos} then 1 else 0 end`,
+          completed: completedSql(),
           // Whoever's step came last: the newest of the three photos, or the vote when it came later.
-          validated_by: sql<string | null>`case when voted_at is not null and ${allPhotos} then (
+          validated_by: sql<string | null>`case when ${validatedSql()} then (
             select case when records.voted_at > p.uploaded_at then records.voted_by else p.uploaded_by end
             from photos p
             where p.id in (records.gobernador_photo_id, records.an_photo_id, records.clez_photo_id)
@@ -420,18 +431,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await db
         .insertInto('record_counts')
         .columns(['department_id', 'total', 'voted', 'validated'])
-        .expression((eb) =>
-          eb
-            .selectFrom('records')
-            .select((s) => [
-              'department_id',
-              s.fn.countAll<number>().as('total'),
-              s.fn.count<number>('voted_at').as('voted'),
-              s.fn.sum<number>('completed').as('validated'),
-            ])
-            .where('status', '=', 'pendiente')
-            .groupBy('department_id'),
-        )
+        .expression(counterRecounts.progress(db))
         .execute();
     },
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { readChainHead } from '#server/platform/audit/audit.repository';
 import type { Database } from '#server/platform/db/schema';
-import { Conflict, HttpError } from '#server/platform/http/errors';
-import { createRecordsRepository } from '#server/platform/records/records.repository';
+import { Refusal } from '#server/platform/http/errors';
 import { requestTimestamp, TimestampError } from '#server/platform/timestamp/timestamp';
 import {
   DEFAULT_GRACE_HOURS,
@@ -138,7 +138,7 @@ export interface PhoneItem {
  * - corrections, voids and imports: taken in 'preparacion' and 'en_curso'; refused during the drill
  *   (its erasure puts back votes and photos, not what an admin changed) and after the close (the
  *   close's count stays what it was unless an admin reopens).
- * A refusal is a 409 with the reason in Spanish.
+ * A refusal is named (preparing, closed, drill_no_admin_changes, drill_item) with the reason in Spanish.
  */
 export async function requireElectionOpen(
   db: Kysely<Database>,
@@ -151,35 +151,35 @@ export async function requireElectionOpen(
   const day = await lockElection(db, context.now, 'share');
   // A drill item sent after the drill was erased: never a real vote, whatever the phase (decision 079).
   if (fromPhone && context.key && (await repo.isErasedDrillKey(context.key))) {
-    throw new HttpError(410, electionMessages.drillItem);
+    throw new Refusal('drill_item', electionMessages.drillItem);
   }
   // Made during a drill that has ended, by the era its phone stamped on it: never real (decision 094).
   const era = context.item?.era;
   if (fromPhone && era && era !== day.row?.era && (await repo.isEndedDrillEra(era))) {
-    throw new HttpError(410, electionMessages.drillItem);
+    throw new Refusal('drill_item', electionMessages.drillItem);
   }
   switch (day.phase) {
     case 'en_curso':
       return { drill: false, late: false };
     case 'preparacion':
-      if (fromPhone) throw Conflict(electionMessages.preparing);
+      if (fromPhone) throw new Refusal('preparing', electionMessages.preparing);
       return { drill: false, late: false };
     case 'simulacro':
-      if (!fromPhone) throw Conflict(electionMessages.drillNoAdminChanges);
+      if (!fromPhone) throw new Refusal('drill_no_admin_changes', electionMessages.drillNoAdminChanges);
       return { drill: true, late: false };
     case 'cerrada': {
       const closedAt = day.closedAt ?? context.now.toISOString();
       // The close's counts are kept before anything is taken after it.
       await ensureCloseSnapshot(db, closedAt, context.now);
-      if (!fromPhone) throw Conflict(electionMessages.closedForAdmins(closedAt));
+      if (!fromPhone) throw new Refusal('closed', electionMessages.closedForAdmins(closedAt));
       if (context.key && context.item) {
         const heard = await heardBeforeClose(db, context.key, closedAt, day.graceHours, context.now);
         if (heard && heard.era !== null && heard.era !== day.row?.era && (await repo.isEndedDrillEra(heard.era))) {
-          throw new HttpError(410, electionMessages.drillItem);
+          throw new Refusal('drill_item', electionMessages.drillItem);
         }
         if (heard && matches(heard, context.item)) return { drill: false, late: true };
       }
-      throw Conflict(electionMessages.closedAt(closedAt));
+      throw new Refusal('closed', electionMessages.closedAt(closedAt));
     }
   }
 }

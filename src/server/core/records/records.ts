@@ -3,9 +3,10 @@ import { requireDepartmentAccess } from '#server/platform/access/access.service'
 import { timedAnswers } from '#server/platform/cache/cache';
 import type { KeptAnswers } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
-import { BadRequest, Conflict, NotFound } from '#server/platform/http/errors';
+import { BadRequest, Refusal } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
 import type { PhotoKind } from '#shared/platform/constants';
+import { messages } from '#shared/platform/messages';
 import { recordFieldMessages } from '#shared/platform/record-fields';
 import { type ProcedureRecord, recordMessages } from '#shared/platform/records';
 import { createRecordsRepository, type MunicipalityRow, type RecordRow } from './records.repository';
@@ -53,8 +54,8 @@ export interface RecordsActor {
 
 /**
  * A vote as it reaches the records feature's vote use case, from the app (its route) or from an SMS (the
- * sms feature, through app.ts): who, from where, which record of which department, the ballot and the
- * Idempotency-Key.
+ * sms feature, through app.ts): who, from where, which record of which department, the ballot and its
+ * item key.
  */
 export interface VoteRequest {
   user: SessionUser;
@@ -62,7 +63,8 @@ export interface VoteRequest {
   slug: string;
   recordId: number;
   codes: string[];
-  key: string | undefined;
+  /** The item key (the `Idempotency-Key` header of the app; an SMS's own key). */
+  itemKey: string | undefined;
   /** The vote came by SMS (decision 084): its audit row says so ('channel': 'sms'). */
   channel?: 'sms';
   /** The era its phone stamped on it at capture (decision 094); absent from SMS and older phones. */
@@ -126,7 +128,9 @@ export function withSmsCode<T extends { record?: ProcedureRecord }>(body: T, sms
  */
 export async function notPendingRefusal(db: Db, departmentId: number, recordId: number) {
   const voidedAt = await createRecordsRepository(db).voidedAt(departmentId, recordId);
-  return voidedAt ? Conflict(recordMessages.voidedMeanwhile(voidedAt)) : NotFound(recordMessages.recordNotFound);
+  return voidedAt
+    ? new Refusal('voided', recordMessages.voidedMeanwhile(voidedAt))
+    : new Refusal('not_found', recordMessages.recordNotFound);
 }
 
 /**
@@ -139,7 +143,7 @@ export async function requireValidationDepartment(
   slug: string,
 ): Promise<{ id: number; slug: string; title: string }> {
   const department = await requireDepartmentAccess(db, user, slug);
-  if (department.kind !== 'municipality') throw NotFound();
+  if (department.kind !== 'municipality') throw new Refusal('not_in_your_departments', messages.api.notFound);
   return department;
 }
 
