@@ -5,6 +5,8 @@ import { requireAdmin, requireUser } from '#server/platform/session/session.plug
 import { createPhotoStorage } from '#server/platform/storage/create-photo-storage';
 import {
   closeResultsSchema,
+  drillAccountsBodySchema,
+  drillAccountsResultSchema,
   drillEndBodySchema,
   drillEndResultSchema,
   electionAdminSchema,
@@ -13,6 +15,7 @@ import {
   electionStatusSchema,
 } from '#shared/features/election/election';
 import { apiErrorSchema } from '#shared/platform/errors';
+import { createDrillAccounts } from './drill-accounts';
 import { createElectionService } from './election.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -111,6 +114,25 @@ export const adminElectionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const admin = requireAdmin(request);
       return election.scheduleClose(request.body, actorOf(request, admin));
+    },
+  );
+
+  const drillAccounts = createDrillAccounts(app.db.kysely, app.config.now);
+  app.post(
+    '/api/admin/election/drill/accounts',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'Cuentas de ensayo para el simulacro (una contraseña para todas, mostrada una vez); ' +
+          '«Terminar simulacro» las borra con todo lo suyo',
+        body: drillAccountsBodySchema,
+        response: { 200: drillAccountsResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return drillAccounts.create(request.body, actorOf(request, admin));
     },
   );
 

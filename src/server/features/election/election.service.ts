@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { runChange } from '#server/platform/change/change';
+import { removeDrillAccounts } from './drill-accounts';
 import type { Database } from '#server/platform/db/schema';
 import {
   type ElectionNow,
@@ -275,6 +276,8 @@ export function createElectionService(
           );
           await createRecordsRepository(trx).rebuildTotals();
           await tx.markDrillErased(at);
+          // The rehearsal's accounts go with the drill they were made for (decision 103).
+          const accountsRemoved = await removeDrillAccounts(trx);
           // What phones said they held during the drill vouches for nothing after it.
           await tx.forgetHeardKeys();
           // A new era: phones drop what they kept of the drill's at their next contact (decision 094).
@@ -296,10 +299,16 @@ export function createElectionService(
             action: 'election.drill_end',
             target: 'election',
             ip: actor.ip,
-            details: { votes: counts.votes, photos: counts.photos, files: files.length, reason: input.reason },
+            details: {
+              votes: counts.votes,
+              photos: counts.photos,
+              files: files.length,
+              ...(accountsRemoved > 0 ? { accounts: accountsRemoved } : {}),
+              reason: input.reason,
+            },
             at: now,
           });
-          return { counts, files, sharedUrls };
+          return { counts, files, sharedUrls, accountsRemoved };
         },
         { forget: [recordListAnswers] },
       );
@@ -327,6 +336,8 @@ export function createElectionService(
         votes: erased.counts.votes,
         photos: erased.counts.photos,
         filesDeleted,
+        files: erased.files.length,
+        accountsRemoved: erased.accountsRemoved,
       };
     },
 

@@ -159,6 +159,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'election.reopen': 'Jornada reabierta',
   'election.close_time': 'Hora de cierre o gracia cambiada',
   'election.drill_end': 'Simulacro terminado y borrado',
+  'election.drill_accounts': 'Cuentas de ensayo creadas para el simulacro',
 };
 
 /** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
@@ -319,6 +320,9 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   action: 'Acción',
   person: 'Persona',
   page: 'Página',
+  accounts: 'Cuentas de ensayo borradas',
+  smsPhones: 'Con móvil para SMS',
+  departmentsUsed: 'Municipios o parroquias',
 };
 
 /** Values written as codes in the details, in words. */

@@ -32,6 +32,7 @@ import { closeStampsMigration } from './033-close-stamps';
 import { noVotedAtIndexMigration } from './034-no-voted-at-index';
 import { personalDataPurgesMigration } from './036-personal-data-purges';
 import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
+import { drillAccountsMigration } from './039-drill-accounts';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -74,6 +75,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '034-no-voted-at-index': noVotedAtIndexMigration(),
     '036-personal-data-purges': personalDataPurgesMigration(),
     '037-eras-and-bound-keys': erasAndBoundKeysMigration(),
+    '039-drill-accounts': drillAccountsMigration(),
   };
   return { getMigrations: async () => migrations };
 }
