@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { castVote, addRecords, SLUG_A, SLUG_B } from '#server/testing/records';
 import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
@@ -8,10 +11,14 @@ import {
   startSmsGatewayContractServer,
 } from '#tests/support/sms-gateway-contract-server';
 import { type RehearsalOptions, type RehearsalReport, runRehearsal, signInAdmin } from './rehearsal';
+import { runRehearsalCommand } from './rehearsal.cli';
 
 let t: TestApp | undefined;
 let gateway: SmsGatewayContractServer | undefined;
 afterEach(async () => {
+  // The rehearsal's phones keep their connections alive; on PostgreSQL the server's close waited for some
+  // of them with no request in flight (decision 103): they are closed first.
+  t?.app.server.closeAllConnections();
   await t?.close();
   await gateway?.close();
   t = undefined;
@@ -181,4 +188,45 @@ describe('the rehearsal (npm run cli -- ensayo)', () => {
     expect(report.counts.requests).toBeGreaterThan(0);
     for (const v of report.verdicts) expect(v, v.detail).toMatchObject({ ok: true });
   }, 120_000);
+
+  it('as a command: checks its arguments, asks the credentials, writes the report', async () => {
+    const lines: string[] = [];
+    const io = {
+      out: (l: string) => lines.push(l),
+      err: (l: string) => lines.push(l),
+      ask: async () => '',
+    };
+    expect((await runRehearsalCommand(['--telefonos', '5'], io)).code).toBe(2);
+    expect(lines[0]).toBe('Indica el servidor: npm run cli -- ensayo --url https://comando.example.org');
+    lines.length = 0;
+    expect((await runRehearsalCommand(['--url', 'http://x.example', '--telefonos', '5000'], io)).code).toBe(2);
+    expect(lines[0]).toBe('--telefonos debe ser un número entre 0 y 1000.');
+
+    const { url } = await deployment();
+    // Its public address is the one listened on here (as PUBLIC_ORIGIN is a deployment's own address).
+    (t as TestApp).config.publicOrigin = new URL(url).origin;
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'ensayo-'));
+    const asked: string[] = [];
+    const answers = [ADMIN, TEST_PASSWORD];
+    const done = await runRehearsalCommand(
+      ['--url', url, '--solo-lectura', '--minutos', '0.001', '--proyectores', '2', '--informe', 'informe.md'],
+      {
+        ...io,
+        cwd,
+        env: {},
+        ask: async (question) => {
+          asked.push(question);
+          return answers.shift() ?? '';
+        },
+      },
+    );
+    expect(asked).toEqual(['Correo de la cuenta de administración: ', 'Contraseña: ']);
+    expect(done.report?.refused).toBeNull();
+    expect(done.code).toBe(0);
+    const written = fs.readFileSync(path.join(cwd, 'informe.md'), 'utf8');
+    expect(written).toContain('## Veredictos');
+    expect(written).toContain('| Ningún error del servidor (5xx) | cumple |');
+    expect(lines).toContain(`Informe: ${path.join(cwd, 'informe.md')}`);
+    fs.rmSync(cwd, { recursive: true, force: true });
+  });
 });

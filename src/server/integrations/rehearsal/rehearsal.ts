@@ -525,7 +525,7 @@ export async function runRehearsal(options: RehearsalOptions): Promise<Rehearsal
         while (!stop.signal.aborted) {
           const now = Date.now();
           if (capturing && p.captured < itemsPerPhone && now >= nextCapture) {
-            const withPhoto = p.captured % photoEvery === 0 && photos.length > 0;
+            const withPhoto = photoEvery > 0 && p.captured % photoEvery === 0 && photos.length > 0;
             const photo = photos[(n + p.captured) % photos.length];
             const kind = PHOTO_KINDS[(n + p.captured) % PHOTO_KINDS.length] as ItemKind;
             if (!p.capture(withPhoto && photo ? { ...photo, kind } : null)) p.captured = itemsPerPhone;
