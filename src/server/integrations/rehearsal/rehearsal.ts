@@ -4,6 +4,7 @@
 // items still on phones, 'Terminar simulacro', their late arrival, and a check that the deployment is as
 // it was.
 import { createHmac, randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import sharp from 'sharp';
 import { PHOTO_KINDS } from '#shared/platform/constants';
 import { type Answer, BudgetSpent, type LinkModel, Measurements, messageOf, Session, sleep } from './rehearsal-http';
@@ -318,6 +319,8 @@ export async function runRehearsal(options: RehearsalOptions): Promise<Rehearsal
     options.phones * (itemsPerPhone * 60 + 200) + options.projectors * 50 + options.sms * 4 + 20_000;
   const measured = new Measurements(maxRequests);
   const stop = new AbortController();
+  // Every phone's waits and requests listen to it.
+  setMaxListeners(0, stop.signal);
   const onAbort = () => stop.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) stop.abort();
@@ -560,7 +563,7 @@ export async function runRehearsal(options: RehearsalOptions): Promise<Rehearsal
       const smsDay = (async () => {
         if (smsPhones.length === 0 || !options.smsSigningKey) return;
         const every = options.itemsPerPhone !== undefined ? 0 : dayMs / options.sms;
-        for (let i = 0; i < options.sms && !stop.signal.aborted; i++) {
+        for (let i = 0; i < options.sms && !stop.signal.aborted && (every === 0 || Date.now() < dayEnd); i++) {
           const phone = smsPhones[i % smsPhones.length] as Phone;
           const record = phone.records.pop();
           if (!record) continue;
@@ -597,7 +600,8 @@ export async function runRehearsal(options: RehearsalOptions): Promise<Rehearsal
           } catch (error) {
             if (error instanceof BudgetSpent) return;
           }
-          await sleep(every * (0.5 + Math.random()), stop.signal);
+          // On the day's clock: a slow answer does not push the next SMS (nor the day's end) later.
+          await sleep(dayStart + (i + 1) * every - Date.now(), stop.signal);
         }
       })();
 
@@ -740,21 +744,25 @@ export async function runRehearsal(options: RehearsalOptions): Promise<Rehearsal
     // Their late arrival: what phones kept reaches a server that ended the drill (and their accounts).
     if (erased) {
       phase('Llegadas tardías');
-      const lateItems = phones.flatMap((p) => [...p.held, ...p.outbox].map((item) => ({ p, item })));
       for (const p of phones) {
         p.session = p.session.copy(options.link);
         p.tally = { onAccepted: () => {}, onRefused: () => {} };
       }
-      for (const { p, item } of lateItems) {
-        item.state = 'waiting';
-        late.sent += 1;
-        const answered = await p.sendLate(item).catch(() => item);
-        if (answered.state === 'accepted') late.accepted += 1;
-        else if (answered.state === 'refused') {
-          const key = String(answered.status);
-          late.refused[key] = (late.refused[key] ?? 0) + 1;
-        }
-      }
+      // Each phone sends what it kept, one item after another; the phones at once.
+      await Promise.all(
+        phones.map(async (p) => {
+          for (const item of [...p.held, ...p.outbox]) {
+            item.state = 'waiting';
+            late.sent += 1;
+            const answered = await p.sendLate(item).catch(() => item);
+            if (answered.state === 'accepted') late.accepted += 1;
+            else if (answered.state === 'refused') {
+              const key = String(answered.status);
+              late.refused[key] = (late.refused[key] ?? 0) + 1;
+            }
+          }
+        }),
+      );
     }
   }
 
