@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { runRehearsal, signInAdmin } from '#server/integrations/rehearsal/rehearsal';
-import { type BehindNginx, PROXY_ACCOUNTS, PROXY_METRICS_TOKEN, startBehindNginx } from './support/behind-nginx';
+import { type BehindNginx, PROXY_ACCOUNTS, startBehindNginx } from './support/behind-nginx';
 
 const SIGNING_KEY = 'clave-del-webhook-del-ensayo';
 
@@ -71,7 +71,9 @@ test('a small rehearsal through nginx and two instances on PostgreSQL holds ever
       phones: 5,
       minutes: 5,
       projectors: 10,
-      sms: 5,
+      // The seeded records have no SMS code (the SMS path is in rehearsal.test.ts), and nginx keeps /metrics
+      // to the instances (Prometheus reads each one): neither goes through here.
+      sms: 0,
       readOnly: false,
       link: { upKbps: 1_000_000, downKbps: 1_000_000, rttMs: 0, cutEveryMs: null, cutEveryRequests: 4 },
       itemsPerPhone: 3,
@@ -80,7 +82,6 @@ test('a small rehearsal through nginx and two instances on PostgreSQL holds ever
       reportEveryMs: 200,
       readEveryMs: 200,
       smsSigningKey: SIGNING_KEY,
-      metricsToken: PROXY_METRICS_TOKEN,
       signIn: (admin) =>
         signInAdmin(admin, { email: PROXY_ACCOUNTS.admin, password: PROXY_ACCOUNTS.password }, async () => ''),
       out: () => {},
@@ -89,8 +90,9 @@ test('a small rehearsal through nginx and two instances on PostgreSQL holds ever
     expect(report.notes).toEqual([]);
     for (const v of report.verdicts) expect(v, v.detail).toMatchObject({ ok: true });
     expect(report.verdicts.length).toBeGreaterThanOrEqual(10);
-    expect(report.counts.stored).toEqual({ votes: 20, photos: 10 });
-    expect(report.counts.erased).toMatchObject({ votes: 20, photos: 10, filesLeft: 0, accounts: 5 });
+    expect(report.errors.filter((e) => e.kind.startsWith('SMS') || e.kind.startsWith('métricas'))).toEqual([]);
+    expect(report.counts.stored).toEqual({ votes: 15, photos: 10 });
+    expect(report.counts.erased).toMatchObject({ votes: 15, photos: 10, filesLeft: 0, accounts: 5 });
     expect(report.counts.late).toEqual({ sent: 5, accepted: 0, refused: { '401': 5 } });
     expect(await stateOf()).toEqual(before);
   } finally {
