@@ -11,6 +11,7 @@ import { createRecordsPurgeService, purgeLeftovers } from '#server/features/reco
 import { runResultsCheck } from '#server/features/results/results.cli';
 import { AIRTABLE_HELP, runAirtableCommand } from '#server/integrations/airtable/airtable.cli';
 import { BACKUP_HELP, restoreBackup, restoreFromReplicaCommand, takeBackup } from '#server/integrations/backup/backup';
+import { REHEARSAL_HELP, runRehearsalCommand } from '#server/integrations/rehearsal/rehearsal.cli';
 import { runStorageMigrate, STORAGE_HELP } from '#server/integrations/storage-migrate/storage-migrate.cli';
 import { runStorageCheck, STORAGE_CHECK_HELP } from '#server/integrations/storage-migrate/storage-sweep';
 import { createAccessRepository } from '#server/platform/access/access.repository';
@@ -74,6 +75,8 @@ ${AIRTABLE_HELP}
 ${STORAGE_HELP}
 ${STORAGE_CHECK_HELP}
 
+${REHEARSAL_HELP}
+
 Ejemplos
   npm run cli -- user:add jefa@example.org --admin
   printf '%s\\n' "$CLAVE" | npm run cli -- user:password jefa@example.org
@@ -81,6 +84,7 @@ Ejemplos
   npm run cli -- backup /srv/copias/comando-$(date +%F-%H%M)
   npm run cli -- restore --desde-replica
   AIRTABLE_TOKEN=pat… AIRTABLE_BASE_ID=app… npm run cli -- airtable:import
+  npm run cli -- ensayo --url https://comando.example.org --telefonos 50 --minutos 10
 `;
 
 export interface CliIo {
@@ -341,8 +345,88 @@ async function readPasswordFromTerminalOrStdin(): Promise<string> {
   return first;
 }
 
+/** A line typed at the keyboard (shown), or the next line of standard input. */
+function promptLine(question: string): Promise<string> {
+  return new Promise((resolve) => {
+    process.stdout.write(question);
+    process.stdin.resume();
+    process.stdin.setEncoding('utf8');
+    let value = '';
+    const onData = (chunk: string) => {
+      value += chunk;
+      const end = value.search(/\r?\n/);
+      if (end === -1) return;
+      process.stdin.removeListener('data', onData);
+      process.stdin.pause();
+      resolve(value.slice(0, end));
+    };
+    process.stdin.on('data', onData);
+  });
+}
+
+/**
+ * The rehearsal (decision 103) runs from any machine against a server's URL: it needs no configuration or
+ * database here. Ctrl+C stops the day and still erases the drill; a third one leaves at once.
+ */
+async function rehearse(argv: string[]): Promise<number> {
+  const stop = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      console.error('\nDeteniendo el ensayo: se termina y se borra el simulacro…');
+      stop.abort();
+    } else if (interrupts === 2) {
+      console.error('\nEspera: se está borrando el simulacro. Otro Ctrl+C sale sin borrarlo (termínalo en Jornada).');
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onInterrupt);
+  let piped: string[] | undefined;
+  const tty = process.stdout.isTTY === true;
+  let lastShown = 0;
+  try {
+    const { code } = await runRehearsalCommand(argv, {
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+      async ask(question, hidden) {
+        if (process.stdin.isTTY) {
+          const answer = hidden ? await promptHidden(question) : await promptLine(question);
+          // Raw mode takes Ctrl+C as a key: the signal is back once the question is answered.
+          return answer;
+        }
+        piped ??= (await readAllOfStdin()).split(/\r?\n/);
+        return piped.shift() ?? '';
+      },
+      progress(line, final) {
+        if (tty) process.stdout.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
+        else if (final || Date.now() - lastShown > 15_000) {
+          lastShown = Date.now();
+          console.log(line);
+        }
+      },
+      signal: stop.signal,
+    });
+    return code;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
+async function readAllOfStdin(): Promise<string> {
+  let data = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) data += chunk;
+  return data;
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  if (argv[0] === 'ensayo') {
+    process.exitCode = await rehearse(argv.slice(1));
+    return;
+  }
   // Backups, a restored database, a new data folder: their user's only (decision 092).
   keepNewFilesPrivate();
   if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) {

@@ -9,6 +9,7 @@ import { createSessionViews } from '#server/features/auth/session-view';
 import { createSignInService } from '#server/features/auth/sign-in.service';
 import { createCandidatesService } from '#server/features/candidates/candidates.service';
 import { createDepartmentsService } from '#server/features/departments/departments.service';
+import { createDrillAccounts } from '#server/features/election/drill-accounts';
 import { createElectionService } from '#server/features/election/election.service';
 import { createEvidenceService } from '#server/features/evidence/evidence.service';
 import { loadEvidenceKey } from '#server/features/evidence/evidence-key';
@@ -179,6 +180,7 @@ export async function composeServices(app: FastifyInstance, parts: ComposeParts)
       readTimeline: createTimelineReader(db, now),
       exports: createResultsExports(db, { now, readBreakdown }),
     },
+    drillAccounts: createDrillAccounts(db, now),
     election: createElectionService(db, now, {
       timestampUrl: config.evidence?.timestampUrl,
       storage,

@@ -72,7 +72,15 @@ function readyThroughNginx(origin: string): Promise<number> {
 }
 
 /** Starts PostgreSQL, seeds it (`unvoted` records to vote on), two instances and nginx in front. */
-export async function startBehindNginx(options: { unvoted: number }): Promise<BehindNginx> {
+export async function startBehindNginx(options: {
+  unvoted: number;
+  /** 'preparacion' for the rehearsal (it starts from there with nothing stored); 'en_curso' unless told. */
+  phase?: 'preparacion' | 'en_curso';
+  /** Where the unvoted records go: the validator's municipality unless told. */
+  departments?: string[];
+  /** SMS votes on, with this webhook signing key (the gateway's address answers nothing: no reply is sent). */
+  smsSigningKey?: string;
+}): Promise<BehindNginx> {
   const nginxBin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((f) => fs.existsSync(f));
   const pgBin = findPostgresBin();
   if (!nginxBin || !pgBin) {
@@ -95,8 +103,8 @@ export async function startBehindNginx(options: { unvoted: number }): Promise<Be
     const now = new Date();
     await migrateToLatest(db);
     await seedReferenceData(db, now, 'Comando Zulia');
-    // The day is under way: its validators vote and send photos.
-    await setElectionPhase(db, 'en_curso', now);
+    // The day is under way: its validators vote and send photos (or, for the rehearsal, in Preparación).
+    await setElectionPhase(db, options.phase ?? 'en_curso', now);
     // Production, where admins need a second factor by default (decision 080): this admin signs in with
     // the password alone, as the second factor has its own end-to-end test.
     await createSettingsRepository(db.kysely).set(SECOND_FACTOR_SETTING, '0', now);
@@ -106,7 +114,12 @@ export async function startBehindNginx(options: { unvoted: number }): Promise<Be
     await accounts.createUser({ email: PROXY_ACCOUNTS.admin, password, role: 'admin' }, actor);
     await accounts.createUser({ email: PROXY_ACCOUNTS.validator, password, role: 'staff' }, actor);
     await createDepartmentsService(db.kysely, () => now).grantAccess(PROXY_ACCOUNTS.validator, slug, actor);
-    await seedSyntheticResults(db.kysely, { departments: [slug], unvoted: options.unvoted, label: 'Votante', now });
+    await seedSyntheticResults(db.kysely, {
+      departments: options.departments ?? [slug],
+      unvoted: options.unvoted,
+      label: 'Votante',
+      now,
+    });
     await db.close();
 
     const ports = { https: await freePort(), http: await freePort(), a: await freePort(), b: await freePort() };
@@ -124,6 +137,14 @@ export async function startBehindNginx(options: { unvoted: number }): Promise<Be
           PUBLIC_ORIGIN: origin,
           TRUST_PROXY: '1',
           METRICS_TOKEN: PROXY_METRICS_TOKEN,
+          ...(options.smsSigningKey
+            ? {
+                SMS_GATEWAY_URL: 'http://127.0.0.1:9/3rdparty/v1',
+                SMS_GATEWAY_LOGIN: 'ensayo',
+                SMS_GATEWAY_PASSWORD: 'ensayo',
+                SMS_WEBHOOK_SIGNING_KEY: options.smsSigningKey,
+              }
+            : {}),
         },
       });
       stops.push(() => server.stop());

@@ -126,6 +126,8 @@ describe('the drill', () => {
       votes: 50,
       photos: 20,
       filesDeleted: 60,
+      files: 60,
+      accountsRemoved: 0,
     });
     expect(await everything(cookies.admin)).toEqual(before);
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);

@@ -4,6 +4,8 @@ import { actorOf } from '#server/platform/session/identity';
 import {
   closeResultsSchema,
   copyStateSchema,
+  drillAccountsBodySchema,
+  drillAccountsResultSchema,
   drillEndBodySchema,
   drillEndResultSchema,
   electionAdminSchema,
@@ -13,6 +15,7 @@ import {
   outstandingSchema,
 } from '#shared/features/election/election';
 import { apiErrorSchema } from '#shared/platform/errors';
+import type { DrillAccounts } from './drill-accounts';
 import type { ElectionService } from './election.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -74,7 +77,10 @@ export const closeResultsRoutes: FastifyPluginAsyncZod<{ election: ElectionServi
 };
 
 /** The back office's Jornada section: for admins (admin.routes.ts guards the prefix). */
-export const adminElectionRoutes: FastifyPluginAsyncZod<{ election: ElectionService }> = async (app, { election }) => {
+export const adminElectionRoutes: FastifyPluginAsyncZod<{
+  election: ElectionService;
+  drillAccounts: DrillAccounts;
+}> = async (app, { election, drillAccounts }) => {
   app.get(
     '/api/admin/election',
     {
@@ -124,6 +130,21 @@ export const adminElectionRoutes: FastifyPluginAsyncZod<{ election: ElectionServ
       },
     },
     async (request) => election.scheduleClose(request.body, actorOf(request)),
+  );
+
+  app.post(
+    '/api/admin/election/drill/accounts',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'Cuentas de ensayo para el simulacro (una contraseña para todas, mostrada una vez); ' +
+          '«Terminar simulacro» las borra con todo lo suyo',
+        body: drillAccountsBodySchema,
+        response: { 200: drillAccountsResultSchema, ...errors },
+      },
+    },
+    async (request) => drillAccounts.create(request.body, actorOf(request)),
   );
 
   app.post(

@@ -33,6 +33,7 @@ import {
   type Outstanding,
 } from '#shared/features/election/election';
 import { wallTimeToInstant } from '#shared/platform/wall-time';
+import { removeDrillAccounts } from './drill-accounts';
 
 /** Late arrivals the Jornada section lists (the newest); the count covers them all. */
 const LATE_LISTED = 200;
@@ -324,6 +325,8 @@ export function createElectionService(
           await tx.deleteDrillKeys(items.flatMap((i) => (i.item_key === null ? [] : [i.item_key])));
           await createRecordsRepository(trx).rebuildTotals();
           await tx.markDrillErased(at);
+          // The rehearsal's accounts go with the drill they were made for (decision 103).
+          const accountsRemoved = await removeDrillAccounts(trx);
           // What phones said they held during the drill vouches for nothing after it.
           await tx.forgetHeardKeys();
           // A new era: phones drop what they kept of the drill's at their next contact (decision 094).
@@ -345,10 +348,16 @@ export function createElectionService(
             action: 'election.drill_end',
             target: 'election',
             ip: actor.ip,
-            details: { votes: counts.votes, photos: counts.photos, files: files.length, reason: input.reason },
+            details: {
+              votes: counts.votes,
+              photos: counts.photos,
+              files: files.length,
+              ...(accountsRemoved > 0 ? { accounts: accountsRemoved } : {}),
+              reason: input.reason,
+            },
             at: now,
           });
-          return { counts, files, sharedUrls };
+          return { counts, files, sharedUrls, accountsRemoved };
         },
         { forget: [recordListAnswers] },
       );
@@ -376,6 +385,8 @@ export function createElectionService(
         votes: erased.counts.votes,
         photos: erased.counts.photos,
         filesDeleted,
+        files: erased.files.length,
+        accountsRemoved: erased.accountsRemoved,
       };
     },
 

@@ -15,11 +15,13 @@ export function createSmsRepository(db: Db) {
     /** The account a number belongs to (normalised form), if any. */
     async findSender(
       phone: string,
-    ): Promise<{ id: number; email: string; role: 'admin' | 'staff'; disabled: number } | undefined> {
+    ): Promise<
+      { id: number; email: string; role: 'admin' | 'staff'; disabled: number; drill_only: number } | undefined
+    > {
       return db
         .selectFrom('user_phones')
         .innerJoin('users', 'users.id', 'user_phones.user_id')
-        .select(['users.id', 'users.email', 'users.role', 'users.disabled'])
+        .select(['users.id', 'users.email', 'users.role', 'users.disabled', 'users.drill_only'])
         .where('user_phones.phone', '=', phone)
         .executeTakeFirst();
     },

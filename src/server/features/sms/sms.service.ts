@@ -79,13 +79,15 @@ export function createSmsService(
     to: string,
     text: string,
     inReplyTo: number,
-    about: { department_id: number | null; user_email: string | null },
+    about: { department_id: number | null; user_email: string | null; drill?: boolean },
   ) {
     const at = options.now().toISOString();
     let outcome: SmsOutcome = 'enviado';
     let reason: string | null = null;
     let gatewayId: string | null = null;
     try {
+      // A rehearsal's account has a made-up number (decision 103): nothing is sent to it.
+      if (about.drill) throw new Error(smsReasons.drillAccount);
       if (!options.gateway) throw new Error('La pasarela de SMS no está configurada.');
       gatewayId = (await options.gateway.send(to, text)).id;
     } catch (error) {
@@ -214,6 +216,7 @@ export function createSmsService(
       await reply(phone, sender ? smsReplies.accountDisabled : smsReplies.unknownSender, id, {
         department_id: null,
         user_email: sender?.email ?? null,
+        drill: sender?.drill_only === 1,
       });
       return 'rechazado';
     }
@@ -232,7 +235,11 @@ export function createSmsService(
       department_id: result.departmentId ?? null,
       record_id: result.recordId ?? null,
     });
-    await reply(phone, result.answer, id, { department_id: result.departmentId ?? null, user_email: sender.email });
+    await reply(phone, result.answer, id, {
+      department_id: result.departmentId ?? null,
+      user_email: sender.email,
+      drill: sender.drill_only === 1,
+    });
     return result.outcome;
   }
 

@@ -33,6 +33,8 @@ export interface UsersTable {
   totp_enabled_at: string | null;
   /** The last 30-second step a code was accepted for: no code of that step or before is taken again. */
   totp_last_step: number | null;
+  /** 1: made for a drill by the rehearsal, deleted by 'Terminar simulacro' (decision 103). */
+  drill_only: Generated<number>;
 }
 
 export interface SessionsTable {

@@ -161,6 +161,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'election.drill_end': 'Simulacro terminado y borrado',
   'database.epoch': 'Base de datos restaurada de una copia (época nueva)',
   'backup.taken': 'Copia de seguridad tomada',
+  'election.drill_accounts': 'Cuentas de ensayo creadas para el simulacro',
 };
 
 /** An action in words; an action unknown to this version (written by a newer one) reads as itself. */
@@ -324,6 +325,9 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   action: 'Acción',
   person: 'Persona',
   page: 'Página',
+  accounts: 'Cuentas de ensayo borradas',
+  smsPhones: 'Con móvil para SMS',
+  departmentsUsed: 'Municipios o parroquias',
 };
 
 /** Values written as codes in the details, in words. */

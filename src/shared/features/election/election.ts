@@ -26,6 +26,8 @@ export const electionMessages = {
   closedForAdmins: (closedAt: string) =>
     `La jornada cerró ${atClock(new Date(closedAt))} Para cambiar registros, reábrela con un motivo.`,
   drillNoAdminChanges: 'Durante el simulacro no se corrigen, anulan ni importan registros.',
+  drillAccountsOnlyInDrill: 'Las cuentas de ensayo solo se crean durante el simulacro.',
+  drillAccountsUnknownDepartment: (slug: string) => `No existe el municipio o parroquia ${slug}.`,
   reasonRequired: 'Indica el motivo del cambio.',
   samePhase: 'La jornada ya está en esa fase.',
   closeTimeInvalid: 'Indica la hora de cierre como fecha y hora (AAAA-MM-DDTHH:MM).',
@@ -215,8 +217,42 @@ export type DrillEndBody = z.infer<typeof drillEndBodySchema>;
 export const drillEndResultSchema = drillCountsSchema.extend({
   message: z.string(),
   filesDeleted: z.number().int(),
+  /** The files its photos had: those not deleted are left to the storage sweep. */
+  files: z.number().int().optional(),
+  /** The drill's own accounts deleted with it (decision 103). */
+  accountsRemoved: z.number().int().optional(),
 });
 export type DrillEndResult = z.infer<typeof drillEndResultSchema>;
+
+/** Accounts made for one drill at a time (decision 103): at most this many. */
+export const DRILL_ACCOUNTS_MAX = 1000;
+
+/**
+ * The rehearsal's validator accounts (decision 103): made during 'Simulacro' only, each on one of the
+ * departments named (in turn), the first `smsPhones` with a made-up mobile number to vote by SMS from.
+ * 'Terminar simulacro' deletes them with everything of theirs.
+ */
+export const drillAccountsBodySchema = z.object({
+  count: z.number().int().min(1).max(DRILL_ACCOUNTS_MAX),
+  departments: z
+    .array(
+      z
+        .string()
+        .max(100)
+        .regex(/^[a-z0-9-]+$/),
+    )
+    .min(1)
+    .max(500),
+  smsPhones: z.number().int().min(0).max(DRILL_ACCOUNTS_MAX).default(0),
+});
+export type DrillAccountsBody = z.input<typeof drillAccountsBodySchema>;
+
+export const drillAccountsResultSchema = z.object({
+  /** One password for every account of this batch, shown once. */
+  password: z.string(),
+  accounts: z.array(z.object({ email: z.string(), slug: z.string(), smsPhone: z.string().nullable() })),
+});
+export type DrillAccountsResult = z.infer<typeof drillAccountsResultSchema>;
 
 /** The Jornada section: the status, who changed it last and why, the grace, the late arrivals. */
 /**

@@ -96,6 +96,7 @@ export const smsReplies = {
 export const smsReasons = {
   unknownSender: 'Número desconocido',
   accountDisabled: 'Cuenta desactivada',
+  drillAccount: 'Cuenta de ensayo del simulacro: la respuesta no se envía',
   recordNotFound: 'Trámite inexistente o de otro departamento',
   tooMany: 'Demasiados mensajes de este número',
   tooManyOverall: 'Demasiados mensajes en total',

@@ -33,6 +33,7 @@ import { noVotedAtIndexMigration } from './034-no-voted-at-index';
 import { personalDataPurgesMigration } from './036-personal-data-purges';
 import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
 import { itemKeysMigration } from './038-item-keys';
+import { drillAccountsMigration } from './039-drill-accounts';
 import { databaseEpochsAndBackupsMigration } from './040-database-epochs-and-backups';
 
 export interface MigrationOptions {
@@ -76,6 +77,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '034-no-voted-at-index': noVotedAtIndexMigration(),
     '036-personal-data-purges': personalDataPurgesMigration(),
     '037-eras-and-bound-keys': erasAndBoundKeysMigration(),
+    '039-drill-accounts': drillAccountsMigration(),
     '038-item-keys': itemKeysMigration(),
     '040-database-epochs-and-backups': databaseEpochsAndBackupsMigration(),
   };
