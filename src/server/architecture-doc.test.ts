@@ -68,6 +68,23 @@ describe('docs/ARCHITECTURE.md', () => {
     expect(doc.split('\n').length).toBeLessThanOrEqual(90);
   });
 
+  it('points only at decisions that hold (none superseded)', () => {
+    const named = [...doc.matchAll(/decisions?\s+((?:\d{3}(?:,\s*|\s+and\s+)?)+)/g)].flatMap((m) =>
+      [...(m[1] ?? '').matchAll(/\d{3}/g)].map((n) => n[0]),
+    );
+    expect(named.length).toBeGreaterThan(5);
+    const decisions = fs.readdirSync(path.join(root, 'docs/decisions'));
+    const statusOf = (number: string) => {
+      const file = decisions.find((name) => name.startsWith(`${number}-`));
+      if (!file) return 'missing';
+      const status = /^Status: (.*)$/m.exec(read(`docs/decisions/${file}`))?.[1] ?? 'no status';
+      return status.startsWith('accepted') ? 'accepted' : status;
+    };
+    expect(Object.fromEntries(named.map((n) => [n, statusOf(n)]))).toEqual(
+      Object.fromEntries(named.map((n) => [n, 'accepted'])),
+    );
+  });
+
   it('lists every file, tests aside, that imports src/server/testing', () => {
     const declared = pathsOf(bullet('Files that import src/server/testing')).filter((p) => !p.endsWith('/'));
     const specifier = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
