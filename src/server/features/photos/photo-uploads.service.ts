@@ -180,7 +180,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
       const now = deps.now();
       await requireElectionOpen(db, 'photo', {
         now,
-        key,
+        itemKey: key,
         item: { email: user.email, recordId, kind, fingerprint: meta.data.sha256 ?? '', era: meta.data.era },
       });
       // Begun during a drill, it is the drill's whatever its phone stamped: never real after it (decision 094).

@@ -175,7 +175,7 @@ export async function storePhoto(
         const key = input.idempotency?.request.itemKey;
         const allowance = await requireElectionOpen(trx, 'photo', {
           now: input.now,
-          key,
+          itemKey: key,
           item: { email: user.email, recordId: record.id, kind, fingerprint: upload.sha256, era: input.era },
         });
         const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
@@ -198,7 +198,7 @@ export async function storePhoto(
             kind,
             recordId: record.id,
             photoId: id,
-            key,
+            itemKey: key,
             before: drillBefore,
             now: input.now,
           });
@@ -225,7 +225,7 @@ export async function storePhoto(
         });
         if (allowance.late && key) {
           await recordLateArrival(trx, {
-            key,
+            itemKey: key,
             kind,
             slug: input.department.slug,
             recordId: record.id,
@@ -309,7 +309,7 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
     // the photo's transaction.
     await requireElectionOpen(db, 'photo', {
       now: input.now,
-      key,
+      itemKey: key,
       item: { email: user.email, recordId: id, kind, fingerprint: upload.sha256, era: input.era },
     });
     // As it is now: the slot may have been filled while the file travelled.
