@@ -485,6 +485,14 @@ const MATRIX: Record<string, Case[]> = {
       expect: adminOnly(409),
     },
   ],
+  'POST /api/admin/election/drill/accounts': [
+    {
+      // The rehearsal's accounts are made only during the drill: an admin is told so, and none is made.
+      name: 'outside the drill',
+      request: () => ({ body: { count: 2, departments: [FIXTURES.slugA], smsPhones: 0 } }),
+      expect: adminOnly(409),
+    },
+  ],
   'PUT /api/admin/election/close': [
     { request: () => ({ body: { closesAt: null, graceHours: 12, reason: 'Sin hora fija' } }), expect: adminOnly() },
   ],

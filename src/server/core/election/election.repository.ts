@@ -57,8 +57,8 @@ const endedDrillEraQuery = compiledQuery((db: Kysely<Database>, era: string) =>
     .where('ended_at', 'is not', null),
 );
 
-const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, key: string) =>
-  db.selectFrom('election_drill_items').select('id').where('item_key', '=', key).where('erased_at', 'is not', null),
+const erasedDrillKeyQuery = compiledQuery((db: Kysely<Database>, itemKey: string) =>
+  db.selectFrom('election_drill_items').select('id').where('item_key', '=', itemKey).where('erased_at', 'is not', null),
 );
 
 /** The election day's rows: the phase, the keys phones reported, the items that came after the close. */
@@ -165,8 +165,8 @@ export function createElectionRepository(db: Kysely<Database>) {
       }
     },
 
-    async heardKey(key: string): Promise<HeardKeyRow | undefined> {
-      return db.selectFrom('election_heard_keys').selectAll().where('item_key', '=', key).executeTakeFirst();
+    async heardKey(itemKey: string): Promise<HeardKeyRow | undefined> {
+      return db.selectFrom('election_heard_keys').selectAll().where('item_key', '=', itemKey).executeTakeFirst();
     },
 
     async countHeardKeysOf(email: string): Promise<number> {
@@ -357,8 +357,8 @@ export function createElectionRepository(db: Kysely<Database>) {
     },
 
     /** Whether this key named a drill item that has since been erased. */
-    async isErasedDrillKey(key: string): Promise<boolean> {
-      return (await erasedDrillKeyQuery(db, key)).length > 0;
+    async isErasedDrillKey(itemKey: string): Promise<boolean> {
+      return (await erasedDrillKeyQuery(db, itemKey)).length > 0;
     },
 
     /** The drill's items not yet erased, oldest first. */

@@ -113,8 +113,8 @@ export interface WriteAllowance {
 export interface WriteContext {
   /** The server's clock: the phone's never decides (a phone set a day ahead changes nothing). */
   now: Date;
-  /** The item's Idempotency-Key (votes and photos from phones). */
-  key?: string | undefined;
+  /** The item's key (the Idempotency-Key header of votes and photos from phones). */
+  itemKey?: string | undefined;
   /** What a vote or photo is: what a key heard before the close must have been heard as (decision 094). */
   item?: PhoneItem | undefined;
 }
@@ -150,7 +150,7 @@ export async function requireElectionOpen(
   // The day's row first, locked: the first lock of every write, so a change of phase orders with it.
   const day = await lockElection(db, context.now, 'share');
   // A drill item sent after the drill was erased: never a real vote, whatever the phase (decision 079).
-  if (fromPhone && context.key && (await repo.isErasedDrillKey(context.key))) {
+  if (fromPhone && context.itemKey && (await repo.isErasedDrillKey(context.itemKey))) {
     throw new Refusal('drill_item', electionMessages.drillItem);
   }
   // Made during a drill that has ended, by the era its phone stamped on it: never real (decision 094).
@@ -172,8 +172,8 @@ export async function requireElectionOpen(
       // The close's counts are kept before anything is taken after it.
       await ensureCloseSnapshot(db, closedAt, context.now);
       if (!fromPhone) throw new Refusal('closed', electionMessages.closedForAdmins(closedAt));
-      if (context.key && context.item) {
-        const heard = await heardBeforeClose(db, context.key, closedAt, day.graceHours, context.now);
+      if (context.itemKey && context.item) {
+        const heard = await heardBeforeClose(db, context.itemKey, closedAt, day.graceHours, context.now);
         if (heard && heard.era !== null && heard.era !== day.row?.era && (await repo.isEndedDrillEra(heard.era))) {
           throw new Refusal('drill_item', electionMessages.drillItem);
         }
@@ -298,13 +298,13 @@ const graceOver = (closedAt: string, graceHours: number, now: Date) =>
 /** The key as a phone reported it before the close, while the grace after the close still runs. */
 async function heardBeforeClose(
   db: Kysely<Database>,
-  key: string,
+  itemKey: string,
   closedAt: string,
   graceHours: number,
   now: Date,
 ): Promise<HeardKeyRow | undefined> {
   if (graceOver(closedAt, graceHours, now)) return undefined;
-  const heard = await createElectionRepository(db).heardKey(key);
+  const heard = await createElectionRepository(db).heardKey(itemKey);
   return heard && heard.heard_at < closedAt ? heard : undefined;
 }
 
@@ -324,7 +324,7 @@ export async function recordDrillItem(
     kind: DrillKind;
     recordId: number;
     photoId?: number;
-    key?: string;
+    itemKey?: string;
     before: { revision: number; updatedAt: string };
     now: Date;
   },
@@ -333,7 +333,7 @@ export async function recordDrillItem(
     kind: item.kind,
     record_id: item.recordId,
     photo_id: item.photoId ?? null,
-    item_key: item.key ?? null,
+    item_key: item.itemKey ?? null,
     record_revision: item.before.revision,
     record_updated_at: item.before.updatedAt,
     made_at: item.now.toISOString(),
@@ -346,11 +346,11 @@ export async function recordDrillItem(
  */
 export async function recordLateArrival(
   db: Kysely<Database>,
-  item: { key: string; kind: string; slug: string; recordId: number; email: string; now: Date },
+  item: { itemKey: string; kind: string; slug: string; recordId: number; email: string; now: Date },
 ): Promise<void> {
   const day = await readElection(db, item.now);
   await createElectionRepository(db).addLateArrival({
-    item_key: item.key,
+    item_key: item.itemKey,
     kind: item.kind,
     department_slug: item.slug,
     record_id: item.recordId,

@@ -115,7 +115,7 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
           user,
           ip: context.ip,
           now: at,
-          key: row.item_key,
+          itemKey: row.item_key,
           declaredSha256: declared.success ? declared.data : undefined,
           era: row.era ?? undefined,
         },
@@ -180,13 +180,13 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
       const now = deps.now();
       await requireElectionOpen(db, 'photo', {
         now,
-        key,
+        itemKey: key,
         item: { email: user.email, recordId, kind, fingerprint: meta.data.sha256 ?? '', era: meta.data.era },
       });
       // Begun during a drill, it is the drill's whatever its phone stamped: never real after it (decision 094).
       const day = await readElection(db, now);
       const era = day.phase === 'simulacro' ? (day.row?.era ?? meta.data.era) : meta.data.era;
-      await requireOpenSlot({ db, keys }, { user, slug, recordId, kind, key });
+      await requireOpenSlot({ db, keys }, { user, slug, recordId, kind, itemKey: key });
       // The data folder keeps its floor of free space for votes and the photos already accepted.
       await deps.requireRoom(upload.size);
       const registered = await uploads.register(

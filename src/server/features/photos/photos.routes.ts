@@ -95,10 +95,10 @@ export const photosRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (a
     async (request, reply) => {
       const user = requireUser(request);
       const { slug, id, kind } = request.params;
-      const key = request.headers['idempotency-key'];
+      const itemKey = request.headers['idempotency-key'];
       // A filled slot is refused before the file travels (requireOpenSlot).
-      const department = await requireOpenSlot({ db, keys }, { user, slug, recordId: id, kind, key });
-      if (key) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
+      const department = await requireOpenSlot({ db, keys }, { user, slug, recordId: id, kind, itemKey });
+      if (itemKey) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
 
       const maxBytes = await photoMaxBytes(db);
       // The data folder keeps its floor of free space for votes and the photos already accepted.
@@ -138,7 +138,7 @@ export const photosRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (a
             user,
             ip: request.ip,
             now: app.config.now(),
-            key,
+            itemKey,
             declaredSha256: request.headers[PHOTO_SHA256_HEADER],
             signal: gone.signal,
             era: request.headers[ITEM_ERA_HEADER],

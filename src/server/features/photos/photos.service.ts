@@ -175,7 +175,7 @@ export async function storePhoto(
         const key = input.idempotency?.request.itemKey;
         const allowance = await requireElectionOpen(trx, 'photo', {
           now: input.now,
-          key,
+          itemKey: key,
           item: { email: user.email, recordId: record.id, kind, fingerprint: upload.sha256, era: input.era },
         });
         const drillBefore = allowance.drill ? await recordBeforeDrillItem(trx, record.id) : undefined;
@@ -198,7 +198,7 @@ export async function storePhoto(
             kind,
             recordId: record.id,
             photoId: id,
-            key,
+            itemKey: key,
             before: drillBefore,
             now: input.now,
           });
@@ -225,7 +225,7 @@ export async function storePhoto(
         });
         if (allowance.late && key) {
           await recordLateArrival(trx, {
-            key,
+            itemKey: key,
             kind,
             slug: input.department.slug,
             recordId: record.id,
@@ -273,8 +273,8 @@ export interface AcceptPhotoInput {
   user: SessionUser;
   ip: string | null;
   now: Date;
-  /** The request's Idempotency-Key, if it carried one. */
-  key?: string;
+  /** The item key (the request's Idempotency-Key header), if it carried one. */
+  itemKey?: string;
   /** The SHA-256 the phone computed of the bytes it sent (absent from phones that did not compute it). */
   declaredSha256?: string;
   signal?: AbortSignal;
@@ -290,7 +290,7 @@ export interface AcceptPhotoInput {
  */
 export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput): Promise<Answer<PhotoUploadResult>> {
   const { db, keys } = deps;
-  const { department, recordId: id, kind, upload, user, key } = input;
+  const { department, recordId: id, kind, upload, user, itemKey: key } = input;
   // Before anything else: only the bytes the phone hashed are stored, and their hash is the one audited.
   if (input.declaredSha256 !== undefined && input.declaredSha256 !== upload.sha256) throw ArrivedDamaged();
   const idempotency: IdempotentRequest | undefined = key
@@ -309,7 +309,7 @@ export async function acceptPhoto(deps: AcceptPhotoDeps, input: AcceptPhotoInput
     // the photo's transaction.
     await requireElectionOpen(db, 'photo', {
       now: input.now,
-      key,
+      itemKey: key,
       item: { email: user.email, recordId: id, kind, fingerprint: upload.sha256, era: input.era },
     });
     // As it is now: the slot may have been filled while the file travelled.
@@ -367,10 +367,10 @@ export function createPhotoPlaceholders(db: Kysely<Database>) {
  */
 export async function requireOpenSlot(
   deps: { db: Kysely<Database>; keys: IdempotencyKeys },
-  input: { user: SessionUser; slug: string; recordId: number; kind: PhotoKind; key: string | undefined },
+  input: { user: SessionUser; slug: string; recordId: number; kind: PhotoKind; itemKey: string | undefined },
 ): Promise<{ id: number; slug: string; title: string }> {
   const { db, keys } = deps;
-  const { user, recordId, kind, key } = input;
+  const { user, recordId, kind, itemKey: key } = input;
   const department = await requireValidationDepartment(db, user, input.slug);
   const found = await createRecordsRepository(db).findInDepartment(department.id, recordId);
   if (found?.status !== 'pendiente') throw await notPendingRefusal(db, department.id, recordId);

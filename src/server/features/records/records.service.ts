@@ -99,7 +99,7 @@ async function applyVote(
   // The day's phase decides first (docs/decisions/078): refused before the day starts or after its close.
   const allowance = await requireElectionOpen(trx, 'vote', {
     now: input.now,
-    key: input.idempotency?.itemKey,
+    itemKey: input.idempotency?.itemKey,
     item: {
       email: input.user.email,
       recordId: input.recordId,
@@ -138,7 +138,7 @@ async function applyVote(
     await recordDrillItem(trx, {
       kind: 'vote',
       recordId: input.recordId,
-      key: input.idempotency?.itemKey,
+      itemKey: input.idempotency?.itemKey,
       before: drillBefore,
       now: input.now,
     });
@@ -159,7 +159,7 @@ async function applyVote(
   });
   if (allowance.late && input.idempotency) {
     await recordLateArrival(trx, {
-      key: input.idempotency.itemKey,
+      itemKey: input.idempotency.itemKey,
       kind: 'vote',
       slug: input.department.slug,
       recordId: input.recordId,
