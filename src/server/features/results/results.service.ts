@@ -75,20 +75,13 @@ const stampedNow =
 export const createResultsReader = (db: Kysely<Database>, clock: () => Date) =>
   untilDatabaseChanges(db, () => readResults(db, clock()), stampedNow(clock));
 
-/** The answer's one field that changes at every read, its last (resultsSchema's order). */
-const STAMP_FIELD = '"computedAt":""}';
-
 /**
- * The totals as GET /api/results sends them: JSON checked against the response schema and written once
- * per database change, then only its `computedAt` is new at each read (sendSerialized).
+ * The totals as GET /api/results sends them: checked against the response schema once per database
+ * change; each read only stamps its `computedAt` and writes the JSON (sendSerialized).
  */
 export function createResultsAnswer(db: Kysely<Database>, clock: () => Date): () => Promise<string> {
-  const unstamped = untilDatabaseChanges(db, async () => {
-    const json = JSON.stringify(resultsSchema.parse({ ...(await readResults(db, clock())), computedAt: '' }));
-    if (!json.endsWith(STAMP_FIELD)) throw new Error('computedAt is no longer the last field of the results');
-    return json.slice(0, -'""}'.length);
-  });
-  return async () => `${await unstamped()}"${clock().toISOString()}"}`;
+  const checked = untilDatabaseChanges(db, async () => resultsSchema.parse(await readResults(db, clock())));
+  return async () => JSON.stringify({ ...(await checked()), computedAt: clock().toISOString() });
 }
 
 /** The breakdown, read again only when something changed. */
