@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const requireAll = process.env.COMANDO_REQUIRE_ALL_SUITES === '1';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,6 +15,9 @@ const results = [];
 const skipped = [];
 /** @type {{ suite: string, file: string, ms: number }[]} */
 const slowFiles = [];
+/** Every test that failed, or passed only on its retry: named again at the end, where a cut log still shows it. */
+/** @type {{ suite: string, where: string, error: string, flaky?: boolean }[]} */
+const failures = [];
 
 const SUITE_NAMES = {
   server: 'servidor (SQLite)',
@@ -63,18 +67,29 @@ function readPlaywright(file) {
     const report = JSON.parse(fs.readFileSync(file, 'utf8'));
     const s = report.stats;
     const files = new Map();
+    const failed = [];
     const walk = (suite, fileName) => {
       for (const child of suite.suites ?? []) walk(child, child.file ?? fileName);
       for (const spec of suite.specs ?? []) {
         for (const t of spec.tests) {
           const key = `${t.projectName}\n${spec.file ?? fileName}`;
           for (const r of t.results) files.set(key, (files.get(key) ?? 0) + r.duration);
+          if (t.status === 'unexpected' || t.status === 'flaky') {
+            const error = t.results.find((r) => r.status !== 'passed')?.error?.message ?? '';
+            failed.push({
+              suite: suiteName(t.projectName),
+              where: `tests/e2e/${spec.file ?? fileName}:${spec.line} › ${spec.title}`,
+              error: stripVTControlCharacters(error).split('\n')[0].slice(0, 300),
+              flaky: t.status === 'flaky',
+            });
+          }
         }
       }
     };
     for (const suite of report.suites ?? []) walk(suite, suite.file);
     return {
       counts: { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped, flaky: s.flaky },
+      failed,
       files: [...files].map(([key, ms]) => {
         const [project, file] = key.split('\n');
         return { suite: suiteName(project), file: path.join('tests/e2e', file), ms };
@@ -121,6 +136,8 @@ if (summary) {
     });
   }
   for (const f of summary.files) slowFiles.push({ suite: suiteName(f.project), file: f.file, ms: f.ms });
+  for (const f of summary.failures ?? [])
+    failures.push({ suite: suiteName(f.project), where: `${f.file} › ${f.test}`, error: f.error });
   if (summary.unhandledErrors > 0)
     results.push({ suite: `Vitest: ${summary.unhandledErrors} errores fuera de las pruebas`, ok: false });
   else if (!vitest.ok && results.every((r) => r.ok)) results.push({ suite: 'Vitest', ok: false, ms: vitest.ms });
@@ -170,6 +187,7 @@ if (fs.existsSync(chromiumPath)) {
     const report = readPlaywright(pwJson);
     results.push({ suite: 'extremo a extremo', ok: e2e.ok, counts: report?.counts, ms: e2e.ms });
     slowFiles.push(...(report?.files ?? []));
+    failures.push(...(report?.failed ?? []));
   }
 } else {
   skipped.push(
@@ -189,6 +207,11 @@ for (const r of results) {
 console.log('\n━━ Los 10 archivos de prueba más lentos ━━');
 for (const f of slowFiles.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
   console.log(`${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.suite.padEnd(24)} ${f.file}`);
+}
+if (failures.length > 0) {
+  console.log('\n━━ Lo que falló ━━');
+  for (const f of failures)
+    console.log(`${f.flaky ? '~ solo al reintentar' : '✘'} ${f.suite}: ${f.where}\n    ${f.error}`);
 }
 console.log('\n━━ Resumen ━━');
 for (const r of results) {
