@@ -2,7 +2,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { lockElection } from '#server/core/election/election';
 import { runChange } from '#server/platform/change/change';
-import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
 import type { Actor } from '#server/platform/session/identity';
@@ -13,6 +12,7 @@ import {
   drillAccountsBodySchema,
   electionMessages,
 } from '#shared/features/election/election';
+import { drillAccountsRepository } from './drill-accounts.repository';
 
 /** The domain of drill accounts: reserved (RFC 2606), so no mail can ever reach one. */
 export const DRILL_ACCOUNT_DOMAIN = 'ensayo.invalid';
@@ -35,50 +35,27 @@ export function createDrillAccounts(db: Kysely<Database>, clock: () => Date) {
       return runChange(db, async ({ trx, audit }) => {
         const day = await lockElection(trx, now, 'update');
         if (day.phase !== 'simulacro') throw Conflict(electionMessages.drillAccountsOnlyInDrill);
+        const accounts = drillAccountsRepository(trx);
         const departments = [];
         for (const slug of input.departments) {
-          const found = await trx
-            .selectFrom('departments')
-            .select(['id', 'slug'])
-            .where('slug', '=', slug)
-            .executeTakeFirst();
+          const found = await accounts.department(slug);
           if (!found) throw BadRequest(electionMessages.drillAccountsUnknownDepartment(slug));
           departments.push(found);
         }
-        const taken = new Set((await trx.selectFrom('user_phones').select('phone').execute()).map((r) => r.phone));
-        const accounts: DrillAccountsResult['accounts'] = [];
+        const taken = await accounts.takenPhones();
+        const made: DrillAccountsResult['accounts'] = [];
         for (let n = 0; n < input.count; n++) {
           const email = `ensayo-${batch}-${n + 1}@${DRILL_ACCOUNT_DOMAIN}`;
           const department = departments[n % departments.length] as { id: number; slug: string };
-          const user = await trx
-            .insertInto('users')
-            .values({
-              email,
-              password_hash: passwordHash,
-              role: 'staff',
-              disabled: 0,
-              must_change_password: 0,
-              password_expires_at: null,
-              last_login_at: null,
-              created_at: at,
-              updated_at: at,
-              drill_only: 1,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await trx
-            .insertInto('department_members')
-            .values({ department_id: department.id, email, created_at: at })
-            .execute();
           let smsPhone: string | null = null;
           if (n < input.smsPhones) {
             // A made-up number: replies to drill accounts are never sent (sms.service).
             do smsPhone = `+58416${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
             while (taken.has(smsPhone));
             taken.add(smsPhone);
-            await trx.insertInto('user_phones').values({ phone: smsPhone, user_id: user.id, created_at: at }).execute();
           }
-          accounts.push({ email, slug: department.slug, smsPhone });
+          await accounts.insert({ email, passwordHash, departmentId: department.id, smsPhone, at });
+          made.push({ email, slug: department.slug, smsPhone });
         }
         await audit({
           actorEmail: actor.email,
@@ -88,42 +65,19 @@ export function createDrillAccounts(db: Kysely<Database>, clock: () => Date) {
           details: { count: input.count, smsPhones: input.smsPhones, departmentsUsed: input.departments.length },
           at: now,
         });
-        return { password, accounts };
+        return { password, accounts: made };
       });
     },
   };
 }
 
 /**
- * Inside 'Terminar simulacro': the drill's accounts go, with their sessions, trusted browsers, codes,
- * numbers, access, field reports, kept answers and SMS. Their audit rows stay (decision 079). The rows of
- * their unfinished resumable uploads stay until they expire, as every drill upload's (the sweep removes
- * them with their bytes). Answers how many accounts went.
+ * Inside 'Terminar simulacro': the drill's accounts go, with everything of theirs but their audit rows
+ * (drillAccountsRepository.removeAll). The rows of their unfinished resumable uploads stay until they
+ * expire, as every drill upload's (the sweep removes them with their bytes). Answers how many accounts went.
  */
-export async function removeDrillAccounts(trx: Kysely<Database>): Promise<number> {
-  const users = await trx.selectFrom('users').select(['id', 'email']).where('drill_only', '=', 1).execute();
-  if (users.length === 0) return 0;
-  for (const part of inSlices(users.map((u) => u.id))) {
-    await trx.deleteFrom('sessions').where('user_id', 'in', part).execute();
-    await trx.deleteFrom('trusted_devices').where('user_id', 'in', part).execute();
-    await trx.deleteFrom('recovery_codes').where('user_id', 'in', part).execute();
-    await trx.deleteFrom('user_phones').where('user_id', 'in', part).execute();
-  }
-  for (const part of inSlices(users.map((u) => u.email))) {
-    await trx.deleteFrom('department_members').where('email', 'in', part).execute();
-    await trx.deleteFrom('field_items').where('user_email', 'in', part).execute();
-    await trx.deleteFrom('field_devices').where('user_email', 'in', part).execute();
-    await trx.deleteFrom('field_reporters').where('user_email', 'in', part).execute();
-    await trx.deleteFrom('idempotency_keys').where('actor_email', 'in', part).execute();
-    await trx.deleteFrom('election_late_arrivals').where('user_email', 'in', part).execute();
-    // The answers first: they name the messages they answer.
-    await trx.deleteFrom('sms_messages').where('user_email', 'in', part).where('direction', '=', 'out').execute();
-    await trx.deleteFrom('sms_messages').where('user_email', 'in', part).execute();
-  }
-  for (const part of inSlices(users.map((u) => u.id))) {
-    await trx.deleteFrom('users').where('id', 'in', part).execute();
-  }
-  return users.length;
+export function removeDrillAccounts(trx: Kysely<Database>): Promise<number> {
+  return drillAccountsRepository(trx).removeAll();
 }
 
 export type DrillAccounts = ReturnType<typeof createDrillAccounts>;
