@@ -73,7 +73,10 @@ describe('convertImage', () => {
     // shell is gone and reaped, that is once its exit has been told.
     const child = spawn(
       'sh',
-      ['-c', `(while kill -0 $$ 2>/dev/null; do sleep 0.01; done; printf '%s\\n' '{"ok":true,"width":4}' >&3) & exit 0`],
+      [
+        '-c',
+        `(while kill -0 $$ 2>/dev/null; do sleep 0.01; done; printf '%s\\n' '{"ok":true,"width":4}' >&3) & exit 0`,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' },
     );
     const order: string[] = [];
