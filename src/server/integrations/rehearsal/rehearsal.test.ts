@@ -16,9 +16,6 @@ import { runRehearsalCommand } from './rehearsal.cli';
 let t: TestApp | undefined;
 let gateway: SmsGatewayContractServer | undefined;
 afterEach(async () => {
-  // The rehearsal's phones keep their connections alive; on PostgreSQL the server's close waited for some
-  // of them with no request in flight (decision 103): they are closed first.
-  t?.app.server.closeAllConnections();
   await t?.close();
   await gateway?.close();
   t = undefined;

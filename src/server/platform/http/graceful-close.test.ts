@@ -132,3 +132,17 @@ it('closes without cutting anyone off: requests in flight get their whole answer
   const [error] = (await once(refused, 'error')) as [NodeJS.ErrnoException];
   expect(error.code).toBe('ECONNREFUSED');
 });
+
+it('does not wait at the close for a connection on which nothing has arrived (a preconnect, a spare socket)', async () => {
+  t = await createTestApp();
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = Number(new URL(address).port);
+  const accepted = once(t.app.server, 'connection');
+  const spare = rawClient(port);
+  await spare.connected;
+  await accepted;
+
+  await t.app.close();
+  await spare.closedByServer();
+  expect(spare.errors).toEqual([]);
+});

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -10,11 +11,29 @@ import type { FastifyInstance } from 'fastify';
  *   reset instead of answered;
  * - a request that still reaches an open connection (pipelined behind one in flight) is served, with
  *   `Connection: close`, rather than refused: app.ts turns off Fastify's 503 while closing, which a
- *   phone would have to retry for nothing (the database is still open until the last answer is out).
+ *   phone would have to retry for nothing (the database is still open until the last answer is out);
+ * - a connection on which nothing has arrived yet (a browser's preconnect, a client's spare socket) is
+ *   closed too: Node does not count it idle (its headers' timer runs from the connection), and once the
+ *   server closes, that timer no longer runs, so the close would wait for the client to hang up.
  */
 export function registerGracefulClose(app: FastifyInstance): void {
   const inFlight = new Set<ServerResponse>();
   let closing = false;
+  const connections = new Set<Socket>();
+  // Once the server no longer listens (Fastify closes it after every preClose hook) and a turn of the
+  // loop has read what clients had already sent: a connection with no byte read has no request coming.
+  const closeUnused = () => {
+    if (app.server.listening) return void setTimeout(closeUnused, 10);
+    setImmediate(() =>
+      setImmediate(() => {
+        for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
+      }),
+    );
+  };
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
 
   const closeAfter = (res: ServerResponse) => {
     if (!res.headersSent) res.setHeader('connection', 'close');
@@ -36,5 +55,6 @@ export function registerGracefulClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
     for (const res of inFlight) closeAfter(res);
+    closeUnused();
   });
 }

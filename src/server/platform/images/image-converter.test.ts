@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '#server/testing/photos';
-import { convertImage, ImageConvertError } from './image-converter';
+import { childAnswer, convertImage, ImageConvertError } from './image-converter';
 
 const options = { maxPixels: 80_000_000, displayMaxPx: 2000, thumbMaxPx: 240 };
 const at = (name: string) => `${FIXTURES_DIR}/${name}`;
@@ -64,5 +65,29 @@ describe('convertImage', () => {
     await expect(convertImage(at('ballot.heic'), 'heic', { ...options, timeoutMs: 1 })).rejects.toThrow(
       'la conversión tardó demasiado',
     );
+  });
+
+  it('takes the answer of a process whose exit Node told before its message', async () => {
+    // The order a loaded server sometimes sees (the conversion sends its JPEGs and exits at once): here made
+    // certain. The shell exits first; a subshell holding the same channel writes the answer only once the
+    // shell is gone and reaped, that is once its exit has been told.
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        `(while kill -0 $$ 2>/dev/null; do sleep 0.01; done; printf '%s\\n' '{"ok":true,"width":4}' >&3) & exit 0`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' },
+    );
+    const order: string[] = [];
+    child.once('exit', () => order.push('exit'));
+    child.once('message', () => order.push('message'));
+    await expect(childAnswer(child, 60_000)).resolves.toEqual({ ok: true, width: 4 });
+    expect(order).toEqual(['exit', 'message']);
+  });
+
+  it('says the conversion ended without answering when its process is gone and said nothing', async () => {
+    const child = spawn('sh', ['-c', 'echo "sin memoria" >&2; exit 3'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    await expect(childAnswer(child, 60_000)).rejects.toThrow('el conversor terminó (3) sin memoria');
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { ImageType } from './image-type';
 
@@ -132,39 +132,47 @@ export function convertImage(file: string, type: ImageType, options: ConvertOpti
       },
     },
   );
+  return childAnswer(child, timeoutMs).then((m) => {
+    if (!m.ok) throw new ImageConvertError(m.message);
+    return {
+      width: m.width,
+      height: m.height,
+      display: Buffer.from(m.display.buffer, m.display.byteOffset, m.display.byteLength),
+      thumb: Buffer.from(m.thumb.buffer, m.thumb.byteOffset, m.thumb.byteLength),
+    };
+  });
+}
+
+/** What the conversion's process answers: the two JPEGs, or why the picture cannot be read. */
+type ChildMessage =
+  | { ok: true; width: number; height: number; display: Uint8Array; thumb: Uint8Array }
+  | { ok: false; message: string };
+
+/**
+ * The first message of a conversion's process. The process sends it and exits at once; Node may tell
+ * the exit before it has read the message from the channel (a message of a few hundred kB, a busy event
+ * loop: about one photo in a hundred on a loaded server), so only 'close' — the process gone and its
+ * channel and stderr read to their end — without a message means it ended without answering.
+ */
+export function childAnswer<T = ChildMessage>(child: ChildProcess, timeoutMs: number): Promise<T> {
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     if (stderr.length < 2000) stderr += chunk.toString();
   });
-  return new Promise<ConvertedImage>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const finish = (error: Error | undefined, value?: ConvertedImage) => {
+    const finish = (error: Error | undefined, value?: T) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       if (error) reject(error);
-      else resolve(value as ConvertedImage);
+      else resolve(value as T);
     };
     const timer = setTimeout(() => finish(new ImageConvertError('la conversión tardó demasiado')), timeoutMs);
-    child.once(
-      'message',
-      (
-        m:
-          | { ok: true; width: number; height: number; display: Uint8Array; thumb: Uint8Array }
-          | { ok: false; message: string },
-      ) => {
-        if (!m.ok) return finish(new ImageConvertError(m.message));
-        finish(undefined, {
-          width: m.width,
-          height: m.height,
-          display: Buffer.from(m.display.buffer, m.display.byteOffset, m.display.byteLength),
-          thumb: Buffer.from(m.thumb.buffer, m.thumb.byteOffset, m.thumb.byteLength),
-        });
-      },
-    );
+    child.once('message', (m: T) => finish(undefined, m));
     child.once('error', (error) => finish(new ImageConvertError(error.message)));
-    child.once('exit', (code, signal) =>
+    child.once('close', (code, signal) =>
       finish(new ImageConvertError(`el conversor terminó (${signal ?? code}) ${stderr.trim().slice(0, 300)}`)),
     );
   });
