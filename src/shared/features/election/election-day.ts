@@ -45,5 +45,7 @@ export const dayMessages = {
   closedForValidators:
     'Ya no se reciben votos ni fotos nuevos. Lo que este teléfono guardó antes del cierre se sigue enviando.',
   preparingShort: 'Jornada en preparación: todavía no se reciben votos ni fotos.',
+  /** Under the day on a validator's page while the phone has no connection: how old what it shows is. */
+  lastHeard: (at: Date) => `Sin conexión: la jornada como estaba ${atClock(at)}`,
   underWay: 'Jornada en curso',
 } as const;

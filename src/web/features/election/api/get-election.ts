@@ -1,25 +1,60 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ElectionStatus } from '#shared/features/election/election';
+import { z } from 'zod';
+import { type ElectionStatus, electionStatusSchema } from '#shared/features/election/election';
 import { apiFetch } from '#web/platform/lib/api-client';
+import { readLocal, writeLocal } from '#web/platform/lib/local-storage';
 
 export const electionKey = ['election'] as const;
 
 /**
  * The day's status with how far this phone's clock is from the server's (server minus phone, in ms,
- * measured when the answer arrived): the countdown to the close runs on the server's clock.
+ * measured when the answer arrived): the countdown to the close runs on the server's clock. `heardAt`:
+ * when it arrived (the phone's ms).
  */
-export type ElectionDay = ElectionStatus & { clockOffsetMs: number };
+export type ElectionDay = ElectionStatus & { clockOffsetMs: number; heardAt: number };
 
 /** An answer of the server about the day, with the phone's distance from its clock. */
 export function withServerClock(status: ElectionStatus): ElectionDay {
   const server = status.now ? Date.parse(status.now) : Number.NaN;
-  return { ...status, clockOffsetMs: Number.isFinite(server) ? server - Date.now() : 0 };
+  const heardAt = Date.now();
+  return { ...status, clockOffsetMs: Number.isFinite(server) ? server - heardAt : 0, heardAt };
 }
 
-export const getElection = () => apiFetch<ElectionStatus>('/api/election').then(withServerClock);
+/**
+ * The last answer about the day, kept on the phone: a page opened without a connection still shows the
+ * phase and counts down to the close (and shows the day closed once its time has passed). Nothing of a
+ * person: the day is the same for everyone.
+ */
+const KEPT_DAY_KEY = 'comando-jornada';
+const keptDaySchema = electionStatusSchema.extend({ clockOffsetMs: z.number(), heardAt: z.number() });
 
-/** The day's phase, read again every minute: a band that says SIMULACRO must not stay after it. */
+function keptDay(): ElectionDay | undefined {
+  try {
+    const parsed = keptDaySchema.safeParse(JSON.parse(readLocal(KEPT_DAY_KEY) ?? 'null'));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function getElection(): Promise<ElectionDay> {
+  const day = withServerClock(await apiFetch<ElectionStatus>('/api/election'));
+  writeLocal(KEPT_DAY_KEY, JSON.stringify(day));
+  return day;
+}
+
+/**
+ * The day's phase, read again every minute: a band that says SIMULACRO must not stay after it. Until the
+ * server answers, the kept answer stands in; it counts as old, so the server is asked at once.
+ */
 export const getElectionQueryOptions = () =>
-  queryOptions({ queryKey: electionKey, queryFn: getElection, staleTime: 30_000, refetchInterval: 60_000 });
+  queryOptions({
+    queryKey: electionKey,
+    queryFn: getElection,
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+    initialData: keptDay,
+    initialDataUpdatedAt: 0,
+  });
 
 export const useElection = (enabled = true) => useQuery({ ...getElectionQueryOptions(), enabled });

@@ -94,14 +94,15 @@ describe('the countdown to the close', () => {
       'Jornada en preparación: todavía no se reciben votos ni fotos.',
     );
     preparing.unmount();
+    // A page opened again shows the answer the phone kept until the server's new one arrives.
     election({ phase: 'en_curso', closesAt: null });
     const underWay = renderWithProviders(<DayBanner forValidators />);
-    expect(await screen.findByTestId('jornada')).toHaveTextContent('Jornada en curso');
+    await vi.waitFor(() => expect(screen.getByTestId('jornada')).toHaveTextContent('Jornada en curso'));
     underWay.unmount();
     const seen = election({ phase: 'simulacro', closesAt: null });
     renderWithProviders(<DayBanner forValidators />);
     await vi.waitFor(() => expect(seen.asked).toBe(1));
-    expect(screen.queryByTestId('jornada')).toBeNull();
+    await vi.waitFor(() => expect(screen.queryByTestId('jornada')).toBeNull());
   });
 
   it('puts the phase, the countdown and the close in the navbar, the full sentence as its name', async () => {
@@ -115,5 +116,33 @@ describe('the countdown to the close', () => {
     await advance(25 * 60_000);
     expect(pill).toHaveTextContent('Jornada cerrada');
     expect(pill).toHaveAttribute('title', 'La jornada cerró a las 6:00 p. m.');
+  });
+});
+
+describe('without a connection', () => {
+  it('a page opened offline shows the day the phone last heard, says how old it is, and closes it when its time comes', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(SERVER_NOW);
+    election();
+    const online = renderWithProviders(<DayBanner forValidators />);
+    expect(await screen.findByTestId('jornada')).toHaveTextContent('faltan 25 min');
+    expect(screen.queryByTestId('jornada-sin-conexion')).toBeNull();
+    online.unmount();
+
+    // Ten minutes later the phone has no network, and the page is opened again (a new app, nothing in memory).
+    await advance(10 * 60_000);
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    server.use(http.get('*/api/election', () => HttpResponse.error()));
+    renderWithProviders(<DayBanner forValidators />);
+    const banner = await screen.findByTestId('jornada');
+    expect(banner).toHaveTextContent('La jornada cierra a las 6:00 p. m. — faltan 15 min');
+    expect(screen.getByTestId('jornada-sin-conexion')).toHaveTextContent(
+      'Sin conexión: la jornada como estaba a las 5:35 p. m.',
+    );
+
+    // The close's time passes offline: the page shows the day closed (no 'Votar' follows from it).
+    await advance(15 * 60_000);
+    expect(await screen.findByRole('heading', { name: 'Jornada cerrada' })).toBeVisible();
+    onLine.mockRestore();
   });
 });

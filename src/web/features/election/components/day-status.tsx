@@ -8,6 +8,7 @@ import {
   timeLeft,
 } from '#shared/features/election/election-day';
 import { formatTime } from '#shared/platform/format';
+import { useOnline } from '#web/platform/lib/use-online';
 import { type ElectionDay, electionKey, useElection } from '../api/get-election';
 
 /** The day as a page shows it now, on the server's clock. */
@@ -22,6 +23,8 @@ export interface DayView {
   msLeft: number | null;
   /** The close is CLOSE_WARNING_MINUTES away or less. */
   near: boolean;
+  /** Without a connection: when the answer shown was heard (the phone keeps the last one). */
+  offlineSince: Date | null;
 }
 
 const TICK_MS = 1_000;
@@ -57,7 +60,9 @@ function useServerNow(day: ElectionDay | undefined, closesAtMs: number | null, e
  */
 export function useElectionDay({ enabled = true, everySecond = true } = {}): DayView {
   const election = useElection(enabled);
+  const online = useOnline();
   const day = election.data;
+  const offlineSince = day && !online ? new Date(day.heardAt) : null;
   const queryClient = useQueryClient();
   const ahead = day && !day.closedAt && day.phase === 'en_curso' ? day.closesAt : null;
   const closesAtMs = ahead ? Date.parse(ahead) : null;
@@ -66,9 +71,16 @@ export function useElectionDay({ enabled = true, everySecond = true } = {}): Day
   useEffect(() => {
     if (passed) void queryClient.invalidateQueries({ queryKey: electionKey });
   }, [passed, queryClient]);
-  if (!day) return { phase: null, closesAt: null, closedAt: null, msLeft: null, near: false };
+  if (!day) return { phase: null, closesAt: null, closedAt: null, msLeft: null, near: false, offlineSince: null };
   if (day.closedAt || passed) {
-    return { phase: 'cerrada', closesAt: null, closedAt: day.closedAt ?? ahead, msLeft: null, near: false };
+    return {
+      phase: 'cerrada',
+      closesAt: null,
+      closedAt: day.closedAt ?? ahead,
+      msLeft: null,
+      near: false,
+      offlineSince,
+    };
   }
   const msLeft = closesAtMs === null ? null : closesAtMs - now;
   return {
@@ -77,6 +89,7 @@ export function useElectionDay({ enabled = true, everySecond = true } = {}): Day
     closedAt: null,
     msLeft,
     near: msLeft !== null && msLeft <= CLOSE_WARNING_MINUTES * 60_000,
+    offlineSince,
   };
 }
 
@@ -125,6 +138,13 @@ export function DayPill({ enabled = true }: { enabled?: boolean }) {
 export function DayBanner({ large = false, forValidators = false }: { large?: boolean; forValidators?: boolean }) {
   const day = useElectionDay();
   if (!day.phase || day.phase === 'simulacro') return null;
+  // Without a connection, the phone shows the last answer it kept, and says how old it is.
+  const heard =
+    day.offlineSince && !large ? (
+      <p className="mt-1 text-sm font-normal" data-testid="jornada-sin-conexion">
+        {dayMessages.lastHeard(day.offlineSince)}
+      </p>
+    ) : null;
   // On the projector, aligned with 'Resultados al cierre' below it.
   const size = large ? 'text-[clamp(1.25rem,2vw,3rem)] px-4 py-3' : 'px-4 py-3';
   if (day.closedAt) {
@@ -141,6 +161,7 @@ export function DayBanner({ large = false, forValidators = false }: { large?: bo
           {dayMessages.closedAt(day.closedAt)}
           {forValidators ? ` ${dayMessages.closedForValidators}` : ''}
         </p>
+        {heard}
       </section>
     );
   }
@@ -159,14 +180,16 @@ export function DayBanner({ large = false, forValidators = false }: { large?: bo
             {dayMessages.closeNear}
           </p>
         )}
+        {heard}
       </section>
     );
   }
   // Nothing set in advance: the phase, quietly (the projector needs no word while the day is under way).
   if (large) return null;
   return (
-    <p className="mt-2 text-sm font-semibold text-stone-700" data-testid="jornada">
-      {day.phase === 'preparacion' ? dayMessages.preparingShort : dayMessages.underWay}
-    </p>
+    <div className="mt-2 text-sm font-semibold text-stone-700" data-testid="jornada">
+      <p>{day.phase === 'preparacion' ? dayMessages.preparingShort : dayMessages.underWay}</p>
+      {heard}
+    </div>
   );
 }
