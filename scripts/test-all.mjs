@@ -1,8 +1,9 @@
 // `npm test`: every suite — server on SQLite, server on PostgreSQL and web (one Vitest run, sharing
-// its workers), the web build, the release package installed and started, end-to-end in Chromium. A suite that cannot run here is announced loudly
+// its workers), the web build (alongside Vitest), the release package installed and started (alongside
+// the end-to-end tests), end-to-end in Chromium. A suite that cannot run here is announced loudly
 // with how to fix it; with COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure. At the end:
 // one line per suite with its time, the total time, and the ten slowest test files.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -48,8 +49,41 @@ function findPostgres() {
 function run(label, cmd, args, env = {}) {
   console.log(`\n━━ ${label} ━━`);
   const started = Date.now();
-  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return { ok: res.status === 0, ms: Date.now() - started };
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', () => resolve({ ok: false, ms: Date.now() - started }));
+    child.on('close', (code) => resolve({ ok: code === 0, ms: Date.now() - started }));
+  });
+}
+
+/**
+ * Runs a step alongside the one on the console, its output kept and printed whole once it is done
+ * (`show()`), under its own heading: two steps at once, and still one readable block each. It must not
+ * share files with the step it runs beside (the web build writes dist/, which no Vitest test reads; the
+ * release package stages its own copy in release/ and reads dist/ as the end-to-end tests do).
+ */
+function runAlongside(label, cmd, args, env = {}) {
+  const started = Date.now();
+  const output = [];
+  const done = new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      resolve({ ok: false, ms: Date.now() - started });
+    });
+    child.on('close', (code) => resolve({ ok: code === 0, ms: Date.now() - started }));
+  });
+  return {
+    /** Waits for the step, prints its output, and answers whether it passed and how long it took. */
+    async show(alongside) {
+      const result = await done;
+      console.log(`\n━━ ${label} (a la vez que ${alongside}) ━━`);
+      process.stdout.write(Buffer.concat(output));
+      return result;
+    },
+  };
 }
 
 /** The summary scripts/vitest-summary-reporter.mjs wrote: per project counts and span, per file time. */
@@ -111,7 +145,10 @@ else
 
 const vitestSummary = 'test-results/vitest-summary.json';
 fs.rmSync(vitestSummary, { force: true });
-const vitest = run(
+// The web build does not need Vitest, nor Vitest the build: both at once. (Vitest's workers keep the cores
+// busy for minutes; the build takes seconds of them.)
+const building = runAlongside('Compilación de la web', 'npm', ['run', 'build']);
+const vitest = await run(
   `Vitest: ${projects.join(', ')}`,
   'npx',
   [
@@ -145,11 +182,13 @@ if (summary) {
   results.push({ suite: `Vitest (${projects.join(', ')})`, ok: false, ms: vitest.ms });
 }
 
-const built = run('Compilación de la web', 'npm', ['run', 'build']);
-results.push({ suite: 'compilación', ok: built.ok, ms: built.ms });
+const built = await building.show('Vitest');
+results.push({ suite: 'compilación', ok: built.ok, ms: built.ms, note: 'a la vez que Vitest' });
 
 // The release an operator installs, installed and started from an empty folder (docs/decisions/098),
-// on the web build just made; promtool (Debian's `prometheus`) checks its alert rules.
+// on the web build just made; promtool (Debian's `prometheus`) checks its alert rules. It runs while the
+// end-to-end servers start and the first tests run (its own folder, its own server on a free port).
+let releasing;
 if (built.ok) {
   const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
   if (!promtool) {
@@ -157,7 +196,7 @@ if (built.ok) {
       'Reglas de alerta (docs/deploy/alerts.yml): no se encontró promtool. Instálalo con `apt-get install --no-install-recommends prometheus`.',
     );
   }
-  const release = run(
+  releasing = runAlongside(
     'Paquete de la versión (npm run release, instalado y arrancado)',
     'node',
     ['scripts/test-release.mjs'],
@@ -165,7 +204,6 @@ if (built.ok) {
       ...(promtool ? {} : { COMANDO_RELEASE_WITHOUT_PROMTOOL: '1' }),
     },
   );
-  results.push({ suite: 'paquete de la versión', ok: release.ok, ms: release.ms });
 }
 
 if (fs.existsSync(chromiumPath)) {
@@ -180,7 +218,7 @@ if (fs.existsSync(chromiumPath)) {
         'Extremo a extremo detrás de nginx (proyecto proxy): necesita nginx y PostgreSQL instalados. Instálalos con `apt-get install --no-install-recommends nginx postgresql`.',
       );
     }
-    const e2e = run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+    const e2e = await run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
       ...(withoutProxy ? { COMANDO_E2E_WITHOUT_PROXY: '1' } : {}),
     });
@@ -193,6 +231,16 @@ if (fs.existsSync(chromiumPath)) {
   skipped.push(
     `Extremo a extremo: no se encontró Chromium en ${chromiumPath}. Instálalo con \`apt-get install chromium\` (o define CHROMIUM_PATH).`,
   );
+}
+
+if (releasing) {
+  const release = await releasing.show('extremo a extremo');
+  results.push({
+    suite: 'paquete de la versión',
+    ok: release.ok,
+    ms: release.ms,
+    note: 'a la vez que extremo a extremo',
+  });
 }
 
 let passed = 0;

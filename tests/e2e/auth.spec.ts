@@ -4,6 +4,8 @@ import { expectNoSeriousA11yViolations } from './support/axe';
 import { signIn } from './support/login';
 import { attemptIndex } from './support/attempt';
 import { E2E_ACCOUNTS, oneTimeAccount, throttledAccount } from './support/seed-auth';
+import { E2E_SERVERS } from './support/servers';
+import { useStoredSession } from './support/sessions';
 
 const PHONE = { width: 390, height: 844 };
 const {
@@ -144,8 +146,8 @@ test.describe('after signing in', () => {
   });
 
   test('a validator of A sees neither B’s page nor B’s API, nor Resultados', async ({ page }) => {
-    await signIn(page, validatorA.email, validatorA.password);
-    await expect(page).toHaveURL(/\/validation\/cabimas$/);
+    // Where a validator lands is the tests' above; here a stored session (made through the API) will do.
+    await useStoredSession(page, E2E_SERVERS.main.url, validatorA.email, validatorA.password);
     await page.goto('/validation/lagunillas');
     await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
     await expect(page.getByText('LAGUNILLAS')).toHaveCount(0);
@@ -210,7 +212,9 @@ test.describe('protected pages and logout', () => {
   test('on a phone the slide-over menu holds the departments and Cerrar sesión', async ({ browser }) => {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
-    await signIn(page, validatorTwo.email, validatorTwo.password);
+    // Signing in on a phone is 'the login page works on a phone too'; here a stored session will do.
+    await useStoredSession(page, E2E_SERVERS.main.url, validatorTwo.email, validatorTwo.password);
+    await page.goto('/validation');
     // As a person would: open the menu once the department's page is there, not while it is loading.
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.getByRole('button', { name: 'Abrir menú' }).click();

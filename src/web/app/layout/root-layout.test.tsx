@@ -1,8 +1,9 @@
 import { onlineManager } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { type ReactNode, useState } from 'react';
+import { createPath, MemoryRouter, type Navigator, Route, Router, Routes, type To, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '#shared/platform/messages';
 import type { Session } from '#shared/platform/session';
@@ -12,6 +13,7 @@ import { purgeSeen, rememberedOwner, rememberOwner } from '#web/features/records
 import { deviceOutbox } from '#web/features/records/outbox/device-outbox';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { AppProvider, createTestQueryClient } from '#web/platform/provider';
+import { rememberedSession } from '#web/platform/session/known-session';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { RootLayout } from './root-layout';
@@ -27,9 +29,13 @@ const ADMIN: Session = {
   logoutRoute: '/agenda',
 };
 
+/** Each page drawn, with whom the phone remembered at that moment. */
+const drawn: { path: string; owner: string | null; session: Session | null }[] = [];
+
 function Where() {
   const location = useLocation();
   useDocumentTitle(location.pathname === '/notas' ? 'Notas' : '');
+  drawn.push({ path: location.pathname, owner: rememberedOwner(), session: rememberedSession() });
   return <main data-testid="where">{location.pathname}</main>;
 }
 
@@ -106,6 +112,92 @@ describe('navbar fed by the session', () => {
     await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
     expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+  });
+
+  it('while signing out, a page drawn before the logout route (a slow phone lagging behind) never sends to /login', async () => {
+    // A router whose navigations are drawn only when the test says so: on a busy phone the page on screen
+    // lags behind the address, and the sign-in's landing page may be drawn after the sign-out has begun.
+    const asked: string[] = [];
+    let draw: (path: string) => void = () => {};
+    const path = (to: To) => (typeof to === 'string' ? to : createPath(to));
+    const navigator: Navigator = {
+      createHref: path,
+      go: () => {},
+      push: (to) => void asked.push(path(to)),
+      replace: (to) => void asked.push(path(to)),
+    };
+    function LaggingRouter({ children }: { children: ReactNode }) {
+      const [location, setLocation] = useState('/login');
+      draw = (to) => act(() => setLocation(to));
+      return (
+        <Router location={location} navigator={navigator}>
+          {children}
+        </Router>
+      );
+    }
+    let current: Session = ADMIN;
+    let sessionReads = 0;
+    server.use(
+      http.get('*/api/site', () =>
+        HttpResponse.json({ campaignName: 'Comando Zulia', leaderName: 'X', today: '2026-11-22' }),
+      ),
+      http.get('*/api/auth/session', () => {
+        sessionReads += 1;
+        return HttpResponse.json(current);
+      }),
+      http.post('*/api/auth/logout', () => {
+        current = { user: null, menu: [], home: null, logoutRoute: '/' };
+        return HttpResponse.json({ redirectTo: ADMIN.logoutRoute });
+      }),
+    );
+    const queryClient = createTestQueryClient();
+    render(
+      <AppProvider queryClient={queryClient}>
+        <LaggingRouter>
+          <Routes>
+            <Route element={<RootLayout />}>
+              <Route
+                path="/resultados"
+                element={
+                  <RequireAccess path="/resultados" notFound={<p>no</p>}>
+                    <Where />
+                  </RequireAccess>
+                }
+              />
+              <Route path="*" element={<Where />} />
+            </Route>
+          </Routes>
+        </LaggingRouter>
+      </AppProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
+    await waitFor(() => expect(asked).toEqual(['/agenda']));
+    // The sign-in's landing page is drawn now, late, before the logout route: the session is asked again
+    // there, answers nobody, and the page stays blank instead of sending the person to /login.
+    const readsBefore = sessionReads;
+    draw('/resultados');
+    await waitFor(() => expect(sessionReads).toBeGreaterThan(readsBefore));
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(asked).toEqual(['/agenda']);
+    expect(screen.queryByTestId('where')).not.toBeInTheDocument();
+
+    // Arrived at the logout route: from here on a protected page goes to /login again.
+    draw('/agenda');
+    expect(await within(nav()).findByRole('link', { name: 'Iniciar sesión' })).toBeInTheDocument();
+    draw('/resultados');
+    await waitFor(() => expect(asked).toEqual(['/agenda', '/login?next=%2Fresultados']));
+  });
+
+  it('has forgotten the person on the phone before it shows them signed out: a page opened at once finds nobody', async () => {
+    const user = userEvent.setup();
+    renderLayout('/resultados', ADMIN);
+    await user.click(await within(nav()).findByRole('button', { name: 'Cerrar sesión' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/agenda'));
+    // The logout route, from its very first drawing on: no remembered session or owner (what a reload,
+    // offline, would go by to count the items as this person's).
+    const first = drawn.find((d) => d.path === '/agenda');
+    expect(first).toEqual({ path: '/agenda', owner: null, session: null });
   });
 
   it('says plainly that signing out needs a connection, and keeps the person signed in', async () => {

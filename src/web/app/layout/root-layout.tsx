@@ -49,6 +49,9 @@ function DismissToastsOnRouteChange() {
   return null;
 }
 
+/** Whether `pathname` is where `route` (a path of this site, maybe with a query) leads. */
+const isAt = (route: string, pathname: string): boolean => new URL(route, 'http://sitio.invalid').pathname === pathname;
+
 /**
  * The spec refreshes the sign-in state at every route change; an API call answered 401 (the session
  * ended or was revoked elsewhere) asks again too, so protected pages send the person to /login.
@@ -57,16 +60,23 @@ function KeepSessionFresh() {
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
   const first = useRef(true);
+  const previous = useRef(pathname);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: asking again on every route change is the point
   useEffect(() => {
+    const from = previous.current;
+    previous.current = pathname;
     if (first.current) {
       first.current = false;
       return;
     }
-    // Arrived somewhere after this tab's own logout: from here on, a protected page goes to /login.
+    // Arrived at the logout route after this tab's own logout (or left it, when the sign-out began there):
+    // from here on, a protected page goes to /login. Not before: a page shown on the way (the sign-in's
+    // landing page, drawn late on a slow phone) is still part of leaving, not a visit to be sent to /login.
     queryClient.setQueryData<ClientSession>(SESSION_QUERY_KEY, (held) =>
-      held?.signedOut ? { ...held, signedOut: undefined } : held,
+      held?.signedOut && (isAt(held.logoutRoute, pathname) || isAt(held.logoutRoute, from))
+        ? { ...held, signedOut: undefined }
+        : held,
     );
     void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
   }, [pathname]);
@@ -218,14 +228,18 @@ export function RootLayout() {
     const email = user?.email;
     setAskingAbout(null);
     signOut.mutate(
-      { allDevices: everywhere },
       {
-        // Only once the server ended the session: the phone forgets the lists (and, if asked, the items).
-        onSuccess: () => {
-          setAskAllDevices(false);
+        allDevices: everywhere,
+        // Only once the server ended the session, and before the app shows the person signed out: the phone
+        // forgets the session, the lists (and, if asked, the items), so a page opened at once (a reload,
+        // offline) never counts the items as this person's.
+        onThePhone: async () => {
           rememberSession(null);
-          if (email) void loadOutboxSession().then((m) => m.forgetDevice(email, dropWaiting));
+          if (email) await loadOutboxSession().then((m) => m.forgetDevice(email, dropWaiting));
         },
+      },
+      {
+        onSuccess: () => setAskAllDevices(false),
         onError: (error) => {
           setAskAllDevices(false);
           showErrorToast(isNetworkError(error) ? messages.session.signOutNeedsConnection : error.message);

@@ -9,8 +9,9 @@ export const LOGOUT_MUTATION_KEY = ['logout'] as const;
 
 /**
  * The session as the app holds it. `signedOut` marks the anonymous session set by this tab's own logout,
- * until the app has moved to another page: the page being left must not send the person to /login
- * meanwhile, not even when the server is asked again before it is gone (KeepSessionFresh drops it).
+ * until the app has arrived at its logout route (`logoutRoute`): the page being left, or any page drawn on
+ * the way, must not send the person to /login meanwhile, not even when the server is asked again before
+ * it is gone (KeepSessionFresh drops the mark on arrival).
  */
 export type ClientSession = Session & { signedOut?: true };
 
@@ -28,7 +29,9 @@ export const getSessionQueryOptions = () =>
       // 'Nobody' answered while this tab signs out (asked just before the sign-out, answered just after the
       // server ended the session) is the sign-out itself: the page being left must not go to /login.
       const signingOut = client.isMutating({ mutationKey: LOGOUT_MUTATION_KEY }) > 0;
-      return session.user === null && (held?.signedOut || signingOut) ? { ...session, signedOut: true } : session;
+      if (session.user !== null || !(held?.signedOut || signingOut)) return session;
+      // Still on the way out: to the route the sign-out is heading for (KeepSessionFresh waits for it).
+      return { ...session, logoutRoute: held?.signedOut ? held.logoutRoute : session.logoutRoute, signedOut: true };
     },
     // The server decides; the layout asks again at every route change.
     staleTime: 0,

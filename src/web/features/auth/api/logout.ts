@@ -13,12 +13,22 @@ export const logoutAll = () => apiFetch<LogoutResponse>('/api/auth/logout-all', 
 export interface LogoutOptions {
   /** End every session of the person, on every device, not only this one. */
   allDevices?: boolean;
+  /**
+   * What the phone forgets once the server has ended the session, before the app shows anybody signed
+   * out: a page opened right after 'Cerrar sesión' (a reload, offline) finds it already forgotten.
+   */
+  onThePhone?: () => Promise<void>;
 }
 
-/** Ends our session (or all of them), then the Firebase SDK's, if this tab signed in with it. */
-async function signOut({ allDevices = false }: LogoutOptions = {}): Promise<LogoutResponse> {
+/**
+ * Ends our session (or all of them), then the Firebase SDK's, if this tab signed in with it, then what
+ * the phone keeps of it.
+ */
+async function signOut({ allDevices = false, onThePhone }: LogoutOptions = {}): Promise<LogoutResponse> {
   const answer = await (allDevices ? logoutAll() : logout());
   await signOutOfFirebaseIfLoaded().catch((error: unknown) => console.error(error));
+  // The session is over whatever happens here: a failure is logged, not shown as a failed sign-out.
+  await onThePhone?.().catch((error: unknown) => console.error('sign-out', error));
   return answer;
 }
 
@@ -49,13 +59,17 @@ export const useLogout = (settings: MutationSettings = {}) => {
     // person out whenever the connection comes back.
     networkMode: 'always',
     onSuccess: (answer) => {
-      navigate(isSitePath(answer.redirectTo) ? answer.redirectTo : '/', { replace: true });
-      forgetStaffQueries(queryClient);
+      const destination = isSitePath(answer.redirectTo) ? answer.redirectTo : '/';
+      // The session first, then the way out: whatever page the app shows before the logout route (the one
+      // being left, or one it was still on its way to) already knows this person is leaving, and no guard
+      // sends them to /login. It stays so until the app has arrived at `destination` (KeepSessionFresh).
       queryClient.setQueryData(SESSION_QUERY_KEY, {
         ...ANONYMOUS_SESSION,
-        logoutRoute: answer.redirectTo,
+        logoutRoute: destination,
         signedOut: true as const,
       });
+      forgetStaffQueries(queryClient);
+      navigate(destination, { replace: true });
     },
   });
 };
