@@ -234,7 +234,6 @@ export function RootLayout() {
         // forgets the session, the lists (and, if asked, the items), so a page opened at once (a reload,
         // offline) never counts the items as this person's.
         onThePhone: async () => {
-          rememberSession(null);
           if (email) await loadOutboxSession().then((m) => m.forgetDevice(email, dropWaiting));
         },
       },

@@ -4,6 +4,7 @@ import type { LogoutResponse } from '#shared/platform/session';
 import { apiFetch } from '#web/platform/lib/api-client';
 import type { MutationSettings } from '#web/platform/lib/mutation-errors';
 import { ANONYMOUS_SESSION, LOGOUT_MUTATION_KEY, SESSION_QUERY_KEY } from '#web/platform/session/get-session';
+import { rememberSession } from '#web/platform/session/known-session';
 import { signOutOfFirebaseIfLoaded } from '../firebase-session';
 
 export const logout = () => apiFetch<LogoutResponse>('/api/auth/logout', { method: 'POST' });
@@ -14,19 +15,22 @@ export interface LogoutOptions {
   /** End every session of the person, on every device, not only this one. */
   allDevices?: boolean;
   /**
-   * What the phone forgets once the server has ended the session, before the app shows anybody signed
-   * out: a page opened right after 'Cerrar sesión' (a reload, offline) finds it already forgotten.
+   * What else the phone forgets once the server has ended the session (the remembered session always
+   * goes), before the app shows anybody signed out: a page opened right after 'Cerrar sesión' (a reload,
+   * offline) finds it already forgotten.
    */
   onThePhone?: () => Promise<void>;
 }
 
 /**
  * Ends our session (or all of them), then the Firebase SDK's, if this tab signed in with it, then what
- * the phone keeps of it.
+ * the phone keeps of it: from every 'Cerrar sesión' (the navbar's, the login page's, the password and
+ * second-factor forms'), the next person on a shared phone is never shown as the last one.
  */
 async function signOut({ allDevices = false, onThePhone }: LogoutOptions = {}): Promise<LogoutResponse> {
   const answer = await (allDevices ? logoutAll() : logout());
   await signOutOfFirebaseIfLoaded().catch((error: unknown) => console.error(error));
+  rememberSession(null);
   // The session is over whatever happens here: a failure is logged, not shown as a failed sign-out.
   await onThePhone?.().catch((error: unknown) => console.error('sign-out', error));
   return answer;

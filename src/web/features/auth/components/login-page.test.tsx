@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthProvider } from '#shared/features/auth/auth';
 import type { Session } from '#shared/platform/session';
 import { AppProvider, createTestQueryClient } from '#web/platform/provider';
+import { rememberedSession, rememberSession } from '#web/platform/session/known-session';
 import { createGate } from '#web/testing/gate';
 import { server } from '#web/testing/msw-server';
 import { LoginPage } from './login-page';
@@ -182,6 +183,22 @@ describe('LoginPage', () => {
     expect(await screen.findByText(/no tiene acceso a ningún departamento/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByLabelText('Correo electrónico')).not.toBeInTheDocument());
+  });
+
+  it('signing out there, the phone forgets the person too: the next one on a shared phone is not shown as them', async () => {
+    const person: Session = {
+      user: { email: 'nadie@example.org', role: 'staff', mustChangePassword: false },
+      menu: [],
+      home: null,
+      logoutRoute: '/',
+    };
+    sessionIs(person);
+    rememberSession({ ...person, menu: [{ title: 'Cabimas', path: '/validation/cabimas' }] });
+    server.use(http.post('*/api/auth/logout', () => HttpResponse.json({ redirectTo: '/' })));
+    renderLogin();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cerrar sesión' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/'));
+    expect(rememberedSession()).toBeNull();
   });
 });
 
