@@ -33,6 +33,7 @@ export interface ProgressRow {
   total: number;
   voted: number;
   validated: number;
+  reviewed: number;
 }
 
 export interface CounterRow {
@@ -169,13 +170,14 @@ export function createResultsRepository(db: Kysely<Database>) {
     async progressCounters(): Promise<ProgressRow[]> {
       const rows = await db
         .selectFrom('record_counts')
-        .select(['department_id', 'total', 'voted', 'validated'])
+        .select(['department_id', 'total', 'voted', 'validated', 'reviewed'])
         .execute();
       return rows.map((r) => ({
         department_id: r.department_id,
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        reviewed: Number(r.reviewed),
       }));
     },
 
@@ -187,6 +189,7 @@ export function createResultsRepository(db: Kysely<Database>) {
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        reviewed: Number(r.reviewed),
       }));
     },
 

@@ -204,6 +204,7 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
       put(map, r.department_id, 'pendientes:total', r.total);
       put(map, r.department_id, 'pendientes:votados', r.voted);
       put(map, r.department_id, 'pendientes:validados', r.validated);
+      put(map, r.department_id, 'pendientes:revisados', r.reviewed);
     }
   }
 
