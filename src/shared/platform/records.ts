@@ -60,7 +60,11 @@ export const recordSchema = z.object({
   }),
   /** Slots a reviewer reopened, waiting for another photo (absent: none). */
   retakes: z
-    .object({ gobernador: photoRetakeSchema.optional(), an: photoRetakeSchema.optional(), clez: photoRetakeSchema.optional() })
+    .object({
+      gobernador: photoRetakeSchema.optional(),
+      an: photoRetakeSchema.optional(),
+      clez: photoRetakeSchema.optional(),
+    })
     .optional(),
   /** Voted and with its three photos. */
   validated: z.boolean(),

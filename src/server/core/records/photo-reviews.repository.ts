@@ -117,9 +117,7 @@ export function createPhotoReviewsRepository(db: Kysely<Database>) {
               selectFrom('photos')
                 .select('photos.id')
                 .where('photos.uploaded_by', '=', notUploadedBy)
-                .where((eb) =>
-                  eb.or(PHOTO_KINDS.map((k) => eb('photos.id', '=', eb.ref(`records.${slotColumn(k)}`)))),
-                ),
+                .where((eb) => eb.or(PHOTO_KINDS.map((k) => eb('photos.id', '=', eb.ref(`records.${slotColumn(k)}`))))),
             ),
           ),
         );
@@ -149,12 +147,7 @@ export function createPhotoReviewsRepository(db: Kysely<Database>) {
 
     /** Every review of a record's photos, current and past, oldest first. */
     async ofRecord(recordId: number) {
-      return db
-        .selectFrom('photo_reviews')
-        .selectAll()
-        .where('record_id', '=', recordId)
-        .orderBy('id')
-        .execute();
+      return db.selectFrom('photo_reviews').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
     },
 
     /** Reviews of these photos, by photo id (for exports and the evidence package). */

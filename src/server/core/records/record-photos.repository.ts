@@ -40,25 +40,25 @@ export function createRecordPhotosRepository(db: Kysely<Database>) {
               .where('id', '=', recordId)
               .executeTakeFirst();
       const filled = await db
-          .updateTable('records')
-          .set({
-            [column]: photoId,
-            // A new photo is unreviewed: the slot's review (or the reason it was reopened) goes.
-            [reviewColumn(kind)]: null,
-            [reviewNoteColumn(kind)]: null,
-            completed,
-            // The photo that completes the record names who validated it; a replacement changes nothing.
-            validated_by: sql<
-              string | null
-            >`case when completed = 0 and ${completed} = 1 then ${by} else validated_by end`,
-            updated_at: at,
-          })
-          .where('id', '=', recordId)
-          // A record voided while its photo was being processed takes no photo (and its counts stay right).
-          .where('status', '=', 'pendiente')
-          .where(column, expectCurrent === null ? 'is' : '=', expectCurrent)
-          .returning(['department_id', 'completed'])
-          .executeTakeFirst();
+        .updateTable('records')
+        .set({
+          [column]: photoId,
+          // A new photo is unreviewed: the slot's review (or the reason it was reopened) goes.
+          [reviewColumn(kind)]: null,
+          [reviewNoteColumn(kind)]: null,
+          completed,
+          // The photo that completes the record names who validated it; a replacement changes nothing.
+          validated_by: sql<
+            string | null
+          >`case when completed = 0 and ${completed} = 1 then ${by} else validated_by end`,
+          updated_at: at,
+        })
+        .where('id', '=', recordId)
+        // A record voided while its photo was being processed takes no photo (and its counts stay right).
+        .where('status', '=', 'pendiente')
+        .where(column, expectCurrent === null ? 'is' : '=', expectCurrent)
+        .returning(['department_id', 'completed'])
+        .executeTakeFirst();
       return filled && { ...filled, was_reviewed: Number(before?.reviewed ?? 0) };
     },
 

@@ -38,7 +38,8 @@ export const photoReviewRoutes: FastifyPluginAsyncZod<{ photoReview: PhotoReview
     {
       schema: {
         tags: ['revisión'],
-        summary: "Revisa las fotos de un trámite: 'Conforme', 'Ilegible' o 'No corresponde' (estas dos piden otra foto)",
+        summary:
+          "Revisa las fotos de un trámite: 'Conforme', 'Ilegible' o 'No corresponde' (estas dos piden otra foto)",
         params: reviewRecordParamsSchema,
         body: reviewInputSchema,
         response: {

@@ -84,7 +84,10 @@ export function createPhotoReviewService(db: Kysely<Database>, clock: () => Date
 
   return {
     /** A page of the queue: validated records with a photo to review, oldest vote first. */
-    async queue(user: SessionUser, query: { municipio?: string; despues?: string; limite: number }): Promise<ReviewQueue> {
+    async queue(
+      user: SessionUser,
+      query: { municipio?: string; despues?: string; limite: number },
+    ): Promise<ReviewQueue> {
       const { allowed, chosen } = await scope(user, query.municipio);
       const ids = chosen.map((d) => d.id);
       const rows = await kernel.queue(ids, parseCursor(query.despues), query.limite + 1, user.email);
@@ -126,7 +129,12 @@ export function createPhotoReviewService(db: Kysely<Database>, clock: () => Date
       return runChange(
         db,
         async ({ trx, audit }) => {
-          const done = await createPhotoReviewsRepository(trx).review(recordId, verdicts, user.email, now.toISOString());
+          const done = await createPhotoReviewsRepository(trx).review(
+            recordId,
+            verdicts,
+            user.email,
+            now.toISOString(),
+          );
           if (!done) throw new Refusal('already_reviewed', photoReviewMessages.alreadyReviewed);
           await audit({
             actorEmail: user.email,

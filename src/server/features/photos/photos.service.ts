@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { mayReview } from '#server/platform/access/review-grants';
 import {
   recordBeforeDrillItem,
   recordDrillItem,
@@ -18,6 +17,7 @@ import {
   withSmsCode,
 } from '#server/core/records/records';
 import { createRecordsRepository } from '#server/core/records/records.repository';
+import { mayReview } from '#server/platform/access/review-grants';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, type HttpError, NotFound, Refusal } from '#server/platform/http/errors';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { reviewedOf } from '#server/core/records/photo-reviews.repository';
 import { requireElectionOpen } from '#server/core/election/election';
+import { reviewedOf } from '#server/core/records/photo-reviews.repository';
 import { requireNoPurgeHold } from '#server/core/records/purge-hold';
 import { createRecordChangesRepository, type RecordFieldsUpdate } from '#server/core/records/record-changes.repository';
 import {

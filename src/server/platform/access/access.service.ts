@@ -5,7 +5,13 @@ import type { Database } from '#server/platform/db/schema';
 import { NotFound, Refusal, Unauthorized } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail } from '#server/platform/session/passwords';
-import { ADMIN_MENU_ENTRY, REVIEW_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '#shared/platform/access';
+import {
+  ADMIN_MENU_ENTRY,
+  ADMIN_SECTIONS,
+  type AdminSection,
+  LIST_ADMIN_SECTIONS,
+  REVIEW_MENU_ENTRY,
+} from '#shared/platform/access';
 import { normalizeEmail } from '#shared/platform/email';
 import { messages } from '#shared/platform/messages';
 import { authMessages, type MenuEntry } from '#shared/platform/session';

@@ -31,7 +31,11 @@ export async function reviewDepartments(db: Kysely<Database>, user: SessionUser)
 }
 
 /** Whether a person may review a municipality's photos. */
-export async function mayReview(db: Kysely<Database>, user: SessionUser | null, departmentId: number): Promise<boolean> {
+export async function mayReview(
+  db: Kysely<Database>,
+  user: SessionUser | null,
+  departmentId: number,
+): Promise<boolean> {
   if (!user) throw Unauthorized(authMessages.signInRequired);
   if (user.role === 'admin') return true;
   const row = await db
