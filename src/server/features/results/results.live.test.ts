@@ -114,7 +114,7 @@ describe('live results hub', () => {
       total: 10,
       voted,
       validated: 0,
-      percentComplete: 0,
+      percentComplete: 0, reviewed: 0,
       votes: { FA: voted },
       photos: 0,
     });
@@ -184,7 +184,7 @@ describe('live results hub', () => {
         total: 10,
         voted: v,
         validated: 0,
-        percentComplete: 0,
+        percentComplete: 0, reviewed: 0,
         votes: {},
         photos: 0,
       })),

@@ -20,6 +20,7 @@ export interface DepartmentProgressRow {
   total: number;
   voted: number;
   validated: number;
+  reviewed: number;
   photos: number;
 }
 
@@ -141,6 +142,7 @@ export function createResultsRepository(db: Kysely<Database>) {
           s.fn.coalesce('record_counts.total', sql<number>`0`).as('total'),
           s.fn.coalesce('record_counts.voted', sql<number>`0`).as('voted'),
           s.fn.coalesce('record_counts.validated', sql<number>`0`).as('validated'),
+          s.fn.coalesce('record_counts.reviewed', sql<number>`0`).as('reviewed'),
           s.fn.coalesce('photo_totals.photos', sql<number>`0`).as('photos'),
         ])
         .where('departments.kind', '=', 'municipality')
@@ -151,6 +153,7 @@ export function createResultsRepository(db: Kysely<Database>) {
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        reviewed: Number(r.reviewed),
         photos: Number(r.photos),
       }));
     },

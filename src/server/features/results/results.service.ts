@@ -116,6 +116,7 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
         voted: d.voted,
         validated: d.validated,
         percentComplete: d.total > 0 ? (d.validated / d.total) * 100 : 0,
+        reviewed: d.reviewed,
         votes: Object.fromEntries(candidates.map((c) => [c.code, votes[c.code] ?? 0])),
         photos: d.photos,
       };

@@ -13,6 +13,7 @@ const row = (slug: string, title: string, total: number, validated: number): Bre
   voted: validated,
   validated,
   percentComplete: total > 0 ? (validated / total) * 100 : 0,
+  reviewed: 0,
   votes: { FA: validated, LC: 0, NR: 0 },
   photos: validated * 3,
 });
