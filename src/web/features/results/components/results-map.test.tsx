@@ -59,7 +59,7 @@ describe('ResultsMap', () => {
       const cells = within(line)
         .getAllByRole('cell')
         .map((c) => c.textContent);
-      expect(cells.slice(2)).toEqual([share, step]);
+      expect(cells.slice(2, 4)).toEqual([share, step]);
       expect(screen.getByTestId(`cuadro-${slug}`).dataset.fill).toBe(fillOf(step));
     }
   });

@@ -26,7 +26,7 @@ export function resultsTile(row: BreakdownRow): MapTile {
     colour: shareStep(share),
     // Whole points, rounded down like the colour's step: 39,9 % is written 39 % and drawn in 20 – 40 %.
     value: formatPercent(Math.floor(share), 0),
-    summary: `${row.title}: ${formatPercent(share)} validado, ${formatCount(row.validated)} de ${formatCount(row.total)} trámites; ${formatCount(row.voted)} votados; ${formatCount(row.reviewed)} revisados.`,
+    summary: `${row.title}: ${formatPercent(share)} validado, ${formatCount(row.validated)} de ${formatCount(row.total)} trámites; ${formatCount(row.voted)} votados.`,
   };
 }
 
@@ -57,7 +57,7 @@ export function ResultsMap({ breakdown, size = 'page', projectorHeight }: Result
         projectorHeight={projectorHeight}
         fileName={`mapa-validados-${dateInTimeZone(new Date(breakdown.computedAt))}`}
         table={{
-          columns: ['Municipio o parroquia', 'Trámites', 'Validados', '% validado', 'Revisados', '% revisado', 'Color'],
+          columns: ['Municipio o parroquia', 'Trámites', 'Validados', '% validado', 'Color', 'Revisados', '% revisado'],
           rows: breakdown.rows.map((r) => {
             const share = shareOf(r);
             return {
@@ -67,9 +67,9 @@ export function ResultsMap({ breakdown, size = 'page', projectorHeight }: Result
                 formatCount(r.total),
                 formatCount(r.validated),
                 share === null ? NO_RECORDS.label : formatPercent(share),
+                resultsTile(r).colour.label,
                 formatCount(r.reviewed),
                 r.total > 0 ? formatPercent((r.reviewed / r.total) * 100) : NO_RECORDS.label,
-                resultsTile(r).colour.label,
               ],
             };
           }),
