@@ -13,7 +13,7 @@ import { openDatabase } from '#server/platform/db/database';
 import { testPasswordHash } from '#server/testing/auth-helpers';
 import { freePort, startServerProcess } from '#server/testing/server-process';
 import { PHOTO_KINDS } from '#shared/platform/constants';
-import { ADMIN, DESKTOP, E2E_PASSWORD, PHONE, seededDatabase, signedIn } from './admin-server';
+import { ADMIN, type AdminServer, DESKTOP, E2E_PASSWORD, PHONE, seededDatabase, signedIn } from './admin-server';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { RECORDS_ACCOUNTS, RECORDS_PASSWORD } from './support/seed-records';
 import { E2E_NOW } from './support/servers';
@@ -23,10 +23,15 @@ const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/ballot.jpg');
 const SHOTS = '/work/shots/47';
 const REVIEWER = 'revisora@e2e.example';
 const SLUG = 'miranda';
-const FIRST = { comunidad: 'Sector Revisión', nombre: 'Ramona Revisión Primera', ubch: 'UBCH 110139001', telefono: '0414-7100000' };
+const FIRST = {
+  comunidad: 'Sector Revisión',
+  nombre: 'Ramona Revisión Primera',
+  ubch: 'UBCH 110139001',
+  telefono: '0414-7100000',
+};
 const BATCH = 50;
 
-let server: { origin: string; stop(): Promise<void> };
+let server: AdminServer;
 let dataDir: string;
 
 /** Voted records of Miranda with their three photos (the first one oldest), and a reviewer of Miranda. */
@@ -36,7 +41,10 @@ async function seedReview(dir: string) {
   const records = createRecordsRepository(db.kysely);
   const departmentId = (await records.listMunicipalities()).find((d) => d.slug === SLUG)?.id as number;
   const fa = (await records.listCandidates()).find((c) => c.code === 'FA')?.id as number;
-  const list = [FIRST, ...Array.from({ length: BATCH + 5 }, (_, i) => ({ ...FIRST, nombre: `Persona Revisión ${i + 1}` }))];
+  const list = [
+    FIRST,
+    ...Array.from({ length: BATCH + 5 }, (_, i) => ({ ...FIRST, nombre: `Persona Revisión ${i + 1}` })),
+  ];
   const ids: number[] = [];
   for (const [i, r] of list.entries()) {
     // Each vote a minute later: the first record is the oldest in the queue.
@@ -89,6 +97,7 @@ test.beforeAll(async () => {
   });
   server = {
     origin: process.origin,
+    dataDir,
     async stop() {
       forgetSessions(process.origin);
       await process.stop();
@@ -187,7 +196,9 @@ test('a reviewer does 50 records by keyboard; the queue at 390 px', async ({ bro
     await expect(heading(page)).not.toHaveText(before);
   }
   const seconds = (Date.now() - started) / 1000;
-  console.log(`Revisión: ${BATCH} trámites por teclado en ${seconds.toFixed(1)} s (${(seconds / BATCH).toFixed(2)} s por trámite)`);
+  console.log(
+    `Revisión: ${BATCH} trámites por teclado en ${seconds.toFixed(1)} s (${(seconds / BATCH).toFixed(2)} s por trámite)`,
+  );
   await reviewer.context.close();
 
   const phone = await signedIn(browser, server, { email: REVIEWER, viewport: PHONE });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -229,6 +230,31 @@ describe('back to the phone', () => {
     expect(approve.json()).toMatchObject({ reviewed: true });
     expect(await reviewedCount()).toBe(1);
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+
+    // The chain's check follows the slot emptied and filled again.
+    const check = await t.request({
+      method: 'POST',
+      url: '/api/admin/evidence/chain/check',
+      headers: { cookie: c.admin },
+    });
+    expect(check.json().lastCheck).toMatchObject({ ok: true, problems: 0 });
+
+    // The evidence package holds both photos of the slot, each with its review.
+    const pkg = await t.request({
+      url: `/api/admin/evidence/package.zip?department=${SLUG_A}`,
+      headers: { cookie: c.admin },
+    });
+    expect(pkg.statusCode).toBe(200);
+    const zip = path.join(dataDir, 'paquete.zip');
+    fs.writeFileSync(zip, pkg.rawPayload);
+    expect(spawnSync('unzip', ['-q', zip, '-d', path.join(dataDir, 'paquete')]).status).toBe(0);
+    const index = fs.readFileSync(path.join(dataDir, 'paquete', 'fotos.csv'), 'utf8');
+    const line = (id: number) => index.split(/\r?\n/).find((l) => l.startsWith(`${id};`) || l.startsWith(`"${id}";`));
+    expect(line(a.photos.gobernador)).toContain('ilegible');
+    expect(line(a.photos.gobernador)).toContain('Borrosa, no se leen los votos');
+    expect(line(a.photos.gobernador)).toContain(REVIEWER);
+    expect(line(newGobernador?.id ?? 0)).toContain('conforme');
+    expect(line(a.photos.an)).toContain('conforme');
   });
 });
 

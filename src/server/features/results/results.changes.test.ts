@@ -15,7 +15,8 @@ const row = (slug: string, voted: number, photos = 0): BreakdownRow => ({
   total: 10,
   voted,
   validated: 0,
-  percentComplete: 0, reviewed: 0,
+  percentComplete: 0,
+  reviewed: 0,
   votes: { FA: voted },
   photos,
 });

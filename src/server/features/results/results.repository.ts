@@ -71,7 +71,23 @@ export interface VotedRecordRow {
   completed: number;
   voted_by: string | null;
   voted_at: string | null;
+  /** Each slot's review (decision 134): its state, and who reviewed it and when (the slot's last review). */
+  gobernador_review: string | null;
+  gobernador_reviewed_by: string | null;
+  gobernador_reviewed_at: string | null;
+  an_review: string | null;
+  an_reviewed_by: string | null;
+  an_reviewed_at: string | null;
+  clez_review: string | null;
+  clez_reviewed_by: string | null;
+  clez_reviewed_at: string | null;
 }
+
+/** The last review of a record's slot: the current photo's, or the one that reopened the slot. */
+const lastReview = (kind: 'gobernador' | 'an' | 'clez', column: 'reviewed_by' | 'reviewed_at') =>
+  sql<
+    string | null
+  >`(select pr.${sql.ref(column)} from photo_reviews pr where pr.record_id = records.id and pr.kind = ${kind} order by pr.id desc limit 1)`;
 
 /**
  * Reads of the Resultados page. Totals come from the counters the vote keeps in its own transaction
@@ -270,6 +286,15 @@ export function createResultsRepository(db: Kysely<Database>) {
           sql<number>`case when records.gobernador_photo_id is null then 0 else 1 end`.as('gobernador'),
           sql<number>`case when records.an_photo_id is null then 0 else 1 end`.as('an'),
           sql<number>`case when records.clez_photo_id is null then 0 else 1 end`.as('clez'),
+          'records.gobernador_review',
+          'records.an_review',
+          'records.clez_review',
+          lastReview('gobernador', 'reviewed_by').as('gobernador_reviewed_by'),
+          lastReview('gobernador', 'reviewed_at').as('gobernador_reviewed_at'),
+          lastReview('an', 'reviewed_by').as('an_reviewed_by'),
+          lastReview('an', 'reviewed_at').as('an_reviewed_at'),
+          lastReview('clez', 'reviewed_by').as('clez_reviewed_by'),
+          lastReview('clez', 'reviewed_at').as('clez_reviewed_at'),
         ])
         .where('records.voted_at', 'is not', null)
         .where('records.vote_counted', '=', 1)

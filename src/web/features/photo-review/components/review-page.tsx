@@ -15,7 +15,7 @@ import { ApiError } from '#web/platform/lib/api-client';
 import { useDocumentTitle } from '#web/platform/lib/use-document-title';
 import { badgeClass, buttonClass } from '#web/platform/ui/back-office';
 import { DepartmentSelect } from '#web/platform/ui/fields';
-import { ErrorNotice, Page, Spinner } from '#web/platform/ui/page';
+import { ErrorNotice, Spinner } from '#web/platform/ui/page';
 import { REVIEW_QUEUE_KEY, useReviewQueue } from '../api/get-review-queue';
 import { useReviewRecord } from '../api/review-record';
 import { ReviewersAdmin } from './reviewers-admin';
@@ -77,7 +77,7 @@ export function ReviewPage({ isAdmin }: { isAdmin: boolean }) {
   const moveOn = useCallback((recordId: number) => setDone((d) => new Set(d).add(recordId)), []);
 
   return (
-    <Page wide>
+    <main id="contenido" className="mx-auto w-full max-w-[1800px] px-4 pt-6 pb-16">
       <h1 className="text-2xl font-bold text-stone-900">{photoReviewMessages.title}</h1>
       <p className="mt-1 text-stone-700">
         Revisa cada foto de boleta: <strong>Conforme</strong>, <strong>Ilegible</strong> o{' '}
@@ -144,7 +144,7 @@ export function ReviewPage({ isAdmin }: { isAdmin: boolean }) {
         )}
       </section>
       {isAdmin && <ReviewersAdmin />}
-    </Page>
+    </main>
   );
 }
 
@@ -345,13 +345,13 @@ function PhotoReview({
           srcSet={`${photo.thumbUrl} 240w, ${photo.url} 2000w`}
           sizes="(min-width: 768px) 33vw, 100vw"
           alt={`Foto ${label} del trámite ${item.recordId}`}
-          className="mx-auto max-h-[70vh] w-full object-contain"
+          className="mx-auto max-h-[75vh] w-full object-contain"
           decoding="async"
         />
       </a>
       {!reviewed && (
         <>
-          <fieldset className="grid grid-cols-3 gap-1.5">
+          <fieldset className="flex flex-wrap gap-1.5">
             <legend className="sr-only">Revisión de la foto {label}</legend>
             {REVIEW_VERDICTS.map((v) => (
               <button
@@ -359,7 +359,7 @@ function PhotoReview({
                 type="button"
                 aria-pressed={verdict === v}
                 onClick={() => onVerdict(v)}
-                className={`min-h-11 rounded-lg border-2 px-1.5 py-1 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand ${
+                className={`min-h-11 flex-auto whitespace-nowrap rounded-lg border-2 px-3 py-1 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand ${
                   verdict === v ? verdictStyle[v].on : verdictStyle[v].off
                 }`}
               >
