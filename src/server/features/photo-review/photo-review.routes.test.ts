@@ -231,6 +231,11 @@ describe('back to the phone', () => {
     expect(await reviewedCount()).toBe(1);
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
 
+    // The validated records' CSV says each slot's review, reviewer and time.
+    const csv = await t.request({ url: '/api/results/validated.csv', headers: { cookie: c.admin } });
+    const row = csv.body.split('\r\n').find((l) => l.startsWith(`${a.id};`));
+    expect(row).toMatch(new RegExp(`(;Conforme;${REVIEWER};\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}){3}$`));
+
     // The chain's check follows the slot emptied and filled again.
     const check = await t.request({
       method: 'POST',

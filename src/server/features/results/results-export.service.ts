@@ -92,8 +92,8 @@ export function createResultsExports(
           `Validado el (${csvZoneLabel(now)})`,
           ...(['gobernador', 'an', 'clez'] as const).flatMap((k) => [
             `Revisión ${PHOTO_NAMES[k]}`,
-            `Revisó ${PHOTO_NAMES[k]}`,
-            `Revisada el (${csvZoneLabel(now)}) ${PHOTO_NAMES[k]}`,
+            `${PHOTO_NAMES[k]} revisada por`,
+            `${PHOTO_NAMES[k]} revisada el (${csvZoneLabel(now)})`,
           ]),
         ],
         // Page by page as the client reads: half a million rows never sit in memory at once.
