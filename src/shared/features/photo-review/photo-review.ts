@@ -77,7 +77,7 @@ export const reviewQueueSchema = z.object({
   items: z.array(reviewItemSchema),
   /** The cursor of the next page; null at the end. */
   next: z.string().nullable(),
-  /** Records waiting in this queue. */
+  /** Records waiting in this queue (counted up to 10,000 per municipality). */
   waiting: z.number().int(),
   /** The municipalities this person may review. */
   municipalities: z.array(z.object({ slug: z.string(), title: z.string() })),
