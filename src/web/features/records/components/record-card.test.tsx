@@ -143,6 +143,8 @@ describe('stateLabel', () => {
     const retake = screen.getByTestId('repetir-foto');
     expect(retake).toHaveTextContent('Repetir foto: ilegible');
     expect(retake).toHaveTextContent('Borrosa');
-    expect(screen.getByLabelText('Repetir foto: ilegible. Subir otra foto Gobernador de Persona 1')).toBeInTheDocument();
+    expect(
+      screen.getByLabelText('Repetir foto: ilegible. Subir otra foto Gobernador de Persona 1'),
+    ).toBeInTheDocument();
   });
 });
