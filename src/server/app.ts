@@ -17,6 +17,7 @@ import { notasAdminRoutes } from '#server/features/notas/notas.admin.routes';
 import { notasRoutes } from '#server/features/notas/notas.routes';
 import { createNotaHtml, type NotaHtmlOptions } from '#server/features/notas/notas.sanitize';
 import { createWordpressSource } from '#server/features/notas/wordpress.source';
+import { photoReviewRoutes } from '#server/features/photo-review/photo-review.routes';
 import { photoUploadsRoutes } from '#server/features/photos/photo-uploads.routes';
 import { photosRoutes } from '#server/features/photos/photos.routes';
 import { recordsRoutes } from '#server/features/records/records.routes';
@@ -263,6 +264,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smsRoutes, services);
   await app.register(photosRoutes, services);
   await app.register(photoUploadsRoutes, services);
+  await app.register(photoReviewRoutes, services);
   await app.register(fieldRoutes, services);
   await app.register(resultsRoutes, services);
   await app.register(electionRoutes, services);

@@ -299,8 +299,34 @@ const MATRIX: Record<string, Case[]> = {
         const [id] = await addRecords(t, FIXTURES.slugA, 1);
         return { params: { id: String(await addStoredPhoto(t, id as number, 'an')) } };
       },
-      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 404 },
+      // Admins review every municipality's photos (decision 134).
+      expect: { anonymous: 401, validatorA: 200, validatorB: 404, noDepartment: 404, admin: 200 },
     },
+  ],
+
+  // --- photo review (admins, and the reviewers an admin names: none among these people) -------------
+  'GET /api/photo-review/queue': [{ expect: adminOnly() }],
+  'POST /api/photo-review/records/{id}': [
+    {
+      name: 'a validated record of A, every photo conforme',
+      request: async (t) => {
+        const [id] = (await addRecords(t, FIXTURES.slugA, 1)) as [number];
+        await castVote(t, id, ['FA']);
+        const verdicts = [];
+        for (const kind of ['gobernador', 'an', 'clez'] as const) {
+          verdicts.push({ kind, photoId: await addStoredPhoto(t, id, kind), verdict: 'conforme' });
+        }
+        return { params: { id: String(id) }, body: { verdicts } };
+      },
+      expect: adminOnly(),
+    },
+  ],
+  'GET /api/photo-review/grants': [{ expect: adminOnly() }],
+  'POST /api/photo-review/grants': [
+    { request: () => ({ body: { email: 'revisor@example.org', slug: FIXTURES.slugA } }), expect: adminOnly() },
+  ],
+  'DELETE /api/photo-review/grants': [
+    { request: () => ({ body: { email: 'revisor@example.org', slug: FIXTURES.slugA } }), expect: adminOnly() },
   ],
 
   // --- results (the Resultados allow-list; admins are its base group) -------------------------------

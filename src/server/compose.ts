@@ -19,6 +19,7 @@ import type { NotaHtml } from '#server/features/notas/notas.sanitize';
 import { createNotasService } from '#server/features/notas/notas.service';
 import type { WordpressSource } from '#server/features/notas/wordpress.source';
 import { createAdminPeopleService } from '#server/features/people/people.service';
+import { createPhotoReviewService } from '#server/features/photo-review/photo-review.service';
 import { createPhotoUploadsService } from '#server/features/photos/photo-uploads.service';
 import { createRecordsService } from '#server/features/records/records.service';
 import { createRecordsAdminService } from '#server/features/records-admin/records-admin.service';
@@ -173,6 +174,7 @@ export async function composeServices(app: FastifyInstance, parts: ComposeParts)
       requireRoom: (bytes) => app.dataDisk.requireRoom(bytes),
     }),
     field: createFieldService(db, now),
+    photoReview: createPhotoReviewService(db, now),
     results: {
       read: createResultsReader(db, now),
       answer: createResultsAnswer(db, now),

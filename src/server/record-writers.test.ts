@@ -17,6 +17,7 @@ const RECORD_TABLES = [
   'quarter_totals',
   'record_counts',
   'photo_totals',
+  'photo_reviews',
 ];
 
 const tables = RECORD_TABLES.join('|');

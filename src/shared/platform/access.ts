@@ -22,6 +22,9 @@ export type AdminSection = z.infer<typeof adminSectionSchema>;
 /** The staff pages whose allow-lists also open their own back-office section. */
 export const LIST_ADMIN_SECTIONS = ['agenda', 'notas'] as const satisfies readonly AdminSection[];
 /** The back office's entry in the menu. */
+/** The photo review queue's menu entry (decision 134): admins and the reviewers they named. */
+export const REVIEW_MENU_ENTRY = { title: 'Revisión', path: '/revision' } as const;
+
 export const ADMIN_MENU_ENTRY = { title: 'Administración', path: '/admin' } as const;
 
 /** A department's slug as people and forms send it. */

@@ -32,6 +32,17 @@ export const photoSlotSchema = z.object({
 });
 export type PhotoSlot = z.infer<typeof photoSlotSchema>;
 
+/** Why a reviewer sent a slot back to the phone (decision 134): the card asks for another photo. */
+export const photoRetakeSchema = z.object({
+  reason: z.enum(['ilegible', 'no_corresponde']),
+  note: z.string().nullable(),
+});
+export type PhotoRetake = z.infer<typeof photoRetakeSchema>;
+
+/** 'Repetir foto: ilegible', as the validator's card says it. */
+export const retakeLabel = (retake: PhotoRetake) =>
+  `Repetir foto: ${retake.reason === 'ilegible' ? 'ilegible' : 'no corresponde'}`;
+
 export const recordSchema = z.object({
   id: z.number().int(),
   comunidad: z.string(),
@@ -47,6 +58,14 @@ export const recordSchema = z.object({
     an: photoSlotSchema.nullable(),
     clez: photoSlotSchema.nullable(),
   }),
+  /** Slots a reviewer reopened, waiting for another photo (absent: none). */
+  retakes: z
+    .object({
+      gobernador: photoRetakeSchema.optional(),
+      an: photoRetakeSchema.optional(),
+      clez: photoRetakeSchema.optional(),
+    })
+    .optional(),
   /** Voted and with its three photos. */
   validated: z.boolean(),
   /** The e-mail of who voted it; null before the vote. */

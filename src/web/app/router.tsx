@@ -16,6 +16,7 @@ const OutboxPage = lazy(() => import('#web/app/routes/envios'));
 const FieldRoute = lazy(() => import('#web/app/routes/campo'));
 const AppStart = lazy(() => import('#web/app/routes/app-start'));
 const AccountRoute = lazy(() => import('#web/app/routes/cuenta'));
+const RevisionRoute = lazy(() => import('#web/app/routes/revision'));
 const NotFoundScreen = lazy(() => import('#web/app/routes/not-found'));
 
 export function AppRoutes() {
@@ -33,6 +34,7 @@ export function AppRoutes() {
         <Route path="cuenta" element={<AccountRoute />} />
         <Route path="campo" element={<FieldRoute />} />
         <Route path="campo/:slug" element={<FieldRoute />} />
+        <Route path="revision" element={<RevisionRoute />} />
         <Route path="admin/*" element={<AdminPage />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>

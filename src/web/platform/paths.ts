@@ -14,6 +14,8 @@ export const paths = {
   field: (slug?: string) => (slug ? `/campo/${slug}` : '/campo'),
   /** The votes and photos kept on this phone until the server has them. */
   outbox: '/envios',
+  /** The photo review queue (admins and reviewers, decision 134). */
+  revision: '/revision',
   /** The signed-in person's second factor and open sessions. */
   account: '/cuenta',
   /** The installed app's start: the signed-in person's department (or the last one, offline). */

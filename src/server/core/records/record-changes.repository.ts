@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import { writeRecordCodes } from './record-codes';
-import { NOT_VALIDATED } from './record-rules';
+import { NOT_VALIDATED, reviewedSql } from './record-rules';
 import { recordSearchText } from './records.search';
 
 /*
@@ -94,13 +94,13 @@ export function createRecordChangesRepository(db: Db) {
       id: number,
       voteCounts: boolean,
       now: Date,
-    ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
+    ): Promise<{ department_id: number; voted_at: string | null; completed: number; reviewed: number } | undefined> {
       return db
         .updateTable('records')
         .set({ status: 'anulado', vote_counted: voteCounts ? 1 : 0, updated_at: now.toISOString() })
         .where('id', '=', id)
         .where('status', '=', 'pendiente')
-        .returning(['department_id', 'voted_at', 'completed'])
+        .returning(['department_id', 'voted_at', 'completed', reviewedSql.as('reviewed')])
         .executeTakeFirst();
     },
 
@@ -112,14 +112,14 @@ export function createRecordChangesRepository(db: Db) {
       id: number,
       voteCounted: number,
       now: Date,
-    ): Promise<{ department_id: number; voted_at: string | null; completed: number } | undefined> {
+    ): Promise<{ department_id: number; voted_at: string | null; completed: number; reviewed: number } | undefined> {
       return db
         .updateTable('records')
         .set({ status: 'pendiente', vote_counted: 1, updated_at: now.toISOString() })
         .where('id', '=', id)
         .where('status', '=', 'anulado')
         .where('vote_counted', '=', voteCounted)
-        .returning(['department_id', 'voted_at', 'completed'])
+        .returning(['department_id', 'voted_at', 'completed', reviewedSql.as('reviewed')])
         .executeTakeFirst();
     },
 
@@ -238,6 +238,13 @@ export function createRecordChangesRepository(db: Db) {
           gobernador_photo_id: null,
           an_photo_id: null,
           clez_photo_id: null,
+          // Nothing to review before the drill: its photos' reviews go with them (decision 134).
+          gobernador_review: null,
+          an_review: null,
+          clez_review: null,
+          gobernador_review_note: null,
+          an_review_note: null,
+          clez_review_note: null,
           ...NOT_VALIDATED,
           vote_revision: before.revision,
           updated_at: before.updatedAt,
@@ -250,7 +257,10 @@ export function createRecordChangesRepository(db: Db) {
     async deleteDrillBallotsAndPhotos(recordIds: readonly number[], photoIds: readonly number[]): Promise<void> {
       for (const ids of inSlices(recordIds))
         await db.deleteFrom('record_votes').where('record_id', 'in', ids).execute();
-      for (const ids of inSlices(photoIds)) await db.deleteFrom('photos').where('id', 'in', ids).execute();
+      for (const ids of inSlices(photoIds)) {
+        await db.deleteFrom('photo_reviews').where('photo_id', 'in', ids).execute();
+        await db.deleteFrom('photos').where('id', 'in', ids).execute();
+      }
     },
   };
 }

@@ -28,3 +28,25 @@ export const completedSql = (writing: { voting?: true; filling?: PhotoKind } = {
 
 /** What a record that loses its vote (a clear, the drill's erasure) writes: it is not validated any more. */
 export const NOT_VALIDATED = { completed: 0, validated_by: null } as const;
+
+/**
+ * Reviewed (decision 134): a validated record whose three current photos a reviewer found 'conforme'.
+ * 1 or 0, as `record_counts.reviewed` counts it.
+ */
+export const reviewedSql = sql<number>`case when completed = 1 and ${sql.join(
+  PHOTO_KINDS.map((k) => sql`${sql.ref(`${k}_review`)} = 'conforme'`),
+  sql` and `,
+)} then 1 else 0 end`;
+
+/**
+ * In the review queue: a validated pending record with a photo not yet reviewed. Written as migration 041's
+ * partial index says it, so both databases use that index.
+ */
+export const inReviewQueueSql = sql<boolean>`(completed = 1 and status = 'pendiente' and (${sql.join(
+  PHOTO_KINDS.map((k) => sql`${sql.ref(`${k}_review`)} is null`),
+  sql` or `,
+)}))`;
+
+/** A slot's review columns. */
+export const reviewColumn = (kind: PhotoKind) => `${kind}_review` as const;
+export const reviewNoteColumn = (kind: PhotoKind) => `${kind}_review_note` as const;

@@ -3,7 +3,7 @@ import { compiledQuery } from '#server/platform/db/compiled-query';
 import type { CandidatesTable, Database } from '#server/platform/db/schema';
 import type { PhotosTable, RecordsTable } from '#server/platform/db/schema-records';
 import { writeRecordCodes } from './record-codes';
-import { completedSql, validatedSql } from './record-rules';
+import { completedSql, reviewedSql, validatedSql } from './record-rules';
 import { recordSearchText } from './records.search';
 
 /** What the validators' side reads of a record. */
@@ -25,6 +25,12 @@ export const RECORD_COLUMNS = [
   'validated_by',
   'vote_revision',
   'short_code',
+  'gobernador_review',
+  'an_review',
+  'clez_review',
+  'gobernador_review_note',
+  'an_review_note',
+  'clez_review_note',
 ] as const satisfies readonly (keyof RecordsTable)[];
 export type RecordRow = Pick<Selectable<RecordsTable>, (typeof RECORD_COLUMNS)[number]>;
 
@@ -148,6 +154,7 @@ export const counterRecounts = {
         s.fn.countAll<number>().as('total'),
         s.fn.count<number>('voted_at').as('voted'),
         s.fn.coalesce(s.fn.sum<number>('completed'), sql<number>`0`).as('validated'),
+        s.fn.coalesce(s.fn.sum<number>(reviewedSql), sql<number>`0`).as('reviewed'),
       ])
       .where('status', '=', 'pendiente')
       .groupBy('department_id'),
@@ -185,6 +192,22 @@ const bumpCountsQuery = compiledQuery((db: Db, departmentId: number, total: numb
         validated: eb('record_counts.validated', '+', eb.ref('excluded.validated')),
       })),
     ),
+);
+
+/** The same with the reviewed records (decision 134): only the changes that move them use it. */
+const bumpCountsWithReviewedQuery = compiledQuery(
+  (db: Db, departmentId: number, total: number, voted: number, validated: number, reviewed: number) =>
+    db
+      .insertInto('record_counts')
+      .values({ department_id: departmentId, total, voted, validated, reviewed })
+      .onConflict((oc) =>
+        oc.column('department_id').doUpdateSet((eb) => ({
+          total: eb('record_counts.total', '+', eb.ref('excluded.total')),
+          voted: eb('record_counts.voted', '+', eb.ref('excluded.voted')),
+          validated: eb('record_counts.validated', '+', eb.ref('excluded.validated')),
+          reviewed: eb('record_counts.reviewed', '+', eb.ref('excluded.reviewed')),
+        })),
+      ),
 );
 
 export function createRecordsRepository(db: Kysely<Database>) {
@@ -225,8 +248,13 @@ export function createRecordsRepository(db: Kysely<Database>) {
     },
 
     /** Moves a department's counts (inside the transaction of the change that moves them). */
-    async bumpCounts(departmentId: number, by: { total?: number; voted?: number; validated?: number }): Promise<void> {
-      await bumpCountsQuery(db, departmentId, by.total ?? 0, by.voted ?? 0, by.validated ?? 0);
+    async bumpCounts(
+      departmentId: number,
+      by: { total?: number; voted?: number; validated?: number; reviewed?: number },
+    ): Promise<void> {
+      const { total = 0, voted = 0, validated = 0, reviewed = 0 } = by;
+      if (reviewed === 0) await bumpCountsQuery(db, departmentId, total, voted, validated);
+      else await bumpCountsWithReviewedQuery(db, departmentId, total, voted, validated, reviewed);
     },
 
     /** Moves a department's ballots (records voted) by `delta`; the row appears with its first vote. */
@@ -430,7 +458,7 @@ export function createRecordsRepository(db: Kysely<Database>) {
       await db.deleteFrom('record_counts').execute();
       await db
         .insertInto('record_counts')
-        .columns(['department_id', 'total', 'voted', 'validated'])
+        .columns(['department_id', 'total', 'voted', 'validated', 'reviewed'])
         .expression(counterRecounts.progress(db))
         .execute();
     },

@@ -5,7 +5,7 @@ import type { KeptAnswers } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Refusal } from '#server/platform/http/errors';
 import type { SessionUser } from '#server/platform/session/identity';
-import type { PhotoKind } from '#shared/platform/constants';
+import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
 import { recordFieldMessages } from '#shared/platform/record-fields';
 import { type ProcedureRecord, recordMessages } from '#shared/platform/records';
@@ -88,6 +88,18 @@ export interface RecordChangeHooks {
 const photoSlot = (id: number | null) =>
   id === null ? null : { id, url: `/api/photos/${id}`, thumbUrl: `/api/photos/${id}?variant=thumb` };
 
+/** The slots a reviewer reopened and not yet filled again (decision 134), when there are any. */
+function retakesOf(row: RecordRow): Pick<ProcedureRecord, 'retakes'> {
+  const retakes: NonNullable<ProcedureRecord['retakes']> = {};
+  for (const kind of PHOTO_KINDS) {
+    const reason = row[`${kind}_review`];
+    if (row[`${kind}_photo_id`] === null && (reason === 'ilegible' || reason === 'no_corresponde')) {
+      retakes[kind] = { reason, note: row[`${kind}_review_note`] };
+    }
+  }
+  return Object.keys(retakes).length > 0 ? { retakes } : {};
+}
+
 /** What a record looks like to the browser: no search text, no internal ids beyond its own. */
 export function presentRecord(row: RecordRow): ProcedureRecord {
   return {
@@ -104,6 +116,7 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
       an: photoSlot(row.an_photo_id),
       clez: photoSlot(row.clez_photo_id),
     },
+    ...retakesOf(row),
     validated: row.completed === 1,
     votedBy: row.voted_by,
     validatedBy: row.completed === 1 ? row.validated_by : null,

@@ -84,6 +84,7 @@ describe('POST /api/auth/login', () => {
         { title: 'Resultados', path: '/resultados' },
         { title: 'Notas', path: '/notas' },
         { title: 'Agenda', path: '/agenda' },
+        { title: 'Revisión', path: '/revision' },
         {
           title: 'Administración',
           path: '/admin',
@@ -324,6 +325,8 @@ describe('sessions', () => {
       '/notas',
       '/agenda',
       '/validation/sucre',
+      // Admins review every municipality's photos (decision 134).
+      '/revision',
       '/admin',
     ]);
   });

@@ -125,6 +125,12 @@ function replay(expected: Map<number, Expected>, beforeDrill: Map<number, Expect
   } else if (row.action === 'record.restore') {
     entry.voided = false;
     entry.counted = true;
+  } else if (row.action === 'photo.review') {
+    // 'Ilegible' and 'No corresponde' empty the slot (decision 134); the photo stays, as evidence.
+    const verdicts = Array.isArray(details.verdicts) ? (details.verdicts as Record<string, unknown>[]) : [];
+    for (const v of verdicts) {
+      if (v.verdict !== 'conforme' && KINDS.includes(v.kind as Kind)) delete entry.photos[v.kind as Kind];
+    }
   } else if (row.action === 'photo.upload' || row.action === 'photo.replace') {
     const kind = details.kind as Kind;
     if (KINDS.includes(kind) && typeof details.photoId === 'number') {

@@ -177,6 +177,10 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
         'Subida por',
         'Subida en (UTC)',
         'Reemplazada en (UTC)',
+        'Revisión',
+        'Nota de la revisión',
+        'Revisada por',
+        'Revisada en (UTC)',
       ],
       photoPages(),
       ({ photo: p, name }) => [
@@ -189,6 +193,10 @@ export function writeEvidencePackage(input: PackageInput): { stream: Readable; d
         p.uploaded_by,
         p.uploaded_at,
         p.replaced_at,
+        p.review_verdict ?? 'sin revisar',
+        p.review_note,
+        p.reviewed_by,
+        p.reviewed_at,
       ],
     );
 

@@ -74,6 +74,11 @@ export interface PhotoState {
   uploaded_by: string;
   uploaded_at: string;
   replaced_at: string | null;
+  /** Its review (decision 134), if a reviewer looked at it. */
+  review_verdict: string | null;
+  review_note: string | null;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
 }
 
 /** What the chain's check and the evidence package read: the audit chain, records, ballots and photos. */
@@ -185,20 +190,25 @@ export function createEvidenceRepository(db: Kysely<Database>) {
       if (recordIds.length === 0) return Promise.resolve([]);
       return db
         .selectFrom('photos')
+        .leftJoin('photo_reviews', 'photo_reviews.photo_id', 'photos.id')
         .select([
-          'id',
-          'record_id',
-          'kind',
-          'original_key',
-          'sha256',
-          'size_bytes',
-          'content_type',
-          'uploaded_by',
-          'uploaded_at',
-          'replaced_at',
+          'photos.id',
+          'photos.record_id',
+          'photos.kind',
+          'photos.original_key',
+          'photos.sha256',
+          'photos.size_bytes',
+          'photos.content_type',
+          'photos.uploaded_by',
+          'photos.uploaded_at',
+          'photos.replaced_at',
+          'photo_reviews.verdict as review_verdict',
+          'photo_reviews.note as review_note',
+          'photo_reviews.reviewed_by',
+          'photo_reviews.reviewed_at',
         ])
-        .where('record_id', 'in', recordIds)
-        .orderBy('id')
+        .where('photos.record_id', 'in', recordIds)
+        .orderBy('photos.id')
         .execute();
     },
 

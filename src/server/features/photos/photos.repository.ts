@@ -14,6 +14,7 @@ export function createPhotosRepository(db: Kysely<Database>) {
     async findForServing(photoId: number): Promise<
       | (PhotoRow & {
           record_nombre: string;
+          department_id: number;
           department_slug: string;
           department_title: string;
         })
@@ -26,6 +27,7 @@ export function createPhotosRepository(db: Kysely<Database>) {
         .selectAll('photos')
         .select([
           'records.nombre as record_nombre',
+          'departments.id as department_id',
           'departments.slug as department_slug',
           'departments.title as department_title',
         ])

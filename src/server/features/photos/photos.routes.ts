@@ -98,7 +98,8 @@ export const photosRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (a
       const itemKey = request.headers['idempotency-key'];
       // A filled slot is refused before the file travels (requireOpenSlot).
       const department = await requireOpenSlot({ db, keys }, { user, slug, recordId: id, kind, itemKey });
-      if (itemKey) void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
+      if (itemKey)
+        void keys.purgeIfDue().catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
 
       const maxBytes = await photoMaxBytes(db);
       // The data folder keeps its floor of free space for votes and the photos already accepted.

@@ -17,6 +17,7 @@ import {
   withSmsCode,
 } from '#server/core/records/records';
 import { createRecordsRepository } from '#server/core/records/records.repository';
+import { mayReview } from '#server/platform/access/review-grants';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, type HttpError, NotFound, Refusal } from '#server/platform/http/errors';
@@ -187,6 +188,10 @@ export async function storePhoto(
         await tx.countReceived(filled.department_id);
         if (input.current !== null) {
           await tx.markReplaced(input.current, user.email, at);
+          // The replaced photo was part of a reviewed record: the new one waits for its review.
+          if (filled.was_reviewed === 1) {
+            await createRecordsRepository(trx).bumpCounts(filled.department_id, { reviewed: -1 });
+          }
         } else if (filled.completed === 1) {
           // This photo filled the last empty slot of a voted record: it is validated now, and only now.
           await createRecordsRepository(trx).bumpCounts(filled.department_id, { validated: 1 });
@@ -402,7 +407,10 @@ export async function openPhoto(
   const { db, storage } = deps;
   const photo = await createPhotosRepository(db).findForServing(input.id);
   if (!photo) throw NotFound();
-  await requireValidationDepartment(db, input.user, photo.department_slug);
+  // The department's validators, and whoever may review its photos (decision 134).
+  if (!(await mayReview(db, input.user, photo.department_id))) {
+    await requireValidationDepartment(db, input.user, photo.department_slug);
+  }
   const original = input.variant === 'original';
   const key = original ? photo.original_key : input.variant === 'thumb' ? photo.thumb_key : photo.display_key;
   const contentType = original ? photo.content_type : 'image/jpeg';

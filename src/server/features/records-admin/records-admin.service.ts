@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { requireElectionOpen } from '#server/core/election/election';
+import { reviewedOf } from '#server/core/records/photo-reviews.repository';
 import { requireNoPurgeHold } from '#server/core/records/purge-hold';
 import { createRecordChangesRepository, type RecordFieldsUpdate } from '#server/core/records/record-changes.repository';
 import {
@@ -276,6 +277,7 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           total: -1,
           voted: voted ? -1 : 0,
           validated: -left.completed,
+          reviewed: -left.reviewed,
         });
         if (voted && !input.voteCounts) {
           await records.moveBallot(left.department_id, await records.votesOf(id), -1, left.voted_at);
@@ -310,7 +312,12 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         // Restored (or voided again another way) by someone else between the read and the write.
         if (!back) throw Conflict(recordsAdminMessages.notVoided);
         const voted = back.voted_at !== null;
-        await records.bumpCounts(back.department_id, { total: 1, voted: voted ? 1 : 0, validated: back.completed });
+        await records.bumpCounts(back.department_id, {
+          total: 1,
+          voted: voted ? 1 : 0,
+          validated: back.completed,
+          reviewed: back.reviewed,
+        });
         if (voted && before.vote_counted === 0) {
           await records.moveBallot(back.department_id, await records.votesOf(id), 1, back.voted_at);
         }
@@ -385,7 +392,11 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
           // The ballot leaves the results and the record is unvoted again.
           await records.moveBallot(before.department_id, had, -1, before.voted_at);
           await records.replaceVoteRows(id, had, [], at);
-          await records.bumpCounts(before.department_id, { voted: -1, validated: -before.completed });
+          await records.bumpCounts(before.department_id, {
+            voted: -1,
+            validated: -before.completed,
+            reviewed: -reviewedOf(before),
+          });
         } else {
           const wanted = chosen.map((c) => c.id);
           const removed = had.filter((c) => !wanted.includes(c));

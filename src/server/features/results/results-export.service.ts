@@ -8,6 +8,12 @@ import { createResultsRepository } from './results.repository';
 import { RESULTS_DEPARTMENT } from './results.service';
 
 const PHOTO_NAMES = { gobernador: 'Gobernador', an: 'AN', clez: 'CLEZ' } as const;
+/** A slot's review in the exports (decision 134): reopened slots say another photo was asked for. */
+const REVIEW_STATE: Record<string, string> = {
+  conforme: 'Conforme',
+  ilegible: 'Ilegible (se pidió otra foto)',
+  no_corresponde: 'No corresponde (se pidió otra foto)',
+};
 const EXPORT_PAGE = 5_000;
 
 /**
@@ -84,6 +90,11 @@ export function createResultsExports(
           'Completo (voto y 3 fotos)',
           'Validado por',
           `Validado el (${csvZoneLabel(now)})`,
+          ...(['gobernador', 'an', 'clez'] as const).flatMap((k) => [
+            `Revisión ${PHOTO_NAMES[k]}`,
+            `${PHOTO_NAMES[k]} revisada por`,
+            `${PHOTO_NAMES[k]} revisada el (${csvZoneLabel(now)})`,
+          ]),
         ],
         // Page by page as the client reads: half a million rows never sit in memory at once.
         pages: cursorPages({
@@ -105,6 +116,11 @@ export function createResultsExports(
             r.completed === 1 ? 'Sí' : 'No',
             r.voted_by,
             csvDateTime(r.voted_at),
+            ...(['gobernador', 'an', 'clez'] as const).flatMap((k) => {
+              const state = r[`${k}_review`];
+              if (state === null) return ['Sin revisar', '', ''];
+              return [REVIEW_STATE[state] ?? state, r[`${k}_reviewed_by`], csvDateTime(r[`${k}_reviewed_at`])];
+            }),
           ];
         },
       });

@@ -16,6 +16,7 @@ const row = (slug: string, voted: number, photos = 0): BreakdownRow => ({
   voted,
   validated: 0,
   percentComplete: 0,
+  reviewed: 0,
   votes: { FA: voted },
   photos,
 });

@@ -115,6 +115,7 @@ describe('live results hub', () => {
       voted,
       validated: 0,
       percentComplete: 0,
+      reviewed: 0,
       votes: { FA: voted },
       photos: 0,
     });
@@ -185,6 +186,7 @@ describe('live results hub', () => {
         voted: v,
         validated: 0,
         percentComplete: 0,
+        reviewed: 0,
         votes: {},
         photos: 0,
       })),

@@ -20,6 +20,7 @@ export interface DepartmentProgressRow {
   total: number;
   voted: number;
   validated: number;
+  reviewed: number;
   photos: number;
 }
 
@@ -33,6 +34,7 @@ export interface ProgressRow {
   total: number;
   voted: number;
   validated: number;
+  reviewed: number;
 }
 
 export interface CounterRow {
@@ -69,7 +71,23 @@ export interface VotedRecordRow {
   completed: number;
   voted_by: string | null;
   voted_at: string | null;
+  /** Each slot's review (decision 134): its state, and who reviewed it and when (the slot's last review). */
+  gobernador_review: string | null;
+  gobernador_reviewed_by: string | null;
+  gobernador_reviewed_at: string | null;
+  an_review: string | null;
+  an_reviewed_by: string | null;
+  an_reviewed_at: string | null;
+  clez_review: string | null;
+  clez_reviewed_by: string | null;
+  clez_reviewed_at: string | null;
 }
+
+/** The last review of a record's slot: the current photo's, or the one that reopened the slot. */
+const lastReview = (kind: 'gobernador' | 'an' | 'clez', column: 'reviewed_by' | 'reviewed_at') =>
+  sql<
+    string | null
+  >`(select pr.${sql.ref(column)} from photo_reviews pr where pr.record_id = records.id and pr.kind = ${kind} order by pr.id desc limit 1)`;
 
 /**
  * Reads of the Resultados page. Totals come from the counters the vote keeps in its own transaction
@@ -140,6 +158,7 @@ export function createResultsRepository(db: Kysely<Database>) {
           s.fn.coalesce('record_counts.total', sql<number>`0`).as('total'),
           s.fn.coalesce('record_counts.voted', sql<number>`0`).as('voted'),
           s.fn.coalesce('record_counts.validated', sql<number>`0`).as('validated'),
+          s.fn.coalesce('record_counts.reviewed', sql<number>`0`).as('reviewed'),
           s.fn.coalesce('photo_totals.photos', sql<number>`0`).as('photos'),
         ])
         .where('departments.kind', '=', 'municipality')
@@ -150,6 +169,7 @@ export function createResultsRepository(db: Kysely<Database>) {
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        reviewed: Number(r.reviewed),
         photos: Number(r.photos),
       }));
     },
@@ -169,13 +189,14 @@ export function createResultsRepository(db: Kysely<Database>) {
     async progressCounters(): Promise<ProgressRow[]> {
       const rows = await db
         .selectFrom('record_counts')
-        .select(['department_id', 'total', 'voted', 'validated'])
+        .select(['department_id', 'total', 'voted', 'validated', 'reviewed'])
         .execute();
       return rows.map((r) => ({
         department_id: r.department_id,
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        reviewed: Number(r.reviewed),
       }));
     },
 
@@ -187,6 +208,7 @@ export function createResultsRepository(db: Kysely<Database>) {
         total: Number(r.total),
         voted: Number(r.voted),
         validated: Number(r.validated),
+        reviewed: Number(r.reviewed),
       }));
     },
 
@@ -264,6 +286,15 @@ export function createResultsRepository(db: Kysely<Database>) {
           sql<number>`case when records.gobernador_photo_id is null then 0 else 1 end`.as('gobernador'),
           sql<number>`case when records.an_photo_id is null then 0 else 1 end`.as('an'),
           sql<number>`case when records.clez_photo_id is null then 0 else 1 end`.as('clez'),
+          'records.gobernador_review',
+          'records.an_review',
+          'records.clez_review',
+          lastReview('gobernador', 'reviewed_by').as('gobernador_reviewed_by'),
+          lastReview('gobernador', 'reviewed_at').as('gobernador_reviewed_at'),
+          lastReview('an', 'reviewed_by').as('an_reviewed_by'),
+          lastReview('an', 'reviewed_at').as('an_reviewed_at'),
+          lastReview('clez', 'reviewed_by').as('clez_reviewed_by'),
+          lastReview('clez', 'reviewed_at').as('clez_reviewed_at'),
         ])
         .where('records.voted_at', 'is not', null)
         .where('records.vote_counted', '=', 1)

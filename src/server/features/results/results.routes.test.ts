@@ -445,6 +445,7 @@ describe('breakdown and downloads', () => {
       voted: 3,
       validated: 3,
       percentComplete: 50,
+      reviewed: 0,
       votes: { FA: 2, LC: 2, NR: 1 },
       // Three photos for each of the six records.
       photos: 18,
@@ -477,13 +478,18 @@ describe('breakdown and downloads', () => {
     expect(res.body.startsWith('\uFEFF')).toBe(true);
     const lines = res.body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'ID;Municipio;Comunidad;UBCH;Persona;Candidatos;Fotos presentes;Completo (voto y 3 fotos);Validado por;Validado el (hora de Caracas, UTC-04:00)',
+      'ID;Municipio;Comunidad;UBCH;Persona;Candidatos;Fotos presentes;Completo (voto y 3 fotos);Validado por;Validado el (hora de Caracas, UTC-04:00);' +
+        'Revisión Gobernador;Gobernador revisada por;Gobernador revisada el (hora de Caracas, UTC-04:00);' +
+        'Revisión AN;AN revisada por;AN revisada el (hora de Caracas, UTC-04:00);' +
+        'Revisión CLEZ;CLEZ revisada por;CLEZ revisada el (hora de Caracas, UTC-04:00)',
     );
     const check = await checkTotals(t.db.kysely);
     expect(lines).toHaveLength(1 + check.ballots);
     const sucre = lines.filter((l) => l.includes(';Sucre;'));
     expect(sucre).toHaveLength(3);
-    expect(sucre[0]).toMatch(/;FA, LC;Gobernador, AN, CLEZ;Sí;sintetico;\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(sucre[0]).toMatch(
+      /;FA, LC;Gobernador, AN, CLEZ;Sí;sintetico;\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(;Sin revisar;;){3}$/,
+    );
     const cabimas = lines.find((l) => l.includes(';Cabimas;') && l.includes(`;${VALIDATOR};`));
     expect(cabimas).toMatch(/;Ninguna;No;/);
     const [audit] = await listAudit(t.db.kysely, { action: 'results.download', limit: 1 });

@@ -116,6 +116,7 @@ export async function readBreakdown(db: Kysely<Database>, now: Date): Promise<Br
         voted: d.voted,
         validated: d.validated,
         percentComplete: d.total > 0 ? (d.validated / d.total) * 100 : 0,
+        reviewed: d.reviewed,
         votes: Object.fromEntries(candidates.map((c) => [c.code, votes[c.code] ?? 0])),
         photos: d.photos,
       };
@@ -204,6 +205,7 @@ export async function checkTotals(db: Kysely<Database>): Promise<{
       put(map, r.department_id, 'pendientes:total', r.total);
       put(map, r.department_id, 'pendientes:votados', r.voted);
       put(map, r.department_id, 'pendientes:validados', r.validated);
+      put(map, r.department_id, 'pendientes:revisados', r.reviewed);
     }
   }
 

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { storageKeyOfPhotoUrl } from '#server/features/candidates/candidates.service';
 import { verifyAuditChain } from '#server/features/evidence/audit-verify';
+import { runChange } from '#server/platform/change/change';
 import type { Config } from '#server/platform/config/config';
 import {
   BACKUP_FILES,
@@ -14,7 +15,6 @@ import {
   type DatabaseTarget,
   restoreDatabase,
 } from '#server/platform/db/backup';
-import { runChange } from '#server/platform/change/change';
 import { migrateToLatest, openDatabase, sqliteFileOf } from '#server/platform/db/database';
 import type { Dialect } from '#server/platform/db/dialect';
 import { makePrivateDir, makePrivateDirAsync, PRIVATE_FILE_MODE } from '#server/platform/lib/private-files';

@@ -4,14 +4,14 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#server/app';
-import { restoreFromReplicaCommand } from './backup';
 import type { ReplicaConfig } from '#server/platform/config/config';
 import { sqliteFileOf } from '#server/platform/db/database';
+import { restoreFromReplica } from '#server/platform/replica/litestream';
 import { sessionCookie } from '#server/testing/auth-helpers';
 import { addRecords, PEOPLE, SLUG_A, signInPeople } from '#server/testing/records';
 import { S3_LOCAL_CREDENTIALS, type S3Local, startS3Local } from '#server/testing/s3-local';
 import { setElectionPhase, type TestApp, testAppOf, testConfig } from '#server/testing/test-app';
-import { restoreFromReplica } from '#server/platform/replica/litestream';
+import { restoreFromReplicaCommand } from './backup';
 
 /*
  * Litestream (@flydotio/litestream's v0.3.13) copying the database while the server runs, to a folder and

@@ -98,6 +98,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+
 export { sleep };
 
 /** One person's connection to the server: cookies, Origin on changes, and (phones) the bad link. */

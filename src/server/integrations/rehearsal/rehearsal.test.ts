@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { castVote, addRecords, SLUG_A, SLUG_B } from '#server/testing/records';
 import { createUser, TEST_PASSWORD } from '#server/testing/auth-helpers';
 import { photoFilesUnder } from '#server/testing/photos';
+import { addRecords, castVote, SLUG_A, SLUG_B } from '#server/testing/records';
 import { createTestApp, setElectionPhase, TEST_ORIGIN, type TestApp } from '#server/testing/test-app';
 import {
   type SmsGatewayContractServer,

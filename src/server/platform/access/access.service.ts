@@ -5,11 +5,18 @@ import type { Database } from '#server/platform/db/schema';
 import { NotFound, Refusal, Unauthorized } from '#server/platform/http/errors';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import { checkEmail } from '#server/platform/session/passwords';
-import { ADMIN_MENU_ENTRY, ADMIN_SECTIONS, type AdminSection, LIST_ADMIN_SECTIONS } from '#shared/platform/access';
+import {
+  ADMIN_MENU_ENTRY,
+  ADMIN_SECTIONS,
+  type AdminSection,
+  LIST_ADMIN_SECTIONS,
+  REVIEW_MENU_ENTRY,
+} from '#shared/platform/access';
 import { normalizeEmail } from '#shared/platform/email';
 import { messages } from '#shared/platform/messages';
 import { authMessages, type MenuEntry } from '#shared/platform/session';
 import { createAccessRepository, type DepartmentRow } from './access.repository';
+import { isReviewer } from './review-grants';
 
 export type Department = DepartmentRow;
 
@@ -106,6 +113,8 @@ export async function requireAdminSection(
 export async function menuFor(db: Kysely<Database>, user: SessionUser): Promise<readonly MenuEntry[]> {
   const departments = await readsFor(db).listOpenDepartments(user.email, user.role === 'admin');
   const entries: MenuEntry[] = departments.map((d) => ({ title: d.title, path: departmentPath(d) }));
+  // Admins and the reviewers they named: the photo review queue (decision 134).
+  if (await isReviewer(db, user)) entries.push(REVIEW_MENU_ENTRY);
   const sections = adminSectionsFor(
     user,
     departments.map((d) => d.slug),

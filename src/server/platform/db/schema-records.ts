@@ -11,6 +11,8 @@ export interface RecordsTables {
   record_counts: RecordCountsTable;
   photo_totals: PhotoTotalsTable;
   personal_data_purges: PersonalDataPurgesTable;
+  photo_reviews: PhotoReviewsTable;
+  review_grants: ReviewGrantsTable;
 }
 
 export type RecordStatus = 'pendiente' | 'anulado';
@@ -62,6 +64,38 @@ export interface RecordsTable {
    * transaction that inserts the record (migration 029).
    */
   short_code: string | null;
+  /**
+   * Each ballot slot's review (migration 041, decision 134): null while its photo is unreviewed;
+   * 'conforme'; or 'ilegible' / 'no_corresponde' while the slot is reopened (empty, the card asking for
+   * another photo with the reviewer's note).
+   */
+  gobernador_review: Generated<ReviewVerdictColumn | null>;
+  an_review: Generated<ReviewVerdictColumn | null>;
+  clez_review: Generated<ReviewVerdictColumn | null>;
+  gobernador_review_note: Generated<string | null>;
+  an_review_note: Generated<string | null>;
+  clez_review_note: Generated<string | null>;
+}
+
+export type ReviewVerdictColumn = 'conforme' | 'ilegible' | 'no_corresponde';
+
+/** One review of one photo (each photo is reviewed once): the slot's history with the photos (migration 041). */
+export interface PhotoReviewsTable {
+  id: Generated<number>;
+  record_id: number;
+  photo_id: number;
+  kind: PhotoKindColumn;
+  verdict: ReviewVerdictColumn;
+  note: string | null;
+  reviewed_by: string;
+  reviewed_at: string;
+}
+
+/** Who may review the records of a municipality (lowercased e-mail), named by an admin (migration 041). */
+export interface ReviewGrantsTable {
+  department_id: number;
+  email: string;
+  created_at: string;
 }
 
 export interface RecordVotesTable {
@@ -140,6 +174,8 @@ export interface RecordCountsTable {
   total: number;
   voted: number;
   validated: number;
+  /** Validated records whose three photos were reviewed 'conforme' (migration 041). */
+  reviewed: Generated<number>;
 }
 
 /** Each purge of personal data and the new election day started after it (migration 036, decision 093). */

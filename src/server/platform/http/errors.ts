@@ -42,6 +42,10 @@ const REFUSAL_STATUS = {
   drill_no_admin_changes: 409,
   /** A drill item after the drill was erased: never a real vote or photo. */
   drill_item: 410,
+  /** Another reviewer reviewed the record's photo first, or the photo changed since it was shown. */
+  already_reviewed: 409,
+  /** A reviewer's own photo: someone else reviews it. */
+  own_upload: 403,
   /** A photo over the size limit. */
   too_large: 413,
   /** Bytes that are not a JPEG or HEIC photo. */

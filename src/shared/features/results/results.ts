@@ -79,6 +79,8 @@ export const breakdownRowSchema = z.object({
   validated: z.number().int().nonnegative(),
   /** validated / total × 100; 0 when there are no records. */
   percentComplete: z.number().nonnegative(),
+  /** Validated and its three photos reviewed 'Conforme' (decision 134). */
+  reviewed: z.number().int().nonnegative(),
   /** Votes per candidate code. */
   votes: z.record(z.string(), z.number().int().nonnegative()),
   /** Ballot photos received for its records (replacements included). */

@@ -126,4 +126,25 @@ describe('stateLabel', () => {
     expect(stateLabel(sending, 99.9)).toBe('Enviando 99\u00a0%');
     expect(stateLabel(sending, 100)).toBe('Esperando al servidor');
   });
+
+  it("asks again for a photo a reviewer sent back: 'Repetir foto: ilegible' with the note, and a picker", () => {
+    const voted: ProcedureRecord = {
+      ...record,
+      votedAt: '2026-12-06T14:00:00.000Z',
+      votes: ['FA'],
+      photos: {
+        gobernador: null,
+        an: { id: 2, url: '/api/photos/2', thumbUrl: '/api/photos/2?variant=thumb' },
+        clez: { id: 3, url: '/api/photos/3', thumbUrl: '/api/photos/3?variant=thumb' },
+      },
+      retakes: { gobernador: { reason: 'ilegible', note: 'Borrosa' } },
+    };
+    renderWithProviders(<RecordCard slug="cabimas" record={voted} onVote={() => {}} onUpload={() => {}} />);
+    const retake = screen.getByTestId('repetir-foto');
+    expect(retake).toHaveTextContent('Repetir foto: ilegible');
+    expect(retake).toHaveTextContent('Borrosa');
+    expect(
+      screen.getByLabelText('Repetir foto: ilegible. Subir otra foto Gobernador de Persona 1'),
+    ).toBeInTheDocument();
+  });
 });

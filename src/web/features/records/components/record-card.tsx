@@ -1,7 +1,13 @@
 import { memo, type ReactNode, useEffect, useState } from 'react';
 import { PHOTO_ACCEPT } from '#shared/features/photos/photos';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
-import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/platform/records';
+import {
+  PHOTO_KIND_LABELS,
+  type PhotoRetake,
+  type PhotoSlot,
+  type ProcedureRecord,
+  retakeLabel,
+} from '#shared/platform/records';
 import type { OutboxItem, PhotoItem, VoteItem } from '../outbox/outbox-item';
 import { itemLabel, sizeSaved, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useRecordOutbox } from '../outbox/use-outbox';
@@ -108,10 +114,13 @@ function PhotoButton({
   canReplace,
   onUpload,
   closed,
+  retake,
 }: {
   record: ProcedureRecord;
   kind: PhotoKind;
   slot: PhotoSlot | null;
+  /** A reviewer found the photo sent before unreadable or wrong: the slot asks for another. */
+  retake?: PhotoRetake | undefined;
   /** This slot's photo on the phone, not refused (saved, sending or sent). */
   waiting: PhotoItem | undefined;
   canReplace: boolean;
@@ -181,6 +190,24 @@ function PhotoButton({
       >
         <span>{label}</span>
         <span className="text-xs font-medium">Sin foto</span>
+      </div>
+    );
+  }
+  if (retake) {
+    return (
+      <div className="flex flex-col gap-1" data-testid="repetir-foto">
+        <FilePicker
+          label={`${retakeLabel(retake)}. Subir otra foto ${label} de ${record.nombre}`}
+          className={`${slotBox} cursor-pointer border-red-700 bg-red-50 text-red-900 focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand hover:bg-red-100`}
+          onFile={(file) => onUpload(record, kind, file)}
+        >
+          <CameraIcon />
+          <span>{label}</span>
+        </FilePicker>
+        <p className="max-w-36 text-xs text-red-900">
+          <strong className="font-semibold">{retakeLabel(retake)}</strong>
+          {retake.note ? <span className="block">{retake.note}</span> : null}
+        </p>
       </div>
     );
   }
@@ -362,8 +389,14 @@ export const RecordCard = memo(function RecordCard({
             slot={record.photos[kind]}
             waiting={latest(
               items,
-              (i): i is PhotoItem => i.kind === 'photo' && i.photoKind === kind && i.state !== 'rejected',
+              (i): i is PhotoItem =>
+                i.kind === 'photo' &&
+                i.photoKind === kind &&
+                i.state !== 'rejected' &&
+                // A reviewer sent the slot back: the photo sent before is not waiting, another is asked for.
+                !(record.retakes?.[kind] && i.state === 'sent'),
             )}
+            retake={record.retakes?.[kind]}
             canReplace={canReplacePhotos}
             onUpload={onUpload}
             closed={closed}

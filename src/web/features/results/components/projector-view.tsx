@@ -8,6 +8,7 @@ import { CandidateResults } from './candidate-results';
 import { LiveStatus } from './live-status';
 import { ResultsMap } from './results-map';
 import { ResultsNight } from './results-night';
+import { ReviewShares } from './review-shares';
 
 /** The URL parameter that opens projector mode (?proyector=1), so a bookmark opens it directly. */
 export const PROJECTOR_PARAM = 'proyector';
@@ -172,6 +173,7 @@ export function ProjectorView({ results, status, updatedAt, onLeave, band, close
             )}
             <div className="flex flex-wrap items-center justify-between gap-x-8 gap-y-2 text-[clamp(1.1rem,1.8vw,2.5rem)] font-semibold">
               <p>{resultsMessages.denominator(formatCount(results.denominator))}</p>
+              <ReviewShares live={status === 'live'} size="projector" />
               <LiveStatus status={status} updatedAt={updatedAt} />
             </div>
           </div>

@@ -13,6 +13,7 @@ const row = (slug: string, title: string, total: number, validated: number): Bre
   voted: validated,
   validated,
   percentComplete: total > 0 ? (validated / total) * 100 : 0,
+  reviewed: 0,
   votes: { FA: validated, LC: 0, NR: 0 },
   photos: validated * 3,
 });
@@ -58,7 +59,7 @@ describe('ResultsMap', () => {
       const cells = within(line)
         .getAllByRole('cell')
         .map((c) => c.textContent);
-      expect(cells.slice(2)).toEqual([share, step]);
+      expect(cells.slice(2, 4)).toEqual([share, step]);
       expect(screen.getByTestId(`cuadro-${slug}`).dataset.fill).toBe(fillOf(step));
     }
   });

@@ -57,7 +57,7 @@ export function ResultsMap({ breakdown, size = 'page', projectorHeight }: Result
         projectorHeight={projectorHeight}
         fileName={`mapa-validados-${dateInTimeZone(new Date(breakdown.computedAt))}`}
         table={{
-          columns: ['Municipio o parroquia', 'Trámites', 'Validados', '% validado', 'Color'],
+          columns: ['Municipio o parroquia', 'Trámites', 'Validados', '% validado', 'Color', 'Revisados', '% revisado'],
           rows: breakdown.rows.map((r) => {
             const share = shareOf(r);
             return {
@@ -68,6 +68,8 @@ export function ResultsMap({ breakdown, size = 'page', projectorHeight }: Result
                 formatCount(r.validated),
                 share === null ? NO_RECORDS.label : formatPercent(share),
                 resultsTile(r).colour.label,
+                formatCount(r.reviewed),
+                r.total > 0 ? formatPercent((r.reviewed / r.total) * 100) : NO_RECORDS.label,
               ],
             };
           }),
@@ -86,6 +88,8 @@ export function ResultsMap({ breakdown, size = 'page', projectorHeight }: Result
             <dd className="text-right tabular-nums">
               {shareOf(row) === null ? NO_RECORDS.label : formatPercent(shareOf(row) ?? 0)}
             </dd>
+            <dt className="font-semibold">Revisados (3 fotos conformes)</dt>
+            <dd className="text-right tabular-nums">{formatCount(row.reviewed)}</dd>
             <dt className="font-semibold">Fotos recibidas</dt>
             <dd className="text-right tabular-nums">{formatCount(row.photos)}</dd>
             {breakdown.candidates.map((c) => (

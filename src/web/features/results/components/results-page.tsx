@@ -16,6 +16,7 @@ import {
 } from './projector-view';
 import { ResultsBreakdown } from './results-breakdown';
 import { ResultsNight } from './results-night';
+import { ReviewShares } from './review-shares';
 
 export interface ResultsPageProps {
   /** The campaign's name, for the printed page's header. */
@@ -96,6 +97,10 @@ export function ResultsPage({ campaignName, pollMs, stream: streamOptions, band,
             </p>
           </>
         )}
+      </div>
+
+      <div className="mt-4">
+        <ReviewShares live={stream.status === 'live'} pollMs={pollMs} />
       </div>
 
       <ResultsNight live={stream.status === 'live'} pollMs={pollMs} />
