@@ -3,7 +3,7 @@ import { PHOTO_ACCEPT } from '#shared/features/photos/photos';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import { PHOTO_KIND_LABELS, type PhotoSlot, type ProcedureRecord } from '#shared/platform/records';
 import type { OutboxItem, PhotoItem, VoteItem } from '../outbox/outbox-item';
-import { itemLabel, sizeSaved, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
+import { itemLabel, itemStateClass, sizeSaved, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useRecordOutbox } from '../outbox/use-outbox';
 
 export interface RecordCardProps {
@@ -221,7 +221,7 @@ function OutboxStatus({ items, progress }: { items: OutboxItem[]; progress: numb
               {item.kind === 'vote' ? ` (${voteChoice(item.candidates)})` : ''}
             </span>
             <span
-              className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${stateClass[item.state]}`}
+              className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${itemStateClass(item)}`}
               data-testid="envio-estado"
             >
               {stateLabel(item, item.state === 'sending' ? progress : undefined)}
