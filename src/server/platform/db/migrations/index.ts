@@ -35,6 +35,7 @@ import { erasAndBoundKeysMigration } from './037-eras-and-bound-keys';
 import { itemKeysMigration } from './038-item-keys';
 import { drillAccountsMigration } from './039-drill-accounts';
 import { databaseEpochsAndBackupsMigration } from './040-database-epochs-and-backups';
+import { fieldRecoveryMigration } from './042-field-recovery';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -80,6 +81,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '039-drill-accounts': drillAccountsMigration(),
     '038-item-keys': itemKeysMigration(),
     '040-database-epochs-and-backups': databaseEpochsAndBackupsMigration(),
+    '042-field-recovery': fieldRecoveryMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -172,6 +172,7 @@ export function deviceOutbox(): Outbox {
     deviceId: deviceId(),
     isOnline: () => navigator.onLine,
     history: sendHistory,
+    epoch: () => knownEpoch.read(),
     send: (report) =>
       apiFetch<DeviceReportAnswer>('/api/field/reports', {
         method: 'POST',
