@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ItemsHeld } from '#shared/features/election/election';
 import { memoryDeviceStore } from '../device/device-store';
-import { createOutbox, KEEP_SENT_MS, SECURED_CHECK_MS, type Transport } from './outbox';
+import { createOutbox, KEEP_SENT_MS, PHOTO_BYTES_KEPT, SECURED_CHECK_MS, type Transport } from './outbox';
 import type { OutboxItem } from './outbox-item';
 import { stateLabel } from './outbox-labels';
 
@@ -190,5 +190,42 @@ describe('the bound on photo bytes', () => {
     // Past the bound with only photos to send: they are kept all the same.
     await outbox.addPhoto(photo(6));
     expect([4, 5, 6].map((id) => bytesOf(byRecord(outbox, id)))).toEqual([100, 100, 100]);
+  });
+});
+
+describe('a phone’s storage after a day', () => {
+  it('150 records with three photos each: every vote kept, photo bytes at most the bound, nothing a day after', async () => {
+    // At a hundredth of the real sizes (a right-sized photo is about 662,000 bytes, the bound 200 MiB),
+    // so that the test holds 3 MB, not 300: the outbox's arithmetic is the same.
+    const SCALE = 100;
+    const photoSize = Math.round(662_047 / SCALE);
+    const bound = Math.round(PHOTO_BYTES_KEPT / SCALE);
+    const { server, outbox } = setup({ maxPhotoBytes: bound });
+    const notKept: number[] = [];
+    outbox.connect(ANA, { onNotKept: (item) => notKept.push(item.recordId) });
+    // The copy keeps up: everything the server holds is in it.
+    server.state.secured = server.state.held;
+    for (let record = 1; record <= 150; record++) {
+      await outbox.addVote(vote(record));
+      for (const kind of ['gobernador', 'an', 'clez'] as const) {
+        await outbox.addPhoto({ ...photo(record, photoSize), photoKind: kind });
+      }
+      // One voter every four minutes: a ten-hour day.
+      await vi.advanceTimersByTimeAsync(4 * 60_000);
+    }
+    const items = outbox.getSnapshot().items;
+    const kept = items.reduce((sum, i) => sum + bytesOf(i), 0);
+    expect(items.filter((i) => i.kind === 'vote')).toHaveLength(150);
+    expect(items.every((i) => i.state === 'sent' && i.securedAt)).toBe(true);
+    // 450 photos made (about 298 MB); the newest that fit under the bound kept, the oldest dropped first.
+    const fit = Math.floor(bound / photoSize);
+    expect(kept).toBe(fit * photoSize);
+    expect(items.filter((i) => bytesOf(i) > 0).map((i) => i.recordId)[0]).toBe(150 - Math.ceil(fit / 3) + 1);
+    expect(notKept).toEqual([]);
+    // A day after the last was secured, the phone holds nothing of that day.
+    await vi.advanceTimersByTimeAsync(KEEP_SENT_MS + SECURED_CHECK_MS);
+    await outbox.addVote(vote(151));
+    await vi.advanceTimersByTimeAsync(SECURED_CHECK_MS * 2);
+    expect(outbox.getSnapshot().items.map((i) => i.recordId)).toEqual([151]);
   });
 });

@@ -112,9 +112,10 @@ export const SECURED_CHECK_MS = 15_000;
 /**
  * The bound on the photo bytes a phone keeps (decision 135): past it, the bytes of photos 'Asegurado' go
  * first, oldest first, then those only 'Enviado' (the person is told). Photos still to be sent are never
- * dropped. 300 MB: a day of 150 records with three right-sized photos (about 0.6 MB each) is about 270 MB.
+ * dropped. 200 MiB: a day of 150 records with three right-sized photos (about 0.66 MB each) is about
+ * 300 MB, more than a low-end phone should give one site; 200 MiB keeps the last two thirds of it.
  */
-export const PHOTO_BYTES_KEPT = 300 * 1024 * 1024;
+export const PHOTO_BYTES_KEPT = 200 * 1024 * 1024;
 
 const photoBytes = (item: OutboxItem) => (item.kind === 'photo' ? (item.file.data?.byteLength ?? 0) : 0);
 
