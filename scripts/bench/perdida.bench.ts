@@ -350,6 +350,20 @@ export const suite: BenchSuite = {
         0,
       );
       const resent = phones.reduce((sum, p) => sum + p.outbox.getSnapshot().items.filter((i) => i.resent).length, 0);
+      const stillWaiting = phones.reduce(
+        (sum, p) =>
+          sum + p.outbox.getSnapshot().items.filter((i) => i.state === 'saved' || i.state === 'sending').length,
+        0,
+      );
+      const refusals = new Map<string, number>();
+      for (const p of phones) {
+        for (const i of p.outbox.getSnapshot().items) {
+          if (i.state !== 'rejected') continue;
+          const why = `${i.rejection?.status} ${i.rejection?.message}`;
+          refusals.set(why, (refusals.get(why) ?? 0) + 1);
+        }
+      }
+      for (const [why, n] of refusals) console.log(`rechazados: ${n} × ${why}`);
       const notCaughtUp = phones.filter((p) => p.epoch.value !== 2).length;
       for (const p of phones) p.outbox.stop();
       await Promise.all(phones.map((p) => p.network.close()));
@@ -375,6 +389,7 @@ export const suite: BenchSuite = {
           duplicados: doubled,
           'reenviados tras la restauración': resent,
           rechazados: rejected,
+          'aún en los teléfonos al final': stillWaiting,
           'teléfonos sin ponerse al día': notCaughtUp,
           'restauración (cli)': seconds(restoreMs),
           'del corte a servir': seconds(servingMs),
