@@ -277,6 +277,13 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/election': [{ expect: { ...everyone(200), anonymous: 401 } }],
   // 'Por llegar': every signed-in person reads it, each validator only their own departments' items.
   'GET /api/election/outstanding': [{ expect: { ...everyone(200), anonymous: 401 } }],
+  // A phone's question about its own items: each person is answered only about the keys they stored.
+  'POST /api/election/items': [
+    {
+      request: () => ({ body: { keys: ['0193f1a0-0000-7000-8000-000000000009'] } }),
+      expect: { ...everyone(200), anonymous: 401 },
+    },
+  ],
   'GET /api/field/{slug}': [
     {
       name: 'municipality A (admins see every one)',

@@ -187,6 +187,7 @@ export async function composeServices(app: FastifyInstance, parts: ComposeParts)
       timestampUrl: config.evidence?.timestampUrl,
       storage,
       onFileLeft: (key, error) => log.warn({ err: error, key }, 'a drill photo file could not be deleted'),
+      securedBefore: () => app.copyWatch.securedBefore(),
     }),
     recordsAdmin: createRecordsAdminService(db, now, app.recordHooks),
     purge: createRecordsPurgeService(db, now, { storage }),

@@ -12,6 +12,8 @@ import {
   electionCloseBodySchema,
   electionPhaseBodySchema,
   electionStatusSchema,
+  itemsAskedSchema,
+  itemsHeldSchema,
   outstandingSchema,
 } from '#shared/features/election/election';
 import { apiErrorSchema } from '#shared/platform/errors';
@@ -35,6 +37,21 @@ export const electionRoutes: FastifyPluginAsyncZod<{ election: ElectionService }
       requireUser(request);
       return election.status();
     },
+  );
+
+  app.post(
+    '/api/election/items',
+    {
+      schema: {
+        tags: ['jornada'],
+        summary:
+          'Un teléfono pregunta por sus envíos por clave: cuáles tiene el servidor y cuáles están ya en la copia ' +
+          'fuera de la máquina (Asegurado), con la época de la base de datos',
+        body: itemsAskedSchema,
+        response: { 200: itemsHeldSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => election.itemsHeld(requireUser(request), request.body),
   );
 
   app.get(

@@ -15,6 +15,8 @@ import { createRecordsRepository } from '#server/core/records/records.repository
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { BadRequest, Conflict } from '#server/platform/http/errors';
+import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
+import type { CopyWatch } from '#server/platform/replica/copy-watch';
 import { currentEpoch } from '#server/platform/replica/epoch';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import type { PhotoStorage } from '#server/platform/storage/photo-storage';
@@ -29,6 +31,8 @@ import {
   type ElectionPhaseBody,
   type ElectionStatus,
   electionMessages,
+  type ItemsAsked,
+  type ItemsHeld,
   OUTSTANDING_LISTED,
   type Outstanding,
 } from '#shared/features/election/election';
@@ -52,6 +56,8 @@ export function createElectionService(
     onFileLeft?: (key: string, error: unknown) => void;
     /** The RFC 3161 authority that stamps the chain's head at each close (TIMESTAMP_URL); none when absent. */
     timestampUrl?: string | undefined;
+    /** Up to when the off-machine copy holds what was stored (decision 135); none: nothing is secured. */
+    securedBefore?: CopyWatch['securedBefore'];
   } = {},
 ) {
   const repo = createElectionRepository(db);
@@ -108,6 +114,22 @@ export function createElectionService(
      * whose counts nobody has asked for yet has them kept now (nothing can have arrived since without
      * keeping them first): a plain write, like other bookkeeping, with no audit row.
      */
+    /**
+     * A phone asks about its items by item key (decision 135): which the server holds of this person's,
+     * and which of those the off-machine copy holds ('Asegurado'), with the epoch it is in.
+     */
+    async itemsHeld(user: SessionUser, asked: ItemsAsked): Promise<ItemsHeld> {
+      const copy = (await options.securedBefore?.()) ?? { kind: 'none' as const, before: null };
+      const stored = await createIdempotencyRepository(db).storedBy(asked.keys, user.email);
+      const before = copy.before?.toISOString();
+      return {
+        epoch: await currentEpoch(db),
+        copy: copy.kind,
+        held: stored.map((s) => s.itemKey),
+        secured: before === undefined ? [] : stored.filter((s) => s.createdAt < before).map((s) => s.itemKey),
+      };
+    },
+
     async closeResults(): Promise<CloseResults> {
       const now = clock();
       const day = await readElection(db, now);

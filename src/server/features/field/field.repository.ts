@@ -25,6 +25,11 @@ export interface DevicesRow {
   last_success_at: string | null;
   last_error_at: string | null;
   last_error: string | null;
+  resent: number | string | null;
+  from_before: number | string | null;
+  /** The lowest epoch any of the person's phones last checked against (null: one never said). */
+  checked_epoch: number | null;
+  unchecked: number | string | null;
 }
 
 export function createFieldRepository(db: Kysely<Database>) {
@@ -223,6 +228,10 @@ export function createFieldRepository(db: Kysely<Database>) {
           eb.fn.max<string | null>('d.reported_at').as('last_seen_at'),
           eb.fn.max<string | null>('d.last_success_at').as('last_success_at'),
           eb.fn.max<string | null>('d.last_error_at').as('last_error_at'),
+          eb.fn.sum<number>('d.resent_items').as('resent'),
+          eb.fn.sum<number>('d.held_from_before').as('from_before'),
+          eb.fn.min<number | null>('d.checked_epoch').as('checked_epoch'),
+          eb.fn.sum<number>(eb.case().when('d.checked_epoch', 'is', null).then(1).else(0).end()).as('unchecked'),
           eb
             .selectFrom('field_devices as e')
             .select('e.last_error')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '#server/platform/audit/audit.repository';
+import { recordRestoredEpoch } from '#server/platform/replica/epoch';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { addStoredPhoto } from '#server/testing/photos';
 import { addRecords, castVote } from '#server/testing/records';
@@ -419,5 +420,51 @@ describe('a phone’s row is its own', () => {
     );
     expect((await report(elsewhere, { deviceId: phone, items: [] })).statusCode).toBe(200);
     expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({ waiting: 0, devices: 1 });
+  });
+});
+
+describe('Campo after a server restored from a copy (decision 135)', () => {
+  it('shows who has sent again what the server lacked, who still holds items from before, and whose phones have not checked', async () => {
+    const c = await setup();
+    const phoneAna = randomUUID();
+    const phoneBeto = randomUUID();
+    // Before any loss: nothing is said of a restore.
+    expect(
+      (await report(c.ana, { deviceId: phoneAna, recovery: { epoch: 1, resent: 0, fromBefore: 0 } })).statusCode,
+    ).toBe(200);
+    expect(await lineOf(c.coordinadora, PEOPLE.ana)).not.toHaveProperty('recovery');
+
+    // The database is restored from Litestream's copy: epoch 2.
+    await recordRestoredEpoch(t.db, {
+      cause: 'replica',
+      restoredUntil: ago(5),
+      now,
+      actorEmail: 'operador@example.org',
+    });
+    // Ana's phone checked and is sending 3 items again (1 gone already); Beto's has not checked yet.
+    expect(
+      (
+        await report(c.ana, {
+          deviceId: phoneAna,
+          items: [item(cabimas[0] as number, 10), item(cabimas[1] as number, 10, 'gobernador')],
+          recovery: { epoch: 2, resent: 1, fromBefore: 2 },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await report(c.beto, { deviceId: phoneBeto, recovery: { epoch: 1, resent: 0, fromBefore: 0 } })).statusCode,
+    ).toBe(200);
+    expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({
+      waiting: 2,
+      recovery: { resent: 1, fromBefore: 2, checked: true },
+    });
+    expect(await lineOf(c.coordinadora, PEOPLE.beto)).toMatchObject({
+      recovery: { resent: 0, fromBefore: 0, checked: false },
+    });
+    // Everything went: Ana's phone holds nothing from before.
+    await report(c.ana, { deviceId: phoneAna, recovery: { epoch: 2, resent: 3, fromBefore: 0 } });
+    expect(await lineOf(c.coordinadora, PEOPLE.ana)).toMatchObject({
+      recovery: { resent: 3, fromBefore: 0, checked: true },
+    });
   });
 });

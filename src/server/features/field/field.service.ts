@@ -3,6 +3,7 @@ import { currentEra, readElection, rememberReportedKeys } from '#server/core/ele
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict, TooManyRequests } from '#server/platform/http/errors';
+import { currentEpoch } from '#server/platform/replica/epoch';
 import type { Actor, SessionUser } from '#server/platform/session/identity';
 import {
   type DeviceReport,
@@ -33,6 +34,7 @@ function validatorLine(
   devices: DevicesRow | undefined,
   stuckBefore: string,
   closed = false,
+  epoch: number | null = null,
 ): FieldValidator {
   const count = Number(waiting?.waiting ?? 0);
   const oldest = count > 0 ? (waiting?.oldest ?? null) : null;
@@ -48,6 +50,17 @@ function validatorLine(
     devices: Number(devices?.devices ?? 0),
     // Only after the close: what the server heard of before it and will still take.
     ...(closed ? { heardBeforeClose: Number(waiting?.before_close ?? 0) } : {}),
+    // Only once the database was restored from a copy (decision 135): who has sent again what it lacked.
+    ...(epoch !== null && epoch > 1
+      ? {
+          recovery: {
+            resent: Number(devices?.resent ?? 0),
+            fromBefore: Number(devices?.from_before ?? 0),
+            checked:
+              devices !== undefined && Number(devices.unchecked ?? 0) === 0 && (devices.checked_epoch ?? 0) >= epoch,
+          },
+        }
+      : {}),
   };
 }
 
@@ -131,6 +144,9 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
             last_success_at: orNull(report.lastSuccessAt),
             last_error: report.lastError?.message ?? null,
             last_error_at: orNull(report.lastError?.at ?? null),
+            checked_epoch: report.recovery?.epoch ?? null,
+            resent_items: report.recovery?.resent ?? 0,
+            held_from_before: report.recovery?.fromBefore ?? 0,
           },
           nowIso,
         );
@@ -149,7 +165,11 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
     async departmentView(department: Department, members: string[]): Promise<FieldView> {
       const now = clock();
       const { closedAt } = await readElection(db, now);
-      const [waiting, devices] = await Promise.all([repo.waiting([department.id], closedAt), repo.devicesOf(members)]);
+      const [waiting, devices, epoch] = await Promise.all([
+        repo.waiting([department.id], closedAt),
+        repo.devicesOf(members),
+        currentEpoch(db),
+      ]);
       const waitingOf = new Map(waiting.map((w) => [w.user_email, w]));
       const devicesOf = new Map(devices.map((d) => [d.user_email, d]));
       const before = stuckBefore(now);
@@ -159,7 +179,16 @@ export function createFieldService(db: Kysely<Database>, clock: () => Date) {
         generatedAt: now.toISOString(),
         stuckAfterMinutes: FIELD_STUCK_MINUTES,
         validators: members
-          .map((email) => validatorLine(email, waitingOf.get(email), devicesOf.get(email), before, closedAt !== null))
+          .map((email) =>
+            validatorLine(
+              email,
+              waitingOf.get(email),
+              devicesOf.get(email),
+              before,
+              closedAt !== null,
+              epoch?.number ?? null,
+            ),
+          )
           .sort(byUrgency),
       };
     },

@@ -371,6 +371,32 @@ describe('resumable photo uploads (tus)', () => {
     expect(filesUnder(tusDir())).toEqual([]);
   });
 
+  it('answers 410 to the completion of an upload whose file this server does not have (restored from a copy), so the phone starts again', async () => {
+    const c = await setup();
+    const [id] = (await addRecords(t, SLUG_A, 1)) as [number];
+    const photo = fixture('ballot.jpg');
+    const key = randomUUID();
+    const created = await createTusUpload(t, c.validatorA, {
+      slug: SLUG_A,
+      recordId: id,
+      kind: 'an',
+      size: photo.length,
+      key,
+    });
+    expect(created.status).toBe(201);
+    // The data folder's files went with the lost machine; the database came back from its copy.
+    fs.rmSync(tusDir(), { recursive: true, force: true });
+    const complete = await t.request({
+      method: 'POST',
+      url: `${created.location}/complete`,
+      headers: { cookie: c.validatorA, 'idempotency-key': key },
+    });
+    expect(complete.statusCode).toBe(410);
+    expect(complete.json().message).toBe(
+      'Esta subida ya no está en el servidor (venció o se quitó). La foto se enviará de nuevo.',
+    );
+  });
+
   it('answers a finished upload again with its first answer: asked for, or sent again under the same key', async () => {
     const c = await setup();
     const [id] = (await addRecords(t, SLUG_A, 1)) as [number];

@@ -155,7 +155,10 @@ export function createPhotoUploadsService(deps: PhotoUploadsDeps) {
     const row = await ownUpload(id, context.user);
     if (!row.stored_at) {
       const received = await uploads.datastore.getUpload(id).catch(() => undefined);
-      if (!received || received.offset !== row.size_bytes) throw new HttpError(409, photoUploadsMessages.notFinished);
+      // Its row without its file: a server restored from a copy (the file went with the lost machine,
+      // decision 135). The phone starts a new upload of its own copy, as for one that expired.
+      if (!received) throw new HttpError(410, photoUploadsMessages.gone);
+      if (received.offset !== row.size_bytes) throw new HttpError(409, photoUploadsMessages.notFinished);
     }
     return complete(id, { ...context, key: row.item_key });
   }

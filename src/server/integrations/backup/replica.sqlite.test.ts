@@ -99,16 +99,32 @@ describe.each(replicas)('Litestream to %s', (_, replicaOf) => {
       await setElectionPhase(t.db, 'en_curso', new Date());
       const people = await signInPeople(t);
       const ids = (await addRecords(t, SLUG_A, 3)) as number[];
-      for (const id of ids.slice(0, 2)) {
+      const keys = ['0193f1a0-0000-7000-8000-00000000000a', '0193f1a0-0000-7000-8000-00000000000b'];
+      for (const [i, id] of ids.slice(0, 2).entries()) {
         const vote = await t.request({
           method: 'POST',
           url: `/api/validation/${SLUG_A}/records/${id}/vote`,
-          headers: { cookie: people.validatorA },
+          headers: { cookie: people.validatorA, 'idempotency-key': keys[i] },
           payload: { candidates: ['FA'] },
         });
         expect(vote.statusCode).toBe(201);
       }
       await untilCopyHolds(replica, name, 2);
+      // 'Asegurado' (decision 135): the phone hears it once Litestream has synced twice since and its
+      // replica holds that, and the commit margin has passed. Polled with a bound of tries.
+      let secured: string[] = [];
+      for (let tries = 0; tries < 150 && secured.length < 2; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const asked = await t.request({
+          method: 'POST',
+          url: '/api/election/items',
+          headers: { cookie: people.validatorA },
+          payload: { keys },
+        });
+        expect(asked.json()).toMatchObject({ copy: 'litestream', held: expect.arrayContaining(keys) });
+        secured = asked.json().secured;
+      }
+      expect([...secured].sort()).toEqual(keys);
 
       // Jornada and /metrics name the copy and how far behind it is.
       const copy = await t.request({ url: '/api/admin/election/copy', headers: { cookie: people.admin } });

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Tables of field validation (migrations 012-field-validation and 014-field-reports). */
 export interface FieldTables {
@@ -26,6 +26,12 @@ export interface FieldDevicesTable {
   last_success_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** The database epoch the phone last checked its items against (decision 135); null: not said. */
+  checked_epoch: number | null;
+  /** Items the phone sent again because the restored server lacked them. */
+  resent_items: Generated<number>;
+  /** Of those, the ones still on the phone waiting to go. */
+  held_from_before: Generated<number>;
 }
 
 /** One item a phone said was waiting: its Idempotency-Key, record and slot ('vote' or a photo kind). */

@@ -84,6 +84,20 @@ export function createIdempotencyRepository(db: Kysely<Database>) {
       return rows.length > 0;
     },
 
+    /**
+     * Which of these keys one person's votes and photos stored, and when (decision 135); expired ones too,
+     * since the item they name is still here.
+     */
+    async storedBy(keys: readonly string[], actorEmail: string): Promise<{ itemKey: string; createdAt: string }[]> {
+      if (keys.length === 0) return [];
+      return db
+        .selectFrom('idempotency_keys')
+        .select(['item_key as itemKey', 'created_at as createdAt'])
+        .where('item_key', 'in', [...keys])
+        .where('actor_email', '=', actorEmail)
+        .execute();
+    },
+
     /** Every kept answer goes (the purge of personal data: an answer may name a person). */
     async deleteAll(): Promise<number> {
       const result = await db.deleteFrom('idempotency_keys').executeTakeFirst();

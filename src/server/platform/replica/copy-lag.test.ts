@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLagTracker } from './copy-lag';
+import { createSecuredTracker } from './copy-secured';
 import { litestreamYaml, positionsInMetrics } from './litestream';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 29, 12, 0, seconds));
@@ -100,5 +101,37 @@ describe('Litestream', () => {
     expect(litestreamYaml('/d/comando.sqlite', { kind: 'file', path: '/mnt/otro/copia', syncSeconds: 5 })).toContain(
       '      - type: file\n        path: "/mnt/otro/copia"\n        sync-interval: 5s\n',
     );
+  });
+});
+
+describe('up to when the copy surely holds what was committed (Asegurado)', () => {
+  it('PostgreSQL: a look is held once the standby replays past the position read at it', () => {
+    const secured = createSecuredTracker();
+    expect(secured.securedUntil).toBeNull();
+    secured.observe(at(1), { local: pos(100), copy: pos(50) });
+    secured.observe(at(2), { local: pos(200), copy: pos(150) });
+    expect(secured.securedUntil).toEqual(at(1));
+    secured.observe(at(3), { local: pos(200), copy: pos(200) });
+    expect(secured.securedUntil).toEqual(at(3));
+  });
+
+  it('Litestream: a look counts only once two more syncs have run, even with the replica level with the shadow WAL', () => {
+    const secured = createSecuredTracker();
+    secured.observe(at(1), { local: pos(0, 100), copy: pos(0, 100), syncs: 10n });
+    // One sync since: it may have begun before the look, so what the look could see may be missing.
+    secured.observe(at(2), { local: pos(0, 100), copy: pos(0, 100), syncs: 11n });
+    expect(secured.securedUntil).toBeNull();
+    // A Litestream that stopped syncing moves nothing forward however long it is looked at.
+    secured.observe(at(30), { local: pos(0, 100), copy: pos(0, 100), syncs: 11n });
+    expect(secured.securedUntil).toBeNull();
+    // Two syncs after the look at 1: the shadow WAL now covers it, and the replica holds it.
+    secured.observe(at(31), { local: pos(0, 300), copy: pos(0, 200), syncs: 12n });
+    expect(secured.securedUntil).toBeNull();
+    secured.observe(at(32), { local: pos(0, 300), copy: pos(0, 300), syncs: 13n });
+    expect(secured.securedUntil).toEqual(at(30));
+    // A Litestream started again counts its syncs from zero: nothing secured goes back.
+    secured.observe(at(40), { local: pos(0, 10), copy: pos(0, 10), syncs: 1n });
+    secured.observe(at(41), { local: pos(0, 10), copy: pos(0, 10), syncs: 3n });
+    expect(secured.securedUntil).toEqual(at(40));
   });
 });

@@ -14,9 +14,11 @@ export interface PositionSample {
   local: LogPosition;
   /** Where the copy has reached; undefined when no copy answers (Litestream down, no standby). */
   copy: LogPosition | undefined;
+  /** Litestream's count of finished syncs (its `litestream_sync_count`); absent for PostgreSQL. */
+  syncs?: bigint;
 }
 
-function compare(a: LogPosition, b: LogPosition): number {
+export function compareLogPositions(a: LogPosition, b: LogPosition): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const x = a[i] ?? 0n;
     const y = b[i] ?? 0n;
@@ -46,20 +48,20 @@ export function createLagTracker(since: Date): LagTracker {
       if (!sample) return;
       let newest = waiting.at(-1);
       // A new Litestream generation (or another cluster) starts its positions again: the looks before it are dropped.
-      if (newest && compare(sample.local, newest.position) < 0) {
+      if (newest && compareLogPositions(sample.local, newest.position) < 0) {
         waiting = [];
         newest = undefined;
       }
       // Nothing written since the last look: that look's position stands for both.
-      if (newest && compare(sample.local, newest.position) === 0) newest.at = at.getTime();
+      if (newest && compareLogPositions(sample.local, newest.position) === 0) newest.at = at.getTime();
       else waiting.push({ at: at.getTime(), position: sample.local });
       // Bounded while no copy answers: dropping a look only dates what it held by an earlier look.
       if (waiting.length > 1000) waiting = waiting.filter((_, i) => i % 2 === 0 || i === waiting.length - 1);
       const copy = sample.copy;
       if (!copy) return;
-      const held = waiting.filter((look) => compare(look.position, copy) <= 0);
+      const held = waiting.filter((look) => compareLogPositions(look.position, copy) <= 0);
       if (held.length > 0) heldAt = Math.max(heldAt, ...held.map((look) => look.at));
-      waiting = waiting.filter((look) => compare(look.position, copy) > 0);
+      waiting = waiting.filter((look) => compareLogPositions(look.position, copy) > 0);
     },
     lagSeconds(at) {
       return Math.max(0, (at.getTime() - heldAt) / 1000);

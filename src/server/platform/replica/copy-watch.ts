@@ -3,6 +3,7 @@ import type { Db } from '#server/platform/db/database';
 import type { CopyState } from '#shared/features/election/election';
 import { createCopiesRepository } from './copies.repository';
 import { createLagTracker, type PositionSample } from './copy-lag';
+import { createSecuredTracker } from './copy-secured';
 import type { Litestream } from './litestream';
 
 /*
@@ -13,8 +14,17 @@ import type { Litestream } from './litestream';
 
 export interface CopyWatch {
   state(): Promise<CopyState>;
+  /**
+   * What phones call 'Asegurado' (decision 135): items stored before this instant are in the copy. Null
+   * with no copy at all. It is the copy's secured point less COMMIT_MARGIN_MS: an item's time is taken
+   * inside its transaction, which commits a moment later.
+   */
+  securedBefore(): Promise<{ kind: CopyState['kind']; before: Date | null }>;
   stop(): void;
 }
+
+/** How long after its stored time an item's transaction may still commit (a batch, a wait for the lock). */
+export const COMMIT_MARGIN_MS = 10_000;
 
 /** PostgreSQL: the primary's WAL position and the furthest a standby has replayed (none: no standby). */
 async function standbyPositions(db: Db): Promise<PositionSample | undefined> {
@@ -40,15 +50,24 @@ export function createCopyWatch(options: {
 }): CopyWatch {
   const { db, now, litestream } = options;
   const tracker = createLagTracker(now());
+  const secured = createSecuredTracker();
   let standbySeen = false;
   let backupAt: string | null = null;
 
   async function look(): Promise<void> {
-    if (litestream) tracker.observe(now(), await litestream.positions());
-    else if (db.dialect === 'postgres') {
+    if (litestream) {
+      const at = now();
+      const sample = await litestream.positions();
+      tracker.observe(at, sample);
+      secured.observe(at, sample);
+    } else if (db.dialect === 'postgres') {
+      const at = now();
       const sample = await standbyPositions(db);
       if (sample?.copy) standbySeen = true;
-      if (standbySeen) tracker.observe(now(), sample);
+      if (standbySeen) {
+        tracker.observe(at, sample);
+        secured.observe(at, sample);
+      }
     }
   }
   // Looked at in the background only where there is a copy to follow: Litestream, or a standby once
@@ -67,30 +86,39 @@ export function createCopyWatch(options: {
   }, options.everyMs ?? 2_000);
   timer.unref();
 
-  return {
-    async state() {
-      await lookOnce();
-      const at = now();
-      if (litestream || standbySeen) {
-        return {
-          kind: litestream ? 'litestream' : 'standby',
-          lagSeconds: Math.round(tracker.lagSeconds(at)),
-          answering: tracker.copyAnswered,
-          checkedAt: at.toISOString(),
-        };
-      }
-      // The database away (a restart of PostgreSQL): the last answer it gave stands.
-      try {
-        backupAt = await createCopiesRepository(db.kysely).lastWholeBackupAt();
-      } catch {
-        // kept as it was
-      }
+  async function state(): Promise<CopyState> {
+    await lookOnce();
+    const at = now();
+    if (litestream || standbySeen) {
       return {
-        kind: backupAt ? 'backup' : 'none',
-        lagSeconds: backupAt ? Math.max(0, Math.round((at.getTime() - Date.parse(backupAt)) / 1000)) : null,
-        answering: false,
+        kind: litestream ? 'litestream' : 'standby',
+        lagSeconds: Math.round(tracker.lagSeconds(at)),
+        answering: tracker.copyAnswered,
         checkedAt: at.toISOString(),
       };
+    }
+    // The database away (a restart of PostgreSQL): the last answer it gave stands.
+    try {
+      backupAt = await createCopiesRepository(db.kysely).lastWholeBackupAt();
+    } catch {
+      // kept as it was
+    }
+    return {
+      kind: backupAt ? 'backup' : 'none',
+      lagSeconds: backupAt ? Math.max(0, Math.round((at.getTime() - Date.parse(backupAt)) / 1000)) : null,
+      answering: false,
+      checkedAt: at.toISOString(),
+    };
+  }
+
+  return {
+    state,
+    async securedBefore() {
+      const less = (point: Date | null) => point && new Date(point.getTime() - COMMIT_MARGIN_MS);
+      // A copy followed in the background: its last look is enough (phones ask often, looks are every 2 s).
+      if (following()) return { kind: litestream ? 'litestream' : 'standby', before: less(secured.securedUntil) };
+      const copy = await state();
+      return { kind: copy.kind, before: less(copy.kind === 'backup' && backupAt ? new Date(backupAt) : null) };
     },
     stop() {
       clearInterval(timer);

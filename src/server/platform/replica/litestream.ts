@@ -156,7 +156,8 @@ export function positionsInMetrics(text: string): PositionSample | undefined {
   const copyOffset = value('litestream_replica_wal_offset');
   const copy: LogPosition | undefined =
     copyIndex === undefined || copyOffset === undefined ? undefined : [copyIndex, copyOffset];
-  return { local: [localIndex, localSize], copy };
+  const syncs = value('litestream_sync_count');
+  return { local: [localIndex, localSize], copy, ...(syncs === undefined ? {} : { syncs }) };
 }
 
 export interface LitestreamLog {

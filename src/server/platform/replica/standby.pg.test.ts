@@ -57,11 +57,12 @@ describe('a PostgreSQL standby with synchronous commit', () => {
       await setElectionPhase(first.db, 'en_curso', new Date());
       const people = await signInPeople(first);
       ids = (await addRecords(first, SLUG_A, 3)) as number[];
-      for (const id of ids.slice(0, 2)) {
+      const keys = ['0193f1a0-0000-7000-8000-0000000000c1', '0193f1a0-0000-7000-8000-0000000000c2'];
+      for (const [i, id] of ids.slice(0, 2).entries()) {
         const vote = await first.request({
           method: 'POST',
           url: `/api/validation/${SLUG_A}/records/${id}/vote`,
-          headers: { cookie: people.validatorA },
+          headers: { cookie: people.validatorA, 'idempotency-key': keys[i] },
           payload: { candidates: ['FA'] },
         });
         expect(vote.statusCode).toBe(201);
@@ -86,6 +87,22 @@ describe('a PostgreSQL standby with synchronous commit', () => {
       expect(copy.json()).toMatchObject({ kind: 'standby', answering: true });
       const metrics = await first.request({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(metrics.body).toMatch(/^comando_replica_lag_seconds\{kind="standby"\} \d+/m);
+
+      // 'Asegurado' (decision 135): once a look's WAL position is replayed on the standby and the commit
+      // margin has passed, phones hear their votes are in the copy. Polled with a bound of tries.
+      let secured: string[] = [];
+      for (let tries = 0; tries < 150 && secured.length < 2; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const asked = await first.request({
+          method: 'POST',
+          url: '/api/election/items',
+          headers: { cookie: people.validatorA },
+          payload: { keys },
+        });
+        expect(asked.json()).toMatchObject({ copy: 'standby', held: expect.arrayContaining(keys) });
+        secured = asked.json().secured;
+      }
+      expect([...secured].sort()).toEqual(keys);
     } finally {
       // The primary's machine is lost, its app with it.
       await pair.primary.pause('immediate');

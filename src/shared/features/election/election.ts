@@ -303,3 +303,30 @@ export type CloseResults = z.infer<typeof closeResultsSchema>;
 
 /** 'Resultados al cierre, 6:00 p. m.' */
 export const closeResultsTitle = (closedAt: string) => `Resultados al cierre, ${formatTime(new Date(closedAt))}`;
+
+/** At most this many item keys in one question (a phone asks again for the rest). */
+export const ITEMS_ASKED_MAX = 500;
+
+/**
+ * A phone's question about its items, by item key (decision 135): which the server holds, and which are in
+ * the off-machine copy ('Asegurado'). Asked for the items it sent and keeps, and after a new epoch for all.
+ */
+export const itemsAskedSchema = z.object({
+  keys: z
+    .array(z.uuid())
+    .max(ITEMS_ASKED_MAX)
+    .refine((keys) => new Set(keys).size === keys.length, { message: 'Cada clave debe aparecer una sola vez.' }),
+});
+export type ItemsAsked = z.infer<typeof itemsAskedSchema>;
+
+export const itemsHeldSchema = z.object({
+  /** The database's epoch: a phone that sees a new number asks about everything it keeps. */
+  epoch: databaseEpochSchema.nullable(),
+  /** The copy the answer counts on; 'none': nothing is ever 'Asegurado'. */
+  copy: copyStateSchema.shape.kind,
+  /** The asked keys the server holds, stored by the person who asks. */
+  held: z.array(z.string()),
+  /** Of those, the ones the copy holds too. */
+  secured: z.array(z.string()),
+});
+export type ItemsHeld = z.infer<typeof itemsHeldSchema>;

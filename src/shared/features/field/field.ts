@@ -65,6 +65,17 @@ export const deviceReportSchema = z.object({
     .refine((items) => new Set(items.map((i) => i.key)).size === items.length, {
       message: 'Cada envío debe aparecer una sola vez.',
     }),
+  /**
+   * After a server restored from a copy (decision 135): the database epoch the phone last checked its
+   * items against, the items it sent again because the server lacked them, and those still waiting.
+   */
+  recovery: z
+    .object({
+      epoch: z.number().int().positive().nullable(),
+      resent: z.number().int().nonnegative().max(100_000),
+      fromBefore: z.number().int().nonnegative().max(100_000),
+    })
+    .optional(),
 });
 export type DeviceReport = z.infer<typeof deviceReportSchema>;
 
@@ -86,6 +97,12 @@ export const fieldValidatorSchema = z.object({
   devices: z.number().int(),
   /** After the close: the waiting items the server heard of before it, which it still takes. */
   heardBeforeClose: z.number().int().optional(),
+  /**
+   * Only once the server was restored from a copy (decision 135): items this person's phones sent again
+   * because the server lacked them, those still on a phone waiting to go, and whether every phone of
+   * theirs has checked its items against the restored server.
+   */
+  recovery: z.object({ resent: z.number().int(), fromBefore: z.number().int(), checked: z.boolean() }).optional(),
 });
 export type FieldValidator = z.infer<typeof fieldValidatorSchema>;
 

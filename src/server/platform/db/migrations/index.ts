@@ -36,6 +36,7 @@ import { itemKeysMigration } from './038-item-keys';
 import { drillAccountsMigration } from './039-drill-accounts';
 import { databaseEpochsAndBackupsMigration } from './040-database-epochs-and-backups';
 import { photoReviewMigration } from './041-photo-review';
+import { fieldRecoveryMigration } from './042-field-recovery';
 
 export interface MigrationOptions {
   /** The second factor's key, loaded only if a migration has secrets to seal (031). */
@@ -82,6 +83,7 @@ export function migrationProvider(dialect: Dialect, options: MigrationOptions = 
     '038-item-keys': itemKeysMigration(),
     '040-database-epochs-and-backups': databaseEpochsAndBackupsMigration(),
     '041-photo-review': photoReviewMigration(dialect),
+    '042-field-recovery': fieldRecoveryMigration(),
   };
   return { getMigrations: async () => migrations };
 }

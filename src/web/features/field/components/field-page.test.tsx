@@ -274,6 +274,30 @@ describe('FieldPage, one department', () => {
     expect(screen.getByLabelText('Municipio o parroquia')).toHaveValue('cabimas');
   });
 
+  it('after a restore from a copy, says per validator what was sent again, what from before still waits, and who has not checked', async () => {
+    const [beto, ana, carla] = view().validators as [FieldValidator, FieldValidator, FieldValidator];
+    api([
+      view({
+        validators: [
+          { ...beto, recovery: { resent: 2, fromBefore: 5, checked: true } },
+          { ...ana, recovery: { resent: 3, fromBefore: 0, checked: true } },
+          { ...carla, recovery: { resent: 0, fromBefore: 0, checked: false } },
+        ],
+      }),
+    ]);
+    renderAt('/campo/cabimas');
+    const table = await screen.findByRole('table', { name: 'Validadores de Cabimas' });
+    const waiting = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => within(r).getAllByRole('cell')[1]?.textContent);
+    expect(waiting).toEqual([
+      '1.2345 de antes de la pérdida por reenviar2 reenviados tras la restauración',
+      '13 reenviados tras la restauración',
+      '0Su teléfono aún no revisó la restauración',
+    ]);
+  });
+
   it('asks again by itself, and the row clears when the items have arrived', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = api([

@@ -57,6 +57,31 @@ interface ClearTarget {
   waiting: number;
 }
 
+/**
+ * After the server was restored from a copy (decision 135): whether this person's phones have checked
+ * their items against it, what they sent again and what from before the loss still waits on them.
+ */
+function RecoveryNote({ recovery }: { recovery: NonNullable<FieldValidator['recovery']> }) {
+  if (!recovery.checked) {
+    return (
+      <span className="block text-sm font-semibold text-amber-900">Su teléfono aún no revisó la restauración</span>
+    );
+  }
+  return (
+    <span className="block text-sm">
+      {recovery.fromBefore > 0 && (
+        <span className="block font-semibold text-amber-900">
+          {formatCount(recovery.fromBefore)} de antes de la pérdida por reenviar
+        </span>
+      )}
+      {recovery.resent > 0 && (
+        <span className="block">{formatCount(recovery.resent)} reenviados tras la restauración</span>
+      )}
+      {recovery.fromBefore === 0 && recovery.resent === 0 && <span className="block">Nada que reenviar</span>}
+    </span>
+  );
+}
+
 function ValidatorRow({
   v,
   from,
@@ -100,6 +125,7 @@ function ValidatorRow({
             {formatCount(v.heardBeforeClose ?? 0)} de antes del cierre
           </span>
         )}
+        {v.recovery && <RecoveryNote recovery={v.recovery} />}
       </td>
       <td role="cell" data-label="Más antiguo" className={`${phone.cell} ${v.stuck ? 'font-bold text-red-900' : ''}`}>
         <When iso={v.oldestWaitingAt} from={from} empty="—" />

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '#web/platform/ui/modal';
 import { Page, Spinner } from '#web/platform/ui/page';
 import { deviceOutbox } from '../outbox/device-outbox';
 import { isWaiting, mayRetryRefusal, type OutboxItem } from '../outbox/outbox-item';
-import { itemLabel, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
+import { itemLabel, itemStateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useOutbox, useOutboxViewer } from '../outbox/use-outbox';
 
 const when = (ms: number) => {
@@ -39,7 +39,7 @@ function ItemRow({
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-bold text-stone-900">{what}</p>
-        <span className={`rounded-full px-2 py-0.5 text-sm font-semibold tabular-nums ${stateClass[item.state]}`}>
+        <span className={`rounded-full px-2 py-0.5 text-sm font-semibold tabular-nums ${itemStateClass(item)}`}>
           {stateLabel(item, progress)}
         </span>
       </div>
@@ -53,6 +53,11 @@ function ItemRow({
         <span className="text-stone-700"> · {validationTitle(item.slug)}</span>
       </p>
       <p className="mt-1 text-sm text-stone-700">Guardado el {when(item.createdAt)}</p>
+      {item.resent && item.state !== 'sent' && (
+        <p className="mt-1 text-sm text-stone-700">
+          El servidor se restauró desde su copia y no lo tenía: se vuelve a enviar solo.
+        </p>
+      )}
       {item.state === 'saved' && item.lastError && (
         <p className="mt-1 text-sm text-stone-700">
           Intento {formatCount(item.attempts)} sin respuesta ({item.lastError}). Se volverá a intentar solo.
@@ -152,6 +157,10 @@ export function OutboxPage() {
               <h2 id="envios-enviados" className="text-xl font-bold text-stone-900">
                 Enviados ({formatCount(sent.length)})
               </h2>
+              <p className="mt-2 text-stone-700">
+                «Enviado»: el servidor lo tiene. «Asegurado»: también está en la copia fuera del servidor. Este teléfono
+                guarda cada envío hasta que queda asegurado, por si el servidor se pierde.
+              </p>
               <ul className="mt-3 flex flex-col gap-3">{sent.map(row)}</ul>
             </section>
           )}

@@ -9,7 +9,7 @@ import {
   retakeLabel,
 } from '#shared/platform/records';
 import type { OutboxItem, PhotoItem, VoteItem } from '../outbox/outbox-item';
-import { itemLabel, sizeSaved, stateClass, stateLabel, voteChoice } from '../outbox/outbox-labels';
+import { itemLabel, itemStateClass, sizeSaved, stateLabel, voteChoice } from '../outbox/outbox-labels';
 import { useRecordOutbox } from '../outbox/use-outbox';
 
 export interface RecordCardProps {
@@ -248,7 +248,7 @@ function OutboxStatus({ items, progress }: { items: OutboxItem[]; progress: numb
               {item.kind === 'vote' ? ` (${voteChoice(item.candidates)})` : ''}
             </span>
             <span
-              className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${stateClass[item.state]}`}
+              className={`rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums ${itemStateClass(item)}`}
               data-testid="envio-estado"
             >
               {stateLabel(item, item.state === 'sending' ? progress : undefined)}

@@ -2,6 +2,7 @@ import type { DeviceReportAnswer } from '#shared/features/field/field';
 import { type Era, eraSchema } from '#shared/platform/era';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { newUuid } from '#web/platform/lib/new-id';
+import { askItems } from '../api/ask-items';
 import { discardUpload } from '../api/discard-upload';
 import { sendVote } from '../api/vote-record';
 import { UNSENT_HINT_KEY } from '../device/device-hints';
@@ -86,6 +87,26 @@ const knownEra = {
   },
 };
 const SEND_HISTORY_KEY = 'comando-envios-historial';
+const EPOCH_KEY = 'comando-epoca';
+
+/** The server's database epoch this phone last checked its items against (decision 135). */
+const knownEpoch = {
+  read(): number | null {
+    try {
+      const value = Number(localStorage.getItem(EPOCH_KEY));
+      return Number.isInteger(value) && value > 0 ? value : null;
+    } catch {
+      return null;
+    }
+  },
+  write(epoch: number) {
+    try {
+      localStorage.setItem(EPOCH_KEY, String(epoch));
+    } catch {
+      // Storage refused: the next check asks about every item again, which is harmless.
+    }
+  },
+};
 
 /** This phone's id for the field view: made once, kept in localStorage (a new one where it is refused). */
 function deviceId(): string {
@@ -142,6 +163,8 @@ export function deviceOutbox(): Outbox {
       if (item.kind === 'photo' && item.uploadUrl) void discardUpload(item.uploadUrl, item.key);
     },
     era: () => knownEra.read(),
+    askItems,
+    epochs: knownEpoch,
   });
   // The field view: this phone tells the server, when it can, what it holds (docs/decisions/048).
   reporter = createFieldReporter({
@@ -149,6 +172,7 @@ export function deviceOutbox(): Outbox {
     deviceId: deviceId(),
     isOnline: () => navigator.onLine,
     history: sendHistory,
+    epoch: () => knownEpoch.read(),
     send: (report) =>
       apiFetch<DeviceReportAnswer>('/api/field/reports', {
         method: 'POST',

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DeviceReport, FIELD_REPORT_MAX_ITEMS } from '#shared/features/field/field';
 import { ApiError } from '#web/platform/lib/api-client';
 import { memoryDeviceStore } from '../device/device-store';
-import { createFieldReporter, FIELD_REPORT } from './field-report';
+import { buildReport, createFieldReporter, FIELD_REPORT } from './field-report';
 import { createOutbox, type Transport } from './outbox';
 
 const ANA = 'ana@example.org';
@@ -157,5 +157,59 @@ describe('field report', () => {
     await reporter.reportNow();
     expect(reports.at(-1)?.items).toHaveLength(1);
     reporter.stop();
+  });
+});
+
+describe('field report after a restored server (decision 135)', () => {
+  it('says the epoch the phone checked against, what it sent again and what of that still waits', () => {
+    const base = {
+      owner: ANA,
+      slug: 'cabimas',
+      recordName: 'Persona',
+      candidates: ['FA'],
+      kind: 'vote' as const,
+      attempts: 0,
+      nextAttemptAt: 0,
+      lastError: null,
+      rejection: null,
+      createdAt: START.getTime(),
+      sentAt: null,
+    };
+    const items = [
+      {
+        ...base,
+        seq: 1,
+        key: '0193f1a0-0000-7000-8000-000000000001',
+        recordId: 1,
+        state: 'sent' as const,
+        resent: true,
+      },
+      {
+        ...base,
+        seq: 2,
+        key: '0193f1a0-0000-7000-8000-000000000002',
+        recordId: 2,
+        state: 'saved' as const,
+        resent: true,
+      },
+      { ...base, seq: 3, key: '0193f1a0-0000-7000-8000-000000000003', recordId: 3, state: 'sent' as const },
+      // Another person's, on a shared phone: not Ana's to count.
+      {
+        ...base,
+        seq: 4,
+        key: '0193f1a0-0000-7000-8000-000000000004',
+        recordId: 4,
+        state: 'saved' as const,
+        resent: true,
+        owner: 'beto@example.org',
+      },
+    ];
+    const history = { lastSuccessAt: null, lastError: null };
+    expect(buildReport(items, ANA, history, DEVICE, START.getTime(), 2).recovery).toEqual({
+      epoch: 2,
+      resent: 1,
+      fromBefore: 1,
+    });
+    expect(buildReport(items, ANA, history, DEVICE, START.getTime())).not.toHaveProperty('recovery');
   });
 });

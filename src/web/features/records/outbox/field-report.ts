@@ -24,6 +24,8 @@ export interface FieldReporterOptions {
   settleMs?: number;
   /** Report at least this often while the page is open, even if nothing changed: "last seen". */
   heartbeatMs?: number;
+  /** The database epoch the phone last checked its items against (decision 135): sent for Campo. */
+  epoch?: () => number | null;
 }
 
 export const FIELD_REPORT = { settleMs: 3_000, heartbeatMs: 60_000 } as const;
@@ -41,6 +43,8 @@ export function buildReport(
   history: SendHistory,
   deviceId: string,
   now: number,
+  /** The epoch the phone last checked its items against; undefined: not said (decision 135). */
+  epoch?: number | null,
 ): DeviceReport {
   const mine = items
     .filter((i) => i.owner === person && isWaiting(i))
@@ -68,6 +72,16 @@ export function buildReport(
           : {}),
       ...(i.era ? { era: i.era } : {}),
     })),
+    // After a restore from a copy: what this person's items on the phone went again, and what still waits.
+    ...(epoch === undefined
+      ? {}
+      : {
+          recovery: {
+            epoch,
+            resent: items.filter((i) => i.owner === person && i.resent && i.state === 'sent').length,
+            fromBefore: items.filter((i) => i.owner === person && i.resent && isWaiting(i)).length,
+          },
+        }),
   };
 }
 
@@ -106,6 +120,7 @@ export function createFieldReporter(options: FieldReporterOptions) {
       history.read(),
       options.deviceId,
       timers.now(),
+      options.epoch?.(),
     );
     const sig = signature(body, person);
     if (!force && sig === lastSent) return;

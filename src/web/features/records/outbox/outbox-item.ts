@@ -10,7 +10,10 @@ export type OutboxState = 'saved' | 'sending' | 'sent' | 'rejected';
 export interface OutboxFile {
   name: string;
   type: string;
-  /** Dropped once the server has the photo. */
+  /**
+   * Kept until the off-machine copy has the photo ('Asegurado', decision 135), so that a server restored
+   * from the copy can be sent it again; dropped then, or earlier past the phone's bound (PHOTO_BYTES_KEPT).
+   */
   data: ArrayBuffer | null;
   /** What is sent, in bytes (kept after `data` is dropped). */
   size?: number;
@@ -46,6 +49,16 @@ interface ItemBase {
   createdAt: number;
   sentAt: number | null;
   /**
+   * When the server said its off-machine copy holds the item ('Asegurado', decision 135); null or absent
+   * while it is only 'Enviado'. Items are kept on the phone until then.
+   */
+  securedAt?: number | null;
+  /**
+   * Sent again because the server was restored from a copy that lacked it (a new epoch, decision 135):
+   * the field report counts these for Campo.
+   */
+  resent?: boolean;
+  /**
    * The day's era the phone knew when the person acted (decision 094), and whether it was a drill's: sent
    * with every try; a drill's item is dropped once the phone hears the drill has ended. Absent on items
    * saved before phones stamped them, or before the phone first heard of an era.
@@ -77,6 +90,9 @@ export type OutboxItem = VoteItem | PhotoItem;
 /** What the person asked for; the rest is filled in when it is saved. */
 export type NewVote = Pick<VoteItem, 'owner' | 'slug' | 'recordId' | 'recordName' | 'candidates'>;
 export type NewPhoto = Pick<PhotoItem, 'owner' | 'slug' | 'recordId' | 'recordName' | 'photoKind' | 'file'>;
+
+/** The server has it and its off-machine copy too: 'Asegurado'. */
+export const isSecured = (item: OutboxItem): boolean => item.state === 'sent' && !!item.securedAt;
 
 /** Not yet accepted by the server (waiting or refused): kept on the phone until someone acts. */
 export const isUnsent = (item: OutboxItem): boolean => item.state !== 'sent';

@@ -15,7 +15,8 @@ export const AWAITING_SERVER_LABEL = 'Esperando al servidor';
 
 /**
  * The item's state in the words of the card: 'Guardado en el teléfono', 'Enviando n %', then, once
- * every byte left, 'Esperando al servidor' until the server answers, 'Enviado', 'Rechazado'.
+ * every byte left, 'Esperando al servidor' until the server answers, 'Enviado', then 'Asegurado' once the
+ * off-machine copy has it too (decision 135), or 'Rechazado'.
  */
 export function stateLabel(item: OutboxItem, progress: number | undefined): string {
   switch (item.state) {
@@ -26,11 +27,15 @@ export function stateLabel(item: OutboxItem, progress: number | undefined): stri
       return percent >= 100 ? AWAITING_SERVER_LABEL : `Enviando ${formatPercent(percent, 0)}`;
     }
     case 'sent':
-      return 'Enviado';
+      return item.securedAt ? 'Asegurado' : 'Enviado';
     case 'rejected':
       return 'Rechazado';
   }
 }
+
+/** The badge's colours: an item 'Asegurado' is told apart from one only 'Enviado'. */
+export const itemStateClass = (item: OutboxItem): string =>
+  item.state === 'sent' && item.securedAt ? 'bg-emerald-700 text-white' : stateClass[item.state];
 
 export const stateClass: Record<OutboxItem['state'], string> = {
   saved: 'bg-amber-100 text-amber-950',
@@ -50,3 +55,12 @@ export function sizeSaved(item: OutboxItem): { shown: string; spoken: string } |
   const [from, to] = [formatBytes(item.file.originalSize), formatBytes(size)];
   return { shown: `${from} -> ${to}`, spoken: `Foto reducida de ${from} a ${to}` };
 }
+
+/** What the phone says when it cannot keep an item, or sends items again after a restore (decision 135). */
+export const outboxMessages = {
+  notKept: 'no hay espacio en este teléfono para conservar la foto hasta que quede asegurada. El servidor ya la tiene.',
+  resending: (count: number) =>
+    count === 1
+      ? 'El servidor se restauró desde su copia y le faltaba 1 envío de este teléfono: se vuelve a enviar.'
+      : `El servidor se restauró desde su copia y le faltaban ${count} envíos de este teléfono: se vuelven a enviar.`,
+} as const;

@@ -138,8 +138,8 @@ describe('outbox', () => {
     expect(states(outbox)).toEqual(['1:vote:sent', '1:photo:sent', '2:vote:sent']);
     expect(sent).toEqual([1, 1, 2]);
     const sentPhoto = outbox.getSnapshot().items[1];
-    // The photo's bytes are dropped once the server has them; its warning stays on the card.
-    expect(sentPhoto?.kind === 'photo' && sentPhoto.file.data).toBeNull();
+    // The photo's bytes stay until the off-machine copy has it (decision 135); its warning is on the card.
+    expect(sentPhoto?.kind === 'photo' && sentPhoto.file.data?.byteLength).toBe(3);
     expect(sentPhoto?.kind === 'photo' && sentPhoto.warning).toBe(
       'Atención: esta misma imagen ya se usó en otro trámite.',
     );
@@ -269,7 +269,7 @@ describe('outbox', () => {
     expect(outbox.unsent('luis@example.org')).toHaveLength(1);
   });
 
-  it('on sign-out forgets what was sent, keeps what was not unless told to drop it, and stops sending', async () => {
+  it('on sign-out keeps what is only sent (until the copy has it) and what was not unless told to drop it, and stops sending', async () => {
     const server = fakeServer();
     const outbox = createOutbox({ store: memoryDeviceStore(), transport: server.transport });
     await outbox.addVote(vote(1));
@@ -280,13 +280,13 @@ describe('outbox', () => {
     await server.reply(201);
     expect(server.calls).toHaveLength(1);
     await outbox.signOut();
-    expect(states(outbox)).toEqual(['2:vote:saved', '3:photo:saved']);
+    expect(states(outbox)).toEqual(['1:vote:sent', '2:vote:saved', '3:photo:saved']);
     // The request on its way was stopped, and no try was counted against it.
-    expect(outbox.getSnapshot().items[0]?.attempts).toBe(0);
+    expect(outbox.getSnapshot().items[1]?.attempts).toBe(0);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(server.calls).toHaveLength(0);
     await outbox.signOut(ANA);
-    expect(states(outbox)).toEqual([]);
+    expect(states(outbox)).toEqual(['1:vote:sent']);
   });
 
   it('removes a photo that is not on its way ("Quitar")', async () => {
@@ -321,7 +321,7 @@ describe('outbox', () => {
     before.stop();
   });
 
-  it('forgets sent items after a day', async () => {
+  it('keeps sent items past a day while the off-machine copy has not got them (decision 135)', async () => {
     const name = `prueba-${Math.random()}`;
     const server = fakeServer();
     const first = createOutbox({ store: await openDeviceStore(name), transport: server.transport });
@@ -332,7 +332,7 @@ describe('outbox', () => {
     vi.setSystemTime(Date.now() + 24 * 60 * 60 * 1000 + 1);
     const next = createOutbox({ store: await openDeviceStore(name), transport: server.transport });
     await next.load();
-    expect(states(next)).toEqual([]);
+    expect(states(next)).toEqual(['6:vote:sent']);
   });
 
   it('keeps a photo’s upload address on the phone, so the next try, even after a restart, continues that upload', async () => {

@@ -1,9 +1,11 @@
+import { ITEMS_ASKED_MAX, type ItemsHeld } from '#shared/features/election/election';
 import { arrivedDamaged } from '#shared/features/photos/photos';
 import type { Era } from '#shared/platform/era';
 import { newItemKey } from '#web/platform/lib/new-id';
 import { realTimers, type Timers } from '#web/platform/lib/timers';
 import type { DeviceStore } from '../device/device-store';
 import {
+  isSecured,
   isUnsent,
   isWaiting,
   mayRetryRefusal,
@@ -40,6 +42,13 @@ export interface OutboxEvents {
   onDrillEnded?(): void;
   /** The session ended: the item waits, and sending stops until a session is connected again. */
   onUnauthorized?(): void;
+  /**
+   * A sent photo's bytes had to go before the off-machine copy had it (the phone's bound on photo bytes):
+   * the server has it, but this phone could not keep it as a second copy (decision 135).
+   */
+  onNotKept?(item: OutboxItem): void;
+  /** The server was restored from a copy that lacked these items: they are being sent again. */
+  onResending?(items: OutboxItem[]): void;
 }
 
 export interface OutboxSnapshot {
@@ -68,6 +77,16 @@ export interface OutboxOptions {
   onAttempt?: (item: OutboxItem, outcome: AttemptOutcome) => void;
   /** The day's era the phone last heard of, stamped on each new item (decision 094). */
   era?: () => Era | null;
+  /**
+   * Asks the server about the connected person's items by item key (POST /api/election/items, decision
+   * 135): which it holds, which its off-machine copy holds, and its database's epoch. Without it, sent
+   * items are never 'Asegurado'.
+   */
+  askItems?: (keys: string[]) => Promise<ItemsHeld>;
+  /** The database epoch the phone last checked its items against, kept between pages. */
+  epochs?: { read(): number | null; write(epoch: number): void };
+  /** At most this many bytes of photos kept on the phone (default PHOTO_BYTES_KEPT). */
+  maxPhotoBytes?: number;
 }
 
 /** A try: the server took the item, refused it, or gave no usable answer (tried again later). */
@@ -84,8 +103,21 @@ export function backoffDelay(attempts: number, random: () => number = Math.rando
 /** Answers worth trying again later: no answer (thrown), timeouts, throttling and server trouble. */
 const isTransient = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
 
-/** Sent items are shown as 'Enviado' for this long, then forgotten. */
+/** Items 'Asegurado' are shown for this long after the copy had them, then forgotten (decision 135). */
 export const KEEP_SENT_MS = 24 * 60 * 60 * 1000;
+
+/** How often the phone asks whether its sent items are 'Asegurado' (and the server's epoch). */
+export const SECURED_CHECK_MS = 15_000;
+
+/**
+ * The bound on the photo bytes a phone keeps (decision 135): past it, the bytes of photos 'Asegurado' go
+ * first, oldest first, then those only 'Enviado' (the person is told). Photos still to be sent are never
+ * dropped. 200 MiB: a day of 150 records with three right-sized photos (about 0.66 MB each) is about
+ * 300 MB, more than a low-end phone should give one site; 200 MiB keeps the last two thirds of it.
+ */
+export const PHOTO_BYTES_KEPT = 200 * 1024 * 1024;
+
+const photoBytes = (item: OutboxItem) => (item.kind === 'photo' ? (item.file.data?.byteLength ?? 0) : 0);
 
 const refusal = (body: unknown, fallback: string) => {
   const message = (body as { message?: unknown } | undefined)?.message;
@@ -116,6 +148,9 @@ export function createOutbox(options: OutboxOptions) {
   let wakeTimer: unknown;
   let inFlight: { seq: number; controller: AbortController } | null = null;
   let loading: Promise<void> | null = null;
+  let nextCheckAt = 0;
+  let checkTimer: unknown;
+  const maxPhotoBytes = options.maxPhotoBytes ?? PHOTO_BYTES_KEPT;
 
   function publish(loaded = snapshot.loaded) {
     snapshot = { items, progress: new Map(progress), loaded };
@@ -190,12 +225,13 @@ export function createOutbox(options: OutboxOptions) {
                 ...item,
                 state: 'sent',
                 sentAt: timers.now(),
+                securedAt: null,
                 lastError: null,
-                file: { ...item.file, data: null },
                 warning: ((answer.body as { warning?: string | null } | undefined)?.warning ?? null) || null,
               }
-            : { ...item, state: 'sent', sentAt: timers.now(), lastError: null };
+            : { ...item, state: 'sent', sentAt: timers.now(), securedAt: null, lastError: null };
         await save(sent);
+        if (nextCheckAt <= timers.now()) scheduleCheck();
         options.onAttempt?.(sent, { sent: true });
         events.onSent?.(sent, answer.body);
         return 'next';
@@ -288,6 +324,7 @@ export function createOutbox(options: OutboxOptions) {
           // Another tab may have sent or changed items while this one waited for its turn.
           await reload();
           await drain();
+          if (timers.now() >= nextCheckAt) await checkKept();
         });
       } while (passAgain);
     } finally {
@@ -303,9 +340,7 @@ export function createOutbox(options: OutboxOptions) {
     loading ??= (async () => {
       const now = timers.now();
       for (const item of await store.items()) {
-        if (item.state === 'sent' && item.sentAt !== null && now - item.sentAt > KEEP_SENT_MS) {
-          await store.remove(item.seq);
-        }
+        if (isSecured(item) && now - (item.securedAt ?? now) > KEEP_SENT_MS) await store.remove(item.seq);
       }
       await reload();
     })();
@@ -336,8 +371,119 @@ export function createOutbox(options: OutboxOptions) {
     items = [...items, saved];
     publish();
     options.broadcast?.();
+    if (saved.kind === 'photo') await keepWithinBound();
     kick();
     return saved;
+  }
+
+  /**
+   * Photo bytes past the bound go (decision 135): those of items 'Asegurado' first, oldest first, then
+   * those only 'Enviado' (the server has them; the person is told this phone could not keep them). Bytes
+   * still to be sent are never dropped.
+   */
+  async function keepWithinBound(): Promise<void> {
+    let total = items.reduce((sum, item) => sum + photoBytes(item), 0);
+    if (total <= maxPhotoBytes) return;
+    const bySent = (a: OutboxItem, b: OutboxItem) => (a.sentAt ?? 0) - (b.sentAt ?? 0);
+    const droppable = [
+      ...items.filter((i) => isSecured(i) && photoBytes(i) > 0).sort(bySent),
+      ...items.filter((i) => i.state === 'sent' && !isSecured(i) && photoBytes(i) > 0).sort(bySent),
+    ];
+    for (const item of droppable) {
+      if (total <= maxPhotoBytes || item.kind !== 'photo') break;
+      total -= photoBytes(item);
+      await save({ ...item, file: { ...item.file, data: null } });
+      if (!isSecured(item)) events.onNotKept?.(item);
+    }
+  }
+
+  function scheduleCheck() {
+    timers.clearTimeout(checkTimer);
+    nextCheckAt = timers.now() + SECURED_CHECK_MS;
+    checkTimer = timers.setTimeout(kick, SECURED_CHECK_MS);
+  }
+
+  /** The connected person's sent items the phone still keeps, asked about in batches the server takes. */
+  async function askAbout(keys: string[]): Promise<ItemsHeld | undefined> {
+    const ask = options.askItems;
+    if (!ask) return undefined;
+    let answer: ItemsHeld | undefined;
+    for (let i = 0; i === 0 || i < keys.length; i += ITEMS_ASKED_MAX) {
+      const part = await ask(keys.slice(i, i + ITEMS_ASKED_MAX));
+      answer = answer
+        ? { ...part, held: [...answer.held, ...part.held], secured: [...answer.secured, ...part.secured] }
+        : part;
+    }
+    return answer;
+  }
+
+  /**
+   * Which of the person's sent items the server's copy holds now ('Asegurado'), and whether the server is
+   * in a new epoch (restored from a copy): then every item kept is asked about in one batch question,
+   * and those it lacks are sent again (decision 135). Their item keys make a repeat harmless.
+   */
+  async function checkKept(): Promise<void> {
+    const person = owner;
+    const mine = items.filter((i) => i.owner === person && i.state === 'sent');
+    if (!options.askItems || person === null || !isOnline() || mine.length === 0) return;
+    scheduleCheck();
+    const unsecured = mine.filter((i) => !isSecured(i));
+    let answer: ItemsHeld | undefined;
+    try {
+      answer = await askAbout(unsecured.map((i) => i.key));
+      const epoch = answer?.epoch?.number ?? null;
+      const known = options.epochs?.read() ?? null;
+      // A new epoch, or none known yet (the phone may have sent to a server lost before its first check).
+      if (answer && epoch !== null && epoch !== known) {
+        answer = await askAbout(mine.map((i) => i.key));
+        if (!answer) return;
+        const held = new Set(answer.held);
+        const secured = new Set(answer.secured);
+        const now = timers.now();
+        const again: OutboxItem[] = [];
+        for (const item of mine) {
+          if (held.has(item.key)) {
+            await save({ ...item, securedAt: secured.has(item.key) ? (item.securedAt ?? now) : null });
+          } else if (item.kind === 'vote' || item.file.data) {
+            const resend: OutboxItem = {
+              ...item,
+              state: 'saved',
+              resent: true,
+              sentAt: null,
+              securedAt: null,
+              attempts: 0,
+              nextAttemptAt: now,
+              lastError: null,
+              ...(item.kind === 'photo' ? { uploadUrl: null } : {}),
+            };
+            await save(resend);
+            again.push(resend);
+          }
+        }
+        options.epochs?.write(epoch);
+        if (again.length > 0) {
+          events.onResending?.(again);
+          passAgain = true;
+        }
+        return;
+      }
+    } catch {
+      // Not answered: asked again at the next check.
+      return;
+    }
+    const secured = new Set(answer?.secured ?? []);
+    const now = timers.now();
+    for (const item of unsecured) {
+      if (secured.has(item.key)) await save({ ...item, securedAt: now });
+    }
+    const expired = items.filter((i) => isSecured(i) && now - (i.securedAt ?? now) > KEEP_SENT_MS);
+    for (const item of expired) await store.remove(item.seq);
+    if (expired.length > 0) {
+      items = items.filter((i) => !expired.includes(i));
+      publish();
+      options.broadcast?.();
+    }
+    await keepWithinBound();
   }
 
   return {
@@ -435,10 +581,12 @@ export function createOutbox(options: OutboxOptions) {
       owner = null;
       inFlight?.controller.abort();
       timers.clearTimeout(wakeTimer);
+      timers.clearTimeout(checkTimer);
       // The item on its way was stopped: it is waiting again, and as such may be dropped.
       await reload();
       for (const item of items) {
-        if (item.state === 'sent' || (dropWaitingOf !== undefined && item.owner === dropWaitingOf && isWaiting(item))) {
+        // A sent item stays until the off-machine copy has it (decision 135); the next person never sees it.
+        if (isSecured(item) || (dropWaitingOf !== undefined && item.owner === dropWaitingOf && isWaiting(item))) {
           await store.remove(item.seq);
         }
       }
@@ -474,6 +622,13 @@ export function createOutbox(options: OutboxOptions) {
       owner = null;
       inFlight?.controller.abort();
       timers.clearTimeout(wakeTimer);
+      timers.clearTimeout(checkTimer);
+    },
+
+    /** Asks now which sent items are 'Asegurado' and whether the server was restored (tests, reconnection). */
+    checkNow(): Promise<void> {
+      nextCheckAt = 0;
+      return pass();
     },
   };
 }

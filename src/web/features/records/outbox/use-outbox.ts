@@ -14,6 +14,7 @@ import { rememberedOwner } from '../device/device-hints';
 import { deviceOutbox } from './device-outbox';
 import type { OutboxSnapshot } from './outbox';
 import { needsSending, type OutboxItem } from './outbox-item';
+import { outboxMessages } from './outbox-labels';
 
 /**
  * Whose items this phone shows: the signed-in person; while the session cannot be asked (no
@@ -142,6 +143,12 @@ export function useOutboxConnection({ owner, onSessionEnded }: OutboxConnectionO
       },
       onUnauthorized() {
         ended.current?.();
+      },
+      onNotKept(item) {
+        toast.warning(`${item.recordName}: ${outboxMessages.notKept}`, { toastId: `no-guardada-${item.key}` });
+      },
+      onResending(items) {
+        toast.info(outboxMessages.resending(items.length), { toastId: 'reenvio-tras-restauracion' });
       },
     });
   }, [owner, queryClient]);
