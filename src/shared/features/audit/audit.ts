@@ -331,6 +331,11 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   accounts: 'Cuentas de ensayo borradas',
   smsPhones: 'Con móvil para SMS',
   departmentsUsed: 'Municipios o parroquias',
+  verdicts: 'Veredictos',
+  verdict: 'Veredicto',
+  note: 'Nota',
+  reopened: 'Foto pedida de nuevo',
+  reviewed: 'Revisado',
 };
 
 /** Values written as codes in the details, in words. */
@@ -347,6 +352,9 @@ const AUDIT_DETAIL_VALUES: Record<string, string> = {
   simulacro: 'Simulacro',
   en_curso: 'En curso',
   cerrada: 'Cerrada',
+  conforme: 'Conforme',
+  ilegible: 'Ilegible',
+  no_corresponde: 'No corresponde',
 };
 
 /** A key of the details in words; a key unknown to this version (written by a newer one) reads as itself. */
