@@ -172,6 +172,28 @@ describe('a review', () => {
     expect(await listAudit(t.db.kysely, { action: 'photo.review' })).toHaveLength(1);
     expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
   });
+
+  it('a review and a correction that clears the vote, at once, 20 rounds: the counters follow what was stored', async () => {
+    const c = await setup();
+    for (let round = 0; round < 20; round++) {
+      const a = await validatedRecord();
+      const [reviewed, cleared] = await Promise.all([
+        review(c.reviewer, a.id, allConforme(a.photos)),
+        t.request({
+          method: 'PUT',
+          url: `/api/admin/records/${a.id}/vote`,
+          headers: { cookie: c.admin },
+          payload: { candidates: null, reason: 'Voto registrado por error', voteRevision: 1 },
+        }),
+      ]);
+      // The correction always lands (it names the vote it corrects); the review lands only before it.
+      expect(cleared.statusCode).toBe(200);
+      expect([200, 409]).toContain(reviewed.statusCode);
+      expect((await checkTotals(t.db.kysely)).differences).toEqual([]);
+    }
+    // Every record was unvoted in the end: none counts as reviewed.
+    expect(await reviewedCount()).toBe(0);
+  });
 });
 
 describe('back to the phone', () => {

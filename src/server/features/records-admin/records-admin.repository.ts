@@ -1,4 +1,4 @@
-import { type Kysely, type Selection, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selection, sql } from 'kysely';
 import type { MunicipalityRow } from '#server/core/records/records.repository';
 import type { Database } from '#server/platform/db/schema';
 
@@ -44,6 +44,7 @@ function selectRecords(db: Db) {
 
 /** The records back office: listing, editing, voiding and restoring records, correcting votes. */
 export function createRecordsAdminRepository(db: Db) {
+  const locksRows = db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
   return {
     /** Every municipality with its progress counts and how many of its records are voided. */
     async municipalityCounts(): Promise<
@@ -111,6 +112,16 @@ export function createRecordsAdminRepository(db: Db) {
     },
 
     async findById(id: number): Promise<RecordAdminRow | undefined> {
+      return selectRecords(db).where('records.id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * The record in a transaction, its row locked until the commit on PostgreSQL (SQLite has one writer
+     * at a time): what a change decides from it (its counters' moves) cannot change under it meanwhile,
+     * e.g. a review that completes it. The lock is taken on the record's row alone, then the record read.
+     */
+    async findByIdLocked(id: number): Promise<RecordAdminRow | undefined> {
+      if (locksRows) await db.selectFrom('records').select('id').where('id', '=', id).forUpdate().execute();
       return selectRecords(db).where('records.id', '=', id).executeTakeFirst();
     },
 

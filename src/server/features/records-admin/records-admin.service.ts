@@ -361,7 +361,8 @@ export function createRecordsAdminService(db: Kysely<Database>, clock: () => Dat
         await requireElectionOpen(trx, 'correction', { now });
         const tx = createRecordsAdminRepository(trx);
         const records = createRecordsRepository(trx);
-        const before = await tx.findById(id);
+        // Locked: the counters move by what the record is at the commit (a review may complete it meanwhile).
+        const before = await tx.findByIdLocked(id);
         if (!before) throw NotFound(recordsAdminMessages.recordNotFound);
         // Corrected from another vote than the one the admin saw: refused, with the vote as it is now.
         if (before.vote_revision !== input.voteRevision) {
