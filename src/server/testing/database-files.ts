@@ -5,8 +5,9 @@ import { type TestApp, testDialect } from './test-app';
 
 /**
  * The bytes of a test app's database files (not a test file itself): on SQLite the file and its WAL; on
- * PostgreSQL every relation file of this database (tables, indexes, TOAST), once a checkpoint has
- * written them out.
+ * PostgreSQL every relation file of this database (tables, indexes, TOAST) and of the planner's
+ * statistics (pg_statistic, which holds sample values of every column), once a checkpoint has written
+ * them out.
  */
 export async function databaseFiles(t: TestApp): Promise<Buffer> {
   const db = t.db.kysely;
@@ -22,7 +23,8 @@ export async function databaseFiles(t: TestApp): Promise<Buffer> {
   const { rows } = await sql<{ file: string | null }>`
     select pg_relation_filepath(c.oid) as file from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname not in ('pg_catalog', 'information_schema') and c.relkind in ('r', 'i', 't')`.execute(db);
+    where (n.nspname not in ('pg_catalog', 'information_schema') and c.relkind in ('r', 'i', 't'))
+      or c.oid = 'pg_catalog.pg_statistic'::regclass`.execute(db);
   const parts: Buffer[] = [];
   for (const { file } of rows) {
     if (!file) continue;
