@@ -5,7 +5,7 @@ import { createPurgesRepository } from '#server/core/records/purges.repository';
 import { createRecordChangesRepository } from '#server/core/records/record-changes.repository';
 import { recordListAnswers } from '#server/core/records/records';
 import { runChange } from '#server/platform/change/change';
-import { rewriteFiles, withSecureDelete } from '#server/platform/db/erasure';
+import { type RewriteWait, rewriteFiles, withSecureDelete } from '#server/platform/db/erasure';
 import type { Database } from '#server/platform/db/schema';
 import { Conflict } from '#server/platform/http/errors';
 import { createIdempotencyRepository } from '#server/platform/idempotency/idempotency.repository';
@@ -70,7 +70,7 @@ const PURGED_TABLES = ['records', 'photos', 'sms_messages', 'idempotency_keys'] 
 export function createRecordsPurgeService(
   db: Kysely<Database>,
   clock: () => Date,
-  options: { storage?: PhotoStorage | undefined; gate?: PurgeGate } = {},
+  options: { storage?: PhotoStorage | undefined; gate?: PurgeGate; rewriteWait?: RewriteWait } = {},
 ) {
   const gate = options.gate ?? afterTheClose(db, clock);
   return {
@@ -143,9 +143,10 @@ export function createRecordsPurgeService(
         }
       }
       // What the rows held before stays in the database's free space until its files are rewritten. A
-      // failure here (a disk too full for SQLite's copy) is said: the purge, run again, rewrites them.
-      const databaseRewritten = await rewriteFiles(db, PURGED_TABLES).then(
-        (done) => done.walEmptied,
+      // failure here (a disk too full for SQLite's copy, a transaction PostgreSQL kept open throughout)
+      // is said: the purge, run again, rewrites them.
+      const databaseRewritten = await rewriteFiles(db, PURGED_TABLES, options.rewriteWait).then(
+        (done) => done.complete,
         () => false,
       );
       return {
