@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { type ElectionStatus, electionStatusSchema } from '#shared/features/election/election';
+import type { ElectionStatus } from '#shared/features/election/election';
+import { ELECTION_PHASE_LABELS } from '#shared/features/election/election-day';
 import { apiFetch } from '#web/platform/lib/api-client';
 import { readLocal, writeLocal } from '#web/platform/lib/local-storage';
 
@@ -26,12 +26,25 @@ export function withServerClock(status: ElectionStatus): ElectionDay {
  * person: the day is the same for everyone.
  */
 const KEPT_DAY_KEY = 'comando-jornada';
-const keptDaySchema = electionStatusSchema.extend({ clockOffsetMs: z.number(), heardAt: z.number() });
 
+/**
+ * The kept answer, if it has the shape this code writes (a value of an older version, or edited by hand,
+ * is left out). Checked by hand: the schemas' library stays out of the first page's code.
+ */
 function keptDay(): ElectionDay | undefined {
   try {
-    const parsed = keptDaySchema.safeParse(JSON.parse(readLocal(KEPT_DAY_KEY) ?? 'null'));
-    return parsed.success ? parsed.data : undefined;
+    const kept = JSON.parse(readLocal(KEPT_DAY_KEY) ?? 'null') as Partial<ElectionDay> | null;
+    const shaped =
+      kept !== null &&
+      typeof kept === 'object' &&
+      typeof kept.phase === 'string' &&
+      kept.phase in ELECTION_PHASE_LABELS &&
+      (kept.closesAt === null || typeof kept.closesAt === 'string') &&
+      (kept.closedAt === null || typeof kept.closedAt === 'string') &&
+      typeof kept.now === 'string' &&
+      typeof kept.clockOffsetMs === 'number' &&
+      typeof kept.heardAt === 'number';
+    return shaped ? (kept as ElectionDay) : undefined;
   } catch {
     return undefined;
   }
