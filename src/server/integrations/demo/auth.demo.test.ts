@@ -26,7 +26,7 @@ describe('demo accounts', () => {
       menus[email] = res.json().menu.map((m: { path: string }) => m.path);
     }
     expect(menus).toEqual({
-      'admin@comando.example': ['/resultados', '/notas', '/agenda', '/admin'],
+      'admin@comando.example': ['/resultados', '/notas', '/agenda', '/revision', '/admin'],
       'validador.maracaibo@comando.example': ['/validation/coquivacoa', '/validation/cristo-de-aranza'],
       'validador.cabimas@comando.example': ['/validation/cabimas'],
     });

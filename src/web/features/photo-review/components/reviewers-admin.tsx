@@ -3,12 +3,15 @@ import { photoReviewMessages } from '#shared/features/photo-review/photo-review'
 import { buttonClass } from '#web/platform/ui/back-office';
 import { SelectField, TextField } from '#web/platform/ui/fields';
 import { ErrorNotice, Spinner } from '#web/platform/ui/page';
+import { SubmitButton } from '#web/platform/ui/submit-button';
+import { useSendOnce } from '#web/platform/ui/use-draft-form';
 import { useChangeReviewGrant, useReviewGrants } from '../api/review-grants';
 
 /** Admins: who reviews the photos of which municipality (decision 134). */
 export function ReviewersAdmin() {
   const grants = useReviewGrants(true);
   const change = useChangeReviewGrant();
+  const once = useSendOnce();
   const [email, setEmail] = useState('');
   const [slug, setSlug] = useState('');
   const [said, setSaid] = useState('');
@@ -27,14 +30,15 @@ export function ReviewersAdmin() {
         onSubmit={(e) => {
           e.preventDefault();
           if (!email || !slug) return;
-          change.mutate(
-            { how: 'POST', input: { email, slug } },
-            {
-              onSuccess: () => {
+          // One request at a time (a double click names the reviewer once); a refusal shows as every one does.
+          once.send(() =>
+            change
+              .mutateAsync({ how: 'POST', input: { email, slug } })
+              .then(() => {
                 setSaid(photoReviewMessages.grantAdded);
                 setEmail('');
-              },
-            },
+              })
+              .catch(() => undefined),
           );
         }}
       >
@@ -51,9 +55,9 @@ export function ReviewersAdmin() {
             ))}
           </SelectField>
         </div>
-        <button type="submit" className={buttonClass.primary} disabled={change.isPending}>
+        <SubmitButton sending={once.sending} sendingLabel="Nombrando…">
           Nombrar revisor
-        </button>
+        </SubmitButton>
       </form>
       <p role="status" className="mt-2 text-emerald-900">
         {said}
