@@ -38,7 +38,7 @@ function keptDay(): ElectionDay | undefined {
       kept !== null &&
       typeof kept === 'object' &&
       typeof kept.phase === 'string' &&
-      kept.phase in ELECTION_PHASE_LABELS &&
+      Object.hasOwn(ELECTION_PHASE_LABELS, kept.phase) &&
       (kept.closesAt === null || typeof kept.closesAt === 'string') &&
       (kept.closedAt === null || typeof kept.closedAt === 'string') &&
       typeof kept.now === 'string' &&
