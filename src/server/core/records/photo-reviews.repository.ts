@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { inSlices } from '#server/platform/db/in-slices';
 import type { Database } from '#server/platform/db/schema';
 import type { ReviewVerdictColumn } from '#server/platform/db/schema-records';
 import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
@@ -189,14 +190,13 @@ export function createPhotoReviewsRepository(db: Kysely<Database>) {
 
     /** Reviews of these photos, by photo id (for exports and the evidence package). */
     async ofPhotos(photoIds: readonly number[]) {
-      if (photoIds.length === 0) return [];
       const out = [];
-      for (let i = 0; i < photoIds.length; i += 500) {
+      for (const slice of inSlices(photoIds)) {
         out.push(
           ...(await db
             .selectFrom('photo_reviews')
             .select(['photo_id', 'verdict', 'note', 'reviewed_by', 'reviewed_at'])
-            .where('photo_id', 'in', photoIds.slice(i, i + 500))
+            .where('photo_id', 'in', slice)
             .execute()),
         );
       }

@@ -52,15 +52,6 @@ export function createPhotoReviewRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async municipalities() {
-      return db
-        .selectFrom('departments')
-        .select(['id', 'slug', 'title'])
-        .where('kind', '=', 'municipality')
-        .orderBy('position')
-        .execute();
-    },
-
     /** True when the grant is new. */
     async addGrant(departmentId: number, email: string, at: string): Promise<boolean> {
       const result = await db

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createPhotoReviewsRepository, type PhotoVerdict } from '#server/core/records/photo-reviews.repository';
 import { departmentLists } from '#server/core/records/records';
+import { createRecordsRepository } from '#server/core/records/records.repository';
 import { type ReviewDepartment, reviewDepartments } from '#server/platform/access/review-grants';
 import { runChange } from '#server/platform/change/change';
 import type { Database } from '#server/platform/db/schema';
@@ -158,7 +159,10 @@ export function createPhotoReviewService(db: Kysely<Database>, clock: () => Date
 
     /** Every reviewer and their municipalities (admins). */
     async grants(): Promise<ReviewGrants> {
-      const [grants, municipalities] = await Promise.all([repo.grants(), repo.municipalities()]);
+      const [grants, municipalities] = await Promise.all([
+        repo.grants(),
+        createRecordsRepository(db).listMunicipalities(),
+      ]);
       return { grants, municipalities: municipalities.map((m) => ({ slug: m.slug, title: m.title })) };
     },
 
@@ -175,7 +179,7 @@ export function createPhotoReviewService(db: Kysely<Database>, clock: () => Date
 
   async function changeGrant(input: ReviewGrantInput, actor: Actor, how: 'add' | 'remove') {
     const email = how === 'add' ? checkEmail(input.email) : input.email;
-    const municipality = (await repo.municipalities()).find((m) => m.slug === input.slug);
+    const municipality = await createRecordsRepository(db).findMunicipality(input.slug);
     if (!municipality) throw NotFound(photoReviewMessages.notMunicipality);
     const now = clock();
     await runChange(db, async ({ trx, audit }) => {
