@@ -117,6 +117,9 @@ export const SECURED_CHECK_MS = 15_000;
  */
 export const PHOTO_BYTES_KEPT = 200 * 1024 * 1024;
 
+/** An item 'Asegurado' longer than KEEP_SENT_MS ago: forgotten. */
+const expired = (item: OutboxItem, now: number) => isSecured(item) && now - (item.securedAt ?? now) > KEEP_SENT_MS;
+
 const photoBytes = (item: OutboxItem) => (item.kind === 'photo' ? (item.file.data?.byteLength ?? 0) : 0);
 
 const refusal = (body: unknown, fallback: string) => {
@@ -340,7 +343,7 @@ export function createOutbox(options: OutboxOptions) {
     loading ??= (async () => {
       const now = timers.now();
       for (const item of await store.items()) {
-        if (isSecured(item) && now - (item.securedAt ?? now) > KEEP_SENT_MS) await store.remove(item.seq);
+        if (expired(item, now)) await store.remove(item.seq);
       }
       await reload();
     })();
@@ -476,10 +479,10 @@ export function createOutbox(options: OutboxOptions) {
     for (const item of unsecured) {
       if (secured.has(item.key)) await save({ ...item, securedAt: now });
     }
-    const expired = items.filter((i) => isSecured(i) && now - (i.securedAt ?? now) > KEEP_SENT_MS);
-    for (const item of expired) await store.remove(item.seq);
-    if (expired.length > 0) {
-      items = items.filter((i) => !expired.includes(i));
+    const gone = items.filter((i) => expired(i, now));
+    for (const item of gone) await store.remove(item.seq);
+    if (gone.length > 0) {
+      items = items.filter((i) => !gone.includes(i));
       publish();
       options.broadcast?.();
     }
