@@ -129,7 +129,7 @@ test('what a phone reported before the close counts as late; what it did not is 
     expect(scheduled.status()).toBe(200);
     await page.reload();
     await expect(page.getByTestId('jornada')).toHaveText(
-      /^La jornada cierra a las \d{1,2}:\d{2}\s[ap]\.\s?m\. — faltan (29|30|31) min$/,
+      /^La jornada cierra a (la 1|las \d{1,2}):\d{2}\s[ap]\.\s?m\. — faltan (29|30|31) min$/,
     );
     await expect(page.getByTestId('jornada-navbar')).toContainText(/^Cierra en (29|30|31) min/);
     await expectNoSeriousA11yViolations(page);
@@ -172,7 +172,7 @@ test('what a phone reported before the close counts as late; what it did not is 
     await page.getByLabel('Buscar').fill(unreported);
     const refused = card(page, unreported);
     await expect(refused.getByTestId('envio-estado')).toHaveText('Rechazado', { timeout: 90_000 });
-    await expect(refused.getByText(/La jornada cerró a las \d{1,2}:\d{2}\s[ap]\.\s?m\./)).toBeVisible();
+    await expect(refused.getByText(/La jornada cerró a (la 1|las \d{1,2}):\d{2}\s[ap]\.\s?m\./)).toBeVisible();
     // The refused vote never showed a success beside its refusal.
     await expect(page.getByText('Votaste con éxito')).toHaveCount(0);
 
