@@ -69,7 +69,7 @@ describe('the drill', () => {
     ]);
   });
 
-  it('erases 50 votes and 20 photos: records, counters, results and files exactly as before; the audit keeps both', async () => {
+  it('erases 50 votes and 8 photos: records, counters, results and files exactly as before; the audit keeps both', async () => {
     const { cookies, ids } = await setup();
     const before = await everything(cookies.admin);
     expect((await phaseChange(cookies.admin, 'simulacro')).statusCode).toBe(200);
@@ -82,11 +82,11 @@ describe('the drill', () => {
       const res = await vote(cookies.validatorA, id, key);
       expect(res.statusCode, res.body).toBe(201);
     }
-    // Twenty photos: every slot of six records (some of them voted, so validated) and two more.
+    // Eight photos: every slot of two voted records (so validated) and two of a third.
     const slots = ids
-      .slice(45, 52)
+      .slice(45, 48)
       .flatMap((id) => PHOTO_KINDS.map((kind) => ({ id, kind })))
-      .slice(0, 20);
+      .slice(0, 8);
     for (const { id, kind } of slots) {
       const res = await uploadPhoto(
         t,
@@ -98,8 +98,8 @@ describe('the drill', () => {
     }
     const during = await everything(cookies.admin);
     expect(during.summary.voted).toBe(50);
-    expect(during.summary.validated).toBe(5);
-    expect(during.files.length).toBe(60);
+    expect(during.summary.validated).toBe(2);
+    expect(during.files.length).toBe(24);
     // Corrections and voids have no place in the drill: its erasure puts back votes and photos only.
     const correction = await t.request({
       method: 'PUT',
@@ -110,23 +110,23 @@ describe('the drill', () => {
     expect(correction.statusCode).toBe(409);
 
     const admin = (await t.request({ url: '/api/admin/election', headers: { cookie: cookies.admin } })).json();
-    expect(admin).toMatchObject({ phase: 'simulacro', drill: { votes: 50, photos: 20 } });
+    expect(admin).toMatchObject({ phase: 'simulacro', drill: { votes: 50, photos: 8 } });
     // Confirmed with other counts than the drill's: nothing erased, the right ones said.
-    const stale = await endDrill(cookies.admin, 49, 20);
+    const stale = await endDrill(cookies.admin, 49, 8);
     expect([stale.statusCode, stale.json().message]).toEqual([
       409,
-      'El simulacro tiene ahora 50 votos y 20 fotos: revisa los números y confirma otra vez.',
+      'El simulacro tiene ahora 50 votos y 8 fotos: revisa los números y confirma otra vez.',
     ]);
-    expect((await endDrill(cookies.validatorA, 50, 20)).statusCode).toBe(404);
+    expect((await endDrill(cookies.validatorA, 50, 8)).statusCode).toBe(404);
 
-    const ended = await endDrill(cookies.admin, 50, 20);
+    const ended = await endDrill(cookies.admin, 50, 8);
     expect(ended.statusCode, ended.body).toBe(200);
     expect(ended.json()).toEqual({
-      message: 'Simulacro terminado y borrado: 50 votos y 20 fotos. La jornada está en Preparación.',
+      message: 'Simulacro terminado y borrado: 50 votos y 8 fotos. La jornada está en Preparación.',
       votes: 50,
-      photos: 20,
-      filesDeleted: 60,
-      files: 60,
+      photos: 8,
+      filesDeleted: 24,
+      files: 24,
       accountsRemoved: 0,
     });
     expect(await everything(cookies.admin)).toEqual(before);
@@ -138,14 +138,14 @@ describe('the drill', () => {
     const votes = await listAudit(t.db.kysely, { action: 'record.vote' });
     expect(votes).toHaveLength(50);
     expect(votes.every((row) => JSON.parse(row.details ?? '{}').drill === true)).toBe(true);
-    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(20);
+    expect(await listAudit(t.db.kysely, { action: 'photo.upload' })).toHaveLength(8);
     const [erasure, ...others] = await listAudit(t.db.kysely, { action: 'election.drill_end' });
     expect(others).toEqual([]);
     expect(erasure?.actor_email).toBe(PEOPLE.admin);
     expect(JSON.parse(erasure?.details ?? '{}')).toEqual({
       votes: 50,
-      photos: 20,
-      files: 60,
+      photos: 8,
+      files: 24,
       reason: 'Termina la práctica',
     });
 
