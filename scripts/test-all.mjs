@@ -1,15 +1,20 @@
 // `npm test`: every suite — server on SQLite, server on PostgreSQL and web (one Vitest run, sharing
-// its workers), the web build (alongside Vitest), the release package installed and started (alongside
-// the end-to-end tests), end-to-end in Chromium. A suite that cannot run here is announced loudly
-// with how to fix it; with COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure. At the end:
-// one line per suite with its time, the total time, and the ten slowest test files.
+// its workers), the web build, the release package installed and started, and end-to-end in Chromium,
+// the last two as soon as the build is done, while Vitest runs. A suite that cannot run here is announced
+// loudly with how to fix it; with COMANDO_REQUIRE_ALL_SUITES=1 (CI) a skipped suite is a failure. At the
+// end: one line per suite with its time, the total time, and the ten slowest test files.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 const requireAll = process.env.COMANDO_REQUIRE_ALL_SUITES === '1';
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The browser playwright.config.ts picks: Debian's headless shell where it is installed, else its chromium.
+const chromiumPath =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file)) ??
+  '/usr/bin/chromium';
 const startedAt = Date.now();
 /** @type {{ suite: string, ok: boolean, counts?: { passed: number, failed: number, skipped: number, flaky?: number }, ms?: number, note?: string }[]} */
 const results = [];
@@ -76,6 +81,8 @@ function runAlongside(label, cmd, args, env = {}) {
     child.on('close', (code) => resolve({ ok: code === 0, ms: Date.now() - started }));
   });
   return {
+    /** Settles when the step ends, with whether it passed and how long it took; prints nothing. */
+    done,
     /** Waits for the step, prints its output, and answers whether it passed and how long it took. */
     async show(alongside) {
       const result = await done;
@@ -143,12 +150,15 @@ else
     'Servidor sobre PostgreSQL: no se encontró PostgreSQL. Instálalo con `apt-get install postgresql` (o define TEST_DATABASE_URL).',
   );
 
-const vitestSummary = 'test-results/vitest-summary.json';
+// Outside test-results/, which Playwright empties when it starts, while Vitest still runs.
+const vitestSummary = path.join(os.tmpdir(), `comando-vitest-summary-${process.pid}.json`);
 fs.rmSync(vitestSummary, { force: true });
-// The web build does not need Vitest, nor Vitest the build: both at once. (Vitest's workers keep the cores
-// busy for minutes; the build takes seconds of them.)
+// Vitest, the web build, the release package and the end-to-end tests need nothing of each other but the
+// build: the build and Vitest start together, and the end-to-end tests and the release package as soon as
+// the build is done, while Vitest runs. Neither Vitest nor the browser keeps two cores busy on its own
+// (each waits on servers, databases and child processes); together they do (docs/decisions/140).
 const building = runAlongside('Compilación de la web', 'npm', ['run', 'build']);
-const vitest = await run(
+const vitestRunning = run(
   `Vitest: ${projects.join(', ')}`,
   'npx',
   [
@@ -160,6 +170,53 @@ const vitest = await run(
   ],
   { VITEST_SUMMARY_FILE: vitestSummary },
 );
+
+const built = await building.done;
+// The release an operator installs, installed and started from an empty folder (docs/decisions/098),
+// on the web build just made; promtool (Debian's `prometheus`) checks its alert rules (its own folder,
+// its own server on a free port).
+let releasing;
+if (built.ok) {
+  const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!promtool) {
+    skipped.push(
+      'Reglas de alerta (docs/deploy/alerts.yml): no se encontró promtool. Instálalo con `apt-get install --no-install-recommends prometheus`.',
+    );
+  }
+  releasing = runAlongside(
+    'Paquete de la versión (npm run release, instalado y arrancado)',
+    'node',
+    ['scripts/test-release.mjs'],
+    {
+      ...(promtool ? {} : { COMANDO_RELEASE_WITHOUT_PROMTOOL: '1' }),
+    },
+  );
+}
+
+const pwJson = 'test-results/e2e.json';
+let endToEnd;
+if (fs.existsSync(chromiumPath)) {
+  if (built.ok) {
+    // The proxy project needs Debian's nginx and PostgreSQL; without them it is left out, and said so.
+    const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((f) => fs.existsSync(f));
+    const withoutProxy = !nginx || !pg || pg === 'TEST_DATABASE_URL';
+    if (withoutProxy) {
+      skipped.push(
+        'Extremo a extremo detrás de nginx (proyecto proxy): necesita nginx y PostgreSQL instalados. Instálalos con `apt-get install --no-install-recommends nginx postgresql`.',
+      );
+    }
+    endToEnd = runAlongside('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+      ...(withoutProxy ? { COMANDO_E2E_WITHOUT_PROXY: '1' } : {}),
+    });
+  }
+} else {
+  skipped.push(
+    `Extremo a extremo: no se encontró Chromium en ${chromiumPath}. Instálalo con \`apt-get install chromium-headless-shell\` (o define CHROMIUM_PATH).`,
+  );
+}
+
+const vitest = await vitestRunning;
 const summary = readVitest(vitestSummary);
 if (summary) {
   for (const project of projects) {
@@ -182,64 +239,30 @@ if (summary) {
   results.push({ suite: `Vitest (${projects.join(', ')})`, ok: false, ms: vitest.ms });
 }
 
-const built = await building.show('Vitest');
+await building.show('Vitest');
 results.push({ suite: 'compilación', ok: built.ok, ms: built.ms, note: 'a la vez que Vitest' });
 
-// The release an operator installs, installed and started from an empty folder (docs/decisions/098),
-// on the web build just made; promtool (Debian's `prometheus`) checks its alert rules. It runs while the
-// end-to-end servers start and the first tests run (its own folder, its own server on a free port).
-let releasing;
-if (built.ok) {
-  const promtool = spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (!promtool) {
-    skipped.push(
-      'Reglas de alerta (docs/deploy/alerts.yml): no se encontró promtool. Instálalo con `apt-get install --no-install-recommends prometheus`.',
-    );
-  }
-  releasing = runAlongside(
-    'Paquete de la versión (npm run release, instalado y arrancado)',
-    'node',
-    ['scripts/test-release.mjs'],
-    {
-      ...(promtool ? {} : { COMANDO_RELEASE_WITHOUT_PROMTOOL: '1' }),
-    },
-  );
-}
-
-if (fs.existsSync(chromiumPath)) {
-  if (built.ok) {
-    const pwJson = 'test-results/e2e.json';
-    fs.rmSync(pwJson, { force: true });
-    // The proxy project needs Debian's nginx and PostgreSQL; without them it is left out, and said so.
-    const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].some((f) => fs.existsSync(f));
-    const withoutProxy = !nginx || !pg || pg === 'TEST_DATABASE_URL';
-    if (withoutProxy) {
-      skipped.push(
-        'Extremo a extremo detrás de nginx (proyecto proxy): necesita nginx y PostgreSQL instalados. Instálalos con `apt-get install --no-install-recommends nginx postgresql`.',
-      );
-    }
-    const e2e = await run('Playwright (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
-      ...(withoutProxy ? { COMANDO_E2E_WITHOUT_PROXY: '1' } : {}),
-    });
-    const report = readPlaywright(pwJson);
-    results.push({ suite: 'extremo a extremo', ok: e2e.ok, counts: report?.counts, ms: e2e.ms });
-    slowFiles.push(...(report?.files ?? []));
-    failures.push(...(report?.failed ?? []));
-  }
-} else {
-  skipped.push(
-    `Extremo a extremo: no se encontró Chromium en ${chromiumPath}. Instálalo con \`apt-get install chromium\` (o define CHROMIUM_PATH).`,
-  );
+if (endToEnd) {
+  const e2e = await endToEnd.show('Vitest');
+  const report = readPlaywright(pwJson);
+  results.push({
+    suite: 'extremo a extremo',
+    ok: e2e.ok,
+    counts: report?.counts,
+    ms: e2e.ms,
+    note: 'a la vez que Vitest',
+  });
+  slowFiles.push(...(report?.files ?? []));
+  failures.push(...(report?.failed ?? []));
 }
 
 if (releasing) {
-  const release = await releasing.show('extremo a extremo');
+  const release = await releasing.show('Vitest y extremo a extremo');
   results.push({
     suite: 'paquete de la versión',
     ok: release.ok,
     ms: release.ms,
-    note: 'a la vez que extremo a extremo',
+    note: 'a la vez que Vitest y extremo a extremo',
   });
 }
 
