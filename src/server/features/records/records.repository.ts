@@ -34,7 +34,7 @@ const listQuery = (shape: ListShape) =>
   });
 
 /**
- * The list's query in each of its eight shapes, compiled once (decision 036): building and compiling
+ * The list's query in each of its eight shapes, compiled once (decision 111): building and compiling
  * it at each call was a twentieth of an uncached page's time (decision 138).
  */
 const listQueries = new Map<string, ReturnType<typeof listQuery>>();
