@@ -220,7 +220,7 @@ describe('live results hub', () => {
       voted[i % voted.length] = i;
       await live.refresh();
     }
-    res.on('data', take);
+    res.on("data", take);
     res.resume();
     // What the screen keeps ends as the server's figures.
     const expected = breakdown().rows.map((r) => r.voted);
