@@ -47,6 +47,17 @@ export const inReviewQueueSql = sql<boolean>`(completed = 1 and status = 'pendie
   sql` or `,
 )}))`;
 
+/**
+ * A slot its reviewer reopened ('ilegible', 'no_corresponde') and no photo filled again: the card asks
+ * for a retake (decision 134). 1 or 0; the lists read a record's review columns only when it is 1.
+ */
+export const awaitsRetakeSql = sql<number>`case when ${sql.join(
+  PHOTO_KINDS.map(
+    (k) => sql`(${sql.ref(`${k}_photo_id`)} is null and ${sql.ref(`${k}_review`)} in ('ilegible', 'no_corresponde'))`,
+  ),
+  sql` or `,
+)} then 1 else 0 end`;
+
 /** A slot's review columns. */
 export const reviewColumn = (kind: PhotoKind) => `${kind}_review` as const;
 export const reviewNoteColumn = (kind: PhotoKind) => `${kind}_review_note` as const;

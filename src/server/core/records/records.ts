@@ -9,7 +9,13 @@ import { PHOTO_KINDS, type PhotoKind } from '#shared/platform/constants';
 import { messages } from '#shared/platform/messages';
 import { recordFieldMessages } from '#shared/platform/record-fields';
 import { type ProcedureRecord, recordMessages } from '#shared/platform/records';
-import { createRecordsRepository, type MunicipalityRow, type RecordRow } from './records.repository';
+import {
+  createRecordsRepository,
+  type ListedRow,
+  type MunicipalityRow,
+  type RecordRow,
+  type ReviewRow,
+} from './records.repository';
 
 /*
  * What the records features share (records, photos, records-admin, records-import): the validators'
@@ -89,19 +95,23 @@ const photoSlot = (id: number | null) =>
   id === null ? null : { id, url: `/api/photos/${id}`, thumbUrl: `/api/photos/${id}?variant=thumb` };
 
 /** The slots a reviewer reopened and not yet filled again (decision 134), when there are any. */
-function retakesOf(row: RecordRow): Pick<ProcedureRecord, 'retakes'> {
+function retakesOf(row: ListedRow, review: ReviewRow | undefined): Pick<ProcedureRecord, 'retakes'> {
+  if (!review) return {};
   const retakes: NonNullable<ProcedureRecord['retakes']> = {};
   for (const kind of PHOTO_KINDS) {
-    const reason = row[`${kind}_review`];
+    const reason = review[`${kind}_review`];
     if (row[`${kind}_photo_id`] === null && (reason === 'ilegible' || reason === 'no_corresponde')) {
-      retakes[kind] = { reason, note: row[`${kind}_review_note`] };
+      retakes[kind] = { reason, note: review[`${kind}_review_note`] };
     }
   }
   return Object.keys(retakes).length > 0 ? { retakes } : {};
 }
 
-/** What a record looks like to the browser: no search text, no internal ids beyond its own. */
-export function presentRecord(row: RecordRow): ProcedureRecord {
+/**
+ * What a record looks like to the browser: no search text, no internal ids beyond its own. `review`:
+ * its review columns, which a list reads only for the records that await a retake (awaitsRetakeSql).
+ */
+export function presentListedRecord(row: ListedRow, review: ReviewRow | undefined): ProcedureRecord {
   return {
     id: row.id,
     comunidad: row.comunidad,
@@ -116,7 +126,7 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
       an: photoSlot(row.an_photo_id),
       clez: photoSlot(row.clez_photo_id),
     },
-    ...retakesOf(row),
+    ...retakesOf(row, review),
     validated: row.completed === 1,
     votedBy: row.voted_by,
     validatedBy: row.completed === 1 ? row.validated_by : null,
@@ -124,6 +134,9 @@ export function presentRecord(row: RecordRow): ProcedureRecord {
     code: row.short_code ?? '',
   };
 }
+
+/** One record, read whole, as the browser sees it. */
+export const presentRecord = (row: RecordRow): ProcedureRecord => presentListedRecord(row, row);
 
 /**
  * A record as its card shows it where SMS votes are off: without its code, so no card offers a

@@ -9,6 +9,7 @@ import {
 import {
   departmentLists,
   notPendingRefusal,
+  presentListedRecord,
   presentRecord,
   type RecordChangeHooks,
   recordListAnswers,
@@ -388,7 +389,10 @@ export function createRecordsService(
         });
         return JSON.stringify(
           recordsPageSchema.parse({
-            items: page.rows.map((row) => withSmsCode({ record: presentRecord(row) }, options.smsVotes).record),
+            items: page.rows.map(
+              (row) =>
+                withSmsCode({ record: presentListedRecord(row, page.reviews.get(row.id)) }, options.smsVotes).record,
+            ),
             nextCursor: page.nextCursor,
           }),
         );

@@ -10,7 +10,14 @@ import { fixture, uploadPhoto } from '#server/testing/photos';
 import { seedSyntheticResults, unvotedRecordIds } from '#server/testing/results-synthetic';
 import { LIVE_UPDATE_MS, openSse, resultsOf, type SseEvent, votesIn } from '#server/testing/sse';
 import { createTestApp, type TestApp, testConfig, testDialect } from '#server/testing/test-app';
-import type { Breakdown, BreakdownChange, Results, Timeline, TimelineChange } from '#shared/features/results/results';
+import {
+  type Breakdown,
+  type BreakdownChange,
+  type Results,
+  resultsSchema,
+  type Timeline,
+  type TimelineChange,
+} from '#shared/features/results/results';
 import { checkTotals } from './results.service';
 
 const ADMIN = 'jefa.resultados@example.org';
@@ -113,6 +120,8 @@ describe('GET /api/results', () => {
     // The same kept totals, stamped at each read.
     const again = await getResults();
     expect({ ...again, computedAt: before.computedAt }).toEqual(before);
+    // The text written once per change and stamped at each read is the answer its schema describes.
+    expect(resultsSchema.parse(again)).toEqual(again);
     expect(Date.parse(again.computedAt)).toBeGreaterThanOrEqual(Date.parse(before.computedAt));
     const corrected = await t.request({
       method: 'PUT',
