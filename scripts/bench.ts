@@ -1,5 +1,5 @@
 // `npm run bench`: for each suite in scripts/bench/*.bench.ts, starts the real server on a throwaway
-// SQLite database with the suite's data, drives each case with autocannon from this process (after a
+// SQLite database (or the one the suite starts) with the suite's data, drives each case with autocannon from this process (after a
 // warm-up run) and prints one table against the targets. `npm run bench -- <suite words>` filters.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,7 +65,8 @@ for (const suite of suites) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-bench-'));
   let server: ServerProcess | undefined;
   try {
-    const db = await openDatabase({ dataDir, databaseUrl: undefined });
+    const databaseUrl = await suite.database?.();
+    const db = await openDatabase({ dataDir, databaseUrl });
     const now = new Date();
     await migrateToLatest(db);
     await seedReferenceData(db, now);
@@ -82,7 +83,7 @@ for (const suite of suites) {
       port: PORT,
       dataDir,
       name: 'de pruebas de rendimiento',
-      env: { NODE_ENV: 'production', ...suite.env },
+      env: { NODE_ENV: 'production', ...suite.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
       nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [],
     });
     const pid = server.child.pid;
@@ -111,6 +112,7 @@ for (const suite of suites) {
       rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
   } finally {
     await server?.stop();
+    await suite.teardown?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
