@@ -60,10 +60,27 @@ for (const file of fs
   if (!filter || `${file} ${mod.suite.name}`.toLowerCase().includes(filter)) suites.push(mod.suite);
 }
 
+// The server runs apart from this process (and a suite's PostgreSQL as a daemon): a crash (an error
+// thrown outside any await, a stand-in's failed listen) or Ctrl-C stops them too before leaving.
+let cleanUp: (() => Promise<void>) | undefined;
+const bail = (why: unknown) => {
+  console.error(why);
+  void (cleanUp?.() ?? Promise.resolve()).finally(() => process.exit(1));
+};
+process.once('uncaughtException', bail);
+process.once('unhandledRejection', bail);
+process.once('SIGINT', () => bail('Interrumpido (SIGINT)'));
+process.once('SIGTERM', () => bail('Interrumpido (SIGTERM)'));
+
 const rows: Record<string, unknown>[] = [];
 for (const suite of suites) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-bench-'));
   let server: ServerProcess | undefined;
+  cleanUp = async () => {
+    await server?.stop();
+    await suite.teardown?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     const databaseUrl = await suite.database?.();
     const db = await openDatabase({ dataDir, databaseUrl });
@@ -111,9 +128,8 @@ for (const suite of suites) {
     if (suite.extra && !caseFilter && server.child.pid)
       rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
   } finally {
-    await server?.stop();
-    await suite.teardown?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
+    cleanUp = undefined;
   }
 }
 console.table(rows);

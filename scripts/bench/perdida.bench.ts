@@ -67,6 +67,8 @@ const email = (n: number) => `perdida.${String(n).padStart(2, '0')}@comando.exam
 let ids: number[] = [];
 let s3: S3Local | undefined;
 let pair: StandbyPair | undefined;
+/** The server started on the recovered copy (stopped by `teardown` too, should the run end early). */
+let recovered: ServerProcess | undefined;
 
 /** Settings the first server and the restored one share: the copy, the bucket, the keys kept off the machine. */
 const serverEnv: Record<string, string> = {
@@ -280,6 +282,7 @@ export const suite: BenchSuite = {
     },
   }),
   async teardown() {
+    await recovered?.stop();
     await s3?.stop();
     await pair?.standby.stop();
     await pair?.primary.stop();
@@ -301,7 +304,6 @@ export const suite: BenchSuite = {
     const lags: { lag: number; phase: 'antes' | 'después' }[] = [];
     let phase: 'antes' | 'después' = 'antes';
     let sampler: NodeJS.Timeout | undefined;
-    let recovered: ServerProcess | undefined;
     let over = false;
     const hangUp = async () => {
       const all = phones.splice(0);
