@@ -1,5 +1,5 @@
 // `npm run bench`: for each suite in scripts/bench/*.bench.ts, starts the real server on a throwaway
-// SQLite database with the suite's data, drives each case with autocannon from this process (after a
+// SQLite database (or the one the suite starts) with the suite's data, drives each case with autocannon from this process (after a
 // warm-up run) and prints one table against the targets. `npm run bench -- <suite words>` filters.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,12 +60,30 @@ for (const file of fs
   if (!filter || `${file} ${mod.suite.name}`.toLowerCase().includes(filter)) suites.push(mod.suite);
 }
 
+// The server runs apart from this process (and a suite's PostgreSQL as a daemon): a crash (an error
+// thrown outside any await, a stand-in's failed listen) or Ctrl-C stops them too before leaving.
+let cleanUp: (() => Promise<void>) | undefined;
+const bail = (why: unknown) => {
+  console.error(why);
+  void (cleanUp?.() ?? Promise.resolve()).finally(() => process.exit(1));
+};
+process.once('uncaughtException', bail);
+process.once('unhandledRejection', bail);
+process.once('SIGINT', () => bail('Interrumpido (SIGINT)'));
+process.once('SIGTERM', () => bail('Interrumpido (SIGTERM)'));
+
 const rows: Record<string, unknown>[] = [];
 for (const suite of suites) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-bench-'));
   let server: ServerProcess | undefined;
+  cleanUp = async () => {
+    await server?.stop();
+    await suite.teardown?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
-    const db = await openDatabase({ dataDir, databaseUrl: undefined });
+    const databaseUrl = await suite.database?.();
+    const db = await openDatabase({ dataDir, databaseUrl });
     const now = new Date();
     await migrateToLatest(db);
     await seedReferenceData(db, now);
@@ -82,7 +100,7 @@ for (const suite of suites) {
       port: PORT,
       dataDir,
       name: 'de pruebas de rendimiento',
-      env: { NODE_ENV: 'production', ...suite.env },
+      env: { NODE_ENV: 'production', ...suite.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
       nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [],
     });
     const pid = server.child.pid;
@@ -110,8 +128,8 @@ for (const suite of suites) {
     if (suite.extra && !caseFilter && server.child.pid)
       rows.push(...(await suite.extra(ORIGIN, server.child.pid, dataDir)));
   } finally {
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
+    cleanUp = undefined;
   }
 }
 console.table(rows);

@@ -27,6 +27,14 @@ export interface BenchSuite {
   cases: BenchCase[];
   /** Extra environment for the server. */
   env?: Record<string, string>;
+  /**
+   * Starts the database the suite runs on when it is not the throwaway SQLite one (a PostgreSQL primary
+   * and its standby) and answers its URL: the database is seeded there and the server gets it as
+   * `DATABASE_URL`.
+   */
+  database?: () => Promise<string>;
+  /** Stops what the suite started (stand-ins, clusters) and removes its folders: at the end, also on failure. */
+  teardown?: () => Promise<void>;
   /** Seconds each case is measured (after its one-second warm-up); BENCH_SECONDS or 5 when absent. */
   seconds?: number;
   /** Samples the server's resident memory every 100 ms over the cases and adds its peak to the table. */

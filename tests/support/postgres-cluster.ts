@@ -50,8 +50,11 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
 }
 
 export interface StandbyPair {
-  /** Commits wait until the standby has applied them (synchronous_commit=remote_apply). */
-  primary: PostgresCluster;
+  /**
+   * Commits wait until the standby has applied them (synchronous_commit=remote_apply). `lose()` is the
+   * machine lost: the postmaster and every process of the cluster killed with SIGKILL, its files deleted.
+   */
+  primary: PostgresCluster & { lose(): Promise<void> };
   /** A streaming standby made with `pg_basebackup -R`; read-only until promoted. */
   standby: PostgresCluster & { promote(): Promise<void> };
 }
@@ -82,7 +85,20 @@ export async function startStandbyPair(bin: string): Promise<StandbyPair> {
     settings: '-c hot_standby=on',
   });
   return {
-    primary,
+    primary: {
+      ...primary,
+      async lose() {
+        const postmaster = Number(fs.readFileSync(path.join(primary.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        for (const pid of [postmaster, ...childrenOf(postmaster)]) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
+        fs.rmSync(path.dirname(primary.dataDir), { recursive: true, force: true });
+      },
+    },
     standby: {
       ...standby,
       async promote() {
@@ -90,6 +106,21 @@ export async function startStandbyPair(bin: string): Promise<StandbyPair> {
       },
     },
   };
+}
+
+/** The processes whose parent is `pid` (Linux's /proc): a postmaster's backends and helpers. */
+function childrenOf(pid: number): number[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      // 'pid (comm) state ppid …': the command may hold spaces, so read after its closing bracket.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return ppid === pid ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 type Run = (cmd: string, args: string[]) => void;

@@ -122,6 +122,14 @@ export interface S3Local {
   stop(): Promise<void>;
 }
 
+function portFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (error) => reject(new Error(`El puerto ${port} del S3 local no está libre: ${error.message}`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
 /**
  * A local S3-compatible server (s3rver) on 127.0.0.1, with a fresh temporary folder and one bucket.
  * Port 0 picks a free one. Used by the server tests and by the end-to-end stand-in.
@@ -129,6 +137,9 @@ export interface S3Local {
 export async function startS3Local(options: { port?: number; bucket?: string } = {}): Promise<S3Local> {
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
   const bucket = options.bucket ?? 'comando-test';
+  // s3rver's run() never settles when its port is taken (the error goes to no listener and ends the
+  // process), which would leave its folder behind: a port given is tried first, and refused with a reason.
+  if (options.port) await portFree(options.port);
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-s3-'));
   const server = new S3rver({
     address: '127.0.0.1',

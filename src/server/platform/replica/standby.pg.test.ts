@@ -104,8 +104,8 @@ describe('a PostgreSQL standby with synchronous commit', () => {
       }
       expect([...secured].sort()).toEqual(keys);
     } finally {
-      // The primary's machine is lost, its app with it.
-      await pair.primary.pause('immediate');
+      // The primary's machine is lost, its app with it: every process of the cluster killed, its files gone.
+      await pair.primary.lose();
       await first.close().catch(() => {});
     }
 
