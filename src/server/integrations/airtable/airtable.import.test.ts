@@ -353,7 +353,9 @@ describe('airtable:import', () => {
     await setElectionPhase(t.db, 'simulacro', new Date());
     await expect(runImport(s, t)).rejects.toThrow('Durante el simulacro no se corrigen, anulan ni importan registros.');
     await setElectionPhase(t.db, 'cerrada', new Date());
-    await expect(runImport(s, t)).rejects.toThrow(/^La jornada cerró a las .* Para cambiar registros, reábrela/);
+    await expect(runImport(s, t)).rejects.toThrow(
+      /^La jornada cerró a (la 1|las \d{1,2}):\d{2}\s[ap]\.\s?m\. Para cambiar registros, reábrela/,
+    );
     expect(await records()).toEqual([]);
     expect(s.requests).toEqual([]);
     // Each write checks again in its own transaction: a close that comes while Airtable is read stops it.
