@@ -84,8 +84,23 @@ describe('local disk photo storage', () => {
     const source = new PassThrough();
     const pending = storage.put(source, { suffix: 'jpg', contentType: 'image/jpeg' });
     source.write(Buffer.alloc(1000));
-    setTimeout(() => source.destroy(new Error('cortado')), 10);
+    // Cut once the temporary file is open, however long that takes.
+    await vi.waitFor(() => expect(allFiles(root).filter((f) => f.endsWith('.part'))).toHaveLength(1), {
+      timeout: 10_000,
+    });
+    source.destroy(new Error('cortado'));
     await expect(pending).rejects.toThrow('cortado');
+    expect(allFiles(root)).toEqual([]);
+  });
+
+  it('reports a stream that fails before its folder is made, and the process goes on', async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
+    const storage = createLocalDiskStorage(root);
+    const source = new PassThrough();
+    const pending = storage.put(source, { suffix: 'jpg', contentType: 'image/jpeg' });
+    // At once, while the folder is still being made: an upload cut as it starts.
+    source.destroy(new Error('cortado al empezar'));
+    await expect(pending).rejects.toThrow('cortado al empezar');
     expect(allFiles(root)).toEqual([]);
   });
 });

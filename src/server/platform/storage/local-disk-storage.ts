@@ -35,7 +35,16 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
 
   async function writeNew(key: string, body: Readable | Buffer): Promise<number> {
     const file = fileOf(key);
-    await makePrivateDirAsync(path.dirname(file));
+    const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+    // A source that fails while its folder is made (an upload cut at once) is reported by the pipeline
+    // below, which meets it already failed: an 'error' nobody listens to would end the whole process.
+    const heldUntilPiped = () => {};
+    source.on('error', heldUntilPiped);
+    try {
+      await makePrivateDirAsync(path.dirname(file));
+    } finally {
+      source.off('error', heldUntilPiped);
+    }
     const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
     let size = 0;
     const counter = new Transform({
@@ -46,7 +55,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
     });
     try {
       const out = fs.createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE });
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, counter, out);
+      await pipeline(source, counter, out);
       const handle = await fsp.open(temp, 'r+');
       try {
         await handle.sync();
