@@ -218,6 +218,7 @@ if (fs.existsSync(chromiumPath)) {
 
 const vitest = await vitestRunning;
 const summary = readVitest(vitestSummary);
+fs.rmSync(vitestSummary, { force: true });
 if (summary) {
   for (const project of projects) {
     const p = summary.projects[project];
