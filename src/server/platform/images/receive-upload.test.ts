@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '#server/platform/http/errors';
+import { openFilesLate } from '#server/testing/late-open';
 import { fixture } from '#server/testing/photos';
 import { receiveUpload } from './receive-upload';
 
@@ -39,6 +40,24 @@ describe('receiveUpload', () => {
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).statusCode).toBe(400);
+    expect(fs.readdirSync(tempDir)).toEqual([]);
+  });
+
+  it('removes the temporary file of an upload cut before that file was open', async () => {
+    const options = setup();
+    const source = new PassThrough();
+    const late = openFilesLate();
+    try {
+      const pending = receiveUpload(source, options);
+      late.after(pending);
+      // Cut once its temporary folder is made and the file's open has started, not yet finished.
+      await new Promise((resolve) => setImmediate(resolve));
+      source.destroy(new Error('socket hang up'));
+      expect(((await pending.catch((e: unknown) => e)) as HttpError).statusCode).toBe(400);
+      await late.opened();
+    } finally {
+      late.restore();
+    }
     expect(fs.readdirSync(tempDir)).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpError } from '#server/platform/http/errors';
+import { beforePiping, fileStreamClosed } from './file-stream';
 
 /** An upload's file stream; the multipart parser marks one it cut at its size limit as `truncated`. */
 export type UploadStream = Readable & { truncated?: boolean };
@@ -40,7 +41,7 @@ export async function receiveToFile(source: UploadStream, options: ReceiveFileOp
   // The multipart parser destroys the file stream when the body ended before the file did (a body cut
   // short arrives all at once on a fast network): nothing to wait for.
   if (source.destroyed) throw options.aborted();
-  await fsp.mkdir(options.tempDir, { recursive: true });
+  await beforePiping(source, () => fsp.mkdir(options.tempDir, { recursive: true }));
   const file = path.join(options.tempDir, `${randomUUID()}${options.suffix}`);
   // A phone that loses its network mid-upload may leave the connection open and silent: give up on it.
   let idleTimer: NodeJS.Timeout | undefined;
@@ -54,13 +55,15 @@ export async function receiveToFile(source: UploadStream, options: ReceiveFileOp
       done(null, chunk);
     },
   });
+  const out = fs.createWriteStream(file, { flags: 'wx' });
   try {
     armIdleTimer();
-    await pipeline(source, watch, options.inspect, fs.createWriteStream(file, { flags: 'wx' }));
+    await pipeline(source, watch, options.inspect, out);
     if (source.truncated) throw options.tooLarge();
     options.check?.();
   } catch (error) {
     clearTimeout(idleTimer);
+    await fileStreamClosed(out);
     await fsp.rm(file, { force: true });
     if (error instanceof HttpError) throw error;
     const { code, syscall } = error as { code?: string; syscall?: string };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openFilesLate } from '#server/testing/late-open';
 import { createLocalDiskStorage } from './local-disk-storage';
 
 let root: string;
@@ -101,6 +102,23 @@ describe('local disk photo storage', () => {
     // At once, while the folder is still being made: an upload cut as it starts.
     source.destroy(new Error('cortado al empezar'));
     await expect(pending).rejects.toThrow('cortado al empezar');
+    expect(allFiles(root)).toEqual([]);
+  });
+
+  it('leaves no .part behind when the upload failed before its temporary file was open', async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-storage-'));
+    const storage = createLocalDiskStorage(root);
+    const source = new PassThrough();
+    const late = openFilesLate();
+    try {
+      const pending = storage.put(source, { suffix: 'jpg', contentType: 'image/jpeg' });
+      late.after(pending);
+      source.destroy(new Error('cortado al empezar'));
+      await expect(pending).rejects.toThrow('cortado al empezar');
+      await late.opened();
+    } finally {
+      late.restore();
+    }
     expect(allFiles(root)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { beforePiping, fileStreamClosed } from '#server/platform/lib/file-stream';
 import { makePrivateDirAsync, PRIVATE_FILE_MODE } from '#server/platform/lib/private-files';
 import { isStorageKey, newStorageKey, type PhotoStorage } from './photo-storage';
 
@@ -36,15 +37,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
   async function writeNew(key: string, body: Readable | Buffer): Promise<number> {
     const file = fileOf(key);
     const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-    // A source that fails while its folder is made (an upload cut at once) is reported by the pipeline
-    // below, which meets it already failed: an 'error' nobody listens to would end the whole process.
-    const heldUntilPiped = () => {};
-    source.on('error', heldUntilPiped);
-    try {
-      await makePrivateDirAsync(path.dirname(file));
-    } finally {
-      source.off('error', heldUntilPiped);
-    }
+    await beforePiping(source, () => makePrivateDirAsync(path.dirname(file)));
     const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
     let size = 0;
     const counter = new Transform({
@@ -53,8 +46,8 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
         done(null, chunk);
       },
     });
+    const out = fs.createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE });
     try {
-      const out = fs.createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE });
       await pipeline(source, counter, out);
       const handle = await fsp.open(temp, 'r+');
       try {
@@ -66,6 +59,7 @@ export function createLocalDiskStorage(root: string): PhotoStorage {
       await syncFolder(path.dirname(file));
       return size;
     } catch (error) {
+      await fileStreamClosed(out);
       await fsp.rm(temp, { force: true });
       throw error;
     }

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Dialect } from '#server/platform/db/dialect';
 import type { Database } from '#server/platform/db/schema';
 import type { ResumableUploadsTable } from '#server/platform/db/schema-uploads';
+import { fileStreamClosed } from '#server/platform/lib/file-stream';
 import { createLimiter } from '#server/platform/lib/limiter';
 import { makePrivateDir } from '#server/platform/lib/private-files';
 
@@ -101,7 +101,7 @@ export function createResumableUploads(
       try {
         await pipeline(readable, count, file);
       } catch {
-        if (!file.closed) await once(file, 'close').catch(() => undefined);
+        await fileStreamClosed(file);
         throw ERRORS.FILE_WRITE_ERROR;
       }
       return offset + received;
