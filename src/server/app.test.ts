@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadDemoData } from '#server/integrations/demo/demo';
 import { migrateToLatest } from '#server/platform/db/database';
@@ -8,6 +11,8 @@ import { seedReferenceData } from '#server/platform/db/seed/reference';
 import { createUser, loginAs } from '#server/testing/auth-helpers';
 import { createTestApp, createTestDb, type TestApp, testConfig } from '#server/testing/test-app';
 import { buildApp } from './app';
+
+const execFileAsync = promisify(execFile);
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -134,6 +139,35 @@ describe('serving the SPA', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await t.app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/api/missing' })).headers['content-type']).toContain('application/json');
+    fs.rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it('sends the copy the build compressed to a browser that takes it, the file itself to one that does not', async () => {
+    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'comando-web-'));
+    fs.mkdirSync(path.join(webRoot, 'assets'));
+    fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+    const code = `export const greetings = [${Array.from({ length: 400 }, (_, i) => `'hola ${i}'`).join(', ')}];`;
+    fs.writeFileSync(path.join(webRoot, 'assets', 'app-abc.js'), code);
+    await execFileAsync(process.execPath, ['scripts/compress-build.mjs', webRoot]);
+    expect(fs.readdirSync(path.join(webRoot, 'assets')).sort()).toEqual(['app-abc.js', 'app-abc.js.br', 'app-abc.js.gz']);
+    t = await createTestApp({ webRoot });
+
+    const get = (encoding?: string) =>
+      t!.app.inject({ url: '/assets/app-abc.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await get('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.equals(fs.readFileSync(path.join(webRoot, 'assets', 'app-abc.js.br')))).toBe(true);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(code);
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers.vary).toBe('accept-encoding');
+    const gzip = await get('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.rawPayload.equals(fs.readFileSync(path.join(webRoot, 'assets', 'app-abc.js.gz')))).toBe(true);
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(code);
+    expect(plain.headers.vary).toBe('accept-encoding');
     fs.rmSync(webRoot, { recursive: true, force: true });
   });
 });

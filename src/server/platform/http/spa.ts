@@ -38,8 +38,13 @@ export async function registerSpa(app: FastifyInstance, webRoot: string | undefi
       root: webRoot,
       wildcard: false,
       index: false,
+      // The build writes a Brotli and a gzip copy of each text file (scripts/compress-build.mjs): sent as
+      // they are to a browser that takes them, not compressed again on every request.
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
+        // Which copy was sent depends on what the browser accepts: a cache in between must know it.
+        res.setHeader('vary', 'accept-encoding');
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         } else {
