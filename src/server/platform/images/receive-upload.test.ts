@@ -50,7 +50,7 @@ describe('receiveUpload', () => {
     try {
       const pending = receiveUpload(source, options);
       late.after(pending);
-      // Cut once its temporary folder is made and the file's open has started, not yet finished.
+      // Cut a moment after it started: while its folder is made, before its file is open.
       await new Promise((resolve) => setImmediate(resolve));
       source.destroy(new Error('socket hang up'));
       expect(((await pending.catch((e: unknown) => e)) as HttpError).statusCode).toBe(400);
