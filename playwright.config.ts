@@ -39,7 +39,15 @@ export default defineConfig<{ withoutAppCode: boolean }>({
     // 14 s against 25 s for the validation test), so only a retry records one, in CI, where a
     // failure is retried. Locally: `npx playwright test --trace on`.
     trace: 'on-first-retry',
-    screenshot: 'only-on-failure',
+    // No screenshot: with 'only-on-failure', Playwright photographs every page of every browser as it
+    // closes, in case the test fails later (about 190 a run, 0.1 s of CPU each), and throws them away.
+    // A failure still leaves the page's accessibility snapshot (error-context.md), and in CI its retry's
+    // trace, which holds a screenshot of every step (docs/decisions/142).
+    screenshot: 'off',
+    // The app's service worker is the subject of the phone specs (support/phone.ts: PHONE, launchPhone).
+    // Any other fresh browser signed in would install it and download its whole precache again, 90
+    // files: 0.7 s of CPU per browser between Chromium, Playwright and the server (decision 142).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -2,7 +2,11 @@ import { type BrowserContext, chromium } from '@playwright/test';
 import config from '../../../playwright.config';
 import { E2E_SERVERS } from './servers';
 
-export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true } as const;
+/**
+ * A validator's phone: its size, touch, and the app's service worker, which every other browser of the
+ * suite goes without (playwright.config.ts, docs/decisions/142).
+ */
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, serviceWorkers: 'allow' } as const;
 
 /**
  * Chromium with a profile on disk, so IndexedDB, the service worker and the session cookie survive a
